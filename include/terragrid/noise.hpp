@@ -1,0 +1,155 @@
+#pragma once
+// Noise kinds, fade curves, fractal sums and NoiseField, the layer the generator samples.
+//
+// Everything here is a pure function of its arguments: no global state, no RNG state, safe to
+// call from any number of threads at once. The scalar functions are the reference every fast
+// path must equal bit for bit (design.md principle 6).
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+namespace terragrid {
+
+// ---------------------------------------------------------------------------------------------
+// Enums, each with one constexpr name table (config keys and messages use these names).
+
+enum class NoiseKind : std::uint8_t { Value, Perlin, Simplex };
+enum class FadeCurve : std::uint8_t { Linear, Cubic, Quintic };
+enum class FractalKind : std::uint8_t { None, Fbm, Turbulence, Ridged };
+/// Lattice hashing. `Lattice`: integer hash of (ix, iy[, iz], seed), never repeats.
+/// `Permutation`: a 256-entry permutation shuffled from the seed (repeats every 256 lattice
+/// cells, like the classic implementations). `Reference`: Ken Perlin's fixed permutation; the
+/// seed then only moves each octave's domain.
+enum class HashKind : std::uint8_t { Lattice, Permutation, Reference };
+
+inline constexpr std::array<std::string_view, 3> kNoiseKindNames{"value", "perlin", "simplex"};
+inline constexpr std::array<std::string_view, 3> kFadeCurveNames{"linear", "cubic", "quintic"};
+inline constexpr std::array<std::string_view, 4> kFractalKindNames{"none", "fbm", "turbulence",
+                                                                   "ridged"};
+inline constexpr std::array<std::string_view, 3> kHashKindNames{"lattice", "permutation",
+                                                                "reference"};
+
+// ---------------------------------------------------------------------------------------------
+// Hashing
+
+/// Ken Perlin's reference permutation of 0..255 (improved noise, 2002).
+extern const std::array<std::uint8_t, 256> kPerlinPermutation;
+
+/// splitmix64's output function: a fixed, platform-independent 64-bit mixer.
+std::uint64_t mix64(std::uint64_t x) noexcept;
+
+/// Hashes integer lattice points to 32 bits. A value type (the permutation kinds keep their
+/// 512-byte doubled table inline); thread-safe once constructed.
+class LatticeHash {
+public:
+    /// `seed` selects the lattice hash / shuffles the permutation; ignored by `Reference`.
+    LatticeHash(HashKind kind, std::uint64_t seed);
+
+    HashKind kind() const noexcept { return m_kind; }
+    /// Hash of a lattice point. For the permutation kinds only the low 8 bits carry
+    /// information (perm[perm[ix & 255] + (iy & 255)] ...); for `Lattice` all 32 bits do.
+    std::uint32_t operator()(std::int64_t ix) const noexcept;
+    std::uint32_t operator()(std::int64_t ix, std::int64_t iy) const noexcept;
+    std::uint32_t operator()(std::int64_t ix, std::int64_t iy, std::int64_t iz) const noexcept;
+    /// The hash of a point mapped onto [0, 1] (value noise): h / 255 for the permutation
+    /// kinds, the top 24 bits / (2^24 - 1) for `Lattice`.
+    double unit(std::uint32_t hash) const noexcept;
+
+private:
+    HashKind m_kind;
+    std::uint64_t m_seed;
+    std::array<std::uint8_t, 512> m_perm{};  // doubled permutation (permutation kinds)
+};
+
+// ---------------------------------------------------------------------------------------------
+// Fade curves and base noise. Every base noise returns a value in [-1, 1].
+
+/// linear t, cubic 3t^2 - 2t^3, quintic 6t^5 - 15t^4 + 10t^3; t in [0, 1].
+double fade(FadeCurve curve, double t) noexcept;
+
+/// Value noise: the hashed values (mapped to [-1, 1]) blended with the fade curve.
+double valueNoise(double x, FadeCurve f, const LatticeHash& h) noexcept;
+double valueNoise(double x, double y, FadeCurve f, const LatticeHash& h) noexcept;
+double valueNoise(double x, double y, double z, FadeCurve f, const LatticeHash& h) noexcept;
+
+/// Perlin gradient noise; 0 at every lattice point. 1D: gradient g*t, g in {-1..1};
+/// 2D: the 4 axes and 4 unit diagonals, result times sqrt(2); 3D: Perlin's 12 cube edges padded
+/// to 16. With HashKind::Reference and the quintic fade the 3D form reproduces Perlin's own
+/// Java ImprovedNoise.noise(x, y, z). Exception to [-1, 1]: the 3D form is not clamped (that
+/// would break the reference) and, like Perlin's, reaches about +-1.0364 at worst.
+double perlinNoise(double x, FadeCurve f, const LatticeHash& h) noexcept;
+double perlinNoise(double x, double y, FadeCurve f, const LatticeHash& h) noexcept;
+double perlinNoise(double x, double y, double z, FadeCurve f, const LatticeHash& h) noexcept;
+
+/// Simplex noise with radius^2 = 0.5 kernels (continuous); the fade curve does not apply.
+double simplexNoise(double x, double y, const LatticeHash& h) noexcept;
+double simplexNoise(double x, double y, double z, const LatticeHash& h) noexcept;
+
+/// 2D dispatch on kind (simplex ignores `f`).
+double baseNoise(NoiseKind kind, double x, double y, FadeCurve f, const LatticeHash& h) noexcept;
+
+// ---------------------------------------------------------------------------------------------
+// NoiseField: one configured layer.
+
+inline constexpr int kMaxOctaves = 16;
+
+/// A flat layer description (design.md principle 5); config.hpp fills it from JSON.
+struct NoiseParams {
+    NoiseKind noise = NoiseKind::Perlin;
+    FadeCurve fade = FadeCurve::Quintic;
+    FractalKind fractal = FractalKind::Fbm;
+    HashKind hash = HashKind::Lattice;
+    int octaves = 6;             ///< 1..16 (ignored by FractalKind::None, which uses one)
+    double lacunarity = 2.0;     ///< frequency factor per octave
+    double persistence = 0.5;    ///< amplitude factor per octave
+    double frequency = 1.25e-4;  ///< cycles per world unit in the first octave
+    double offsetX = 0.0;        ///< added to the lattice coordinate (noise units)
+    double offsetY = 0.0;
+    std::uint64_t seedOffset = 0;  ///< added to the map seed, so layers differ
+};
+
+/// A noise layer: sample(x, y) is a pure function of world coordinates, in [0, 1].
+///
+/// Normalisation comes from the parameters only (design.md principle 3):
+///   none:        (n + 1) / 2                    n = one octave of base noise in [-1, 1]
+///   fbm:         (sum a_o n_o / sum a_o + 1) / 2
+///   turbulence:  sum a_o |n_o| / sum a_o
+///   ridged:      sum a_o (1 - |n_o|)^2 / sum a_o
+/// clamped to [0, 1] (3D Perlin and simplex can overshoot 1 by a few per cent).
+/// Octave o samples base noise at (x * f_o + offsetX + d_o, y * f_o + offsetY + e_o), where
+/// f_o = frequency * lacunarity^o and (d_o, e_o) is a per-octave domain shift in [0, 256)
+/// derived from the seed, which keeps octaves from lining up at the origin.
+/// Thread-safe: const after construction.
+class NoiseField {
+public:
+    NoiseField(const NoiseParams& params, std::uint64_t mapSeed);
+
+    const NoiseParams& params() const noexcept { return m_params; }
+
+    /// The field at world position (x, y); in [0, 1].
+    double sample(double x, double y) const noexcept;
+
+    /// out[i] = sample(xs[i], y) for i < n, bit for bit. xs are world x coordinates (computed
+    /// once per tile column by the caller), y is the row's world y.
+    void sampleRow(const double* xs, std::size_t n, double y, double* out) const noexcept;
+
+private:
+    // Default member initialisers make Octave (and so the array) default-constructible;
+    // the constructor then fills the octaves in use.
+    struct Octave {
+        double frequency = 0.0;
+        double amplitude = 0.0;
+        double shiftX = 0.0;
+        double shiftY = 0.0;
+        LatticeHash hash{HashKind::Lattice, 0};
+    };
+    NoiseParams m_params;
+    int m_octaves;
+    double m_amplitudeSum;
+    // Octaves are few (<= 16) and fixed after construction.
+    std::array<Octave, kMaxOctaves> m_octave;
+};
+
+}  // namespace terragrid

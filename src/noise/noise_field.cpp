@@ -1,0 +1,111 @@
+// baseNoise dispatch and NoiseField: octaves of base noise summed and normalised from the
+// parameters alone (design.md principle 3), so every tile computes the same value for a point.
+
+#include "terragrid/noise.hpp"
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+
+namespace terragrid {
+
+namespace {
+
+// splitmix64's increment: octave o draws values 3o + 1 .. 3o + 3 of the splitmix64 stream of
+// the layer seed, so every (seed, octave) gets independent hash seeds and shifts.
+constexpr std::uint64_t kGoldenGamma = 0x9E3779B97F4A7C15ULL;
+constexpr std::uint64_t kDrawsPerOctave = 3;
+
+std::uint64_t streamValue(std::uint64_t seed, std::uint64_t index) noexcept {
+    return mix64(seed + index * kGoldenGamma);
+}
+
+// A domain shift in [0, 256): the top 53 bits as a multiple of 2^-45, exact in a double.
+double shiftFrom(std::uint64_t bits) noexcept {
+    constexpr double kScale = 0x1p-45;  // 2^-53 (unit fraction) * 256
+    return static_cast<double>(bits >> 11) * kScale;
+}
+
+// One octave's term of the fractal sum.
+double octaveTerm(FractalKind kind, double n) noexcept {
+    switch (kind) {
+    case FractalKind::None:
+    case FractalKind::Fbm:
+        return n;
+    case FractalKind::Turbulence:
+        return std::fabs(n);
+    case FractalKind::Ridged: {
+        const double r = 1.0 - std::fabs(n);
+        return r * r;
+    }
+    }
+    return n;
+}
+
+}  // namespace
+
+double baseNoise(NoiseKind kind, double x, double y, FadeCurve f, const LatticeHash& h) noexcept {
+    switch (kind) {
+    case NoiseKind::Value:
+        return valueNoise(x, y, f, h);
+    case NoiseKind::Perlin:
+        return perlinNoise(x, y, f, h);
+    case NoiseKind::Simplex:
+        return simplexNoise(x, y, h);
+    }
+    return 0.0;
+}
+
+NoiseField::NoiseField(const NoiseParams& params, std::uint64_t mapSeed)
+    : m_params(params),
+      m_octaves(params.fractal == FractalKind::None ? 1
+                                                     : std::clamp(params.octaves, 1, kMaxOctaves)),
+      m_amplitudeSum(0.0) {
+    // Config validates these; the clamp above only keeps a bad value inside the array.
+    assert(params.fractal == FractalKind::None ||
+           (params.octaves >= 1 && params.octaves <= kMaxOctaves));
+    assert(params.persistence >= 0.0);  // a signed amplitude sum could be 0
+
+    // Unsigned wrap-around is intended: any 64-bit sum is a valid seed.
+    const std::uint64_t layerSeed = mapSeed + params.seedOffset;
+    // f_o and a_o by repeated multiplication (not pow(), whose last bit is not specified).
+    double frequency = params.frequency;
+    double amplitude = 1.0;
+    for (int o = 0; o < m_octaves; ++o) {
+        const std::uint64_t draw = kDrawsPerOctave * static_cast<std::uint64_t>(o);
+        m_octave[o] = Octave{frequency, amplitude, shiftFrom(streamValue(layerSeed, draw + 1)),
+                             shiftFrom(streamValue(layerSeed, draw + 2)),
+                             LatticeHash(params.hash, streamValue(layerSeed, draw + 3))};
+        m_amplitudeSum += amplitude;
+        frequency *= params.lacunarity;
+        amplitude *= params.persistence;
+    }
+}
+
+double NoiseField::sample(double x, double y) const noexcept {
+    double sum = 0.0;
+    for (int o = 0; o < m_octaves; ++o) {
+        const Octave& octave = m_octave[o];
+        // The lattice coordinate is always ((x * f_o) + offset) + shift, in that order:
+        // floating-point addition is not associative, and sampleRow / SIMD rows must perform
+        // the same operations to agree bit for bit.
+        const double u = (x * octave.frequency + m_params.offsetX) + octave.shiftX;
+        const double v = (y * octave.frequency + m_params.offsetY) + octave.shiftY;
+        const double n = baseNoise(m_params.noise, u, v, m_params.fade, octave.hash);
+        sum += octave.amplitude * octaveTerm(m_params.fractal, n);
+    }
+    const double mean = sum / m_amplitudeSum;
+    const bool isSigned = m_params.fractal == FractalKind::None ||
+                          m_params.fractal == FractalKind::Fbm;
+    const double value = isSigned ? (mean + 1.0) / 2.0 : mean;
+    // Guards the overshoot of kinds whose bound is not exactly 1 (and rounding).
+    return std::clamp(value, 0.0, 1.0);
+}
+
+void NoiseField::sampleRow(const double* xs, std::size_t n, double y,
+                           double* out) const noexcept {
+    // The scalar reference row; a SIMD path replaces this and must stay bit-identical.
+    for (std::size_t i = 0; i < n; ++i) out[i] = sample(xs[i], y);
+}
+
+}  // namespace terragrid

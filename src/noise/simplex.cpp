@@ -1,0 +1,136 @@
+// Simplex noise (Perlin 2001, in Gustavson's formulation): sum radial kernels over the corners
+// of the simplex containing the point. Cost grows with the dimension, not 2^dimension.
+
+#include "terragrid/noise.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace terragrid {
+
+namespace {
+
+// Skew (F) and unskew (G) factors, written as the correctly rounded values of
+// (sqrt(3) - 1) / 2 and (3 - sqrt(3)) / 6 (sqrt is not constexpr in C++20).
+constexpr double kF2 = 0.36602540378443865;
+constexpr double kG2 = 0.21132486540518711;
+constexpr double kF3 = 1.0 / 3.0;
+constexpr double kG3 = 1.0 / 6.0;
+
+// Kernel radius^2. 0.5 is the largest value for which the kernel vanishes before it reaches
+// a simplex the point is not in, so the sum over one simplex's corners is continuous.
+constexpr double kRadius2 = 0.5;
+
+// Scales to [-1, 1]. The upper bound of the unscaled sum (every corner taking its best
+// gradient, maximised numerically over the cell) is 0.0142556 in 2D and 0.0130072 in 3D, so
+// 70 gives a maximum of 0.998 and 76.88 a maximum of 0.99999. (The 31.32 often quoted for 3D
+// belongs to other gradient lengths / radii; with these it would reach only 0.41.)
+constexpr double kScale2 = 70.0;
+constexpr double kScale3 = 76.88;
+
+std::int64_t floorToIndex(double x) noexcept { return static_cast<std::int64_t>(std::floor(x)); }
+
+// 2D gradients: the four axes and the four diagonals (+-1, +-1), Gustavson's 2D set.
+double grad2(std::uint32_t hash, double x, double y) noexcept {
+    switch (hash & 7u) {
+    case 0: return x;
+    case 1: return -x;
+    case 2: return y;
+    case 3: return -y;
+    case 4: return x + y;
+    case 5: return -x + y;
+    case 6: return x - y;
+    default: return -x - y;
+    }
+}
+
+// 3D gradients: Perlin's 12 cube edges padded to 16 (the same selection as perlin.cpp), so
+// the permutation kinds' 8-bit hashes need no modulo.
+double grad3(std::uint32_t hash, double x, double y, double z) noexcept {
+    const std::uint32_t h = hash & 15u;
+    const double u = h < 8 ? x : y;
+    const double v = h < 4 ? y : (h == 12 || h == 14 ? x : z);
+    return ((h & 1u) == 0 ? u : -u) + ((h & 2u) == 0 ? v : -v);
+}
+
+double corner2(std::uint32_t hash, double x, double y) noexcept {
+    const double t = kRadius2 - x * x - y * y;
+    if (t <= 0.0) return 0.0;
+    const double t2 = t * t;
+    return t2 * t2 * grad2(hash, x, y);
+}
+
+double corner3(std::uint32_t hash, double x, double y, double z) noexcept {
+    const double t = kRadius2 - x * x - y * y - z * z;
+    if (t <= 0.0) return 0.0;
+    const double t2 = t * t;
+    return t2 * t2 * grad3(hash, x, y, z);
+}
+
+// Which of the six tetrahedra of the skewed cube holds the point: the axes in decreasing
+// order of the point's offset give the second (one step) and third (two steps) corners.
+struct Tetrahedron {
+    int i1, j1, k1, i2, j2, k2;
+};
+
+Tetrahedron tetrahedron(double x0, double y0, double z0) noexcept {
+    if (x0 >= y0) {
+        if (y0 >= z0) return {1, 0, 0, 1, 1, 0};
+        if (x0 >= z0) return {1, 0, 0, 1, 0, 1};
+        return {0, 0, 1, 1, 0, 1};
+    }
+    if (y0 < z0) return {0, 0, 1, 0, 1, 1};
+    if (x0 < z0) return {0, 1, 0, 0, 1, 1};
+    return {0, 1, 0, 1, 1, 0};
+}
+
+}  // namespace
+
+double simplexNoise(double x, double y, const LatticeHash& h) noexcept {
+    // Skew to find the cell, unskew its origin back to get the offset to the first corner.
+    // (Far from the origin the offsets carry the rounding of x itself, ~1e-9 at 1e7.)
+    const double s = (x + y) * kF2;
+    const std::int64_t i = floorToIndex(x + s);
+    const std::int64_t j = floorToIndex(y + s);
+    const double t = static_cast<double>(i + j) * kG2;
+    const double x0 = x - (static_cast<double>(i) - t);
+    const double y0 = y - (static_cast<double>(j) - t);
+    // Lower or upper triangle of the cell.
+    const int i1 = x0 > y0 ? 1 : 0;
+    const int j1 = 1 - i1;
+    const double x1 = x0 - i1 + kG2;
+    const double y1 = y0 - j1 + kG2;
+    const double x2 = x0 - 1.0 + 2.0 * kG2;
+    const double y2 = y0 - 1.0 + 2.0 * kG2;
+    const double n = corner2(h(i, j), x0, y0) + corner2(h(i + i1, j + j1), x1, y1) +
+                     corner2(h(i + 1, j + 1), x2, y2);
+    return std::clamp(kScale2 * n, -1.0, 1.0);
+}
+
+double simplexNoise(double x, double y, double z, const LatticeHash& h) noexcept {
+    const double s = (x + y + z) * kF3;
+    const std::int64_t i = floorToIndex(x + s);
+    const std::int64_t j = floorToIndex(y + s);
+    const std::int64_t k = floorToIndex(z + s);
+    const double t = static_cast<double>(i + j + k) * kG3;
+    const double x0 = x - (static_cast<double>(i) - t);
+    const double y0 = y - (static_cast<double>(j) - t);
+    const double z0 = z - (static_cast<double>(k) - t);
+    const Tetrahedron c = tetrahedron(x0, y0, z0);
+    const double x1 = x0 - c.i1 + kG3;
+    const double y1 = y0 - c.j1 + kG3;
+    const double z1 = z0 - c.k1 + kG3;
+    const double x2 = x0 - c.i2 + 2.0 * kG3;
+    const double y2 = y0 - c.j2 + 2.0 * kG3;
+    const double z2 = z0 - c.k2 + 2.0 * kG3;
+    const double x3 = x0 - 1.0 + 3.0 * kG3;
+    const double y3 = y0 - 1.0 + 3.0 * kG3;
+    const double z3 = z0 - 1.0 + 3.0 * kG3;
+    const double n = corner3(h(i, j, k), x0, y0, z0) +
+                     corner3(h(i + c.i1, j + c.j1, k + c.k1), x1, y1, z1) +
+                     corner3(h(i + c.i2, j + c.j2, k + c.k2), x2, y2, z2) +
+                     corner3(h(i + 1, j + 1, k + 1), x3, y3, z3);
+    return std::clamp(kScale3 * n, -1.0, 1.0);
+}
+
+}  // namespace terragrid
