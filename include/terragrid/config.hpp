@@ -1,0 +1,111 @@
+#pragma once
+// The validated, immutable run configuration and how it is loaded.
+//
+// Defaults live in one place: configs/default.json, compiled into the binary. A user's config
+// is merged over it key by key, `--set` overrides over that, and the merged document is checked
+// against the option table in config.cpp (type, range, meaning of every key). Every problem is
+// collected and reported at once in a ConfigError.
+
+#include <array>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "terragrid/noise.hpp"
+
+namespace terragrid {
+
+/// A bad config file, bad JSON, or bad values. what() holds every problem, one per line, each
+/// starting with "config: ".
+class ConfigError : public std::runtime_error {
+public:
+    explicit ConfigError(std::vector<std::string> problems);
+    const std::vector<std::string>& problems() const noexcept { return m_problems; }
+
+private:
+    std::vector<std::string> m_problems;
+};
+
+enum class Compression : std::uint8_t { None, Deflate, Lzw, Zstd };
+inline constexpr std::array<std::string_view, 4> kCompressionNames{"none", "deflate", "lzw",
+                                                                   "zstd"};
+
+enum class BigTiffMode : std::uint8_t { Auto, Always };
+inline constexpr std::array<std::string_view, 2> kBigTiffModeNames{"auto", "always"};
+
+/// Output files terragrid can write; `output.files` lists the ones wanted.
+enum class OutputFile : std::uint8_t { HeightTif };
+inline constexpr std::array<std::string_view, 1> kOutputFileNames{"height.tif"};
+
+struct MapConfig {
+    std::int64_t width = 0;       ///< cells across
+    std::int64_t height = 0;      ///< cells down
+    std::int64_t tileSizeCells = 0;
+    double cellSize = 0;          ///< world units (CRS units) per cell
+    double originX = 0;           ///< world x of the map's left edge
+    double originY = 0;           ///< world y of the map's top edge
+};
+
+struct ElevationConfig {
+    double minMeters = 0;  ///< elevation written for noise value 0
+    double maxMeters = 0;  ///< elevation written for noise value 1
+};
+
+struct OutputConfig {
+    std::string directory;
+    std::vector<OutputFile> files;
+    int epsg = 0;
+    Compression compression = Compression::Deflate;
+    BigTiffMode bigTiff = BigTiffMode::Auto;
+};
+
+struct Config {
+    std::uint64_t seed = 0;
+    MapConfig map;
+    NoiseParams height;
+    ElevationConfig elevation;
+    OutputConfig output;
+
+    /// The fully resolved config as JSON text (keys sorted, every default filled in).
+    std::string resolvedJson;
+    /// 16 hex digits: a hash of resolvedJson without output.directory, so the same map written
+    /// elsewhere keeps its hash.
+    std::string hash;
+
+    bool wants(OutputFile f) const;
+};
+
+/// The built-in default config (configs/default.json as compiled in), as text.
+std::string_view builtinConfigText();
+
+/// Parses and validates config text (JSON with // and /* */ comments) merged over the built-in
+/// defaults, then applies `overrides` ("key.path=value"; value is JSON, or a bare string).
+/// `sourceName` names the text in messages (a file name, or "built-in default").
+/// Throws ConfigError listing every problem.
+Config parseConfig(std::string_view text, std::string_view sourceName,
+                   const std::vector<std::string>& overrides = {});
+
+/// Reads `path` and calls parseConfig. An unreadable file is a ConfigError naming the path.
+Config loadConfig(const std::string& path, const std::vector<std::string>& overrides = {});
+
+/// The built-in default with `overrides` applied.
+Config defaultConfig(const std::vector<std::string>& overrides = {});
+
+/// One documented option, for the README reference (and later the JSON Schema).
+struct OptionInfo {
+    std::string path;         ///< "height.octaves"
+    std::string type;         ///< "integer", "number", "string", "boolean", "[number, number]", ...
+    std::string defaultJson;  ///< the default from the built-in config, as JSON
+    std::string range;        ///< "1..16", "one of: none, fbm, ...", "" when unrestricted
+    std::string meaning;
+};
+
+/// Every option the parser accepts, in documentation order.
+std::vector<OptionInfo> optionReference();
+
+/// optionReference() as the Markdown table the README carries.
+std::string optionReferenceMarkdown();
+
+}  // namespace terragrid

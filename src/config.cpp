@@ -1,0 +1,802 @@
+// Config loading and validation (design.md principles 5 and 7).
+//
+// kOptions below declares every key once: its type, range and meaning, and where it goes in
+// Config. Defaults are deliberately not here: they live in configs/default.json, compiled in as
+// builtinConfigText(), so there is one place to change them. A document is checked in full
+// before anything is thrown, so the user sees every problem at once, one per line.
+
+#include "terragrid/config.hpp"
+
+#include <algorithm>
+#include <cassert>
+#include <cerrno>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <initializer_list>
+#include <limits>
+#include <optional>
+#include <span>
+#include <sstream>
+#include <system_error>
+#include <utility>
+
+#include "config_json.hpp"
+
+namespace terragrid {
+namespace {
+
+using Problems = std::vector<std::string>;
+
+// ---------------------------------------------------------------------------------------------
+// Limits. The reference's range column and the messages are written from these.
+
+constexpr std::uint64_t kMaxUint64 = std::numeric_limits<std::uint64_t>::max();
+constexpr std::uint64_t kMaxMapSideCells = std::uint64_t{1} << 20;
+// width * height <= 2^40 follows from the side limit, so the product cannot overflow int64 and
+// needs no rule of its own.
+static_assert(kMaxMapSideCells * kMaxMapSideCells <= (std::uint64_t{1} << 40));
+constexpr std::uint64_t kMaxTileSizeCells = 8192;
+constexpr double kMaxCellSize = 1e7;
+constexpr double kMaxOriginAbs = 1e15;
+// Up to 2^46 cells from 0 a double still resolves 1/32 of a cell at the origin, and global
+// cell indices (origin cells + map cells) stay exact in both int64 and double.
+constexpr double kMaxOriginCells = 0x1p46;
+constexpr double kMaxLacunarity = 8;
+constexpr double kMaxFrequency = 1e3;
+constexpr double kMaxNoiseOffset = 1e9;
+constexpr double kMaxElevationMeters = 1e5;
+// EPSG codes below 1024 and from 32767 up are reserved or user-defined in GeoTIFF.
+constexpr std::uint64_t kMinEpsg = 1024;
+constexpr std::uint64_t kMaxEpsg = 32766;
+
+// ---------------------------------------------------------------------------------------------
+// The option table.
+
+enum class Kind : std::uint8_t { Integer, Number, NumberPair, String, Choice, FileList };
+
+/// What a value must look like. Only the fields of its kind matter.
+struct Rule {
+    Kind kind = Kind::String;
+    std::uint64_t intMin = 0;  ///< Integer: every integer option is non-negative
+    std::uint64_t intMax = 0;
+    double min = 0;  ///< Number, NumberPair (each element)
+    double max = 0;
+    bool minExclusive = false;
+    std::span<const std::string_view> choices{};  ///< Choice, FileList
+};
+
+constexpr Rule integerIn(std::uint64_t lo, std::uint64_t hi) {
+    return {.kind = Kind::Integer, .intMin = lo, .intMax = hi};
+}
+constexpr Rule numberIn(double lo, double hi) {
+    return {.kind = Kind::Number, .min = lo, .max = hi};
+}
+/// lo < value <= hi.
+constexpr Rule numberAbove(double lo, double hi) {
+    return {.kind = Kind::Number, .min = lo, .max = hi, .minExclusive = true};
+}
+/// [x, y], each within -limit..limit.
+constexpr Rule pairWithin(double limit) {
+    return {.kind = Kind::NumberPair, .min = -limit, .max = limit};
+}
+constexpr Rule nonEmptyString() { return {.kind = Kind::String}; }
+constexpr Rule oneOf(std::span<const std::string_view> names) {
+    return {.kind = Kind::Choice, .choices = names};
+}
+/// A non-empty array of distinct names from `names`.
+constexpr Rule filesFrom(std::span<const std::string_view> names) {
+    return {.kind = Kind::FileList, .choices = names};
+}
+
+/// Puts a value that passed its rule (in its canonical form) into Config.
+using Store = void (*)(Config&, const Json&);
+
+struct Option {
+    std::string_view path;
+    Rule rule;
+    std::string_view meaning;
+    Store store;
+};
+
+/// The enum named `value` in `names`; `value` has passed its Choice or FileList rule.
+template <typename Enum, std::size_t N>
+Enum enumNamed(const std::array<std::string_view, N>& names, const Json& value) {
+    const auto& name = value.get_ref<const std::string&>();
+    return static_cast<Enum>(std::find(names.begin(), names.end(), name) - names.begin());
+}
+
+std::vector<OutputFile> outputFilesFrom(const Json& names) {
+    std::vector<OutputFile> files;
+    for (const auto& name : names) files.push_back(enumNamed<OutputFile>(kOutputFileNames, name));
+    return files;
+}
+
+// Documentation order: the README's reference table follows it.
+constexpr std::array kOptions{
+    Option{"seed", integerIn(0, kMaxUint64),
+           "Master seed: the same seed and options always give the same map.",
+           [](Config& c, const Json& v) { c.seed = v.get<std::uint64_t>(); }},
+    Option{"map.width", integerIn(1, kMaxMapSideCells), "Map width in cells.",
+           [](Config& c, const Json& v) { c.map.width = v.get<std::int64_t>(); }},
+    Option{"map.height", integerIn(1, kMaxMapSideCells), "Map height in cells.",
+           [](Config& c, const Json& v) { c.map.height = v.get<std::int64_t>(); }},
+    Option{"map.tile_size", integerIn(1, kMaxTileSizeCells),
+           "Edge of the square tiles the map is generated in, in cells; tiles at the map's "
+           "right and bottom edges are clipped, so a tile larger than the map is fine.",
+           [](Config& c, const Json& v) { c.map.tileSizeCells = v.get<std::int64_t>(); }},
+    Option{"map.cell_size", numberAbove(0, kMaxCellSize),
+           "Width and height of one cell in world (CRS) units.",
+           [](Config& c, const Json& v) { c.map.cellSize = v.get<double>(); }},
+    Option{"map.origin", pairWithin(kMaxOriginAbs),
+           "World [x, y] of the map's top-left corner; each a whole multiple of map.cell_size "
+           "(within 2^46 cells of 0), so windows and shards line up cell for cell.",
+           [](Config& c, const Json& v) {
+               c.map.originX = v[0].get<double>();
+               c.map.originY = v[1].get<double>();
+           }},
+    Option{"height.noise", oneOf(kNoiseKindNames), "Base noise of the height layer.",
+           [](Config& c, const Json& v) {
+               c.height.noise = enumNamed<NoiseKind>(kNoiseKindNames, v);
+           }},
+    Option{
+        "height.fade", oneOf(kFadeCurveNames),
+        "Curve blending between lattice points (simplex noise ignores it).",
+        [](Config& c, const Json& v) { c.height.fade = enumNamed<FadeCurve>(kFadeCurveNames, v); }},
+    Option{"height.fractal", oneOf(kFractalKindNames),
+           "How octaves are summed; none samples a single octave.",
+           [](Config& c, const Json& v) {
+               c.height.fractal = enumNamed<FractalKind>(kFractalKindNames, v);
+           }},
+    Option{
+        "height.hash", oneOf(kHashKindNames),
+        "Lattice hashing: lattice never repeats, permutation repeats every 256 lattice cells, "
+        "reference is Ken Perlin's fixed permutation (the seed then only shifts octaves).",
+        [](Config& c, const Json& v) { c.height.hash = enumNamed<HashKind>(kHashKindNames, v); }},
+    Option{"height.octaves", integerIn(1, kMaxOctaves),
+           "Number of octaves summed (fractal none uses one).",
+           [](Config& c, const Json& v) { c.height.octaves = v.get<int>(); }},
+    Option{"height.lacunarity", numberIn(1, kMaxLacunarity),
+           "Frequency factor from one octave to the next.",
+           [](Config& c, const Json& v) { c.height.lacunarity = v.get<double>(); }},
+    Option{"height.persistence", numberAbove(0, 1),
+           "Amplitude factor from one octave to the next (0 would silence every octave after "
+           "the first, so it is refused).",
+           [](Config& c, const Json& v) { c.height.persistence = v.get<double>(); }},
+    Option{"height.frequency", numberAbove(0, kMaxFrequency),
+           "Cycles per world unit of the first octave.",
+           [](Config& c, const Json& v) { c.height.frequency = v.get<double>(); }},
+    Option{"height.offset", pairWithin(kMaxNoiseOffset),
+           "[x, y] added to the noise coordinates (noise units): moves the pattern without "
+           "changing the seed.",
+           [](Config& c, const Json& v) {
+               c.height.offsetX = v[0].get<double>();
+               c.height.offsetY = v[1].get<double>();
+           }},
+    Option{"height.seed_offset", integerIn(0, kMaxUint64),
+           "Added to seed for this layer, so layers with equal parameters differ.",
+           [](Config& c, const Json& v) { c.height.seedOffset = v.get<std::uint64_t>(); }},
+    Option{"elevation.min", numberIn(-kMaxElevationMeters, kMaxElevationMeters),
+           "Elevation in metres written for noise value 0; must be below elevation.max.",
+           [](Config& c, const Json& v) { c.elevation.minMeters = v.get<double>(); }},
+    Option{"elevation.max", numberIn(-kMaxElevationMeters, kMaxElevationMeters),
+           "Elevation in metres written for noise value 1.",
+           [](Config& c, const Json& v) { c.elevation.maxMeters = v.get<double>(); }},
+    Option{"output.directory", nonEmptyString(),
+           "Directory the output files are written to; not part of the config hash.",
+           [](Config& c, const Json& v) { c.output.directory = v.get<std::string>(); }},
+    Option{"output.files", filesFrom(kOutputFileNames), "Output files to write.",
+           [](Config& c, const Json& v) { c.output.files = outputFilesFrom(v); }},
+    Option{"output.epsg", integerIn(kMinEpsg, kMaxEpsg),
+           "EPSG code of the CRS the world coordinates are in, written into the GeoTIFF.",
+           [](Config& c, const Json& v) { c.output.epsg = v.get<int>(); }},
+    Option{"output.compression", oneOf(kCompressionNames), "GeoTIFF compression.",
+           [](Config& c, const Json& v) {
+               c.output.compression = enumNamed<Compression>(kCompressionNames, v);
+           }},
+    Option{"output.bigtiff", oneOf(kBigTiffModeNames),
+           "auto writes BigTIFF only when a file may pass 4 GiB; always forces it.",
+           [](Config& c, const Json& v) {
+               c.output.bigTiff = enumNamed<BigTiffMode>(kBigTiffModeNames, v);
+           }},
+};
+
+constexpr std::size_t optionIndex(std::string_view path) {
+    std::size_t i = 0;
+    while (i < kOptions.size() && kOptions[i].path != path) ++i;
+    return i;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Text
+
+/// Problems are one line each; a key or file name could carry a line break.
+std::string oneLine(std::string text) {
+    for (std::size_t at = text.find_first_of("\r\n"); at != std::string::npos;
+         at = text.find_first_of("\r\n", at + 2))
+        text.replace(at, 1, text[at] == '\n' ? "\\n" : "\\r");
+    return text;
+}
+
+void report(Problems& out, const std::string& text) { out.push_back("config: " + oneLine(text)); }
+
+std::string quote(std::string_view name) { return "'" + std::string(name) + "'"; }
+
+std::string got(const Json& value) { return " (got " + showJson(value) + ")"; }
+
+std::string joinNames(std::span<const std::string_view> names, std::string_view separator) {
+    std::string text;
+    for (const auto name : names)
+        text += (text.empty() ? "" : std::string(separator)) + std::string(name);
+    return text;
+}
+
+/// "map" + "width" -> "map.width"; an empty side adds nothing.
+std::string joinPath(std::string_view section, std::string_view key) {
+    if (section.empty() || key.empty()) return std::string(section.empty() ? key : section);
+    return std::string(section) + "." + std::string(key);
+}
+
+std::vector<std::string> splitPath(std::string_view path) {
+    std::vector<std::string> keys;
+    for (std::size_t start = 0;;) {
+        const auto dot = path.find('.', start);
+        keys.emplace_back(path.substr(start, dot - start));
+        if (dot == std::string_view::npos) return keys;
+        start = dot + 1;
+    }
+}
+
+std::string_view trim(std::string_view text) {
+    const auto first = text.find_first_not_of(" \t");
+    if (first == std::string_view::npos) return {};
+    return text.substr(first, text.find_last_not_of(" \t") - first + 1);
+}
+
+/// "between 1 and 16", "greater than 0 and at most 1e7".
+std::string rangeWords(const Rule& rule) {
+    if (rule.kind == Kind::Integer)
+        return "between " + std::to_string(rule.intMin) + " and " + std::to_string(rule.intMax);
+    return (rule.minExclusive ? "greater than " : "between ") + formatNumber(rule.min) +
+           (rule.minExclusive ? " and at most " : " and ") + formatNumber(rule.max);
+}
+
+/// The range column of the reference: "1..16", "> 0 and <= 1e7", "one of: a, b".
+std::string rangeText(const Rule& rule) {
+    switch (rule.kind) {
+        case Kind::Integer:
+            return std::to_string(rule.intMin) + ".." + std::to_string(rule.intMax);
+        case Kind::Number:
+            return rule.minExclusive
+                       ? "> " + formatNumber(rule.min) + " and <= " + formatNumber(rule.max)
+                       : formatNumber(rule.min) + ".." + formatNumber(rule.max);
+        case Kind::NumberPair:
+            return "each " + formatNumber(rule.min) + ".." + formatNumber(rule.max);
+        case Kind::String:
+            return "non-empty";
+        case Kind::Choice:
+            return "one of: " + joinNames(rule.choices, ", ");
+        case Kind::FileList:
+            return "one or more of: " + joinNames(rule.choices, ", ") + "; each once";
+    }
+    return {};
+}
+
+std::string typeText(Kind kind) {
+    switch (kind) {
+        case Kind::Integer:
+            return "integer";
+        case Kind::Number:
+            return "number";
+        case Kind::NumberPair:
+            return "[number, number]";
+        case Kind::String:
+        case Kind::Choice:
+            return "string";
+        case Kind::FileList:
+            return "array of strings";
+    }
+    return {};
+}
+
+// ---------------------------------------------------------------------------------------------
+// Unknown keys
+
+/// Levenshtein distance: the fewest single-character insertions, deletions and substitutions
+/// that turn `a` into `b`.
+std::size_t editDistance(std::string_view a, std::string_view b) {
+    std::vector<std::size_t> row(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        std::size_t diagonal = row[0];
+        row[0] = i;
+        for (std::size_t j = 1; j <= b.size(); ++j) {
+            const std::size_t substitute = diagonal + (a[i - 1] == b[j - 1] ? 0 : 1);
+            diagonal = row[j];
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, substitute});
+        }
+    }
+    return row[b.size()];
+}
+
+/// The known name `key` was most likely meant to be: at most 2 edits away and no more edits than
+/// half its length (so "min" does not suggest "max"), or a name that `key` begins (3 characters
+/// or more: "tile" suggests "tile_size"). The closest wins; ties go to the earlier name.
+std::optional<std::string_view> nearestName(std::string_view key,
+                                            const std::vector<std::string_view>& names) {
+    std::optional<std::string_view> best;
+    std::size_t bestRank = 0;
+    for (const auto name : names) {
+        const std::size_t distance = editDistance(key, name);
+        const bool prefix = key.size() >= 3 && name.starts_with(key);
+        const bool close = distance <= 2 && distance * 2 <= std::max(key.size(), name.size());
+        if (!close && !prefix) continue;
+        const std::size_t rank = prefix ? 0 : distance;
+        if (!best || rank < bestRank) {
+            best = name;
+            bestRank = rank;
+        }
+    }
+    return best;
+}
+
+bool isOption(std::string_view path) { return optionIndex(path) < kOptions.size(); }
+
+bool isSection(std::string_view path) {
+    const std::string prefix = std::string(path) + ".";
+    return std::any_of(kOptions.begin(), kOptions.end(),
+                       [&](const Option& o) { return o.path.starts_with(prefix); });
+}
+
+/// The keys one level below `section` ("" for the top level), in table order.
+std::vector<std::string_view> childKeys(std::string_view section) {
+    std::vector<std::string_view> keys;
+    for (const auto& option : kOptions) {
+        std::string_view rest = option.path;
+        if (!section.empty()) {
+            if (!rest.starts_with(section) || !rest.substr(section.size()).starts_with('.'))
+                continue;
+            rest.remove_prefix(section.size() + 1);
+        }
+        const auto key = rest.substr(0, rest.find('.'));
+        if (std::find(keys.begin(), keys.end(), key) == keys.end()) keys.push_back(key);
+    }
+    return keys;
+}
+
+void reportUnknownKey(std::string_view section, const std::string& key, Problems& out) {
+    // Spelled out rather than joinPath, which would drop an empty key.
+    std::string text =
+        "unknown key " + quote(section.empty() ? key : std::string(section) + "." + key);
+    if (key.find('.') != std::string::npos)
+        text += " (write nested objects: dots separate keys only in overrides)";
+    else if (const auto near = nearestName(key, childKeys(section)))
+        text += " (did you mean '" + std::string(*near) + "'?)";
+    report(out, text);
+}
+
+/// Reports every key of `object` (at `section`) that the table does not know, and every
+/// section that is not an object; recurses into sections.
+void checkKeys(const Json& object, const std::string& section, Problems& out) {
+    for (const auto& [key, value] : object.items()) {
+        const bool plain = !key.empty() && key.find('.') == std::string::npos;
+        const std::string path = joinPath(section, key);
+        if (plain && isOption(path)) continue;  // its rule checks it
+        if (!plain || !isSection(path)) {
+            reportUnknownKey(section, key, out);
+        } else if (value.is_object()) {
+            checkKeys(value, path, out);
+        } else {
+            report(out, quote(path) + " must be an object" + got(value));
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Values. Each check returns the value in canonical form (integers as integers, numbers as
+// floats, so 256 and 256.0 resolve and hash alike), or nullopt after reporting the problem.
+
+using Checked = std::optional<Json>;
+
+Checked fail(Problems& out, const Option& option, const std::string& rule, const Json& value) {
+    report(out, quote(option.path) + " must " + rule + got(value));
+    return std::nullopt;
+}
+
+/// A JSON number as an unsigned integer, if it is whole, not negative and below 2^64.
+std::optional<std::uint64_t> wholeUnsigned(const Json& value) {
+    if (value.is_number_unsigned()) return value.get<std::uint64_t>();
+    if (value.is_number_integer()) {
+        const auto n = value.get<std::int64_t>();
+        return n < 0 ? std::nullopt : std::optional<std::uint64_t>(static_cast<std::uint64_t>(n));
+    }
+    const double d = value.get<double>();
+    if (d < 0 || d >= 0x1p64) return std::nullopt;
+    return static_cast<std::uint64_t>(d);
+}
+
+/// Integers may be written as whole floats (3.0, 1e3): JSON writers in other languages emit
+/// those for integers. 3.5 is not an integer.
+Checked checkInteger(const Option& o, const Json& value, Problems& out) {
+    const bool whole =
+        value.is_number() &&
+        (!value.is_number_float() || std::trunc(value.get<double>()) == value.get<double>());
+    if (!whole) return fail(out, o, "be an integer", value);
+    const auto n = wholeUnsigned(value);
+    if (!n || *n < o.rule.intMin || *n > o.rule.intMax)
+        return fail(out, o, "be " + rangeWords(o.rule), value);
+    return Json(*n);
+}
+
+bool inRange(const Rule& rule, double value) {
+    return (rule.minExclusive ? value > rule.min : value >= rule.min) && value <= rule.max;
+}
+
+// JSON cannot hold a non-finite number, and the parser reports 1e309 (which overflows a
+// double) as "must be a finite number" itself, so numbers here are always finite.
+Checked checkNumber(const Option& o, const Json& value, Problems& out) {
+    if (!value.is_number()) return fail(out, o, "be a number", value);
+    if (!inRange(o.rule, value.get<double>()))
+        return fail(out, o, "be " + rangeWords(o.rule), value);
+    return Json(value.get<double>());
+}
+
+Checked checkNumberPair(const Option& o, const Json& value, Problems& out) {
+    if (!value.is_array() || value.size() != 2 || !value[0].is_number() || !value[1].is_number())
+        return fail(out, o, "be an array of 2 numbers", value);
+    const double x = value[0].get<double>();
+    const double y = value[1].get<double>();
+    if (!inRange(o.rule, x) || !inRange(o.rule, y)) {
+        report(out, quote(o.path) + " values must be " + rangeWords(o.rule) + got(value));
+        return std::nullopt;
+    }
+    return Json::array({x, y});
+}
+
+Checked checkString(const Option& o, const Json& value, Problems& out) {
+    if (!value.is_string() || value.get_ref<const std::string&>().empty())
+        return fail(out, o, "be a non-empty string", value);
+    return value;
+}
+
+bool isChoice(const Rule& rule, const Json& value) {
+    return value.is_string() &&
+           std::find(rule.choices.begin(), rule.choices.end(),
+                     value.get_ref<const std::string&>()) != rule.choices.end();
+}
+
+Checked checkChoice(const Option& o, const Json& value, Problems& out) {
+    if (!isChoice(o.rule, value))
+        return fail(out, o, "be one of " + joinNames(o.rule.choices, ", "), value);
+    return value;
+}
+
+bool hasDuplicate(const Json& array) {
+    for (auto it = array.begin(); it != array.end(); ++it)
+        if (std::find(std::next(it), array.end(), *it) != array.end()) return true;
+    return false;
+}
+
+Checked checkFileList(const Option& o, const Json& value, Problems& out) {
+    const bool shaped =
+        value.is_array() && !value.empty() &&
+        std::all_of(value.begin(), value.end(), [](const Json& e) { return e.is_string(); });
+    if (!shaped) return fail(out, o, "be a non-empty array of file names", value);
+    bool ok = true;
+    for (auto it = value.begin(); it != value.end(); ++it) {
+        const bool reported = std::find(value.begin(), it, *it) != it;
+        if (isChoice(o.rule, *it) || reported) continue;
+        report(out, quote(o.path) + " entries must be one of " + joinNames(o.rule.choices, ", ") +
+                        got(*it));
+        ok = false;
+    }
+    if (hasDuplicate(value)) {
+        fail(out, o, "not list a file twice", value);
+        ok = false;
+    }
+    return ok ? Checked(value) : std::nullopt;
+}
+
+Checked checkValue(const Option& o, const Json& value, Problems& out) {
+    switch (o.rule.kind) {
+        case Kind::Integer:
+            return checkInteger(o, value, out);
+        case Kind::Number:
+            return checkNumber(o, value, out);
+        case Kind::NumberPair:
+            return checkNumberPair(o, value, out);
+        case Kind::String:
+            return checkString(o, value, out);
+        case Kind::Choice:
+            return checkChoice(o, value, out);
+        case Kind::FileList:
+            return checkFileList(o, value, out);
+    }
+    return std::nullopt;
+}
+
+/// The object holding the last key of `path`, or nullptr when a section on the way is missing
+/// or not an object (checkKeys reports the latter; the built-in default has every section).
+template <typename J>
+J* sectionOf(J& document, std::string_view path) {
+    J* node = &document;
+    const auto keys = splitPath(path);
+    for (std::size_t i = 0; i + 1 < keys.size(); ++i) {
+        if (!node->is_object() || !node->contains(keys[i])) return nullptr;
+        node = &(*node)[keys[i]];
+    }
+    return node->is_object() ? node : nullptr;
+}
+
+std::string lastKey(std::string_view path) { return std::string(path.substr(path.rfind('.') + 1)); }
+
+/// Checks one option in `document`, replaces its value by the canonical form and stores it in
+/// `config`. Returns whether it passed.
+bool checkOption(const Option& option, Json& document, Config& config, Problems& out) {
+    Json* section = sectionOf(document, option.path);
+    if (section == nullptr) return false;
+    const auto it = section->find(lastKey(option.path));
+    if (it == section->end()) {
+        report(out, quote(option.path) + " is missing");
+        return false;
+    }
+    Checked checked = checkValue(option, *it, out);
+    if (!checked) return false;
+    *it = std::move(*checked);
+    option.store(config, *it);
+    return true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rules across fields. They only look at options that passed their own rule, so one bad value
+// gives one problem.
+
+/// A checked document and the config filled from it.
+struct Validation {
+    const Json& document;
+    Config config{};
+    std::array<bool, kOptions.size()> passed{};
+
+    bool passedAll(std::initializer_list<std::string_view> paths) const {
+        return std::all_of(paths.begin(), paths.end(), [&](std::string_view path) {
+            assert(optionIndex(path) < kOptions.size());
+            return passed[optionIndex(path)];
+        });
+    }
+    /// How a checked value shows in a message: "'elevation.min' (500)".
+    std::string named(std::string_view path) const {
+        return quote(path) + " (" + showJson((*sectionOf(document, path))[lastKey(path)]) + ")";
+    }
+};
+
+void checkElevationOrder(const Validation& v, Problems& out) {
+    if (!v.passedAll({"elevation.min", "elevation.max"})) return;
+    if (v.config.elevation.minMeters < v.config.elevation.maxMeters) return;
+    report(out, v.named("elevation.min") + " must be below " + v.named("elevation.max"));
+}
+
+/// The whole multiple of `cellSize` nearest to `value` (never -0).
+double nearestGridLine(double value, double cellSize) {
+    return std::round(value / cellSize) * cellSize + 0.0;
+}
+
+/// Whether `value` is a whole multiple of `cellSize` up to rounding: within two units in the
+/// last place of the larger of the two, which covers decimal input such as 0.3 with 0.1 and is
+/// far below any offset a person would mean.
+bool onGrid(double value, double cellSize) {
+    const double scale = std::max(std::abs(value), cellSize);
+    const double ulp = std::nextafter(scale, std::numeric_limits<double>::infinity()) - scale;
+    return std::abs(value - nearestGridLine(value, cellSize)) <= 2 * ulp;
+}
+
+/// The grid is anchored at world (0, 0) (tiling.hpp GridGeometry): an origin off the grid would
+/// make a window of a map, generated alone, sample different cell centres than the full map.
+void checkOriginOnGrid(const Validation& v, Problems& out) {
+    if (!v.passedAll({"map.origin", "map.cell_size"})) return;
+    const MapConfig& map = v.config.map;
+    const double cellsFromZero =
+        std::max(std::abs(map.originX), std::abs(map.originY)) / map.cellSize;
+    if (cellsFromZero > kMaxOriginCells) {
+        report(out, v.named("map.origin") + " must lie within " + formatNumber(kMaxOriginCells) +
+                        " cells of 0 at " + v.named("map.cell_size") +
+                        " so that cell indices stay exact");
+        return;
+    }
+    const bool xOnGrid = onGrid(map.originX, map.cellSize);
+    const bool yOnGrid = onGrid(map.originY, map.cellSize);
+    if (xOnGrid && yOnGrid) return;
+    const Json nearest =
+        Json::array({xOnGrid ? map.originX : nearestGridLine(map.originX, map.cellSize),
+                     yOnGrid ? map.originY : nearestGridLine(map.originY, map.cellSize)});
+    report(out, v.named("map.origin") + " must be a whole multiple of " + v.named("map.cell_size") +
+                    " so that windows and shards line up cell for cell (nearest: " +
+                    showJson(nearest) + ")");
+}
+
+/// Checks `document` against the table and the cross-field rules; canonicalises its values in
+/// place and fills the config.
+Validation validate(Json& document, Problems& out) {
+    checkKeys(document, "", out);
+    Validation v{document};
+    for (std::size_t i = 0; i < kOptions.size(); ++i)
+        v.passed[i] = checkOption(kOptions[i], document, v.config, out);
+    checkElevationOrder(v, out);
+    checkOriginOnGrid(v, out);
+    return v;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Documents and overrides
+
+/// nlohmann refuses numbers that overflow a double (1e309) while parsing; that is a problem with
+/// the value at `path`, not with the JSON.
+void reportOverflow(const std::string& path, const std::string& number, Problems& out) {
+    report(out, quote(path) + " must be a finite number (got " + number + ")");
+}
+
+void reportParseFailure(const JsonParseFailure& failure, std::string_view sourceName,
+                        Problems& out) {
+    if (!failure.overflowingNumber.empty() && !failure.keyPath.empty())
+        return reportOverflow(failure.keyPath, failure.overflowingNumber, out);
+    report(out, quote(sourceName) + " is not valid JSON: " + failure.message);
+}
+
+/// Parses `text` and merges it over `document`. On a problem, `document` is left as it was, so
+/// overrides are still checked against the rest.
+void mergeText(Json& document, std::string_view text, std::string_view sourceName, Problems& out) {
+    JsonParseResult parsed = parseJson(text, true);
+    if (!parsed.ok) return reportParseFailure(parsed.failure, sourceName, out);
+    if (!parsed.value.is_object())
+        return report(out, quote(sourceName) + " must hold a JSON object" + got(parsed.value));
+    mergeJson(document, parsed.value);
+}
+
+bool isKeyPath(std::string_view path) {
+    const auto keys = splitPath(path);
+    return !path.empty() &&
+           std::none_of(keys.begin(), keys.end(), [](const std::string& k) { return k.empty(); });
+}
+
+/// Merges `value` in at `path`. Missing sections are created, so an unknown key is reported by
+/// checkKeys like any other.
+void setAt(Json& document, std::string_view path, const Json& value, std::string_view override,
+           Problems& out) {
+    Json* node = &document;
+    std::string walked;
+    for (const auto& key : splitPath(path)) {
+        if (!node->is_object()) {
+            return report(out, "override " + quote(override) + " cannot set a key inside " +
+                                   quote(walked) + ", which is not an object" + got(*node));
+        }
+        walked = joinPath(walked, key);
+        if (!node->contains(key) && walked != path) (*node)[key] = Json::object();
+        node = &(*node)[key];
+    }
+    mergeJson(*node, value);
+}
+
+/// Applies "key.path=value". The value is JSON when it parses as JSON (12, true, [0, 30],
+/// "quoted"), otherwise the bare text (out-dir); spaces around key and value are ignored.
+void applyOverride(Json& document, std::string_view text, Problems& out) {
+    const auto equals = text.find('=');
+    const std::string_view path =
+        equals == std::string_view::npos ? "" : trim(text.substr(0, equals));
+    if (!isKeyPath(path))
+        return report(out, "override " + quote(text) + " must look like key.path=value");
+    const std::string_view valueText = trim(text.substr(equals + 1));
+    JsonParseResult parsed = parseJson(valueText, false);
+    if (!parsed.ok && !parsed.failure.overflowingNumber.empty())
+        return reportOverflow(joinPath(path, parsed.failure.keyPath),
+                              parsed.failure.overflowingNumber, out);
+    setAt(document, path, parsed.ok ? parsed.value : Json(std::string(valueText)), text, out);
+}
+
+Json parseBuiltin() {
+    Problems problems;
+    Json document = Json::object();
+    mergeText(document, builtinConfigText(), "built-in default", problems);
+    if (!problems.empty()) throw ConfigError(std::move(problems));
+    return document;
+}
+
+/// The built-in default document, parsed once (thread-safe static initialisation).
+const Json& builtinDocument() {
+    static const Json document = parseBuiltin();
+    return document;
+}
+
+/// Hash of the resolved document without output.directory: where a map is written does not
+/// change which map it is.
+std::string configHash(Json document) {
+    document["output"].erase("directory");
+    return fnv1a64Hex(dumpJson(document));
+}
+
+ConfigError cannotRead(const std::string& path, const std::string& reason) {
+    return ConfigError({"config: cannot read " + quote(path) + ": " + oneLine(reason)});
+}
+
+std::string readFile(const std::string& path) {
+    std::error_code error;
+    // Opening a directory with ifstream succeeds on some systems and then reads nothing.
+    if (std::filesystem::is_directory(path, error)) throw cannotRead(path, "it is a directory");
+    errno = 0;
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw cannotRead(path,
+                         errno != 0 ? std::generic_category().message(errno) : "cannot open it");
+    std::ostringstream text;
+    text << in.rdbuf();
+    if (in.bad()) throw cannotRead(path, "read error");
+    return std::move(text).str();
+}
+
+std::string escapeTableCell(std::string_view text) {
+    std::string cell;
+    for (const char c : text) cell += c == '|' ? std::string("\\|") : std::string(1, c);
+    return cell;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// Public interface
+
+ConfigError::ConfigError(std::vector<std::string> problems)
+    : std::runtime_error([&] {
+          std::string text;
+          for (const auto& problem : problems) text += (text.empty() ? "" : "\n") + problem;
+          return text;
+      }()),
+      m_problems(std::move(problems)) {}
+
+bool Config::wants(OutputFile f) const {
+    return std::find(output.files.begin(), output.files.end(), f) != output.files.end();
+}
+
+Config parseConfig(std::string_view text, std::string_view sourceName,
+                   const std::vector<std::string>& overrides) {
+    Problems problems;
+    Json document = builtinDocument();
+    mergeText(document, text, sourceName, problems);
+    for (const auto& override : overrides) applyOverride(document, override, problems);
+    Validation v = validate(document, problems);
+    if (!problems.empty()) throw ConfigError(std::move(problems));
+    v.config.resolvedJson = dumpJson(document, 2);
+    v.config.hash = configHash(document);
+    return std::move(v.config);
+}
+
+Config loadConfig(const std::string& path, const std::vector<std::string>& overrides) {
+    return parseConfig(readFile(path), path, overrides);
+}
+
+Config defaultConfig(const std::vector<std::string>& overrides) {
+    // Merging the built-in default over itself changes nothing.
+    return parseConfig(builtinConfigText(), "built-in default", overrides);
+}
+
+std::vector<OptionInfo> optionReference() {
+    const Json& defaults = builtinDocument();
+    std::vector<OptionInfo> options;
+    for (const auto& option : kOptions) {
+        const Json* section = sectionOf(defaults, option.path);
+        const auto it = section ? section->find(lastKey(option.path)) : defaults.end();
+        options.push_back({std::string(option.path), typeText(option.rule.kind),
+                           section && it != section->end() ? dumpJson(*it) : "",
+                           rangeText(option.rule), std::string(option.meaning)});
+    }
+    return options;
+}
+
+std::string optionReferenceMarkdown() {
+    std::string table = "| key | type | default | range | meaning |\n|---|---|---|---|---|\n";
+    for (const auto& o : optionReference()) {
+        table += "| `" + o.path + "` | " + escapeTableCell(o.type) + " | `" +
+                 escapeTableCell(o.defaultJson) + "` | " + escapeTableCell(o.range) + " | " +
+                 escapeTableCell(o.meaning) + " |\n";
+    }
+    return table;
+}
+
+}  // namespace terragrid
