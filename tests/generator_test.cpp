@@ -1,0 +1,138 @@
+#include "terragrid/generator.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <tbb/task_arena.h>
+
+#include <cmath>
+#include <cstring>
+#include <stdexcept>
+
+#include "test_support.hpp"
+
+namespace terragrid {
+namespace {
+
+using test::MapCollector;
+
+Config smallConfig(std::vector<std::string> overrides = {}) {
+    overrides.insert(overrides.begin(),
+                     {"map.width=320", "map.height=272", "map.tile_size=64"});
+    return defaultConfig(overrides);
+}
+
+MapCollector generate(const Config& config, int threads = 2) {
+    MapCollector map;
+    tbb::task_arena arena(threads);
+    arena.execute([&] { generateMap(config, {&map}); });
+    return map;
+}
+
+bool sameBits(const std::vector<float>& a, const std::vector<float>& b) {
+    return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
+}
+
+TEST(GeneratorTest, SinksSeeEveryTileOnceInOrder) {
+    const Config config = smallConfig({"map.tile_size=48"});
+    const MapCollector map = generate(config, 8);
+    EXPECT_TRUE(map.begun);
+    EXPECT_TRUE(map.finished);
+    const TileLayout layout(config.map);
+    ASSERT_EQ(map.tileOrder.size(), std::size_t(layout.tileCount()));
+    for (std::size_t i = 0; i < map.tileOrder.size(); ++i) EXPECT_EQ(map.tileOrder[i], std::int64_t(i));
+    for (int c : map.coverage) ASSERT_EQ(c, 1);
+}
+
+TEST(GeneratorTest, BitIdenticalForOneTwoAndEightThreads) {
+    const Config config = smallConfig({"map.tile_size=16"});
+    const MapCollector one = generate(config, 1);
+    EXPECT_TRUE(sameBits(one.elevation, generate(config, 2).elevation));
+    EXPECT_TRUE(sameBits(one.elevation, generate(config, 8).elevation));
+}
+
+TEST(GeneratorTest, BitIdenticalForEveryTileSize) {
+    const MapCollector reference = generate(smallConfig({"map.tile_size=1000"}));
+    for (int tile : {16, 64, 256, 1000, 7, 100}) {
+        const MapCollector map = generate(smallConfig({"map.tile_size=" + std::to_string(tile)}));
+        EXPECT_TRUE(sameBits(reference.elevation, map.elevation)) << "tile size " << tile;
+    }
+}
+
+TEST(GeneratorTest, WindowOfABigMapEqualsTheWindowGeneratedAlone) {
+    const Config big = smallConfig({"map.cell_size=0.1", "map.origin=[-1000.5, 2000.3]"});
+    const MapCollector whole = generate(big);
+    // The window starts at map cell (col 37, row 23): its origin moves east and south.
+    const std::int64_t col0 = 37, row0 = 23, w = 101, h = 77;
+    char origin[128];
+    std::snprintf(origin, sizeof origin, "map.origin=[%.17g, %.17g]", -1000.5 + col0 * 0.1,
+                  2000.3 - row0 * 0.1);
+    const MapCollector window = generate(smallConfig(
+        {"map.cell_size=0.1", origin, "map.width=" + std::to_string(w),
+         "map.height=" + std::to_string(h), "map.tile_size=32"}));
+    for (std::int64_t y = 0; y < h; ++y)
+        for (std::int64_t x = 0; x < w; ++x)
+            ASSERT_EQ(window.elevation[y * w + x], whole.elevation[(row0 + y) * whole.width + col0 + x])
+                << "cell " << x << "," << y;
+}
+
+TEST(GeneratorTest, OriginShiftTranslatesTheMap) {
+    // Moving the origin one tile east shows the same terrain one tile further west.
+    const MapCollector a = generate(smallConfig());
+    const MapCollector b = generate(smallConfig({"map.origin=[1920, 0]"}));  // 64 cells of 30 m
+    for (std::int64_t y = 0; y < a.height; ++y)
+        for (std::int64_t x = 0; x + 64 < a.width; ++x)
+            ASSERT_EQ(b.elevation[y * a.width + x], a.elevation[y * a.width + x + 64]);
+    EXPECT_FALSE(sameBits(a.elevation, b.elevation));
+}
+
+TEST(GeneratorTest, NoSeamsAtTileBorders) {
+    // Neighbouring cells across a tile border differ no more than neighbours inside a tile.
+    const MapCollector map = generate(smallConfig({"map.tile_size=16", "height.octaves=8"}));
+    double border = 0, inside = 0;
+    std::int64_t borderCount = 0, insideCount = 0;
+    for (std::int64_t y = 0; y < map.height; ++y)
+        for (std::int64_t x = 0; x + 1 < map.width; ++x) {
+            const double d = std::fabs(map.elevation[y * map.width + x + 1] -
+                                       map.elevation[y * map.width + x]);
+            const bool crosses = (x + 1) % 16 == 0;
+            (crosses ? border : inside) += d;
+            ++(crosses ? borderCount : insideCount);
+        }
+    const double borderMean = border / borderCount, insideMean = inside / insideCount;
+    EXPECT_GT(insideMean, 0.0);
+    EXPECT_NEAR(borderMean / insideMean, 1.0, 0.25);
+}
+
+TEST(GeneratorTest, ElevationStaysWithinTheConfiguredRange) {
+    for (const char* fractal : {"none", "fbm", "turbulence", "ridged"}) {
+        const MapCollector map = generate(smallConfig(
+            {std::string("height.fractal=") + fractal, "elevation.min=-250", "elevation.max=4000"}));
+        for (float v : map.elevation) {
+            ASSERT_GE(v, -250.0f) << fractal;
+            ASSERT_LE(v, 4000.0f) << fractal;
+        }
+    }
+}
+
+TEST(GeneratorTest, SeedChangesTheMap) {
+    EXPECT_FALSE(sameBits(generate(smallConfig()).elevation,
+                          generate(smallConfig({"seed=8"})).elevation));
+}
+
+TEST(GeneratorTest, SinkExceptionStopsTheRunAndPropagates) {
+    struct FailingSink : TileSink {
+        void begin(const TileLayout&) override {}
+        void consume(const Tile& t) override {
+            if (t.rect.index == 3) throw std::runtime_error("disk full");
+        }
+        void finish() override { finished = true; }
+        bool finished = false;
+    } sink;
+    const Config config = smallConfig();
+    EXPECT_THAT([&] { generateMap(config, {&sink}); },
+                testing::ThrowsMessage<std::runtime_error>(testing::HasSubstr("disk full")));
+    EXPECT_FALSE(sink.finished);
+}
+
+}  // namespace
+}  // namespace terragrid

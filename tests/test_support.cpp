@@ -1,0 +1,117 @@
+#include "test_support.hpp"
+
+#include <sys/wait.h>
+#include <tiffio.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+namespace terragrid::test {
+
+namespace fs = std::filesystem;
+
+TempDir::TempDir() {
+    static std::atomic<int> counter{0};
+    m_path = fs::temp_directory_path() /
+             ("terragrid-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
+    fs::remove_all(m_path);
+    fs::create_directories(m_path);
+}
+
+TempDir::~TempDir() {
+    std::error_code ec;
+    fs::remove_all(m_path, ec);
+}
+
+std::string shellQuote(const std::string& s) {
+    std::string q = "'";
+    for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return q + "'";
+}
+
+std::string readFile(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+CommandResult runCommand(const std::string& command) {
+    // stderr goes to a scratch file so stdout and stderr stay apart without threads.
+    TempDir scratch;
+    const fs::path errPath = scratch / "stderr";
+    const std::string full = "(" + command + ") 2>" + shellQuote(errPath.string());
+    CommandResult result;
+    FILE* pipe = ::popen(full.c_str(), "r");
+    if (!pipe) throw std::runtime_error("popen failed for: " + command);
+    char buf[4096];
+    std::size_t n;
+    while ((n = std::fread(buf, 1, sizeof buf, pipe)) > 0) result.out.append(buf, n);
+    const int status = ::pclose(pipe);
+    result.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    result.err = readFile(errPath);
+    return result;
+}
+
+std::string cliPath() { return TERRAGRID_CLI_PATH; }
+fs::path sourceDir() { return TERRAGRID_SOURCE_DIR; }
+
+void MapCollector::begin(const TileLayout& layout) {
+    begun = true;
+    width = layout.mapWidth();
+    height = layout.mapHeight();
+    elevation.assign(static_cast<std::size_t>(width * height), 0.0f);
+    coverage.assign(elevation.size(), 0);
+}
+
+void MapCollector::consume(const Tile& tile) {
+    tileOrder.push_back(tile.rect.index);
+    const TileRect& r = tile.rect;
+    for (std::int64_t y = 0; y < r.height; ++y)
+        for (std::int64_t x = 0; x < r.width; ++x) {
+            const auto at = static_cast<std::size_t>((r.row0 + y) * width + r.col0 + x);
+            elevation[at] = tile.elevationMeters[static_cast<std::size_t>(y * r.width + x)];
+            ++coverage[at];
+        }
+}
+
+void MapCollector::finish() { finished = true; }
+
+std::vector<float> readFloatTiff(const fs::path& path, std::uint32_t* widthOut,
+                                 std::uint32_t* heightOut) {
+    TIFF* tif = TIFFOpen(path.c_str(), "r");
+    if (!tif) throw std::runtime_error("cannot open " + path.string());
+    std::uint32_t w = 0, h = 0;
+    TIFFGetField(tif, TIFFTAG_IMAGEWIDTH, &w);
+    TIFFGetField(tif, TIFFTAG_IMAGELENGTH, &h);
+    std::vector<float> pixels(std::size_t(w) * h);
+    if (TIFFIsTiled(tif)) {
+        std::uint32_t tw = 0, th = 0;
+        TIFFGetField(tif, TIFFTAG_TILEWIDTH, &tw);
+        TIFFGetField(tif, TIFFTAG_TILELENGTH, &th);
+        std::vector<float> tile(std::size_t(tw) * th);
+        for (std::uint32_t y0 = 0; y0 < h; y0 += th)
+            for (std::uint32_t x0 = 0; x0 < w; x0 += tw) {
+                if (TIFFReadTile(tif, tile.data(), x0, y0, 0, 0) < 0)
+                    throw std::runtime_error("cannot read tile of " + path.string());
+                for (std::uint32_t y = y0; y < std::min(h, y0 + th); ++y)
+                    std::copy_n(tile.data() + std::size_t(y - y0) * tw, std::min(tw, w - x0),
+                                pixels.data() + std::size_t(y) * w + x0);
+            }
+    } else {
+        for (std::uint32_t y = 0; y < h; ++y)
+            if (TIFFReadScanline(tif, pixels.data() + std::size_t(y) * w, y, 0) < 0)
+                throw std::runtime_error("cannot read row of " + path.string());
+    }
+    TIFFClose(tif);
+    if (widthOut) *widthOut = w;
+    if (heightOut) *heightOut = h;
+    return pixels;
+}
+
+}  // namespace terragrid::test
