@@ -1,0 +1,35 @@
+#pragma once
+// The output files: tile sinks that write into a temporary file and rename it into place only
+// when the whole run has succeeded (design.md principle 7).
+
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "terragrid/config.hpp"
+#include "terragrid/generator.hpp"
+
+namespace terragrid {
+
+/// A file could not be written. what() names the file and the cause.
+class OutputError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+/// A sink that writes one file. Until commit() the data lives in a temporary file beside the
+/// target; destroying an uncommitted sink removes it, leaving any older target intact.
+class OutputSink : public TileSink {
+public:
+    /// The file this sink produces.
+    virtual const std::string& path() const = 0;
+    /// Renames the finished temporary file onto path(). Call after finish().
+    virtual void commit() = 0;
+};
+
+/// The sinks for every file in config.output.files, writing into config.output.directory
+/// (which must exist). Throws OutputError if a temporary file cannot be created.
+std::vector<std::unique_ptr<OutputSink>> makeSinks(const Config& config);
+
+}  // namespace terragrid

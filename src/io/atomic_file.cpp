@@ -1,0 +1,96 @@
+#include "io/atomic_file.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+#include <utility>
+#include <vector>
+
+#include "terragrid/outputs.hpp"
+
+namespace terragrid {
+namespace {
+
+std::string directoryOf(const std::string& path) {
+    std::string dir = std::filesystem::path(path).parent_path().string();
+    return dir.empty() ? std::string(".") : dir;
+}
+
+// mkstemp creates files with mode 0600; a finished output should get the mode any new file
+// would get. The umask can only be read race-free from /proc (umask() sets it while reading
+// it, which would race with other threads creating files), so the set-and-restore fallback is
+// for systems without /proc only.
+mode_t currentUmask() {
+    std::ifstream status("/proc/self/status");
+    std::string line;
+    while (std::getline(status, line)) {
+        if (line.rfind("Umask:", 0) == 0) {
+            return static_cast<mode_t>(std::stoul(line.substr(6), nullptr, 8));
+        }
+    }
+    const mode_t mask = ::umask(022);
+    ::umask(mask);
+    return mask;
+}
+
+}  // namespace
+
+AtomicFile::AtomicFile(std::string targetPath) : m_targetPath(std::move(targetPath)) {
+    const std::string name = std::filesystem::path(m_targetPath).filename().string();
+    std::string pattern = (std::filesystem::path(directoryOf(m_targetPath)) /
+                           ("." + name + ".tmp-XXXXXX"))
+                              .string();
+    std::vector<char> buffer(pattern.begin(), pattern.end());
+    buffer.push_back('\0');
+    m_fd = ::mkstemp(buffer.data());
+    if (m_fd < 0) fail(errno);
+    m_tempPath = buffer.data();
+    if (::fchmod(m_fd, 0666 & ~currentUmask()) != 0) {
+        const int error = errno;
+        ::close(m_fd);
+        ::unlink(m_tempPath.c_str());
+        m_fd = -1;
+        fail(error);
+    }
+}
+
+AtomicFile::~AtomicFile() {
+    if (m_fd >= 0) ::close(m_fd);
+    if (!m_committed && !m_tempPath.empty()) ::unlink(m_tempPath.c_str());
+}
+
+void AtomicFile::commit() {
+    if (m_committed || m_fd < 0) {
+        throw std::logic_error("AtomicFile::commit called twice for '" + m_targetPath + "'");
+    }
+    // fsync before rename: otherwise a crash soon after could leave the new name pointing at
+    // a file whose data never reached the disk.
+    if (::fsync(m_fd) != 0) fail(errno);
+    const int fd = std::exchange(m_fd, -1);
+    // close() reports deferred write errors on some file systems (NFS); it is not retried on
+    // EINTR because Linux releases the descriptor either way.
+    if (::close(fd) != 0) fail(errno);
+    if (::rename(m_tempPath.c_str(), m_targetPath.c_str()) != 0) fail(errno);
+    m_committed = true;
+
+    // Best effort: the file is complete and in place whatever happens here; some file systems
+    // refuse to fsync a directory (EINVAL), which is no reason to report a failed write.
+    const int dirFd = ::open(directoryOf(m_targetPath).c_str(), O_RDONLY | O_DIRECTORY);
+    if (dirFd >= 0) {
+        (void)::fsync(dirFd);
+        ::close(dirFd);
+    }
+}
+
+void AtomicFile::fail(int error) const {
+    throw OutputError("writing '" + m_targetPath + "': " + std::strerror(error));
+}
+
+}  // namespace terragrid

@@ -1,0 +1,525 @@
+#include "io/geotiff_writer.hpp"
+
+#include <tiffio.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <cstdarg>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+#include <optional>
+#include <stdexcept>
+#include <unordered_map>
+#include <utility>
+
+#include "io/atomic_file.hpp"
+#include "terragrid/outputs.hpp"
+#include "terragrid/version.hpp"
+
+namespace terragrid {
+namespace {
+
+// ---------------------------------------------------------------------------------------------
+// Sample formats: one row per SampleFormat value.
+
+struct SampleFormatInfo {
+    std::uint16_t bitsPerSample;
+    std::uint16_t tiffSampleFormat;
+    std::uint16_t predictor;  // PREDICTOR_FLOATINGPOINT for floats, HORIZONTAL for integers
+};
+
+constexpr std::array<SampleFormatInfo, 1> kSampleFormats{{
+    {32, SAMPLEFORMAT_IEEEFP, PREDICTOR_FLOATINGPOINT},  // Float32
+}};
+
+const SampleFormatInfo& infoOf(SampleFormat format) {
+    return kSampleFormats[static_cast<std::size_t>(format)];
+}
+
+// TIFF's code for each Compression value (names: kCompressionNames).
+constexpr std::array<std::uint16_t, 4> kTiffCompressions{
+    COMPRESSION_NONE, COMPRESSION_ADOBE_DEFLATE, COMPRESSION_LZW, COMPRESSION_ZSTD};
+static_assert(kTiffCompressions.size() == kCompressionNames.size());
+
+// ---------------------------------------------------------------------------------------------
+// GeoTIFF and GDAL tags, and libtiff's messages.
+
+constexpr std::uint32_t kTagModelPixelScale = 33550;
+constexpr std::uint32_t kTagModelTiepoint = 33922;
+constexpr std::uint32_t kTagGeoKeyDirectory = 34735;
+constexpr std::uint32_t kTagGeoDoubleParams = 34736;
+constexpr std::uint32_t kTagGeoAsciiParams = 34737;
+constexpr std::uint32_t kTagGdalMetadata = 42112;
+constexpr std::uint32_t kTagGdalNodata = 42113;
+
+// libtiff does not know these tags; without registering them it would refuse to write them
+// and, when reading, would return them untyped with a warning each.
+const TIFFFieldInfo kGeoTiffFields[] = {
+    {kTagModelPixelScale, -1, -1, TIFF_DOUBLE, FIELD_CUSTOM, 1, 1,
+     const_cast<char*>("ModelPixelScale")},
+    {kTagModelTiepoint, -1, -1, TIFF_DOUBLE, FIELD_CUSTOM, 1, 1,
+     const_cast<char*>("ModelTiepoint")},
+    {kTagGeoKeyDirectory, -1, -1, TIFF_SHORT, FIELD_CUSTOM, 1, 1,
+     const_cast<char*>("GeoKeyDirectory")},
+    {kTagGeoDoubleParams, -1, -1, TIFF_DOUBLE, FIELD_CUSTOM, 1, 1,
+     const_cast<char*>("GeoDoubleParams")},
+    {kTagGeoAsciiParams, -1, -1, TIFF_ASCII, FIELD_CUSTOM, 1, 0,
+     const_cast<char*>("GeoASCIIParams")},
+    {kTagGdalMetadata, -1, -1, TIFF_ASCII, FIELD_CUSTOM, 1, 0,
+     const_cast<char*>("GDALMetadata")},
+    {kTagGdalNodata, -1, -1, TIFF_ASCII, FIELD_CUSTOM, 1, 0,
+     const_cast<char*>("GDALNoDataValue")},
+};
+
+TIFFExtendProc g_parentExtender = nullptr;
+
+void extendTags(TIFF* tif) {
+    TIFFMergeFieldInfo(tif, kGeoTiffFields, sizeof kGeoTiffFields / sizeof kGeoTiffFields[0]);
+    if (g_parentExtender) g_parentExtender(tif);
+}
+
+// libtiff reports problems through process-wide handlers, on the thread that made the failing
+// call. Collecting them per thread lets each writer read the words of its own failure right
+// after the call, whichever thread the pipeline runs it on.
+struct TiffMessages {
+    std::string errors;
+    std::string warnings;  // not failures, but they may explain one that follows
+};
+thread_local TiffMessages t_tiffMessages;
+
+void collect(std::string& into, const char* module, const char* format, va_list args) {
+    constexpr std::size_t kMaxCollected = 2000;  // a runaway loop must not grow it unbounded
+    if (into.size() > kMaxCollected) return;
+    char text[1024];
+    std::vsnprintf(text, sizeof text, format, args);
+    if (!into.empty()) into += "; ";
+    if (module && *module) {
+        into += module;
+        into += ": ";
+    }
+    into += text;
+}
+
+void onTiffError(const char* module, const char* format, va_list args) {
+    collect(t_tiffMessages.errors, module, format, args);
+}
+
+void onTiffWarning(const char* module, const char* format, va_list args) {
+    collect(t_tiffMessages.warnings, module, format, args);
+}
+
+void clearTiffMessages() {
+    t_tiffMessages.errors.clear();
+    t_tiffMessages.warnings.clear();
+}
+
+std::string xmlEscape(const std::string& text) {
+    std::string out;
+    out.reserve(text.size());
+    for (char c : text) {
+        switch (c) {
+            case '&': out += "&amp;"; break;
+            case '<': out += "&lt;"; break;
+            case '>': out += "&gt;"; break;
+            case '"': out += "&quot;"; break;
+            case '\'': out += "&apos;"; break;
+            default: out += c;
+        }
+    }
+    return out;
+}
+
+// GDAL's own layout of the GDAL_METADATA tag, so GDAL reads the items back as written.
+std::string gdalMetadataXml(const GeoTiffOptions& options) {
+    std::string xml = "<GDALMetadata>\n";
+    for (const auto& [name, value] : options.metadata) {
+        xml += "  <Item name=\"" + xmlEscape(name) + "\">" + xmlEscape(value) + "</Item>\n";
+    }
+    if (!options.unit.empty()) {
+        xml += "  <Item name=\"UNITTYPE\" sample=\"0\" role=\"unittype\">" +
+               xmlEscape(options.unit) + "</Item>\n";
+    }
+    xml += "</GDALMetadata>";
+    return xml;
+}
+
+// See GeoReference::epsg.
+bool isGeographic(int epsg) { return epsg >= 4000 && epsg <= 4999; }
+
+}  // namespace
+
+std::size_t bytesPerSample(SampleFormat format) noexcept {
+    return infoOf(format).bitsPerSample / 8u;
+}
+
+bool needsBigTiff(std::int64_t width, std::int64_t height, std::size_t bytesPerSample,
+                  std::int64_t tileSize) noexcept {
+    // In double, so no product can overflow; rounding is nothing at the scale of 4 GiB.
+    const double tilesAcross = static_cast<double>((width + tileSize - 1) / tileSize);
+    const double tilesDown = static_cast<double>((height + tileSize - 1) / tileSize);
+    const double tiles = tilesAcross * tilesDown;
+    const double tileBytes =
+        static_cast<double>(tileSize) * static_cast<double>(tileSize) *
+        static_cast<double>(bytesPerSample);
+    constexpr double kGrowth = 1.5;              // incompressible data under LZW
+    constexpr double kPerTile = 8;               // its offset and byte count, 4 bytes each
+    constexpr double kFixed = 1024.0 * 1024.0;   // header, directory, tags, metadata
+    const double worstCase = tiles * (tileBytes * kGrowth + kPerTile) + kFixed;
+    return worstCase >= 4294967296.0;  // classic TIFF offsets are 32 bits
+}
+
+void prepareLibTiff() {
+    static const bool prepared = [] {
+        g_parentExtender = TIFFSetTagExtender(extendTags);
+        TIFFSetErrorHandler(onTiffError);
+        TIFFSetWarningHandler(onTiffWarning);
+        return true;
+    }();
+    (void)prepared;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+class GeoTiffWriter::Impl {
+public:
+    Impl(std::string path, GeoTiffOptions options);
+    ~Impl();
+
+    void writeSamples(std::int64_t col0, std::int64_t row0, std::int64_t width,
+                      std::int64_t height, const std::byte* data, SampleFormat format);
+    void close();
+    void commit();
+
+    const std::string& path() const noexcept { return m_path; }
+    bool isBigTiff() const noexcept { return m_bigTiff; }
+    std::size_t peakPendingTiles() const noexcept { return m_peakPending; }
+
+private:
+    enum class State : std::uint8_t { Open, Closed, Committed, Failed };
+
+    // A TIFF tile still waiting for some of its cells.
+    struct PendingTile {
+        std::vector<std::byte> bytes;
+        std::int64_t cellsReceived = 0;
+    };
+
+    void open();
+    void abandonTiff() noexcept;
+    void writeTags();
+    void encodeTile(std::int64_t index, PendingTile& tile);
+    std::int64_t cellsInTile(std::int64_t tx, std::int64_t ty) const noexcept;
+
+    template <typename... Args>
+    void setField(std::uint32_t tag, Args... args);
+    [[noreturn]] void fail(const std::string& cause);
+    [[noreturn]] void failTiff(const char* call, bool withErrno = false);
+    [[noreturn]] void failOverlap(std::int64_t index);
+
+    std::string m_path;
+    GeoTiffOptions m_options;
+    std::size_t m_sampleBytes = 0;
+    bool m_bigTiff = false;
+    std::int64_t m_tilesAcross = 0;
+    std::int64_t m_tilesDown = 0;
+    std::optional<AtomicFile> m_file;
+    TIFF* m_tif = nullptr;
+    State m_state = State::Open;
+
+    std::unordered_map<std::int64_t, PendingTile> m_pending;
+    std::vector<bool> m_tileWritten;
+    std::int64_t m_tilesWrittenCount = 0;
+    std::size_t m_peakPending = 0;
+    std::vector<std::byte> m_spare;  // a written tile's buffer, reused for the next tile
+};
+
+GeoTiffWriter::Impl::Impl(std::string path, GeoTiffOptions options)
+    : m_path(std::move(path)), m_options(std::move(options)) {
+    const GeoTiffOptions& o = m_options;
+    constexpr std::int64_t kMaxSide = std::numeric_limits<std::uint32_t>::max();
+    if (o.width <= 0 || o.height <= 0 || o.width > kMaxSide || o.height > kMaxSide) {
+        throw std::invalid_argument("GeoTiffWriter: raster size " + std::to_string(o.width) +
+                                    "x" + std::to_string(o.height) + " for '" + m_path +
+                                    "' must be positive and below 2^32");
+    }
+    if (o.tileSize <= 0 || o.tileSize % 16 != 0 || o.tileSize > 65536) {
+        throw std::invalid_argument("GeoTiffWriter: tile size " + std::to_string(o.tileSize) +
+                                    " for '" + m_path +
+                                    "' must be a positive multiple of 16, at most 65536");
+    }
+    if (o.geo.epsg <= 0 || o.geo.epsg > 65535) {
+        throw std::invalid_argument("GeoTiffWriter: EPSG code " + std::to_string(o.geo.epsg) +
+                                    " for '" + m_path + "' must be in 1..65535");
+    }
+    m_sampleBytes = bytesPerSample(o.sampleFormat);
+    m_bigTiff = o.bigTiff == BigTiffMode::Always ||
+                needsBigTiff(o.width, o.height, m_sampleBytes, o.tileSize);
+    m_tilesAcross = (o.width + o.tileSize - 1) / o.tileSize;
+    m_tilesDown = (o.height + o.tileSize - 1) / o.tileSize;
+    m_tileWritten.assign(static_cast<std::size_t>(m_tilesAcross * m_tilesDown), false);
+    try {
+        open();
+    } catch (...) {
+        // ~Impl will not run; m_file's destructor still removes the temporary file.
+        abandonTiff();
+        throw;
+    }
+}
+
+GeoTiffWriter::Impl::~Impl() { abandonTiff(); }
+
+void GeoTiffWriter::Impl::abandonTiff() noexcept {
+    if (m_tif) {
+        // TIFFClose also writes a directory into the doomed temporary file, which m_file's
+        // destructor then removes; that costs little and frees everything libtiff holds.
+        TIFFClose(std::exchange(m_tif, nullptr));
+        clearTiffMessages();
+    }
+}
+
+void GeoTiffWriter::Impl::open() {
+    const SampleFormatInfo& format = infoOf(m_options.sampleFormat);
+    const auto compression = static_cast<std::size_t>(m_options.compression);
+    const std::uint16_t codec = kTiffCompressions[compression];
+    prepareLibTiff();
+    if (!TIFFIsCODECConfigured(codec)) {
+        fail("the libtiff on this system cannot write " +
+             std::string(kCompressionNames[compression]) +
+             " compression; choose another compression");
+    }
+
+    m_file.emplace(m_path);
+    // TIFFClose closes the descriptor it was given; the AtomicFile keeps its own for fsync.
+    const int fd = ::dup(m_file->fd());
+    if (fd < 0) fail(std::strerror(errno));
+    // Little-endian ("l") on every host, so the same map gives the same bytes everywhere.
+    clearTiffMessages();
+    m_tif = TIFFFdOpen(fd, m_path.c_str(), m_bigTiff ? "w8l" : "wl");
+    if (!m_tif) {
+        ::close(fd);  // TIFFFdOpen leaves the descriptor open when it fails
+        failTiff("TIFFFdOpen", true);
+    }
+
+    setField(TIFFTAG_IMAGEWIDTH, static_cast<std::uint32_t>(m_options.width));
+    setField(TIFFTAG_IMAGELENGTH, static_cast<std::uint32_t>(m_options.height));
+    setField(TIFFTAG_TILEWIDTH, static_cast<std::uint32_t>(m_options.tileSize));
+    setField(TIFFTAG_TILELENGTH, static_cast<std::uint32_t>(m_options.tileSize));
+    // libtiff reads 16-bit tag values from varargs as int.
+    setField(TIFFTAG_SAMPLESPERPIXEL, 1);
+    setField(TIFFTAG_BITSPERSAMPLE, static_cast<int>(format.bitsPerSample));
+    setField(TIFFTAG_SAMPLEFORMAT, static_cast<int>(format.tiffSampleFormat));
+    setField(TIFFTAG_PHOTOMETRIC, static_cast<int>(PHOTOMETRIC_MINISBLACK));
+    setField(TIFFTAG_PLANARCONFIG, static_cast<int>(PLANARCONFIG_CONTIG));
+    // The predictor tag exists only once a compressing codec is selected, so order matters.
+    setField(TIFFTAG_COMPRESSION, static_cast<int>(codec));
+    if (m_options.compression != Compression::None) {
+        setField(TIFFTAG_PREDICTOR, static_cast<int>(format.predictor));
+    }
+    writeTags();
+}
+
+void GeoTiffWriter::Impl::writeTags() {
+    // No DateTime tag: identical inputs must give identical files.
+    const std::string software = std::string("terragrid ") + kVersion;
+    setField(TIFFTAG_SOFTWARE, software.c_str());
+
+    const GeoReference& geo = m_options.geo;
+    const double pixelScale[3] = {geo.cellSize, geo.cellSize, 0.0};
+    setField(kTagModelPixelScale, 3, pixelScale);
+    // Raster point (0, 0) (the outer corner of the top-left cell) is world (originX, originY).
+    const double tiepoint[6] = {0.0, 0.0, 0.0, geo.originX, geo.originY, 0.0};
+    setField(kTagModelTiepoint, 6, tiepoint);
+
+    constexpr std::uint16_t kModelTypeGeoKey = 1024;
+    constexpr std::uint16_t kRasterTypeGeoKey = 1025;
+    constexpr std::uint16_t kGeodeticCrsGeoKey = 2048;
+    constexpr std::uint16_t kProjectedCrsGeoKey = 3072;
+    constexpr std::uint16_t kModelTypeProjected = 1;
+    constexpr std::uint16_t kModelTypeGeographic = 2;
+    constexpr std::uint16_t kRasterPixelIsArea = 1;
+    const bool geographic = isGeographic(geo.epsg);
+    // Header {version 1, revision 1.0, key count}, then {key, location 0 = inline, count 1,
+    // value} per key, in ascending key order as the spec requires.
+    const std::uint16_t keys[16] = {
+        1, 1, 0, 3,
+        kModelTypeGeoKey, 0, 1, geographic ? kModelTypeGeographic : kModelTypeProjected,
+        kRasterTypeGeoKey, 0, 1, kRasterPixelIsArea,
+        geographic ? kGeodeticCrsGeoKey : kProjectedCrsGeoKey, 0, 1,
+        static_cast<std::uint16_t>(geo.epsg),
+    };
+    setField(kTagGeoKeyDirectory, 16, keys);
+
+    if (!m_options.metadata.empty() || !m_options.unit.empty()) {
+        const std::string xml = gdalMetadataXml(m_options);
+        setField(kTagGdalMetadata, xml.c_str());
+    }
+}
+
+void GeoTiffWriter::Impl::writeSamples(std::int64_t col0, std::int64_t row0,
+                                       std::int64_t width, std::int64_t height,
+                                       const std::byte* data, SampleFormat format) {
+    if (m_state != State::Open) {
+        throw std::logic_error("GeoTiffWriter::writeBlock on a writer that is not open ('" +
+                               m_path + "')");
+    }
+    if (format != m_options.sampleFormat) {
+        throw std::invalid_argument("GeoTiffWriter::writeBlock: cells of the wrong sample "
+                                    "format for '" + m_path + "'");
+    }
+    if (width <= 0 || height <= 0 || col0 < 0 || row0 < 0 || col0 > m_options.width - width ||
+        row0 > m_options.height - height || data == nullptr) {
+        throw std::invalid_argument(
+            "GeoTiffWriter::writeBlock: block (" + std::to_string(col0) + ", " +
+            std::to_string(row0) + ") " + std::to_string(width) + "x" + std::to_string(height) +
+            " does not fit the " + std::to_string(m_options.width) + "x" +
+            std::to_string(m_options.height) + " raster of '" + m_path + "'");
+    }
+
+    const std::int64_t t = m_options.tileSize;
+    const auto bytesOf = [this](std::int64_t cells) {
+        return static_cast<std::size_t>(cells) * m_sampleBytes;
+    };
+    for (std::int64_t ty = row0 / t; ty <= (row0 + height - 1) / t; ++ty) {
+        for (std::int64_t tx = col0 / t; tx <= (col0 + width - 1) / t; ++tx) {
+            const std::int64_t index = ty * m_tilesAcross + tx;
+            if (m_tileWritten[static_cast<std::size_t>(index)]) failOverlap(index);
+            auto [it, inserted] = m_pending.try_emplace(index);
+            PendingTile& tile = it->second;
+            if (inserted) {
+                // Zeroed: cells beyond the raster's edge are written as 0.
+                tile.bytes = std::move(m_spare);
+                tile.bytes.assign(bytesOf(t * t), std::byte{0});
+                m_peakPending = std::max(m_peakPending, m_pending.size());
+            }
+            // Copy the part of the block inside this tile, row by row.
+            const std::int64_t c0 = std::max(col0, tx * t);
+            const std::int64_t c1 = std::min(col0 + width, (tx + 1) * t);
+            const std::int64_t r0 = std::max(row0, ty * t);
+            const std::int64_t r1 = std::min(row0 + height, (ty + 1) * t);
+            for (std::int64_t r = r0; r < r1; ++r) {
+                std::memcpy(tile.bytes.data() + bytesOf((r - ty * t) * t + (c0 - tx * t)),
+                            data + bytesOf((r - row0) * width + (c0 - col0)), bytesOf(c1 - c0));
+            }
+            tile.cellsReceived += (c1 - c0) * (r1 - r0);
+            const std::int64_t expected = cellsInTile(tx, ty);
+            if (tile.cellsReceived > expected) failOverlap(index);
+            if (tile.cellsReceived == expected) {
+                encodeTile(index, tile);
+                m_spare = std::move(tile.bytes);
+                m_pending.erase(it);
+            }
+        }
+    }
+}
+
+void GeoTiffWriter::Impl::encodeTile(std::int64_t index, PendingTile& tile) {
+    clearTiffMessages();
+    errno = 0;
+    // libtiff may apply the predictor and byte swapping in place: the buffer is ours to spoil.
+    const auto size = static_cast<tmsize_t>(tile.bytes.size());
+    if (TIFFWriteEncodedTile(m_tif, static_cast<std::uint32_t>(index), tile.bytes.data(),
+                             size) != size) {
+        failTiff("TIFFWriteEncodedTile", true);
+    }
+    m_tileWritten[static_cast<std::size_t>(index)] = true;
+    ++m_tilesWrittenCount;
+}
+
+std::int64_t GeoTiffWriter::Impl::cellsInTile(std::int64_t tx, std::int64_t ty) const noexcept {
+    const std::int64_t t = m_options.tileSize;
+    return (std::min(m_options.width, (tx + 1) * t) - tx * t) *
+           (std::min(m_options.height, (ty + 1) * t) - ty * t);
+}
+
+void GeoTiffWriter::Impl::close() {
+    if (m_state == State::Failed) fail("not closed because an earlier write failed");
+    if (m_state != State::Open) {
+        throw std::logic_error("GeoTiffWriter::close called twice for '" + m_path + "'");
+    }
+    const std::int64_t tileCount = m_tilesAcross * m_tilesDown;
+    if (m_tilesWrittenCount != tileCount) {
+        fail("only " + std::to_string(m_tilesWrittenCount) + " of " +
+             std::to_string(tileCount) + " TIFF tiles received all their cells");
+    }
+    clearTiffMessages();
+    errno = 0;
+    // TIFFFlush writes the directory and reports failure; TIFFClose cannot.
+    if (TIFFFlush(m_tif) != 1) failTiff("TIFFFlush", true);
+    TIFFClose(std::exchange(m_tif, nullptr));
+    if (!t_tiffMessages.errors.empty()) failTiff("TIFFClose");
+    m_state = State::Closed;
+}
+
+void GeoTiffWriter::Impl::commit() {
+    if (m_state != State::Closed) {
+        throw std::logic_error("GeoTiffWriter::commit without a successful close() for '" +
+                               m_path + "'");
+    }
+    try {
+        m_file->commit();
+    } catch (...) {
+        m_state = State::Failed;
+        throw;
+    }
+    m_state = State::Committed;
+}
+
+// Every TIFFSetField call is checked: a rejected tag would otherwise vanish from the file.
+template <typename... Args>
+void GeoTiffWriter::Impl::setField(std::uint32_t tag, Args... args) {
+    clearTiffMessages();
+    if (TIFFSetField(m_tif, tag, args...) != 1) failTiff("TIFFSetField");
+}
+
+void GeoTiffWriter::Impl::fail(const std::string& cause) {
+    m_state = State::Failed;
+    throw OutputError("writing '" + m_path + "': " + cause);
+}
+
+// Throws with libtiff's words for a call that just failed (its warnings when it gave no
+// error; the call's name when it said nothing). `withErrno` adds the system's reason for calls
+// that do I/O, because libtiff's words ("Write error at scanline 0") do not say why.
+void GeoTiffWriter::Impl::failTiff(const char* call, bool withErrno) {
+    const int error = errno;
+    std::string cause = !t_tiffMessages.errors.empty()     ? t_tiffMessages.errors
+                        : !t_tiffMessages.warnings.empty() ? t_tiffMessages.warnings
+                                                           : std::string(call) + " failed";
+    clearTiffMessages();
+    if (withErrno && error != 0) cause += std::string(" (") + std::strerror(error) + ")";
+    fail(cause);
+}
+
+void GeoTiffWriter::Impl::failOverlap(std::int64_t index) {
+    m_state = State::Failed;
+    throw std::invalid_argument("GeoTiffWriter::writeBlock: blocks overlap in TIFF tile " +
+                                std::to_string(index) + " of '" + m_path + "'");
+}
+
+// ---------------------------------------------------------------------------------------------
+
+GeoTiffWriter::GeoTiffWriter(std::string path, GeoTiffOptions options)
+    : m_impl(std::make_unique<Impl>(std::move(path), std::move(options))) {}
+
+GeoTiffWriter::~GeoTiffWriter() = default;
+
+void GeoTiffWriter::writeBlock(std::int64_t col0, std::int64_t row0, std::int64_t width,
+                               std::int64_t height, const float* data) {
+    m_impl->writeSamples(col0, row0, width, height, reinterpret_cast<const std::byte*>(data),
+                         SampleFormat::Float32);
+}
+
+void GeoTiffWriter::close() { m_impl->close(); }
+
+void GeoTiffWriter::commit() { m_impl->commit(); }
+
+const std::string& GeoTiffWriter::path() const noexcept { return m_impl->path(); }
+
+bool GeoTiffWriter::isBigTiff() const noexcept { return m_impl->isBigTiff(); }
+
+std::size_t GeoTiffWriter::peakPendingTiles() const noexcept {
+    return m_impl->peakPendingTiles();
+}
+
+}  // namespace terragrid

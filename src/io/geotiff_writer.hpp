@@ -1,0 +1,117 @@
+#pragma once
+// A tiled, single-band GeoTIFF written with plain libtiff, fed block by block.
+//
+// Cells arrive in blocks of any size and position (the generator's tiles); the writer
+// assembles them into TIFF tiles and encodes each TIFF tile as soon as all of its cells are in,
+// then frees it (design.md principle 4). When blocks and TIFF tiles coincide nothing beyond the
+// tile being copied is held; when they differ, memory grows with the map's width times the tile
+// size at worst, never with its area. The file is written into an AtomicFile and appears under
+// its name only on commit().
+//
+// This header keeps libtiff out: geotiff_writer.cpp is the only file that includes tiffio.h.
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "terragrid/config.hpp"
+
+namespace terragrid {
+
+/// What one cell is stored as. Each format has one row in the table in geotiff_writer.cpp
+/// (bits, TIFF sample format, predictor); adding UInt8 / UInt16 means a row there and a
+/// writeBlock overload here.
+enum class SampleFormat : std::uint8_t { Float32 };
+
+/// Bytes one sample of `format` takes.
+std::size_t bytesPerSample(SampleFormat format) noexcept;
+
+/// Where the raster lies in the world (PixelIsArea: the origin is the outer corner of the
+/// top-left cell).
+struct GeoReference {
+    /// EPSG code of the CRS. Codes 4000..4999 are taken as geographic (latitude/longitude,
+    /// written as GeodeticCRSGeoKey 2048), every other code as projected (ProjectedCRSGeoKey
+    /// 3072). That covers EPSG's geographic 2D CRSs such as 4326 and 4258; a geographic CRS
+    /// outside the range would be mislabelled, so widen the rule before using one.
+    int epsg = 0;
+    double originX = 0;   ///< world x of the raster's left edge
+    double originY = 0;   ///< world y of the raster's top edge
+    double cellSize = 1;  ///< world units per cell on both axes (rows go down, i.e. y falls)
+};
+
+/// Everything about the file except the pixels.
+struct GeoTiffOptions {
+    std::int64_t width = 0;       ///< cells across, 1..2^32-1
+    std::int64_t height = 0;      ///< cells down, 1..2^32-1
+    std::int64_t tileSize = 256;  ///< TIFF tile edge in cells: a positive multiple of 16
+    SampleFormat sampleFormat = SampleFormat::Float32;
+    Compression compression = Compression::Deflate;  ///< deflate, lzw, zstd use a predictor
+    BigTiffMode bigTiff = BigTiffMode::Auto;  ///< Auto: BigTIFF when needsBigTiff() says so
+    GeoReference geo;
+    /// GDAL dataset metadata items (name, value), written in this order into GDAL_METADATA.
+    std::vector<std::pair<std::string, std::string>> metadata;
+    /// The band's unit ("metre"), as GDAL's band unit type; empty writes none.
+    std::string unit;
+};
+
+/// Whether a tiled raster could pass the 4 GiB limit of classic TIFF. Counts every tile at its
+/// full padded size, grown by half (LZW's worst case on incompressible data: a 12-bit code per
+/// input byte; deflate and zstd grow far less), plus per-tile offsets and a margin for the
+/// header and tags. Errs towards BigTIFF, which costs a few bytes and is read by everything
+/// current, while a wrong "no" fails the run near its end. Pure; inputs positive.
+bool needsBigTiff(std::int64_t width, std::int64_t height, std::size_t bytesPerSample,
+                  std::int64_t tileSize) noexcept;
+
+/// Registers the GeoTIFF and GDAL tags with libtiff (a tag extender) and installs terragrid's
+/// libtiff error and warning handlers, which collect libtiff's messages for OutputError instead
+/// of printing them. Idempotent and thread-safe; GeoTiffWriter calls it itself. Other code in
+/// the process that opens TIFFs (the tests' readers) calls it first so the tags read back typed.
+void prepareLibTiff();
+
+/// Writes one GeoTIFF. Not thread-safe: use it from one thread at a time (which thread may
+/// change between calls). Every failure throws OutputError("writing '<path>': <cause>") and
+/// leaves the writer failed; an uncommitted writer's destructor removes its temporary file.
+class GeoTiffWriter {
+public:
+    /// Creates the temporary file beside `path` and writes the TIFF header and tags.
+    /// Throws std::invalid_argument for impossible options (zero size, tile size not a multiple
+    /// of 16, EPSG outside 1..65535) and OutputError when the file cannot be created or libtiff
+    /// lacks the codec.
+    GeoTiffWriter(std::string path, GeoTiffOptions options);
+    /// Abandons the file unless committed: the temporary file is removed and an older file at
+    /// `path` stays as it was. Never throws.
+    ~GeoTiffWriter();
+
+    GeoTiffWriter(const GeoTiffWriter&) = delete;
+    GeoTiffWriter& operator=(const GeoTiffWriter&) = delete;
+
+    /// Stores cells [col0, col0 + width) x [row0, row0 + height), `data` row-major with
+    /// width x height values. Blocks may come in any order and size but must not overlap and
+    /// must lie inside the raster (std::invalid_argument otherwise). Every TIFF tile completed
+    /// by this block is compressed and written before returning. Float32 rasters only.
+    void writeBlock(std::int64_t col0, std::int64_t row0, std::int64_t width,
+                    std::int64_t height, const float* data);
+
+    /// Checks that every cell arrived, writes the TIFF directory and closes the TIFF.
+    /// The data is still in the temporary file; commit() publishes it.
+    void close();
+
+    /// Renames the closed file onto path(). Call after close().
+    void commit();
+
+    /// The file this writer produces.
+    const std::string& path() const noexcept;
+    /// Whether the file is written as BigTIFF (forced, or chosen by needsBigTiff).
+    bool isBigTiff() const noexcept;
+    /// The most TIFF tiles that were waiting for cells at one time (memory, for tests).
+    std::size_t peakPendingTiles() const noexcept;
+
+private:
+    class Impl;  // keeps libtiff's types out of this header
+    std::unique_ptr<Impl> m_impl;
+};
+
+}  // namespace terragrid

@@ -1,0 +1,170 @@
+// AtomicFile: the target appears only on commit, complete; nothing is left behind otherwise.
+
+#include "io/atomic_file.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "terragrid/outputs.hpp"
+
+namespace terragrid {
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+using ::testing::ThrowsMessage;
+
+// A fresh directory per test, removed afterwards.
+class AtomicFileTest : public ::testing::Test {
+protected:
+    void SetUp() override {
+        std::random_device random;
+        m_dir = fs::temp_directory_path() /
+                ("terragrid-atomic-" + std::to_string(::getpid()) + "-" +
+                 std::to_string(random()));
+        fs::create_directories(m_dir);
+    }
+    void TearDown() override {
+        std::error_code ignored;
+        fs::remove_all(m_dir, ignored);
+    }
+
+    std::string pathOf(const std::string& name) const { return (m_dir / name).string(); }
+
+    std::vector<std::string> entries() const {
+        std::vector<std::string> names;
+        for (const auto& entry : fs::directory_iterator(m_dir)) {
+            names.push_back(entry.path().filename().string());
+        }
+        return names;
+    }
+
+    static void writeAll(int fd, const std::string& text) {
+        ASSERT_EQ(::write(fd, text.data(), text.size()), static_cast<ssize_t>(text.size()));
+    }
+
+    static std::string readFile(const std::string& path) {
+        std::ifstream in(path, std::ios::binary);
+        return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    }
+
+    static void writeFile(const std::string& path, const std::string& text) {
+        std::ofstream(path, std::ios::binary) << text;
+    }
+
+    fs::path m_dir;
+};
+
+TEST_F(AtomicFileTest, TempFileSitsBesideTargetUntilCommit) {
+    const std::string target = pathOf("height.tif");
+    AtomicFile file(target);
+    EXPECT_EQ(fs::path(file.tempPath()).parent_path(), m_dir);
+    EXPECT_THAT(fs::path(file.tempPath()).filename().string(), StartsWith(".height.tif.tmp-"));
+    EXPECT_TRUE(fs::exists(file.tempPath()));
+    EXPECT_FALSE(fs::exists(target));
+    EXPECT_EQ(file.targetPath(), target);
+}
+
+TEST_F(AtomicFileTest, CommitPublishesContentAndRemovesTemp) {
+    const std::string target = pathOf("height.tif");
+    std::string temp;
+    {
+        AtomicFile file(target);
+        temp = file.tempPath();
+        writeAll(file.fd(), "complete contents");
+        file.commit();
+        EXPECT_TRUE(file.committed());
+    }
+    EXPECT_EQ(readFile(target), "complete contents");
+    EXPECT_FALSE(fs::exists(temp));
+    EXPECT_THAT(entries(), ::testing::ElementsAre("height.tif"));
+}
+
+TEST_F(AtomicFileTest, CommitReplacesOlderFile) {
+    const std::string target = pathOf("height.tif");
+    writeFile(target, "old");
+    AtomicFile file(target);
+    writeAll(file.fd(), "new");
+    file.commit();
+    EXPECT_EQ(readFile(target), "new");
+}
+
+TEST_F(AtomicFileTest, DestroyedWithoutCommitLeavesNothing) {
+    {
+        AtomicFile file(pathOf("height.tif"));
+        writeAll(file.fd(), "abandoned");
+    }
+    EXPECT_THAT(entries(), ::testing::IsEmpty());
+}
+
+TEST_F(AtomicFileTest, DestroyedWithoutCommitKeepsOlderFileByteForByte) {
+    const std::string target = pathOf("height.tif");
+    const std::string old("older\0file\xff", 11);
+    writeFile(target, old);
+    {
+        AtomicFile file(target);
+        writeAll(file.fd(), "abandoned, longer than the older file");
+    }
+    EXPECT_EQ(readFile(target), old);
+    EXPECT_THAT(entries(), ::testing::ElementsAre("height.tif"));
+}
+
+TEST_F(AtomicFileTest, TwoWritersForOneTargetGetDistinctTemps) {
+    AtomicFile a(pathOf("height.tif"));
+    AtomicFile b(pathOf("height.tif"));
+    EXPECT_NE(a.tempPath(), b.tempPath());
+}
+
+TEST_F(AtomicFileTest, CommittedFileGetsUmaskPermissionsNotMkstemps) {
+    const std::string target = pathOf("height.tif");
+    AtomicFile file(target);
+    file.commit();
+    const mode_t mask = ::umask(022);  // single-threaded test: reading the mask this way is safe
+    ::umask(mask);
+    EXPECT_EQ(fs::status(target).permissions(), static_cast<fs::perms>(0666 & ~mask));
+}
+
+// Tests may run as root, whom permission bits do not stop: a parent that is a regular file
+// makes creation fail for everyone.
+TEST_F(AtomicFileTest, ParentIsRegularFileThrowsNamingTarget) {
+    writeFile(pathOf("plain"), "not a directory");
+    const std::string target = pathOf("plain") + "/height.tif";
+    EXPECT_THAT([&] { AtomicFile file(target); },
+                ThrowsMessage<OutputError>(HasSubstr("writing '" + target + "': Not a directory")));
+}
+
+TEST_F(AtomicFileTest, MissingDirectoryThrowsNamingTarget) {
+    const std::string target = pathOf("missing") + "/height.tif";
+    EXPECT_THAT([&] { AtomicFile file(target); },
+                ThrowsMessage<OutputError>(
+                    HasSubstr("writing '" + target + "': No such file or directory")));
+}
+
+TEST_F(AtomicFileTest, FailedCommitThrowsNamingTargetAndCleansUp) {
+    // rename() cannot replace a non-empty directory.
+    const std::string target = pathOf("height.tif");
+    fs::create_directory(target);
+    writeFile(target + "/inside", "kept");
+    {
+        AtomicFile file(target);
+        writeAll(file.fd(), "data");
+        EXPECT_THAT([&] { file.commit(); },
+                    ThrowsMessage<OutputError>(HasSubstr("writing '" + target + "': ")));
+        EXPECT_FALSE(file.committed());
+    }
+    EXPECT_THAT(entries(), ::testing::ElementsAre("height.tif"));
+    EXPECT_EQ(readFile(target + "/inside"), "kept");
+}
+
+}  // namespace
+}  // namespace terragrid

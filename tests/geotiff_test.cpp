@@ -1,0 +1,670 @@
+// GeoTiffWriter and the height sink, checked by reading the files back with libtiff.
+
+#include "io/geotiff_writer.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <sys/resource.h>
+#include <tiffio.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <csignal>
+#include <cstdint>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <limits>
+#include <memory>
+#include <random>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "terragrid/generator.hpp"
+#include "terragrid/outputs.hpp"
+#include "terragrid/tiling.hpp"
+#include "terragrid/version.hpp"
+
+namespace terragrid {
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using ::testing::IsEmpty;
+using ::testing::ThrowsMessage;
+
+// ---------------------------------------------------------------------------------------------
+// Helpers
+
+constexpr std::int64_t kWidth = 301;  // odd sizes: the right and bottom TIFF tiles are partial
+constexpr std::int64_t kHeight = 203;
+
+// Distinct, hard-to-compress values, with the awkward ones (NaN, -0, infinities, subnormals,
+// extremes) at fixed cells: the round trip must preserve every bit.
+std::vector<float> makeRaster(std::int64_t width, std::int64_t height) {
+    std::vector<float> cells(static_cast<std::size_t>(width * height));
+    std::uint32_t state = 12345;
+    for (float& cell : cells) {
+        state = state * 1664525u + 1013904223u;
+        cell = static_cast<float>(state >> 8) * 0.001f - 5000.0f;
+    }
+    const float special[] = {std::numeric_limits<float>::quiet_NaN(),
+                             -0.0f,
+                             std::numeric_limits<float>::infinity(),
+                             -std::numeric_limits<float>::infinity(),
+                             std::numeric_limits<float>::denorm_min(),
+                             std::numeric_limits<float>::max(),
+                             std::numeric_limits<float>::lowest()};
+    for (std::size_t i = 0; i < std::size(special); ++i) cells[i * 97 % cells.size()] = special[i];
+    return cells;
+}
+
+bool sameBits(const std::vector<float>& a, const std::vector<float>& b) {
+    return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
+}
+
+std::string readBytes(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+GeoTiffOptions smallOptions(Compression compression = Compression::Deflate,
+                            std::int64_t tileSize = 32) {
+    GeoTiffOptions options;
+    options.width = kWidth;
+    options.height = kHeight;
+    options.tileSize = tileSize;
+    options.compression = compression;
+    options.geo = {3857, 600000.0, 5400000.0, 30.0};
+    options.metadata = {{"TERRAGRID_SEED", "42"}, {"NOTE", "a < b & \"c\""}};
+    options.unit = "metre";
+    return options;
+}
+
+// Writes `cells` (width x height, row-major) as blocks of blockWidth x blockHeight, in
+// row-major block order or shuffled.
+void writeInBlocks(GeoTiffWriter& writer, const std::vector<float>& cells, std::int64_t width,
+                   std::int64_t height, std::int64_t blockWidth, std::int64_t blockHeight,
+                   bool shuffled = false) {
+    struct Block {
+        std::int64_t col0, row0, width, height;
+    };
+    std::vector<Block> blocks;
+    for (std::int64_t r = 0; r < height; r += blockHeight) {
+        for (std::int64_t c = 0; c < width; c += blockWidth) {
+            blocks.push_back({c, r, std::min(blockWidth, width - c),
+                              std::min(blockHeight, height - r)});
+        }
+    }
+    if (shuffled) std::shuffle(blocks.begin(), blocks.end(), std::mt19937(7));
+    std::vector<float> part;
+    for (const Block& b : blocks) {
+        part.clear();
+        for (std::int64_t r = b.row0; r < b.row0 + b.height; ++r) {
+            const auto first = cells.begin() + r * width + b.col0;
+            part.insert(part.end(), first, first + b.width);
+        }
+        writer.writeBlock(b.col0, b.row0, b.width, b.height, part.data());
+    }
+}
+
+// An open TIFF for reading, closed on scope exit.
+struct TiffReader {
+    explicit TiffReader(const std::string& path) {
+        prepareLibTiff();  // so the GeoTIFF tags come back typed
+        tif = TIFFOpen(path.c_str(), "r");
+    }
+    ~TiffReader() {
+        if (tif) TIFFClose(tif);
+    }
+    TiffReader(const TiffReader&) = delete;
+    TiffReader& operator=(const TiffReader&) = delete;
+
+    template <typename T>
+    T field(std::uint32_t tag) const {
+        T value{};
+        EXPECT_EQ(TIFFGetField(tif, tag, &value), 1) << "tag " << tag;
+        return value;
+    }
+    template <typename T>
+    std::vector<T> arrayField(std::uint32_t tag) const {
+        std::uint16_t count = 0;
+        T* values = nullptr;
+        if (TIFFGetField(tif, tag, &count, &values) != 1) {
+            ADD_FAILURE() << "tag " << tag << " missing";
+            return {};
+        }
+        return std::vector<T>(values, values + count);
+    }
+    std::string stringField(std::uint32_t tag) const {
+        const char* text = nullptr;
+        if (TIFFGetField(tif, tag, &text) != 1 || text == nullptr) return {};
+        return text;
+    }
+
+    // Every cell of the image, assembled from the decoded TIFF tiles.
+    std::vector<float> pixels() const {
+        const auto width = field<std::uint32_t>(TIFFTAG_IMAGEWIDTH);
+        const auto height = field<std::uint32_t>(TIFFTAG_IMAGELENGTH);
+        const auto tile = field<std::uint32_t>(TIFFTAG_TILEWIDTH);
+        std::vector<float> cells(std::size_t{width} * height);
+        std::vector<float> buffer(std::size_t{tile} * tile);
+        for (std::uint32_t y = 0; y < height; y += tile) {
+            for (std::uint32_t x = 0; x < width; x += tile) {
+                const tmsize_t bytes = static_cast<tmsize_t>(buffer.size() * sizeof(float));
+                EXPECT_EQ(TIFFReadEncodedTile(tif, TIFFComputeTile(tif, x, y, 0, 0),
+                                              buffer.data(), bytes),
+                          bytes);
+                for (std::uint32_t r = y; r < std::min(height, y + tile); ++r) {
+                    for (std::uint32_t c = x; c < std::min(width, x + tile); ++c) {
+                        cells[std::size_t{r} * width + c] =
+                            buffer[std::size_t{r - y} * tile + (c - x)];
+                    }
+                }
+            }
+        }
+        return cells;
+    }
+
+    TIFF* tif = nullptr;
+};
+
+class GeoTiffTest : public ::testing::Test {
+protected:
+    void SetUp() override {
+        std::random_device random;
+        m_dir = fs::temp_directory_path() /
+                ("terragrid-geotiff-" + std::to_string(::getpid()) + "-" +
+                 std::to_string(random()));
+        fs::create_directories(m_dir);
+    }
+    void TearDown() override {
+        std::error_code ignored;
+        fs::remove_all(m_dir, ignored);
+    }
+
+    std::string pathOf(const std::string& name) const { return (m_dir / name).string(); }
+
+    std::vector<std::string> entries() const {
+        std::vector<std::string> names;
+        for (const auto& entry : fs::directory_iterator(m_dir)) {
+            names.push_back(entry.path().filename().string());
+        }
+        std::sort(names.begin(), names.end());
+        return names;
+    }
+
+    // Writes `cells` whole into a new file and commits it.
+    std::string writeFile(const std::string& name, const GeoTiffOptions& options,
+                          const std::vector<float>& cells) {
+        const std::string path = pathOf(name);
+        GeoTiffWriter writer(path, options);
+        writer.writeBlock(0, 0, options.width, options.height, cells.data());
+        writer.close();
+        writer.commit();
+        return path;
+    }
+
+    fs::path m_dir;
+};
+
+// ---------------------------------------------------------------------------------------------
+// What the file holds
+
+TEST_F(GeoTiffTest, ReopensWithTagsAndPixels) {
+    const std::vector<float> cells = makeRaster(kWidth, kHeight);
+    const std::string path = writeFile("height.tif", smallOptions(), cells);
+
+    TiffReader tiff(path);
+    ASSERT_NE(tiff.tif, nullptr);
+    EXPECT_FALSE(TIFFIsBigTIFF(tiff.tif));
+    EXPECT_TRUE(TIFFIsTiled(tiff.tif));
+    EXPECT_EQ(tiff.field<std::uint32_t>(TIFFTAG_IMAGEWIDTH), kWidth);
+    EXPECT_EQ(tiff.field<std::uint32_t>(TIFFTAG_IMAGELENGTH), kHeight);
+    EXPECT_EQ(tiff.field<std::uint32_t>(TIFFTAG_TILEWIDTH), 32u);
+    EXPECT_EQ(tiff.field<std::uint32_t>(TIFFTAG_TILELENGTH), 32u);
+    EXPECT_EQ(tiff.field<std::uint16_t>(TIFFTAG_SAMPLESPERPIXEL), 1);
+    EXPECT_EQ(tiff.field<std::uint16_t>(TIFFTAG_BITSPERSAMPLE), 32);
+    EXPECT_EQ(tiff.field<std::uint16_t>(TIFFTAG_SAMPLEFORMAT), SAMPLEFORMAT_IEEEFP);
+    EXPECT_EQ(tiff.field<std::uint16_t>(TIFFTAG_PHOTOMETRIC), PHOTOMETRIC_MINISBLACK);
+    EXPECT_EQ(tiff.field<std::uint16_t>(TIFFTAG_COMPRESSION), COMPRESSION_ADOBE_DEFLATE);
+    EXPECT_EQ(tiff.field<std::uint16_t>(TIFFTAG_PREDICTOR), PREDICTOR_FLOATINGPOINT);
+    EXPECT_EQ(tiff.stringField(TIFFTAG_SOFTWARE), std::string("terragrid ") + kVersion);
+    const char* dateTime = nullptr;
+    EXPECT_EQ(TIFFGetField(tiff.tif, TIFFTAG_DATETIME, &dateTime), 0) << "no time stamps";
+
+    EXPECT_THAT(tiff.arrayField<double>(33550), ElementsAre(30.0, 30.0, 0.0));
+    EXPECT_THAT(tiff.arrayField<double>(33922),
+                ElementsAre(0.0, 0.0, 0.0, 600000.0, 5400000.0, 0.0));
+    EXPECT_THAT(tiff.arrayField<std::uint16_t>(34735),
+                ElementsAre(1, 1, 0, 3,            //
+                            1024, 0, 1, 1,         // ModelType projected
+                            1025, 0, 1, 1,         // RasterType PixelIsArea
+                            3072, 0, 1, 3857));    // ProjectedCRS
+    EXPECT_EQ(tiff.stringField(42112),
+              "<GDALMetadata>\n"
+              "  <Item name=\"TERRAGRID_SEED\">42</Item>\n"
+              "  <Item name=\"NOTE\">a &lt; b &amp; &quot;c&quot;</Item>\n"
+              "  <Item name=\"UNITTYPE\" sample=\"0\" role=\"unittype\">metre</Item>\n"
+              "</GDALMetadata>");
+
+    EXPECT_TRUE(sameBits(tiff.pixels(), cells));
+}
+
+TEST_F(GeoTiffTest, GeographicEpsgWritesGeodeticCrsKey) {
+    GeoTiffOptions options = smallOptions();
+    options.geo = {4326, -10.0, 50.0, 0.25};
+    const std::string path = writeFile("height.tif", options, makeRaster(kWidth, kHeight));
+    TiffReader tiff(path);
+    EXPECT_THAT(tiff.arrayField<std::uint16_t>(34735),
+                ElementsAre(1, 1, 0, 3,            //
+                            1024, 0, 1, 2,         // ModelType geographic
+                            1025, 0, 1, 1,         // RasterType PixelIsArea
+                            2048, 0, 1, 4326));    // GeodeticCRS
+    EXPECT_THAT(tiff.arrayField<double>(33550), ElementsAre(0.25, 0.25, 0.0));
+    EXPECT_THAT(tiff.arrayField<double>(33922), ElementsAre(0.0, 0.0, 0.0, -10.0, 50.0, 0.0));
+}
+
+TEST_F(GeoTiffTest, EdgeTilesArePaddedWithZeros) {
+    const std::string path = writeFile("height.tif", smallOptions(), makeRaster(kWidth, kHeight));
+    TiffReader tiff(path);
+    std::vector<float> tile(32 * 32, 1.0f);
+    // The bottom-right tile holds cells 288..300 x 192..202; the rest is padding.
+    const tmsize_t bytes = static_cast<tmsize_t>(tile.size() * sizeof(float));
+    ASSERT_EQ(TIFFReadEncodedTile(tiff.tif, TIFFComputeTile(tiff.tif, 300, 202, 0, 0),
+                                  tile.data(), bytes),
+              bytes);
+    for (int r = 0; r < 32; ++r) {
+        for (int c = 0; c < 32; ++c) {
+            if (288 + c >= kWidth || 192 + r >= kHeight) {
+                ASSERT_EQ(tile[r * 32 + c], 0.0f) << "padding at " << c << ", " << r;
+            }
+        }
+    }
+}
+
+TEST_F(GeoTiffTest, NoMetadataOrUnitWritesNoGdalMetadataTag) {
+    GeoTiffOptions options = smallOptions();
+    options.metadata.clear();
+    options.unit.clear();
+    const std::string path = writeFile("height.tif", options, makeRaster(kWidth, kHeight));
+    TiffReader tiff(path);
+    const char* text = nullptr;
+    EXPECT_EQ(TIFFGetField(tiff.tif, 42112, &text), 0);
+}
+
+TEST_F(GeoTiffTest, UncompressedFileHasNoPredictor) {
+    const std::vector<float> cells = makeRaster(kWidth, kHeight);
+    const std::string path = writeFile("height.tif", smallOptions(Compression::None), cells);
+    TiffReader tiff(path);
+    EXPECT_EQ(tiff.field<std::uint16_t>(TIFFTAG_COMPRESSION), COMPRESSION_NONE);
+    std::uint16_t predictor = 0;
+    EXPECT_EQ(TIFFGetField(tiff.tif, TIFFTAG_PREDICTOR, &predictor), 0);
+    EXPECT_TRUE(sameBits(tiff.pixels(), cells));
+}
+
+TEST_F(GeoTiffTest, IdenticalInputGivesIdenticalBytes) {
+    const std::vector<float> cells = makeRaster(kWidth, kHeight);
+    const std::string first = writeFile("first.tif", smallOptions(), cells);
+    const std::string second = writeFile("second.tif", smallOptions(), cells);
+    const std::string bytes = readBytes(first);
+    EXPECT_GT(bytes.size(), 1000u);
+    EXPECT_TRUE(bytes == readBytes(second)) << "the two files differ";
+}
+
+// ---------------------------------------------------------------------------------------------
+// Blocks of any size
+
+struct Delivery {
+    const char* name;
+    std::int64_t blockWidth;  // 0: the TIFF tile size
+    std::int64_t blockHeight;
+    bool shuffled;
+};
+
+constexpr Delivery kDeliveries[] = {
+    {"whole TIFF tiles", 0, 0, false},
+    {"70x70 blocks", 70, 70, false},
+    {"the whole map at once", kWidth, kHeight, false},
+    {"single rows", kWidth, 1, false},
+    {"37x23 blocks, shuffled", 37, 23, true},
+};
+
+class GeoTiffBlocksTest
+    : public GeoTiffTest,
+      public ::testing::WithParamInterface<std::tuple<Compression, std::int64_t>> {};
+
+TEST_P(GeoTiffBlocksTest, AnyBlockSizeGivesSamePixels) {
+    const auto [compression, tileSize] = GetParam();
+    const std::vector<float> cells = makeRaster(kWidth, kHeight);
+    const GeoTiffOptions options = smallOptions(compression, tileSize);
+    for (const Delivery& delivery : kDeliveries) {
+        SCOPED_TRACE(delivery.name);
+        const std::string path = pathOf("height.tif");
+        {
+            GeoTiffWriter writer(path, options);
+            writeInBlocks(writer, cells, kWidth, kHeight,
+                          delivery.blockWidth ? delivery.blockWidth : tileSize,
+                          delivery.blockHeight ? delivery.blockHeight : tileSize,
+                          delivery.shuffled);
+            writer.close();
+            writer.commit();
+        }
+        TiffReader tiff(path);
+        ASSERT_NE(tiff.tif, nullptr);
+        EXPECT_EQ(tiff.field<std::uint32_t>(TIFFTAG_TILEWIDTH), tileSize);
+        EXPECT_TRUE(sameBits(tiff.pixels(), cells));
+    }
+}
+
+// Tile 16 only where it is cheap: libtiff sets up a zstd stream per tile, which at 16x16
+// costs more than the compressing.
+INSTANTIATE_TEST_SUITE_P(
+    EveryCompression, GeoTiffBlocksTest,
+    ::testing::Values(std::tuple{Compression::None, std::int64_t{16}},
+                      std::tuple{Compression::Deflate, std::int64_t{16}},
+                      std::tuple{Compression::None, std::int64_t{32}},
+                      std::tuple{Compression::Deflate, std::int64_t{32}},
+                      std::tuple{Compression::Lzw, std::int64_t{32}},
+                      std::tuple{Compression::Zstd, std::int64_t{32}}),
+    [](const auto& info) {
+        return std::string(kCompressionNames[static_cast<std::size_t>(std::get<0>(info.param))]) +
+               "_tile" + std::to_string(std::get<1>(info.param));
+    });
+
+TEST_F(GeoTiffTest, MatchingBlocksKeepOnlyOneTilePending) {
+    const std::vector<float> cells = makeRaster(kWidth, kHeight);
+    GeoTiffWriter writer(pathOf("height.tif"), smallOptions());
+    writeInBlocks(writer, cells, kWidth, kHeight, 32, 32);
+    EXPECT_EQ(writer.peakPendingTiles(), 1u);
+}
+
+TEST_F(GeoTiffTest, PendingTilesGrowWithWidthNotArea) {
+    const std::vector<float> cells = makeRaster(kWidth, kHeight);
+    GeoTiffWriter writer(pathOf("height.tif"), smallOptions());
+    writeInBlocks(writer, cells, kWidth, kHeight, kWidth, 1);  // one row at a time
+    EXPECT_EQ(writer.peakPendingTiles(), 10u);                 // one row of TIFF tiles
+}
+
+TEST_F(GeoTiffTest, OverlappingBlocksAreRejected) {
+    const std::vector<float> cells(70 * 70, 1.0f);
+    GeoTiffWriter writer(pathOf("height.tif"), smallOptions());
+    writer.writeBlock(0, 0, 70, 70, cells.data());
+    EXPECT_THROW(writer.writeBlock(0, 0, 70, 70, cells.data()), std::invalid_argument);
+}
+
+TEST_F(GeoTiffTest, BlocksOutsideTheRasterAreRejected) {
+    const std::vector<float> cells(70 * 70, 1.0f);
+    GeoTiffWriter writer(pathOf("height.tif"), smallOptions());
+    EXPECT_THROW(writer.writeBlock(kWidth - 69, 0, 70, 70, cells.data()), std::invalid_argument);
+    EXPECT_THROW(writer.writeBlock(0, -1, 70, 70, cells.data()), std::invalid_argument);
+    EXPECT_THROW(writer.writeBlock(0, 0, 0, 70, cells.data()), std::invalid_argument);
+}
+
+TEST_F(GeoTiffTest, ImpossibleOptionsAreRejected) {
+    GeoTiffOptions options = smallOptions();
+    options.tileSize = 40;
+    EXPECT_THROW(GeoTiffWriter(pathOf("a.tif"), options), std::invalid_argument);
+    options = smallOptions();
+    options.width = 0;
+    EXPECT_THROW(GeoTiffWriter(pathOf("b.tif"), options), std::invalid_argument);
+    options = smallOptions();
+    options.geo.epsg = 0;
+    EXPECT_THROW(GeoTiffWriter(pathOf("c.tif"), options), std::invalid_argument);
+    EXPECT_THAT(entries(), IsEmpty());
+}
+
+// ---------------------------------------------------------------------------------------------
+// BigTIFF
+
+TEST_F(GeoTiffTest, ForcedBigTiffReadsBack) {
+    GeoTiffOptions options = smallOptions();
+    options.bigTiff = BigTiffMode::Always;
+    const std::vector<float> cells = makeRaster(kWidth, kHeight);
+    std::string path;
+    {
+        GeoTiffWriter writer(pathOf("height.tif"), options);
+        EXPECT_TRUE(writer.isBigTiff());
+        writer.writeBlock(0, 0, kWidth, kHeight, cells.data());
+        writer.close();
+        writer.commit();
+        path = writer.path();
+    }
+    EXPECT_EQ(readBytes(path).substr(0, 4), std::string("II\x2b\0", 4)) << "BigTIFF magic 43";
+    TiffReader tiff(path);
+    ASSERT_NE(tiff.tif, nullptr);
+    EXPECT_TRUE(TIFFIsBigTIFF(tiff.tif));
+    EXPECT_THAT(tiff.arrayField<double>(33550), ElementsAre(30.0, 30.0, 0.0));
+    EXPECT_TRUE(sameBits(tiff.pixels(), cells));
+}
+
+TEST_F(GeoTiffTest, AutoModeWritesClassicTiffForSmallMaps) {
+    const std::string path = writeFile("height.tif", smallOptions(), makeRaster(kWidth, kHeight));
+    EXPECT_EQ(readBytes(path).substr(0, 4), std::string("II\x2a\0", 4)) << "TIFF magic 42";
+}
+
+TEST(NeedsBigTiffTest, Thresholds) {
+    EXPECT_FALSE(needsBigTiff(1024, 1024, 4, 256));
+    EXPECT_FALSE(needsBigTiff(20000, 20000, 4, 256));  // 1.6 GB of floats
+    EXPECT_TRUE(needsBigTiff(32768, 32768, 4, 256));   // 4 GiB of floats
+    // 3.6 GB of floats: under 4 GiB as raw data, but not if compression grows it.
+    EXPECT_TRUE(needsBigTiff(30000, 30000, 4, 256));
+    // The same cells as bytes are a quarter of the size.
+    EXPECT_FALSE(needsBigTiff(30000, 30000, 1, 256));
+    // Tiles count at their padded size: a one-cell-wide strip still fills whole tiles.
+    EXPECT_TRUE(needsBigTiff(1, 256 * 11000, 4, 256));
+    // The exact edge, which pins the margin (growth 1.5, 8 bytes a tile, 1 MiB of tags):
+    // 10919 tiles of 256 KiB fit, 10920 do not.
+    EXPECT_FALSE(needsBigTiff(256, 256 * 10919, 4, 256));
+    EXPECT_TRUE(needsBigTiff(256, 256 * 10920, 4, 256));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Failures leave nothing broken
+
+TEST_F(GeoTiffTest, AbandonedWriterLeavesNoFile) {
+    {
+        GeoTiffWriter writer(pathOf("height.tif"), smallOptions());
+        writeInBlocks(writer, makeRaster(kWidth, kHeight), kWidth, kHeight, 70, 70);
+    }
+    {
+        GeoTiffWriter writer(pathOf("closed.tif"), smallOptions());
+        writer.writeBlock(0, 0, kWidth, kHeight, makeRaster(kWidth, kHeight).data());
+        writer.close();  // closed but never committed
+    }
+    EXPECT_THAT(entries(), IsEmpty());
+}
+
+TEST_F(GeoTiffTest, AbandonedWriterKeepsOlderFileByteForByte) {
+    const std::string path = writeFile("height.tif", smallOptions(), makeRaster(kWidth, kHeight));
+    const std::string old = readBytes(path);
+    {
+        GeoTiffWriter writer(path, smallOptions(Compression::Zstd));
+        writer.writeBlock(0, 0, 100, 100, std::vector<float>(100 * 100, 3.0f).data());
+    }
+    EXPECT_TRUE(readBytes(path) == old);
+    EXPECT_THAT(entries(), ElementsAre("height.tif"));
+}
+
+TEST_F(GeoTiffTest, MissingCellsFailCloseAndKeepOlderFile) {
+    const std::string path = writeFile("height.tif", smallOptions(), makeRaster(kWidth, kHeight));
+    const std::string old = readBytes(path);
+    {
+        GeoTiffWriter writer(path, smallOptions());
+        writer.writeBlock(0, 0, 64, 32, std::vector<float>(64 * 32, 3.0f).data());
+        EXPECT_THAT([&] { writer.close(); },
+                    ThrowsMessage<OutputError>(HasSubstr("writing '" + path +
+                                                         "': only 2 of 70 TIFF tiles received "
+                                                         "all their cells")));
+    }
+    EXPECT_TRUE(readBytes(path) == old);
+    EXPECT_THAT(entries(), ElementsAre("height.tif"));
+}
+
+// Lowers the process's file size limit for its lifetime, so a write fails with EFBIG the way a
+// full disk fails it (SIGXFSZ, which would kill the process, is ignored meanwhile).
+class FileSizeLimit {
+public:
+    explicit FileSizeLimit(rlim_t bytes) {
+        ::getrlimit(RLIMIT_FSIZE, &m_old);
+        m_oldHandler = std::signal(SIGXFSZ, SIG_IGN);
+        rlimit lowered = m_old;
+        lowered.rlim_cur = bytes;
+        ::setrlimit(RLIMIT_FSIZE, &lowered);
+    }
+    ~FileSizeLimit() {
+        ::setrlimit(RLIMIT_FSIZE, &m_old);
+        std::signal(SIGXFSZ, m_oldHandler);
+    }
+    FileSizeLimit(const FileSizeLimit&) = delete;
+    FileSizeLimit& operator=(const FileSizeLimit&) = delete;
+
+private:
+    rlimit m_old{};
+    void (*m_oldHandler)(int) = nullptr;
+};
+
+TEST_F(GeoTiffTest, FailedWriteNamesFileAndKeepsOlderFile) {
+    const std::string path = writeFile("height.tif", smallOptions(), makeRaster(kWidth, kHeight));
+    const std::string old = readBytes(path);
+    {
+        GeoTiffOptions options = smallOptions(Compression::None, 256);
+        options.width = 256;
+        options.height = 256;
+        GeoTiffWriter writer(path, options);
+        const std::vector<float> cells = makeRaster(256, 256);
+        EXPECT_THAT(
+            [&] {
+                FileSizeLimit limit(64 * 1024);  // a 256x256 float tile is 256 KiB
+                writer.writeBlock(0, 0, 256, 256, cells.data());
+            },
+            ThrowsMessage<OutputError>(::testing::AllOf(
+                HasSubstr("writing '" + path + "': "),  // then libtiff's words, then errno's
+                HasSubstr("File too large"))));
+        EXPECT_THAT([&] { writer.close(); },
+                    ThrowsMessage<OutputError>(HasSubstr("an earlier write failed")));
+    }
+    EXPECT_TRUE(readBytes(path) == old);
+    EXPECT_THAT(entries(), ElementsAre("height.tif"));
+}
+
+// Tests may run as root, whom permission bits do not stop; a parent that is a regular file
+// stops everyone.
+TEST_F(GeoTiffTest, UnwritableDirectoryThrowsNamingFile) {
+    std::ofstream(pathOf("plain")) << "not a directory";
+    const std::string path = pathOf("plain") + "/height.tif";
+    EXPECT_THAT([&] { GeoTiffWriter writer(path, smallOptions()); },
+                ThrowsMessage<OutputError>(HasSubstr("writing '" + path + "': Not a directory")));
+    const std::string missing = pathOf("missing") + "/height.tif";
+    EXPECT_THAT([&] { GeoTiffWriter writer(missing, smallOptions()); },
+                ThrowsMessage<OutputError>(HasSubstr("writing '" + missing + "': ")));
+}
+
+// ---------------------------------------------------------------------------------------------
+// The height sink (outputs.hpp) over the writer
+
+Config heightConfig(const std::string& directory, std::int64_t tileSizeCells) {
+    Config config;
+    config.seed = 42;
+    config.map.width = 100;
+    config.map.height = 70;
+    config.map.tileSizeCells = tileSizeCells;
+    config.map.cellSize = 30.0;
+    config.map.originX = 600000.0;
+    config.map.originY = 5400000.0;
+    config.output.directory = directory;
+    config.output.files = {OutputFile::HeightTif};
+    config.output.epsg = 3857;
+    config.output.compression = Compression::Deflate;
+    config.hash = "0123456789abcdef";
+    return config;
+}
+
+float elevationAt(std::int64_t col, std::int64_t row) {
+    return static_cast<float>(col) * 1.5f - static_cast<float>(row) * 0.25f + 100.0f;
+}
+
+// Feeds the sink tiles of config.map.tileSizeCells, as the generator would.
+void runSink(OutputSink& sink, const Config& config) {
+    const TileLayout layout(config.map);
+    sink.begin(layout);
+    const std::int64_t t = config.map.tileSizeCells;
+    std::int64_t index = 0;
+    for (std::int64_t row0 = 0; row0 < config.map.height; row0 += t) {
+        for (std::int64_t col0 = 0; col0 < config.map.width; col0 += t) {
+            Tile tile;
+            tile.rect = {index++, col0, row0, std::min(t, config.map.width - col0),
+                         std::min(t, config.map.height - row0)};
+            for (std::int64_t r = 0; r < tile.rect.height; ++r) {
+                for (std::int64_t c = 0; c < tile.rect.width; ++c) {
+                    tile.elevationMeters.push_back(elevationAt(col0 + c, row0 + r));
+                }
+            }
+            sink.consume(tile);
+        }
+    }
+    sink.finish();
+}
+
+using HeightSinkTest = GeoTiffTest;
+
+TEST_F(HeightSinkTest, WritesHeightTifOnlyOnCommit) {
+    const Config config = heightConfig(m_dir.string(), 32);
+    auto sinks = makeSinks(config);
+    ASSERT_EQ(sinks.size(), 1u);
+    EXPECT_EQ(sinks[0]->path(), pathOf("height.tif"));
+    runSink(*sinks[0], config);
+    EXPECT_FALSE(fs::exists(pathOf("height.tif")));
+    sinks[0]->commit();
+    EXPECT_THAT(entries(), ElementsAre("height.tif"));
+
+    TiffReader tiff(pathOf("height.tif"));
+    EXPECT_EQ(tiff.field<std::uint32_t>(TIFFTAG_TILEWIDTH), 32u);
+    EXPECT_THAT(tiff.arrayField<double>(33922),
+                ElementsAre(0.0, 0.0, 0.0, 600000.0, 5400000.0, 0.0));
+    const std::string metadata = tiff.stringField(42112);
+    EXPECT_THAT(metadata, HasSubstr("<Item name=\"TERRAGRID_SEED\">42</Item>"));
+    EXPECT_THAT(metadata,
+                HasSubstr("<Item name=\"TERRAGRID_CONFIG_HASH\">0123456789abcdef</Item>"));
+    EXPECT_THAT(metadata, HasSubstr(std::string("<Item name=\"TERRAGRID_VERSION\">") + kVersion));
+    EXPECT_THAT(metadata, HasSubstr("role=\"unittype\">metre</Item>"));
+    const std::vector<float> pixels = tiff.pixels();
+    ASSERT_EQ(pixels.size(), 100u * 70u);
+    for (std::int64_t r = 0; r < 70; ++r) {
+        for (std::int64_t c = 0; c < 100; ++c) {
+            ASSERT_EQ(pixels[static_cast<std::size_t>(r * 100 + c)], elevationAt(c, r));
+        }
+    }
+}
+
+TEST_F(HeightSinkTest, TileSizeNotMultipleOf16FallsBackTo256) {
+    const Config config = heightConfig(m_dir.string(), 50);
+    auto sinks = makeSinks(config);
+    runSink(*sinks[0], config);
+    sinks[0]->commit();
+    TiffReader tiff(pathOf("height.tif"));
+    EXPECT_EQ(tiff.field<std::uint32_t>(TIFFTAG_TILEWIDTH), 256u);
+    EXPECT_EQ(tiff.pixels()[69 * 100 + 99], elevationAt(99, 69));
+}
+
+TEST_F(HeightSinkTest, DroppedSinkLeavesNoFile) {
+    const Config config = heightConfig(m_dir.string(), 32);
+    {
+        auto sinks = makeSinks(config);
+        runSink(*sinks[0], config);
+    }
+    EXPECT_THAT(entries(), IsEmpty());
+}
+
+TEST_F(HeightSinkTest, MissingDirectoryThrowsOutputError) {
+    const Config config = heightConfig(pathOf("missing"), 32);
+    EXPECT_THAT([&] { makeSinks(config); },
+                ThrowsMessage<OutputError>(HasSubstr("writing '" + pathOf("missing") +
+                                                     "/height.tif': No such file or directory")));
+}
+
+}  // namespace
+}  // namespace terragrid

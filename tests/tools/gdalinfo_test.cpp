@@ -1,0 +1,239 @@
+// What GDAL, the reference GeoTIFF reader, sees in height.tif: runs `gdalinfo -json` on files
+// written through makeSinks and checks CRS, transform, layout, type, compression and metadata.
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <ostream>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "terragrid/config.hpp"
+#include "terragrid/generator.hpp"
+#include "terragrid/outputs.hpp"
+#include "terragrid/tiling.hpp"
+#include "terragrid/version.hpp"
+
+namespace terragrid {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+
+bool onPath(const std::string& program) {
+    const char* path = std::getenv("PATH");
+    if (path == nullptr) return false;
+    std::stringstream dirs(path);
+    std::string dir;
+    while (std::getline(dirs, dir, ':')) {
+        if (dir.empty()) dir = ".";
+        if (::access((fs::path(dir) / program).c_str(), X_OK) == 0) return true;
+    }
+    return false;
+}
+
+std::string shellQuote(const std::string& text) {
+    std::string quoted = "'";
+    for (char c : text) {
+        if (c == '\'') {
+            quoted += "'\\''";
+        } else {
+            quoted += c;
+        }
+    }
+    return quoted + "'";
+}
+
+std::string readText(const std::string& path) {
+    std::ifstream in(path);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+class GdalinfoTest : public ::testing::Test {
+protected:
+    void SetUp() override {
+        std::random_device random;
+        m_dir = fs::temp_directory_path() /
+                ("terragrid-gdalinfo-" + std::to_string(::getpid()) + "-" +
+                 std::to_string(random()));
+        fs::create_directories(m_dir);
+    }
+    void TearDown() override {
+        std::error_code ignored;
+        fs::remove_all(m_dir, ignored);
+    }
+
+    Config config(int epsg, double originX, double originY, double cellSize,
+                  Compression compression) const {
+        Config c;
+        c.seed = 1234567890123ull;
+        c.map.width = 100;
+        c.map.height = 70;
+        c.map.tileSizeCells = 32;
+        c.map.cellSize = cellSize;
+        c.map.originX = originX;
+        c.map.originY = originY;
+        c.output.directory = m_dir.string();
+        c.output.files = {OutputFile::HeightTif};
+        c.output.epsg = epsg;
+        c.output.compression = compression;
+        c.hash = "00ff00ff00ff00ff";
+        return c;
+    }
+
+    static float elevationAt(std::int64_t col, std::int64_t row) {
+        return 10.0f + static_cast<float>(col) * 2.0f + static_cast<float>(row) * 0.5f;
+    }
+
+    // Writes height.tif through makeSinks, generator-sized tiles made by hand; returns its path.
+    static std::string writeHeightTif(const Config& c) {
+        auto sinks = makeSinks(c);
+        EXPECT_EQ(sinks.size(), 1u);
+        OutputSink& sink = *sinks.at(0);
+        sink.begin(TileLayout(c.map));
+        const std::int64_t t = c.map.tileSizeCells;
+        std::int64_t index = 0;
+        for (std::int64_t row0 = 0; row0 < c.map.height; row0 += t) {
+            for (std::int64_t col0 = 0; col0 < c.map.width; col0 += t) {
+                Tile tile;
+                tile.rect = {index++, col0, row0, std::min(t, c.map.width - col0),
+                             std::min(t, c.map.height - row0)};
+                for (std::int64_t r = row0; r < row0 + tile.rect.height; ++r) {
+                    for (std::int64_t col = col0; col < col0 + tile.rect.width; ++col) {
+                        tile.elevationMeters.push_back(elevationAt(col, r));
+                    }
+                }
+                sink.consume(tile);
+            }
+        }
+        sink.finish();
+        sink.commit();
+        return sink.path();
+    }
+
+    // `gdalinfo -json -mm <file>` parsed; a test failure (never a skip) when gdalinfo is
+    // missing or fails.
+    json gdalinfo(const std::string& file) const {
+        if (!onPath("gdalinfo")) {
+            ADD_FAILURE() << "gdalinfo is not on PATH; scripts/deps.sh installs gdal-bin";
+            return json::object();
+        }
+        const std::string errors = (m_dir / "gdalinfo.stderr").string();
+        const std::string command =
+            "gdalinfo -json -mm " + shellQuote(file) + " 2>" + shellQuote(errors);
+        FILE* pipe = ::popen(command.c_str(), "r");
+        if (pipe == nullptr) {
+            ADD_FAILURE() << "cannot run: " << command;
+            return json::object();
+        }
+        std::string out;
+        char buffer[4096];
+        for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) {
+            out.append(buffer, n);
+        }
+        const int status = ::pclose(pipe);
+        if (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+            ADD_FAILURE() << command << " failed (status " << status << "):\n"
+                          << readText(errors);
+            return json::object();
+        }
+        json parsed = json::parse(out, nullptr, /*allow_exceptions=*/false);
+        if (parsed.is_discarded()) {
+            ADD_FAILURE() << "gdalinfo printed no JSON:\n" << out;
+            return json::object();
+        }
+        return parsed;
+    }
+
+    fs::path m_dir;
+};
+
+TEST_F(GdalinfoTest, SeesProjectedHeightTif) {
+    const Config c = config(3857, 600000.0, 5400000.0, 30.0, Compression::Deflate);
+    const json info = gdalinfo(writeHeightTif(c));
+    ASSERT_FALSE(info.empty());
+
+    EXPECT_EQ(info.value("driverShortName", ""), "GTiff");
+    EXPECT_EQ(info["size"], json::array({100, 70}));
+    const std::string wkt = info["coordinateSystem"].value("wkt", "");
+    EXPECT_THAT(wkt, HasSubstr("Pseudo-Mercator"));
+    EXPECT_THAT(wkt, ::testing::EndsWith("ID[\"EPSG\",3857]]")) << "the CRS's own identifier";
+    if (info.contains("stac")) {  // GDAL 3.3 and later also report the CRS as PROJJSON
+        EXPECT_EQ(info["stac"].value("proj:epsg", 0), 3857);
+        EXPECT_EQ(info["stac"]["proj:projjson"]["id"].value("code", 0), 3857);
+    }
+    EXPECT_EQ(info["geoTransform"], json::array({600000.0, 30.0, 0.0, 5400000.0, 0.0, -30.0}));
+
+    ASSERT_EQ(info["bands"].size(), 1u);
+    const json& band = info["bands"][0];
+    EXPECT_EQ(band["block"], json::array({32, 32}));
+    EXPECT_EQ(band.value("type", ""), "Float32");
+    if (band.contains("unit")) {
+        EXPECT_THAT(band.value("unit", ""), ::testing::AnyOf("metre", "m"));
+    }
+    // -mm makes GDAL decode every tile (predictor included).
+    EXPECT_EQ(band.value("computedMin", 0.0), elevationAt(0, 0));
+    EXPECT_EQ(band.value("computedMax", 0.0), elevationAt(99, 69));
+
+    const json& structure = info["metadata"]["IMAGE_STRUCTURE"];
+    EXPECT_EQ(structure.value("COMPRESSION", ""), "DEFLATE");
+    const json& items = info["metadata"][""];
+    EXPECT_EQ(items.value("TERRAGRID_SEED", ""), "1234567890123");
+    EXPECT_EQ(items.value("TERRAGRID_CONFIG_HASH", ""), "00ff00ff00ff00ff");
+    EXPECT_EQ(items.value("TERRAGRID_VERSION", ""), kVersion);
+    EXPECT_EQ(items.value("AREA_OR_POINT", ""), "Area");
+}
+
+TEST_F(GdalinfoTest, SeesGeographicCrs) {
+    const Config c = config(4326, -10.0, 50.0, 0.25, Compression::Deflate);
+    const json info = gdalinfo(writeHeightTif(c));
+    ASSERT_FALSE(info.empty());
+    const std::string wkt = info["coordinateSystem"].value("wkt", "");
+    EXPECT_THAT(wkt, ::testing::StartsWith("GEOGCRS[\"WGS 84\""));
+    EXPECT_THAT(wkt, ::testing::EndsWith("ID[\"EPSG\",4326]]"));
+    EXPECT_EQ(info["geoTransform"], json::array({-10.0, 0.25, 0.0, 50.0, 0.0, -0.25}));
+}
+
+struct CompressionCase {
+    Compression compression;
+    const char* gdalName;
+
+    // Without it GoogleTest prints the struct's bytes, padding included.
+    friend void PrintTo(const CompressionCase& c, std::ostream* os) { *os << c.gdalName; }
+};
+
+class GdalinfoCompressionTest : public GdalinfoTest,
+                                public ::testing::WithParamInterface<CompressionCase> {};
+
+TEST_P(GdalinfoCompressionTest, ReportsCompressionAndPredictor) {
+    const Config c = config(3857, 0.0, 0.0, 10.0, GetParam().compression);
+    const json info = gdalinfo(writeHeightTif(c));
+    ASSERT_FALSE(info.empty());
+    const json& structure = info["metadata"]["IMAGE_STRUCTURE"];
+    EXPECT_EQ(structure.value("COMPRESSION", ""), GetParam().gdalName);
+    if (structure.contains("PREDICTOR")) {
+        EXPECT_EQ(structure.value("PREDICTOR", ""), "3");
+    }
+    EXPECT_EQ(info["bands"][0].value("computedMax", 0.0), elevationAt(99, 69));
+}
+
+INSTANTIATE_TEST_SUITE_P(Codecs, GdalinfoCompressionTest,
+                         ::testing::Values(CompressionCase{Compression::Lzw, "LZW"},
+                                           CompressionCase{Compression::Zstd, "ZSTD"}),
+                         [](const auto& info) { return std::string(info.param.gdalName); });
+
+}  // namespace
+}  // namespace terragrid
