@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs every Debian package terragrid needs to build, run and test. Checks what is missing
+# first, so a second run is quick and silent.
+set -euo pipefail
+
+packages=(
+  cmake g++ make                   # toolchain
+  libboost-program-options-dev     # CLI options
+  nlohmann-json3-dev               # configs
+  libtiff-dev                      # GeoTIFF writer
+  libtbb-dev                       # parallel tiles
+  libgtest-dev libgmock-dev        # test suite
+  gdal-bin                         # gdalinfo, used by the tests to check our GeoTIFFs
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "deps: installing ${missing[*]}" >&2
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+export DEBIAN_FRONTEND=noninteractive
+log=$(mktemp)
+if ! { $sudo apt-get update -qq && $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"; } >"$log" 2>&1; then
+  cat "$log" >&2
+  echo "deps: apt-get failed (see above)" >&2
+  rm -f "$log"
+  exit 1
+fi
+rm -f "$log"

@@ -1,0 +1,223 @@
+// terragrid: command-line front end. Parses options, loads and validates the config, generates
+// the map into the output sinks and commits the files. Exit codes: 0 success, 1 runtime or
+// output failure, 2 usage or config error.
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <limits>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <boost/program_options.hpp>
+#include <nlohmann/json.hpp>
+#include <tbb/global_control.h>
+#include <tbb/info.h>
+
+#include "terragrid/config.hpp"
+#include "terragrid/generator.hpp"
+#include "terragrid/outputs.hpp"
+#include "terragrid/tiling.hpp"
+#include "terragrid/version.hpp"
+
+namespace po = boost::program_options;
+using namespace terragrid;
+
+namespace {
+
+constexpr int kExitOk = 0;
+constexpr int kExitRuntime = 1;
+constexpr int kExitUsage = 2;
+
+/// Thrown for bad command-line usage (exit code 2).
+struct UsageError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+struct CliOptions {
+    std::optional<std::string> configPath;
+    bool printConfig = false;
+    std::vector<std::string> overrides;  // "key.path=value", applied in order
+    int threads = 0;                     // 0: every core
+    bool quiet = false;
+};
+
+po::options_description describeOptions() {
+    po::options_description d("Options");
+    d.add_options()
+        ("help,h", "print this help and exit")
+        ("version", "print the version and exit")
+        ("config,c", po::value<std::string>()->value_name("FILE"),
+         "JSON config (comments allowed), merged over the built-in default")
+        ("out-dir,o", po::value<std::string>()->value_name("DIR"),
+         "output directory (output.directory), created if missing")
+        ("seed", po::value<std::string>()->value_name("N"), "map seed (seed)")
+        ("width", po::value<std::string>()->value_name("N"), "map width in cells (map.width)")
+        ("height", po::value<std::string>()->value_name("N"), "map height in cells (map.height)")
+        ("tile-size", po::value<std::string>()->value_name("N"),
+         "tile size in cells (map.tile_size)")
+        ("threads,j", po::value<int>()->value_name("N"),
+         "worker threads (default: every core); the output does not depend on it")
+        ("set,s", po::value<std::vector<std::string>>()->composing()->value_name("KEY=VALUE"),
+         "override any config key, e.g. --set height.octaves=8 (VALUE is JSON or a bare string); "
+         "repeatable")
+        ("quiet,q", "print nothing on success")
+        ("print-config", "print the resolved config (every default filled in) and exit")
+        ("config-reference", "print the table of every config key (Markdown) and exit");
+    return d;
+}
+
+void printHelp(const po::options_description& d) {
+    std::cout << "terragrid " << kVersion
+              << ": generate a tiled terrain heightmap from a JSON config.\n\n"
+                 "Usage: terragrid [--config FILE] [--out-dir DIR] [--seed N] [--width N] "
+                 "[--height N]\n"
+                 "                 [--tile-size N] [--threads N] [--set key.path=value ...] "
+                 "[--quiet]\n\n"
+              << d
+              << "\nWith no options terragrid runs the built-in default config and writes "
+                 "out/height.tif.\nExit codes: 0 success, 1 runtime or output failure, 2 usage "
+                 "or config error.\n";
+}
+
+/// Options that name a config key become overrides, so they pass the same validation as
+/// `--set` and the config file (a seed of -1 gets the same message everywhere).
+std::vector<std::string> keyOverrides(const po::variables_map& vm) {
+    const std::pair<const char*, const char*> numeric[] = {
+        {"seed", "seed"}, {"width", "map.width"}, {"height", "map.height"},
+        {"tile-size", "map.tile_size"}};
+    std::vector<std::string> out;
+    for (const auto& [option, key] : numeric)
+        if (vm.count(option)) out.push_back(std::string(key) + "=" + vm[option].as<std::string>());
+    if (vm.count("out-dir"))
+        out.push_back("output.directory=" + nlohmann::json(vm["out-dir"].as<std::string>()).dump());
+    if (vm.count("set"))
+        for (const auto& s : vm["set"].as<std::vector<std::string>>()) out.push_back(s);
+    return out;
+}
+
+/// Returns nullopt when --help or --version was handled.
+std::optional<CliOptions> parseArgs(int argc, char** argv) {
+    const auto description = describeOptions();
+    po::variables_map vm;
+    try {
+        po::store(po::command_line_parser(argc, argv).options(description).run(), vm);
+        po::notify(vm);
+    } catch (const po::error& e) {
+        throw UsageError(e.what());
+    }
+    if (vm.count("help")) {
+        printHelp(description);
+        return std::nullopt;
+    }
+    if (vm.count("version")) {
+        std::cout << "terragrid " << kVersion << "\n";
+        return std::nullopt;
+    }
+    if (vm.count("config-reference")) {
+        std::cout << optionReferenceMarkdown();
+        return std::nullopt;
+    }
+    CliOptions o;
+    if (vm.count("config")) o.configPath = vm["config"].as<std::string>();
+    o.overrides = keyOverrides(vm);
+    o.quiet = vm.count("quiet") > 0;
+    o.printConfig = vm.count("print-config") > 0;
+    if (vm.count("threads")) {
+        o.threads = vm["threads"].as<int>();
+        if (o.threads < 1)
+            throw UsageError("'--threads' must be at least 1 (got " + std::to_string(o.threads) +
+                             ")");
+    }
+    return o;
+}
+
+/// Tracks the elevation range for the summary line; global min/max are reported, not used.
+class ElevationRange : public TileSink {
+public:
+    void begin(const TileLayout&) override {}
+    void consume(const Tile& tile) override {
+        for (float v : tile.elevationMeters) {
+            m_min = std::min(m_min, v);
+            m_max = std::max(m_max, v);
+        }
+    }
+    void finish() override {}
+    float min() const { return m_min; }
+    float max() const { return m_max; }
+
+private:
+    float m_min = std::numeric_limits<float>::infinity();
+    float m_max = -std::numeric_limits<float>::infinity();
+};
+
+std::string formatSummary(const Config& config, const ElevationRange& range, double seconds,
+                          const std::vector<std::unique_ptr<OutputSink>>& sinks) {
+    const TileLayout layout(config.map);
+    char buf[256];
+    std::snprintf(buf, sizeof buf,
+                  "terragrid: %lld x %lld cells, %lld tiles of %lld, elevation %.1f .. %.1f m, "
+                  "%.2f s ->",
+                  static_cast<long long>(layout.mapWidth()),
+                  static_cast<long long>(layout.mapHeight()),
+                  static_cast<long long>(layout.tileCount()),
+                  static_cast<long long>(layout.tileSize()), double(range.min()),
+                  double(range.max()), seconds);
+    std::string line = buf;
+    for (const auto& sink : sinks) line += " " + sink->path();
+    return line;
+}
+
+int run(const CliOptions& options) {
+    const auto start = std::chrono::steady_clock::now();
+    const Config config = options.configPath ? loadConfig(*options.configPath, options.overrides)
+                                             : defaultConfig(options.overrides);
+    if (options.printConfig) {
+        std::cout << config.resolvedJson << "\n";
+        return kExitOk;
+    }
+    const int threads = options.threads > 0 ? options.threads : tbb::info::default_concurrency();
+    tbb::global_control parallelism(tbb::global_control::max_allowed_parallelism,
+                                    static_cast<std::size_t>(threads));
+
+    // Only a valid config reaches this point: a bad one never creates the directory.
+    std::error_code ec;
+    std::filesystem::create_directories(config.output.directory, ec);
+    if (ec)
+        throw OutputError("cannot create output directory '" + config.output.directory +
+                          "': " + ec.message());
+
+    auto sinks = makeSinks(config);
+    ElevationRange range;
+    std::vector<TileSink*> all{&range};
+    for (auto& s : sinks) all.push_back(s.get());
+    generateMap(config, all);
+    // Every file is complete before any is renamed into place.
+    for (auto& s : sinks) s->commit();
+
+    const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
+    if (!options.quiet) std::cout << formatSummary(config, range, elapsed.count(), sinks) << "\n";
+    return kExitOk;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    try {
+        const auto options = parseArgs(argc, argv);
+        if (!options) return kExitOk;
+        return run(*options);
+    } catch (const UsageError& e) {
+        std::cerr << "terragrid: " << e.what() << "\nTry 'terragrid --help'.\n";
+        return kExitUsage;
+    } catch (const ConfigError& e) {
+        std::cerr << e.what() << "\n";
+        return kExitUsage;
+    } catch (const std::exception& e) {
+        std::cerr << "terragrid: error: " << e.what() << "\n";
+        return kExitRuntime;
+    }
+}

@@ -1,0 +1,54 @@
+// The README and configs/ promise things the code must keep true.
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "terragrid/config.hpp"
+#include "test_support.hpp"
+
+namespace terragrid {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string between(const std::string& text, const std::string& begin, const std::string& end) {
+    const auto b = text.find(begin);
+    const auto e = text.find(end);
+    if (b == std::string::npos || e == std::string::npos || e < b) return "<markers missing>";
+    return text.substr(b + begin.size(), e - b - begin.size());
+}
+
+TEST(DocsTest, ReadmeConfigReferenceMatchesTheOptionTable) {
+    const std::string readme = test::readFile(test::sourceDir() / "README.md");
+    EXPECT_EQ(between(readme, "<!-- config-reference:begin -->\n", "<!-- config-reference:end -->"),
+              optionReferenceMarkdown())
+        << "regenerate the table with: terragrid --config-reference";
+}
+
+TEST(DocsTest, ReadmeGivesTheTwoSetUpCommandsAndCiRunsTheTestOne) {
+    const std::string readme = test::readFile(test::sourceDir() / "README.md");
+    const std::string firstScreen = readme.substr(0, readme.find("\n## "));
+    EXPECT_THAT(firstScreen, testing::HasSubstr("scripts/run.sh"));
+    EXPECT_THAT(firstScreen, testing::HasSubstr("scripts/test.sh"));
+    EXPECT_THAT(test::readFile(test::sourceDir() / ".ci/run"), testing::HasSubstr("scripts/test.sh"));
+}
+
+TEST(DocsTest, EveryShippedConfigLoads) {
+    int count = 0;
+    for (const auto& entry : fs::directory_iterator(test::sourceDir() / "configs")) {
+        if (entry.path().extension() != ".json") continue;
+        ++count;
+        EXPECT_NO_THROW(loadConfig(entry.path().string())) << entry.path();
+    }
+    EXPECT_GE(count, 2);
+}
+
+TEST(DocsTest, BuiltinDefaultIsConfigsDefaultJson) {
+    EXPECT_EQ(std::string(builtinConfigText()),
+              test::readFile(test::sourceDir() / "configs/default.json"));
+}
+
+}  // namespace
+}  // namespace terragrid
