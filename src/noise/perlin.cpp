@@ -3,25 +3,17 @@
 
 #include "terragrid/noise.hpp"
 
+#include "noise/lattice.hpp"
+
 #include <cmath>
 
 namespace terragrid {
 
 namespace {
 
-struct LatticeCoord {
-    std::int64_t index;
-    double frac;
-};
-
-// Same split as Perlin's `x -= Math.floor(x)`: exact, and the index stays int64 so large
-// coordinates are not truncated to 32 bits.
-LatticeCoord split(double x) noexcept {
-    const double cell = std::floor(x);
-    return {static_cast<std::int64_t>(cell), x - cell};
-}
-
-double lerp(double t, double a, double b) noexcept { return a + t * (b - a); }
+using lattice::grad3;
+using lattice::lerp;
+using lattice::split;
 
 constexpr double kSqrt2 = 1.4142135623730951;
 
@@ -41,19 +33,10 @@ double grad2(std::uint32_t hash, double x, double y) noexcept {
     }
 }
 
-// 3D: Perlin's grad() verbatim: the 12 cube-edge vectors, padded to 16 by repeating
-// (1,1,0), (-1,1,0), (0,-1,1), (0,-1,-1) so the low 4 bits select without a modulo.
-double grad3(std::uint32_t hash, double x, double y, double z) noexcept {
-    const std::uint32_t h = hash & 15u;
-    const double u = h < 8 ? x : y;
-    const double v = h < 4 ? y : (h == 12 || h == 14 ? x : z);
-    return ((h & 1u) == 0 ? u : -u) + ((h & 2u) == 0 ? v : -v);
-}
-
 }  // namespace
 
 double perlinNoise(double x, FadeCurve f, const LatticeHash& h) noexcept {
-    const LatticeCoord cx = split(x);
+    const lattice::Coord cx = split(x);
     const double t = cx.frac;
     // Gradient slopes in [-1, 1] from the hash; the ramp g*t vanishes at its own lattice point.
     const double g0 = 2.0 * h.unit(h(cx.index)) - 1.0;
@@ -62,8 +45,8 @@ double perlinNoise(double x, FadeCurve f, const LatticeHash& h) noexcept {
 }
 
 double perlinNoise(double x, double y, FadeCurve f, const LatticeHash& h) noexcept {
-    const LatticeCoord cx = split(x);
-    const LatticeCoord cy = split(y);
+    const lattice::Coord cx = split(x);
+    const lattice::Coord cy = split(y);
     const std::int64_t ix = cx.index;
     const std::int64_t iy = cy.index;
     const double fx = cx.frac;
@@ -78,9 +61,9 @@ double perlinNoise(double x, double y, FadeCurve f, const LatticeHash& h) noexce
 }
 
 double perlinNoise(double x, double y, double z, FadeCurve f, const LatticeHash& h) noexcept {
-    const LatticeCoord cx = split(x);
-    const LatticeCoord cy = split(y);
-    const LatticeCoord cz = split(z);
+    const lattice::Coord cx = split(x);
+    const lattice::Coord cy = split(y);
+    const lattice::Coord cz = split(z);
     const std::int64_t ix = cx.index;
     const std::int64_t iy = cy.index;
     const std::int64_t iz = cz.index;

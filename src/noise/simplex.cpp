@@ -3,6 +3,8 @@
 
 #include "terragrid/noise.hpp"
 
+#include "noise/lattice.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -28,7 +30,6 @@ constexpr double kRadius2 = 0.5;
 constexpr double kScale2 = 70.0;
 constexpr double kScale3 = 76.88;
 
-std::int64_t floorToIndex(double x) noexcept { return static_cast<std::int64_t>(std::floor(x)); }
 
 // 2D gradients: the four axes and the four diagonals (+-1, +-1), Gustavson's 2D set.
 double grad2(std::uint32_t hash, double x, double y) noexcept {
@@ -44,15 +45,6 @@ double grad2(std::uint32_t hash, double x, double y) noexcept {
     }
 }
 
-// 3D gradients: Perlin's 12 cube edges padded to 16 (the same selection as perlin.cpp), so
-// the permutation kinds' 8-bit hashes need no modulo.
-double grad3(std::uint32_t hash, double x, double y, double z) noexcept {
-    const std::uint32_t h = hash & 15u;
-    const double u = h < 8 ? x : y;
-    const double v = h < 4 ? y : (h == 12 || h == 14 ? x : z);
-    return ((h & 1u) == 0 ? u : -u) + ((h & 2u) == 0 ? v : -v);
-}
-
 double corner2(std::uint32_t hash, double x, double y) noexcept {
     const double t = kRadius2 - x * x - y * y;
     if (t <= 0.0) return 0.0;
@@ -64,7 +56,7 @@ double corner3(std::uint32_t hash, double x, double y, double z) noexcept {
     const double t = kRadius2 - x * x - y * y - z * z;
     if (t <= 0.0) return 0.0;
     const double t2 = t * t;
-    return t2 * t2 * grad3(hash, x, y, z);
+    return t2 * t2 * lattice::grad3(hash, x, y, z);
 }
 
 // Which of the six tetrahedra of the skewed cube holds the point: the axes in decreasing
@@ -90,8 +82,8 @@ double simplexNoise(double x, double y, const LatticeHash& h) noexcept {
     // Skew to find the cell, unskew its origin back to get the offset to the first corner.
     // (Far from the origin the offsets carry the rounding of x itself, ~1e-9 at 1e7.)
     const double s = (x + y) * kF2;
-    const std::int64_t i = floorToIndex(x + s);
-    const std::int64_t j = floorToIndex(y + s);
+    const std::int64_t i = lattice::split(x + s).index;
+    const std::int64_t j = lattice::split(y + s).index;
     const double t = static_cast<double>(i + j) * kG2;
     const double x0 = x - (static_cast<double>(i) - t);
     const double y0 = y - (static_cast<double>(j) - t);
@@ -109,9 +101,9 @@ double simplexNoise(double x, double y, const LatticeHash& h) noexcept {
 
 double simplexNoise(double x, double y, double z, const LatticeHash& h) noexcept {
     const double s = (x + y + z) * kF3;
-    const std::int64_t i = floorToIndex(x + s);
-    const std::int64_t j = floorToIndex(y + s);
-    const std::int64_t k = floorToIndex(z + s);
+    const std::int64_t i = lattice::split(x + s).index;
+    const std::int64_t j = lattice::split(y + s).index;
+    const std::int64_t k = lattice::split(z + s).index;
     const double t = static_cast<double>(i + j + k) * kG3;
     const double x0 = x - (static_cast<double>(i) - t);
     const double y0 = y - (static_cast<double>(j) - t);

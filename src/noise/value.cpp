@@ -2,26 +2,16 @@
 
 #include "terragrid/noise.hpp"
 
+#include "noise/lattice.hpp"
+
 #include <cmath>
 
 namespace terragrid {
 
 namespace {
 
-// A coordinate split into an int64 lattice index and its fraction in [0, 1). The subtraction
-// is exact, so a point a million cells out keeps the fraction's full precision.
-struct LatticeCoord {
-    std::int64_t index;
-    double frac;
-};
-
-LatticeCoord split(double x) noexcept {
-    const double cell = std::floor(x);
-    return {static_cast<std::int64_t>(cell), x - cell};
-}
-
-// a + t (b - a): Perlin's form, exact at t = 0 and equal to a when a == b.
-double lerp(double t, double a, double b) noexcept { return a + t * (b - a); }
+using lattice::lerp;
+using lattice::split;
 
 // A lattice point's value on [-1, 1].
 double signedValue(const LatticeHash& h, std::uint32_t hash) noexcept {
@@ -44,15 +34,15 @@ double fade(FadeCurve curve, double t) noexcept {
 }
 
 double valueNoise(double x, FadeCurve f, const LatticeHash& h) noexcept {
-    const LatticeCoord cx = split(x);
+    const lattice::Coord cx = split(x);
     const double a = signedValue(h, h(cx.index));
     const double b = signedValue(h, h(cx.index + 1));
     return lerp(fade(f, cx.frac), a, b);
 }
 
 double valueNoise(double x, double y, FadeCurve f, const LatticeHash& h) noexcept {
-    const LatticeCoord cx = split(x);
-    const LatticeCoord cy = split(y);
+    const lattice::Coord cx = split(x);
+    const lattice::Coord cy = split(y);
     const std::int64_t ix = cx.index;
     const std::int64_t iy = cy.index;
     const double u = fade(f, cx.frac);
@@ -65,9 +55,9 @@ double valueNoise(double x, double y, FadeCurve f, const LatticeHash& h) noexcep
 }
 
 double valueNoise(double x, double y, double z, FadeCurve f, const LatticeHash& h) noexcept {
-    const LatticeCoord cx = split(x);
-    const LatticeCoord cy = split(y);
-    const LatticeCoord cz = split(z);
+    const lattice::Coord cx = split(x);
+    const lattice::Coord cy = split(y);
+    const lattice::Coord cz = split(z);
     const double u = fade(f, cx.frac);
     const double v = fade(f, cy.frac);
     const double w = fade(f, cz.frac);
