@@ -9,12 +9,10 @@
 
 #include <filesystem>
 #include <fstream>
-#include <iterator>
-#include <random>
 #include <string>
-#include <vector>
 
 #include "terragrid/outputs.hpp"
+#include "test_support.hpp"
 
 namespace terragrid {
 namespace {
@@ -24,51 +22,28 @@ using ::testing::HasSubstr;
 using ::testing::StartsWith;
 using ::testing::ThrowsMessage;
 
-// A fresh directory per test, removed afterwards.
+using test::listDir;
+using test::readFile;
+
 class AtomicFileTest : public ::testing::Test {
 protected:
-    void SetUp() override {
-        std::random_device random;
-        m_dir = fs::temp_directory_path() /
-                ("terragrid-atomic-" + std::to_string(::getpid()) + "-" +
-                 std::to_string(random()));
-        fs::create_directories(m_dir);
-    }
-    void TearDown() override {
-        std::error_code ignored;
-        fs::remove_all(m_dir, ignored);
-    }
-
     std::string pathOf(const std::string& name) const { return (m_dir / name).string(); }
-
-    std::vector<std::string> entries() const {
-        std::vector<std::string> names;
-        for (const auto& entry : fs::directory_iterator(m_dir)) {
-            names.push_back(entry.path().filename().string());
-        }
-        return names;
-    }
 
     static void writeAll(int fd, const std::string& text) {
         ASSERT_EQ(::write(fd, text.data(), text.size()), static_cast<ssize_t>(text.size()));
-    }
-
-    static std::string readFile(const std::string& path) {
-        std::ifstream in(path, std::ios::binary);
-        return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
     }
 
     static void writeFile(const std::string& path, const std::string& text) {
         std::ofstream(path, std::ios::binary) << text;
     }
 
-    fs::path m_dir;
+    test::TempDir m_dir;  // a fresh directory per test, removed afterwards
 };
 
 TEST_F(AtomicFileTest, TempFileSitsBesideTargetUntilCommit) {
     const std::string target = pathOf("height.tif");
     AtomicFile file(target);
-    EXPECT_EQ(fs::path(file.tempPath()).parent_path(), m_dir);
+    EXPECT_EQ(fs::path(file.tempPath()).parent_path(), m_dir.path());
     EXPECT_THAT(fs::path(file.tempPath()).filename().string(), StartsWith(".height.tif.tmp-"));
     EXPECT_TRUE(fs::exists(file.tempPath()));
     EXPECT_FALSE(fs::exists(target));
@@ -87,7 +62,7 @@ TEST_F(AtomicFileTest, CommitPublishesContentAndRemovesTemp) {
     }
     EXPECT_EQ(readFile(target), "complete contents");
     EXPECT_FALSE(fs::exists(temp));
-    EXPECT_THAT(entries(), ::testing::ElementsAre("height.tif"));
+    EXPECT_THAT(listDir(m_dir.path()), ::testing::ElementsAre("height.tif"));
 }
 
 TEST_F(AtomicFileTest, CommitReplacesOlderFile) {
@@ -104,7 +79,7 @@ TEST_F(AtomicFileTest, DestroyedWithoutCommitLeavesNothing) {
         AtomicFile file(pathOf("height.tif"));
         writeAll(file.fd(), "abandoned");
     }
-    EXPECT_THAT(entries(), ::testing::IsEmpty());
+    EXPECT_THAT(listDir(m_dir.path()), ::testing::IsEmpty());
 }
 
 TEST_F(AtomicFileTest, DestroyedWithoutCommitKeepsOlderFileByteForByte) {
@@ -116,7 +91,7 @@ TEST_F(AtomicFileTest, DestroyedWithoutCommitKeepsOlderFileByteForByte) {
         writeAll(file.fd(), "abandoned, longer than the older file");
     }
     EXPECT_EQ(readFile(target), old);
-    EXPECT_THAT(entries(), ::testing::ElementsAre("height.tif"));
+    EXPECT_THAT(listDir(m_dir.path()), ::testing::ElementsAre("height.tif"));
 }
 
 TEST_F(AtomicFileTest, TwoWritersForOneTargetGetDistinctTemps) {
@@ -162,7 +137,7 @@ TEST_F(AtomicFileTest, FailedCommitThrowsNamingTargetAndCleansUp) {
                     ThrowsMessage<OutputError>(HasSubstr("writing '" + target + "': ")));
         EXPECT_FALSE(file.committed());
     }
-    EXPECT_THAT(entries(), ::testing::ElementsAre("height.tif"));
+    EXPECT_THAT(listDir(m_dir.path()), ::testing::ElementsAre("height.tif"));
     EXPECT_EQ(readFile(target + "/inside"), "kept");
 }
 

@@ -6,7 +6,6 @@
 #include <gtest/gtest.h>
 #include <sys/resource.h>
 #include <tiffio.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <csignal>
@@ -14,7 +13,6 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
 #include <limits>
 #include <memory>
 #include <random>
@@ -26,11 +24,14 @@
 #include "terragrid/outputs.hpp"
 #include "terragrid/tiling.hpp"
 #include "terragrid/version.hpp"
+#include "test_support.hpp"
 
 namespace terragrid {
 namespace {
 
 namespace fs = std::filesystem;
+using test::listDir;
+using test::readFile;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
@@ -64,11 +65,6 @@ std::vector<float> makeRaster(std::int64_t width, std::int64_t height) {
 
 bool sameBits(const std::vector<float>& a, const std::vector<float>& b) {
     return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
-}
-
-std::string readBytes(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
 GeoTiffOptions smallOptions(Compression compression = Compression::Deflate,
@@ -113,9 +109,9 @@ void writeInBlocks(GeoTiffWriter& writer, const std::vector<float>& cells, std::
 
 // An open TIFF for reading, closed on scope exit.
 struct TiffReader {
-    explicit TiffReader(const std::string& path) {
+    explicit TiffReader(const std::string& file) : path(file) {
         prepareLibTiff();  // so the GeoTIFF tags come back typed
-        tif = TIFFOpen(path.c_str(), "r");
+        tif = TIFFOpen(file.c_str(), "r");
     }
     ~TiffReader() {
         if (tif) TIFFClose(tif);
@@ -147,55 +143,17 @@ struct TiffReader {
 
     // Every cell of the image, assembled from the decoded TIFF tiles.
     std::vector<float> pixels() const {
-        const auto width = field<std::uint32_t>(TIFFTAG_IMAGEWIDTH);
-        const auto height = field<std::uint32_t>(TIFFTAG_IMAGELENGTH);
-        const auto tile = field<std::uint32_t>(TIFFTAG_TILEWIDTH);
-        std::vector<float> cells(std::size_t{width} * height);
-        std::vector<float> buffer(std::size_t{tile} * tile);
-        for (std::uint32_t y = 0; y < height; y += tile) {
-            for (std::uint32_t x = 0; x < width; x += tile) {
-                const tmsize_t bytes = static_cast<tmsize_t>(buffer.size() * sizeof(float));
-                EXPECT_EQ(TIFFReadEncodedTile(tif, TIFFComputeTile(tif, x, y, 0, 0),
-                                              buffer.data(), bytes),
-                          bytes);
-                for (std::uint32_t r = y; r < std::min(height, y + tile); ++r) {
-                    for (std::uint32_t c = x; c < std::min(width, x + tile); ++c) {
-                        cells[std::size_t{r} * width + c] =
-                            buffer[std::size_t{r - y} * tile + (c - x)];
-                    }
-                }
-            }
-        }
-        return cells;
+        EXPECT_TRUE(TIFFIsTiled(tif)) << path << " is not tiled";
+        return test::readFloatTiff(path);
     }
 
+    std::string path;
     TIFF* tif = nullptr;
 };
 
 class GeoTiffTest : public ::testing::Test {
 protected:
-    void SetUp() override {
-        std::random_device random;
-        m_dir = fs::temp_directory_path() /
-                ("terragrid-geotiff-" + std::to_string(::getpid()) + "-" +
-                 std::to_string(random()));
-        fs::create_directories(m_dir);
-    }
-    void TearDown() override {
-        std::error_code ignored;
-        fs::remove_all(m_dir, ignored);
-    }
-
     std::string pathOf(const std::string& name) const { return (m_dir / name).string(); }
-
-    std::vector<std::string> entries() const {
-        std::vector<std::string> names;
-        for (const auto& entry : fs::directory_iterator(m_dir)) {
-            names.push_back(entry.path().filename().string());
-        }
-        std::sort(names.begin(), names.end());
-        return names;
-    }
 
     // Writes `cells` whole into a new file and commits it.
     std::string writeFile(const std::string& name, const GeoTiffOptions& options,
@@ -208,7 +166,7 @@ protected:
         return path;
     }
 
-    fs::path m_dir;
+    test::TempDir m_dir;  // a fresh directory per test, removed afterwards
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -310,9 +268,9 @@ TEST_F(GeoTiffTest, IdenticalInputGivesIdenticalBytes) {
     const std::vector<float> cells = makeRaster(kWidth, kHeight);
     const std::string first = writeFile("first.tif", smallOptions(), cells);
     const std::string second = writeFile("second.tif", smallOptions(), cells);
-    const std::string bytes = readBytes(first);
+    const std::string bytes = readFile(first);
     EXPECT_GT(bytes.size(), 1000u);
-    EXPECT_TRUE(bytes == readBytes(second)) << "the two files differ";
+    EXPECT_TRUE(bytes == readFile(second)) << "the two files differ";
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -414,7 +372,7 @@ TEST_F(GeoTiffTest, ImpossibleOptionsAreRejected) {
     options = smallOptions();
     options.geo.epsg = 0;
     EXPECT_THROW(GeoTiffWriter(pathOf("c.tif"), options), std::invalid_argument);
-    EXPECT_THAT(entries(), IsEmpty());
+    EXPECT_THAT(listDir(m_dir.path()), IsEmpty());
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -433,7 +391,7 @@ TEST_F(GeoTiffTest, ForcedBigTiffReadsBack) {
         writer.commit();
         path = writer.path();
     }
-    EXPECT_EQ(readBytes(path).substr(0, 4), std::string("II\x2b\0", 4)) << "BigTIFF magic 43";
+    EXPECT_EQ(readFile(path).substr(0, 4), std::string("II\x2b\0", 4)) << "BigTIFF magic 43";
     TiffReader tiff(path);
     ASSERT_NE(tiff.tif, nullptr);
     EXPECT_TRUE(TIFFIsBigTIFF(tiff.tif));
@@ -443,7 +401,7 @@ TEST_F(GeoTiffTest, ForcedBigTiffReadsBack) {
 
 TEST_F(GeoTiffTest, AutoModeWritesClassicTiffForSmallMaps) {
     const std::string path = writeFile("height.tif", smallOptions(), makeRaster(kWidth, kHeight));
-    EXPECT_EQ(readBytes(path).substr(0, 4), std::string("II\x2a\0", 4)) << "TIFF magic 42";
+    EXPECT_EQ(readFile(path).substr(0, 4), std::string("II\x2a\0", 4)) << "TIFF magic 42";
 }
 
 TEST(NeedsBigTiffTest, Thresholds) {
@@ -475,23 +433,23 @@ TEST_F(GeoTiffTest, AbandonedWriterLeavesNoFile) {
         writer.writeBlock(0, 0, kWidth, kHeight, makeRaster(kWidth, kHeight).data());
         writer.close();  // closed but never committed
     }
-    EXPECT_THAT(entries(), IsEmpty());
+    EXPECT_THAT(listDir(m_dir.path()), IsEmpty());
 }
 
 TEST_F(GeoTiffTest, AbandonedWriterKeepsOlderFileByteForByte) {
     const std::string path = writeFile("height.tif", smallOptions(), makeRaster(kWidth, kHeight));
-    const std::string old = readBytes(path);
+    const std::string old = readFile(path);
     {
         GeoTiffWriter writer(path, smallOptions(Compression::Zstd));
         writer.writeBlock(0, 0, 100, 100, std::vector<float>(100 * 100, 3.0f).data());
     }
-    EXPECT_TRUE(readBytes(path) == old);
-    EXPECT_THAT(entries(), ElementsAre("height.tif"));
+    EXPECT_TRUE(readFile(path) == old);
+    EXPECT_THAT(listDir(m_dir.path()), ElementsAre("height.tif"));
 }
 
 TEST_F(GeoTiffTest, MissingCellsFailCloseAndKeepOlderFile) {
     const std::string path = writeFile("height.tif", smallOptions(), makeRaster(kWidth, kHeight));
-    const std::string old = readBytes(path);
+    const std::string old = readFile(path);
     {
         GeoTiffWriter writer(path, smallOptions());
         writer.writeBlock(0, 0, 64, 32, std::vector<float>(64 * 32, 3.0f).data());
@@ -500,8 +458,8 @@ TEST_F(GeoTiffTest, MissingCellsFailCloseAndKeepOlderFile) {
                                                          "': only 2 of 70 TIFF tiles received "
                                                          "all their cells")));
     }
-    EXPECT_TRUE(readBytes(path) == old);
-    EXPECT_THAT(entries(), ElementsAre("height.tif"));
+    EXPECT_TRUE(readFile(path) == old);
+    EXPECT_THAT(listDir(m_dir.path()), ElementsAre("height.tif"));
 }
 
 // Lowers the process's file size limit for its lifetime, so a write fails with EFBIG the way a
@@ -529,7 +487,7 @@ private:
 
 TEST_F(GeoTiffTest, FailedWriteNamesFileAndKeepsOlderFile) {
     const std::string path = writeFile("height.tif", smallOptions(), makeRaster(kWidth, kHeight));
-    const std::string old = readBytes(path);
+    const std::string old = readFile(path);
     {
         GeoTiffOptions options = smallOptions(Compression::None, 256);
         options.width = 256;
@@ -547,8 +505,8 @@ TEST_F(GeoTiffTest, FailedWriteNamesFileAndKeepsOlderFile) {
         EXPECT_THAT([&] { writer.close(); },
                     ThrowsMessage<OutputError>(HasSubstr("an earlier write failed")));
     }
-    EXPECT_TRUE(readBytes(path) == old);
-    EXPECT_THAT(entries(), ElementsAre("height.tif"));
+    EXPECT_TRUE(readFile(path) == old);
+    EXPECT_THAT(listDir(m_dir.path()), ElementsAre("height.tif"));
 }
 
 // Tests may run as root, whom permission bits do not stop; a parent that is a regular file
@@ -612,14 +570,14 @@ void runSink(OutputSink& sink, const Config& config) {
 using HeightSinkTest = GeoTiffTest;
 
 TEST_F(HeightSinkTest, WritesHeightTifOnlyOnCommit) {
-    const Config config = heightConfig(m_dir.string(), 32);
+    const Config config = heightConfig(m_dir.path().string(), 32);
     auto sinks = makeSinks(config);
     ASSERT_EQ(sinks.size(), 1u);
     EXPECT_EQ(sinks[0]->path(), pathOf("height.tif"));
     runSink(*sinks[0], config);
     EXPECT_FALSE(fs::exists(pathOf("height.tif")));
     sinks[0]->commit();
-    EXPECT_THAT(entries(), ElementsAre("height.tif"));
+    EXPECT_THAT(listDir(m_dir.path()), ElementsAre("height.tif"));
 
     TiffReader tiff(pathOf("height.tif"));
     EXPECT_EQ(tiff.field<std::uint32_t>(TIFFTAG_TILEWIDTH), 32u);
@@ -641,7 +599,7 @@ TEST_F(HeightSinkTest, WritesHeightTifOnlyOnCommit) {
 }
 
 TEST_F(HeightSinkTest, TileSizeNotMultipleOf16FallsBackTo256) {
-    const Config config = heightConfig(m_dir.string(), 50);
+    const Config config = heightConfig(m_dir.path().string(), 50);
     auto sinks = makeSinks(config);
     runSink(*sinks[0], config);
     sinks[0]->commit();
@@ -651,12 +609,12 @@ TEST_F(HeightSinkTest, TileSizeNotMultipleOf16FallsBackTo256) {
 }
 
 TEST_F(HeightSinkTest, DroppedSinkLeavesNoFile) {
-    const Config config = heightConfig(m_dir.string(), 32);
+    const Config config = heightConfig(m_dir.path().string(), 32);
     {
         auto sinks = makeSinks(config);
         runSink(*sinks[0], config);
     }
-    EXPECT_THAT(entries(), IsEmpty());
+    EXPECT_THAT(listDir(m_dir.path()), IsEmpty());
 }
 
 TEST_F(HeightSinkTest, MissingDirectoryThrowsOutputError) {

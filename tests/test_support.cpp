@@ -8,8 +8,11 @@
 #include <atomic>
 #include <cstdio>
 #include <fstream>
+#include <memory>
 #include <sstream>
 #include <stdexcept>
+
+#include "io/geotiff_writer.hpp"
 
 namespace terragrid::test {
 
@@ -39,6 +42,14 @@ std::string readFile(const fs::path& path) {
     std::ostringstream ss;
     ss << in.rdbuf();
     return ss.str();
+}
+
+std::vector<std::string> listDir(const fs::path& directory) {
+    std::vector<std::string> names;
+    for (const auto& entry : fs::directory_iterator(directory))
+        names.push_back(entry.path().filename().string());
+    std::sort(names.begin(), names.end());
+    return names;
 }
 
 CommandResult runCommand(const std::string& command) {
@@ -84,31 +95,46 @@ void MapCollector::finish() { finished = true; }
 
 std::vector<float> readFloatTiff(const fs::path& path, std::uint32_t* widthOut,
                                  std::uint32_t* heightOut) {
-    TIFF* tif = TIFFOpen(path.c_str(), "r");
+    prepareLibTiff();  // registers the GeoTIFF tags, so libtiff reads them without warnings
+    const std::unique_ptr<TIFF, void (*)(TIFF*)> tif(TIFFOpen(path.c_str(), "r"), &TIFFClose);
     if (!tif) throw std::runtime_error("cannot open " + path.string());
+    const auto fail = [&](const std::string& what) {
+        throw std::runtime_error(what + " in " + path.string());
+    };
     std::uint32_t w = 0, h = 0;
-    TIFFGetField(tif, TIFFTAG_IMAGEWIDTH, &w);
-    TIFFGetField(tif, TIFFTAG_IMAGELENGTH, &h);
+    if (TIFFGetField(tif.get(), TIFFTAG_IMAGEWIDTH, &w) != 1 ||
+        TIFFGetField(tif.get(), TIFFTAG_IMAGELENGTH, &h) != 1)
+        fail("no image size");
+    std::uint16_t samples = 0, bits = 0, format = 0;
+    TIFFGetFieldDefaulted(tif.get(), TIFFTAG_SAMPLESPERPIXEL, &samples);
+    TIFFGetFieldDefaulted(tif.get(), TIFFTAG_BITSPERSAMPLE, &bits);
+    TIFFGetFieldDefaulted(tif.get(), TIFFTAG_SAMPLEFORMAT, &format);
+    if (samples != 1 || bits != 32 || format != SAMPLEFORMAT_IEEEFP)
+        fail("not a single-band Float32 image");
     std::vector<float> pixels(std::size_t(w) * h);
-    if (TIFFIsTiled(tif)) {
+    if (TIFFIsTiled(tif.get())) {
         std::uint32_t tw = 0, th = 0;
-        TIFFGetField(tif, TIFFTAG_TILEWIDTH, &tw);
-        TIFFGetField(tif, TIFFTAG_TILELENGTH, &th);
+        if (TIFFGetField(tif.get(), TIFFTAG_TILEWIDTH, &tw) != 1 ||
+            TIFFGetField(tif.get(), TIFFTAG_TILELENGTH, &th) != 1 || tw == 0 || th == 0)
+            fail("no tile size");
         std::vector<float> tile(std::size_t(tw) * th);
+        const auto bytes = static_cast<tmsize_t>(tile.size() * sizeof(float));
         for (std::uint32_t y0 = 0; y0 < h; y0 += th)
             for (std::uint32_t x0 = 0; x0 < w; x0 += tw) {
-                if (TIFFReadTile(tif, tile.data(), x0, y0, 0, 0) < 0)
-                    throw std::runtime_error("cannot read tile of " + path.string());
+                const std::uint32_t index = TIFFComputeTile(tif.get(), x0, y0, 0, 0);
+                if (TIFFReadEncodedTile(tif.get(), index, tile.data(), bytes) != bytes)
+                    fail("cannot read tile " + std::to_string(index));
                 for (std::uint32_t y = y0; y < std::min(h, y0 + th); ++y)
                     std::copy_n(tile.data() + std::size_t(y - y0) * tw, std::min(tw, w - x0),
                                 pixels.data() + std::size_t(y) * w + x0);
             }
     } else {
+        if (TIFFScanlineSize(tif.get()) != static_cast<tmsize_t>(std::size_t(w) * sizeof(float)))
+            fail("unexpected row size");
         for (std::uint32_t y = 0; y < h; ++y)
-            if (TIFFReadScanline(tif, pixels.data() + std::size_t(y) * w, y, 0) < 0)
-                throw std::runtime_error("cannot read row of " + path.string());
+            if (TIFFReadScanline(tif.get(), pixels.data() + std::size_t(y) * w, y, 0) < 0)
+                fail("cannot read row " + std::to_string(y));
     }
-    TIFFClose(tif);
     if (widthOut) *widthOut = w;
     if (heightOut) *heightOut = h;
     return pixels;

@@ -58,11 +58,16 @@ public:
     bool finished = false;
 };
 
-/// Reads a single-band Float32 tiled or stripped TIFF into a row-major vector.
+/// Reads a single-band Float32 tiled or stripped TIFF into a row-major vector. Throws
+/// std::runtime_error when the file cannot be opened, is not single-band Float32, or a tile or
+/// row does not decode in full.
 std::vector<float> readFloatTiff(const std::filesystem::path& path, std::uint32_t* width = nullptr,
                                  std::uint32_t* height = nullptr);
 
 /// The whole file as bytes.
 std::string readFile(const std::filesystem::path& path);
+
+/// The names of everything in `directory` (files and subdirectories alike), sorted.
+std::vector<std::string> listDir(const std::filesystem::path& directory);
 
 }  // namespace terragrid::test

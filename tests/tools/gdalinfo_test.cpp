@@ -3,18 +3,13 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <ostream>
 #include <nlohmann/json.hpp>
-#include <random>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -24,12 +19,15 @@
 #include "terragrid/outputs.hpp"
 #include "terragrid/tiling.hpp"
 #include "terragrid/version.hpp"
+#include "test_support.hpp"
 
 namespace terragrid {
 namespace {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
+using test::runCommand;
+using test::shellQuote;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
@@ -45,37 +43,8 @@ bool onPath(const std::string& program) {
     return false;
 }
 
-std::string shellQuote(const std::string& text) {
-    std::string quoted = "'";
-    for (char c : text) {
-        if (c == '\'') {
-            quoted += "'\\''";
-        } else {
-            quoted += c;
-        }
-    }
-    return quoted + "'";
-}
-
-std::string readText(const std::string& path) {
-    std::ifstream in(path);
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
 class GdalinfoTest : public ::testing::Test {
 protected:
-    void SetUp() override {
-        std::random_device random;
-        m_dir = fs::temp_directory_path() /
-                ("terragrid-gdalinfo-" + std::to_string(::getpid()) + "-" +
-                 std::to_string(random()));
-        fs::create_directories(m_dir);
-    }
-    void TearDown() override {
-        std::error_code ignored;
-        fs::remove_all(m_dir, ignored);
-    }
-
     Config config(int epsg, double originX, double originY, double cellSize,
                   Compression compression) const {
         Config c;
@@ -86,7 +55,7 @@ protected:
         c.map.cellSize = cellSize;
         c.map.originX = originX;
         c.map.originY = originY;
-        c.output.directory = m_dir.string();
+        c.output.directory = m_dir.path().string();
         c.output.files = {OutputFile::HeightTif};
         c.output.epsg = epsg;
         c.output.compression = compression;
@@ -131,34 +100,22 @@ protected:
             ADD_FAILURE() << "gdalinfo is not on PATH; scripts/deps.sh installs gdal-bin";
             return json::object();
         }
-        const std::string errors = (m_dir / "gdalinfo.stderr").string();
-        const std::string command =
-            "gdalinfo -json -mm " + shellQuote(file) + " 2>" + shellQuote(errors);
-        FILE* pipe = ::popen(command.c_str(), "r");
-        if (pipe == nullptr) {
-            ADD_FAILURE() << "cannot run: " << command;
+        const std::string command = "gdalinfo -json -mm " + shellQuote(file);
+        const test::CommandResult result = runCommand(command);
+        if (result.exitCode != 0) {
+            ADD_FAILURE() << command << " failed (exit code " << result.exitCode << "):\n"
+                          << result.err;
             return json::object();
         }
-        std::string out;
-        char buffer[4096];
-        for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) {
-            out.append(buffer, n);
-        }
-        const int status = ::pclose(pipe);
-        if (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-            ADD_FAILURE() << command << " failed (status " << status << "):\n"
-                          << readText(errors);
-            return json::object();
-        }
-        json parsed = json::parse(out, nullptr, /*allow_exceptions=*/false);
+        json parsed = json::parse(result.out, nullptr, /*allow_exceptions=*/false);
         if (parsed.is_discarded()) {
-            ADD_FAILURE() << "gdalinfo printed no JSON:\n" << out;
+            ADD_FAILURE() << "gdalinfo printed no JSON:\n" << result.out;
             return json::object();
         }
         return parsed;
     }
 
-    fs::path m_dir;
+    test::TempDir m_dir;  // a fresh directory per test, removed afterwards
 };
 
 TEST_F(GdalinfoTest, SeesProjectedHeightTif) {
