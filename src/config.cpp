@@ -1,9 +1,11 @@
 // Config loading and validation (design.md principles 5 and 7).
 //
-// kOptions below declares every key once: its type, range and meaning, and where it goes in
-// Config. Defaults are deliberately not here: they live in configs/default.json, compiled in as
-// builtinConfigText(), so there is one place to change them. A document is checked in full
-// before anything is thrown, so the user sees every problem at once, one per line.
+// The option table below (options()) declares every key once: its type, range and meaning, and
+// where it goes in Config. The keys of a noise layer are declared once (kLayerRows) and
+// instantiated for each layer (kLayers). Defaults are deliberately not here: they live in
+// configs/default.json, compiled in as builtinConfigText(), so there is one place to change
+// them. A document is checked in full before anything is thrown, so the user sees every problem
+// at once, one per line.
 
 #include "terragrid/config.hpp"
 
@@ -13,6 +15,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <initializer_list>
 #include <limits>
 #include <optional>
@@ -46,14 +49,51 @@ constexpr double kMaxLacunarity = 8;
 constexpr double kMaxFrequency = 1e3;
 constexpr double kMaxNoiseOffset = 1e9;
 constexpr double kMaxElevationMeters = 1e5;
+// A class index is a byte (Terrain::classify).
+constexpr std::size_t kMaxClasses = 255;
+constexpr std::size_t kMaxClassNameChars = 64;
+constexpr std::uint64_t kMinPreviewSize = 16;
+constexpr std::uint64_t kMaxPreviewSize = 16384;
 // EPSG codes below 1024 and from 32767 up are reserved or user-defined in GeoTIFF.
 constexpr std::uint64_t kMinEpsg = 1024;
 constexpr std::uint64_t kMaxEpsg = 32766;
 
+/// The names of kDefaultClasses, in table order: the keys of terrain.walkable and
+/// terrain.colours.
+constexpr std::array<std::string_view, kDefaultClasses.size()> kDefaultClassNames = [] {
+    std::array<std::string_view, kDefaultClasses.size()> names{};
+    for (std::size_t i = 0; i < names.size(); ++i) names[i] = kDefaultClasses[i].name;
+    return names;
+}();
+
+/// The keys of a coverage threshold, {"coverage": share}.
+constexpr std::array<std::string_view, 1> kCoverageKeys{"coverage"};
+
+/// The keys of an entry of terrain.classes; the first three are required.
+constexpr std::array<std::string_view, 5> kClassEntryKeys{"name", "colour", "walkable", "height",
+                                                          "moisture"};
+constexpr std::size_t kRequiredClassEntryKeys = 3;
+
+/// The keys of the default rules, which a custom class table makes meaningless.
+constexpr std::array<std::string_view, 6> kDefaultRuleKeys{
+    "terrain.lake_below",   "terrain.mountain_above", "terrain.forest_above",
+    "terrain.desert_below", "terrain.walkable",       "terrain.colours"};
+
 // ---------------------------------------------------------------------------------------------
 // The option table.
 
-enum class Kind : std::uint8_t { Integer, Number, NumberPair, String, Choice, FileList };
+enum class Kind : std::uint8_t {
+    Integer,
+    Number,
+    NumberPair,
+    String,
+    Choice,
+    FileList,
+    Threshold,       ///< a number on 0..1, or {"coverage": share on 0..1}
+    FlagPerClass,    ///< {"lake": true, ...}: one boolean per name in `choices`
+    ColourPerClass,  ///< {"lake": "#3a6ea5", ...}: one "#rrggbb" per name in `choices`
+    ClassTable,      ///< an array of class entries (kClassEntryKeys)
+};
 
 /// What a value must look like. Only the fields of its kind matter.
 struct Rule {
@@ -63,7 +103,8 @@ struct Rule {
     double min = 0;  ///< Number, NumberPair (each element)
     double max = 0;
     bool minExclusive = false;
-    std::span<const std::string_view> choices{};  ///< Choice, FileList
+    std::span<const std::string_view>
+        choices{};  ///< Choice, FileList, FlagPerClass, ColourPerClass
 };
 
 constexpr Rule integerIn(std::uint64_t lo, std::uint64_t hi) {
@@ -88,16 +129,17 @@ constexpr Rule oneOf(std::span<const std::string_view> names) {
 constexpr Rule filesFrom(std::span<const std::string_view> names) {
     return {.kind = Kind::FileList, .choices = names};
 }
-
-/// Puts a value that passed its rule (in its canonical form) into Config.
-using Store = void (*)(Config&, const Json&);
-
-struct Option {
-    std::string_view path;
-    Rule rule;
-    std::string_view meaning;
-    Store store;
-};
+/// A value on 0..1, or {"coverage": share} with the share on 0..1.
+constexpr Rule threshold() { return {.kind = Kind::Threshold, .min = 0, .max = 1}; }
+/// An object with one boolean per name.
+constexpr Rule flagPer(std::span<const std::string_view> names) {
+    return {.kind = Kind::FlagPerClass, .choices = names};
+}
+/// An object with one "#rrggbb" colour per name.
+constexpr Rule colourPer(std::span<const std::string_view> names) {
+    return {.kind = Kind::ColourPerClass, .choices = names};
+}
+constexpr Rule classTable() { return {.kind = Kind::ClassTable}; }
 
 /// The enum named `value` in `names`; `value` has passed its Choice or FileList rule.
 template <typename Enum, std::size_t N>
@@ -112,99 +154,268 @@ std::vector<OutputFile> outputFilesFrom(const Json& names) {
     return files;
 }
 
-// Documentation order: the README's reference table follows it.
-constexpr std::array kOptions{
-    Option{"seed", integerIn(0, kMaxUint64),
-           "Master seed: the same seed and options always give the same map.",
-           [](Config& c, const Json& v) { c.seed = v.get<std::uint64_t>(); }},
-    Option{"map.width", integerIn(1, kMaxMapSideCells), "Map width in cells.",
-           [](Config& c, const Json& v) { c.map.width = v.get<std::int64_t>(); }},
-    Option{"map.height", integerIn(1, kMaxMapSideCells), "Map height in cells.",
-           [](Config& c, const Json& v) { c.map.height = v.get<std::int64_t>(); }},
-    Option{"map.tile_size", integerIn(1, kMaxTileSizeCells),
-           "Edge of the square tiles the map is generated in, in cells; tiles at the map's "
-           "right and bottom edges are clipped, so a tile larger than the map is fine.",
-           [](Config& c, const Json& v) { c.map.tileSizeCells = v.get<std::int64_t>(); }},
-    Option{"map.cell_size", numberAbove(0, kMaxCellSize),
-           "Width and height of one cell in world (CRS) units.",
-           [](Config& c, const Json& v) { c.map.cellSize = v.get<double>(); }},
-    Option{"map.origin", pairWithin(kMaxOriginAbs),
-           "World [x, y] of the map's top-left corner; each a whole multiple of map.cell_size "
-           "(within 2^46 cells of 0), so windows and shards line up cell for cell.",
-           [](Config& c, const Json& v) {
-               c.map.originX = v[0].get<double>();
-               c.map.originY = v[1].get<double>();
-           }},
-    Option{"height.noise", oneOf(kNoiseKindNames), "Base noise of the height layer.",
-           [](Config& c, const Json& v) {
-               c.height.noise = enumNamed<NoiseKind>(kNoiseKindNames, v);
-           }},
-    Option{
-        "height.fade", oneOf(kFadeCurveNames),
-        "Curve blending between lattice points (simplex noise ignores it).",
-        [](Config& c, const Json& v) { c.height.fade = enumNamed<FadeCurve>(kFadeCurveNames, v); }},
-    Option{"height.fractal", oneOf(kFractalKindNames),
-           "How octaves are summed; none samples a single octave.",
-           [](Config& c, const Json& v) {
-               c.height.fractal = enumNamed<FractalKind>(kFractalKindNames, v);
-           }},
-    Option{
-        "height.hash", oneOf(kHashKindNames),
-        "Lattice hashing: lattice never repeats, permutation repeats every 256 lattice cells, "
-        "reference is Ken Perlin's fixed permutation (the seed then only shifts octaves).",
-        [](Config& c, const Json& v) { c.height.hash = enumNamed<HashKind>(kHashKindNames, v); }},
-    Option{"height.octaves", integerIn(1, kMaxOctaves),
-           "Number of octaves summed (fractal none uses one).",
-           [](Config& c, const Json& v) { c.height.octaves = v.get<int>(); }},
-    Option{"height.lacunarity", numberIn(1, kMaxLacunarity),
-           "Frequency factor from one octave to the next.",
-           [](Config& c, const Json& v) { c.height.lacunarity = v.get<double>(); }},
-    Option{"height.persistence", numberAbove(0, 1),
-           "Amplitude factor from one octave to the next (0 would silence every octave after "
-           "the first, so it is refused).",
-           [](Config& c, const Json& v) { c.height.persistence = v.get<double>(); }},
-    Option{"height.frequency", numberAbove(0, kMaxFrequency),
-           "Cycles per world unit of the first octave.",
-           [](Config& c, const Json& v) { c.height.frequency = v.get<double>(); }},
-    Option{"height.offset", pairWithin(kMaxNoiseOffset),
-           "[x, y] added to the noise coordinates (noise units): moves the pattern without "
-           "changing the seed.",
-           [](Config& c, const Json& v) {
-               c.height.offsetX = v[0].get<double>();
-               c.height.offsetY = v[1].get<double>();
-           }},
-    Option{"height.seed_offset", integerIn(0, kMaxUint64),
-           "Added to seed for this layer, so layers with equal parameters differ.",
-           [](Config& c, const Json& v) { c.height.seedOffset = v.get<std::uint64_t>(); }},
-    Option{"elevation.min", numberIn(-kMaxElevationMeters, kMaxElevationMeters),
-           "Elevation in metres written for noise value 0; must be below elevation.max.",
-           [](Config& c, const Json& v) { c.elevation.minMeters = v.get<double>(); }},
-    Option{"elevation.max", numberIn(-kMaxElevationMeters, kMaxElevationMeters),
-           "Elevation in metres written for noise value 1.",
-           [](Config& c, const Json& v) { c.elevation.maxMeters = v.get<double>(); }},
-    Option{"output.directory", nonEmptyString(),
-           "Directory the output files are written to; not part of the config hash.",
-           [](Config& c, const Json& v) { c.output.directory = v.get<std::string>(); }},
-    Option{"output.files", filesFrom(kOutputFileNames), "Output files to write.",
-           [](Config& c, const Json& v) { c.output.files = outputFilesFrom(v); }},
-    Option{"output.epsg", integerIn(kMinEpsg, kMaxEpsg),
-           "EPSG code of the CRS the world coordinates are in, written into the GeoTIFF.",
-           [](Config& c, const Json& v) { c.output.epsg = v.get<int>(); }},
-    Option{"output.compression", oneOf(kCompressionNames), "GeoTIFF compression.",
-           [](Config& c, const Json& v) {
-               c.output.compression = enumNamed<Compression>(kCompressionNames, v);
-           }},
-    Option{"output.bigtiff", oneOf(kBigTiffModeNames),
-           "auto writes BigTIFF only when a file may pass 4 GiB; always forces it.",
-           [](Config& c, const Json& v) {
-               c.output.bigTiff = enumNamed<BigTiffMode>(kBigTiffModeNames, v);
-           }},
+/// A checked threshold: a number, or {"coverage": number}.
+Threshold thresholdFrom(const Json& value) {
+    if (!value.is_object()) return {.value = value.get<double>()};
+    return {.byCoverage = true, .coverage = value.at("coverage").get<double>()};
+}
+
+/// A checked colour, "#rrggbb" in lower case.
+Rgb rgbFrom(const Json& value) {
+    const auto& text = value.get_ref<const std::string&>();
+    const auto byte = [&](std::size_t at) {
+        return static_cast<std::uint8_t>(std::stoi(text.substr(at, 2), nullptr, 16));
+    };
+    return {byte(1), byte(3), byte(5)};
+}
+
+/// The default rules' five classes, in kDefaultClasses order, created on first use with the
+/// built-in colours and walkability (the config's own then overwrite them).
+std::vector<TerrainClass>& defaultTable(TerrainConfig& terrain) {
+    if (terrain.classes.empty()) {
+        for (const auto& info : kDefaultClasses)
+            terrain.classes.push_back(
+                {.name = std::string(info.name), .colour = info.colour, .walkable = info.walkable});
+    }
+    return terrain.classes;
+}
+
+/// A checked class table (every entry complete, ranges filled in).
+std::vector<TerrainClass> classesFrom(const Json& entries) {
+    std::vector<TerrainClass> classes;
+    for (const auto& e : entries) {
+        classes.push_back({.name = e.at("name").get<std::string>(),
+                           .colour = rgbFrom(e.at("colour")),
+                           .walkable = e.at("walkable").get<bool>(),
+                           .heightMin = e.at("height")[0].get<double>(),
+                           .heightMax = e.at("height")[1].get<double>(),
+                           .moistureMin = e.at("moisture")[0].get<double>(),
+                           .moistureMax = e.at("moisture")[1].get<double>()});
+    }
+    return classes;
+}
+
+/// Puts a value that passed its rule (in its canonical form) into Config.
+using Store = void (*)(Config&, const Json&);
+
+/// One key of the table, as declared.
+struct Row {
+    std::string_view path;
+    Rule rule;
+    std::string_view meaning;
+    Store store;
 };
 
-constexpr std::size_t optionIndex(std::string_view path) {
-    std::size_t i = 0;
-    while (i < kOptions.size() && kOptions[i].path != path) ++i;
-    return i;
+/// One key of every noise layer, declared once (kLayerRows) and instantiated per layer.
+struct LayerRow {
+    std::string_view key;
+    Rule rule;
+    std::string_view meaning;
+    void (*store)(NoiseParams&, const Json&);
+};
+
+/// An option as the parser and the reference see it.
+struct Option {
+    std::string path;
+    Rule rule;
+    std::string_view meaning;
+    std::function<void(Config&, const Json&)> store;
+};
+
+// Documentation order: the README's reference table follows it (kHeadRows, the layers, then
+// kTailRows).
+constexpr std::array kHeadRows{
+    Row{"seed", integerIn(0, kMaxUint64),
+        "Master seed: the same seed and options always give the same map.",
+        [](Config& c, const Json& v) { c.seed = v.get<std::uint64_t>(); }},
+    Row{"map.width", integerIn(1, kMaxMapSideCells), "Map width in cells.",
+        [](Config& c, const Json& v) { c.map.width = v.get<std::int64_t>(); }},
+    Row{"map.height", integerIn(1, kMaxMapSideCells), "Map height in cells.",
+        [](Config& c, const Json& v) { c.map.height = v.get<std::int64_t>(); }},
+    Row{"map.tile_size", integerIn(1, kMaxTileSizeCells),
+        "Edge of the square tiles the map is generated in, in cells; tiles at the map's "
+        "right and bottom edges are clipped, so a tile larger than the map is fine.",
+        [](Config& c, const Json& v) { c.map.tileSizeCells = v.get<std::int64_t>(); }},
+    Row{"map.cell_size", numberAbove(0, kMaxCellSize),
+        "Width and height of one cell in world (CRS) units.",
+        [](Config& c, const Json& v) { c.map.cellSize = v.get<double>(); }},
+    Row{"map.origin", pairWithin(kMaxOriginAbs),
+        "World [x, y] of the map's top-left corner; each a whole multiple of map.cell_size "
+        "(within 2^46 cells of 0), so windows and shards line up cell for cell.",
+        [](Config& c, const Json& v) {
+            c.map.originX = v[0].get<double>();
+            c.map.originY = v[1].get<double>();
+        }},
+};
+
+/// The noise layers, each a section with the keys of kLayerRows.
+struct Layer {
+    std::string_view name;
+    NoiseParams Config::*params;
+};
+constexpr std::array kLayers{Layer{"height", &Config::height},
+                             Layer{"moisture", &Config::moisture}};
+
+constexpr std::array kLayerRows{
+    LayerRow{
+        "noise", oneOf(kNoiseKindNames), "Base noise of the layer.",
+        [](NoiseParams& p, const Json& v) { p.noise = enumNamed<NoiseKind>(kNoiseKindNames, v); }},
+    LayerRow{
+        "fade", oneOf(kFadeCurveNames),
+        "Curve blending between lattice points (simplex noise ignores it).",
+        [](NoiseParams& p, const Json& v) { p.fade = enumNamed<FadeCurve>(kFadeCurveNames, v); }},
+    LayerRow{"fractal", oneOf(kFractalKindNames),
+             "How the layer's octaves are summed; none samples a single octave.",
+             [](NoiseParams& p, const Json& v) {
+                 p.fractal = enumNamed<FractalKind>(kFractalKindNames, v);
+             }},
+    LayerRow{
+        "hash", oneOf(kHashKindNames),
+        "Lattice hashing: lattice never repeats, permutation repeats every 256 lattice "
+        "cells, reference is Ken Perlin's fixed permutation (the seed then only shifts "
+        "octaves).",
+        [](NoiseParams& p, const Json& v) { p.hash = enumNamed<HashKind>(kHashKindNames, v); }},
+    LayerRow{"octaves", integerIn(1, kMaxOctaves),
+             "Number of octaves summed (fractal none uses one).",
+             [](NoiseParams& p, const Json& v) { p.octaves = v.get<int>(); }},
+    LayerRow{"lacunarity", numberIn(1, kMaxLacunarity),
+             "Frequency factor from one octave to the next.",
+             [](NoiseParams& p, const Json& v) { p.lacunarity = v.get<double>(); }},
+    LayerRow{"persistence", numberAbove(0, 1),
+             "Amplitude factor from one octave to the next (0 would silence every octave "
+             "after the first, so it is refused).",
+             [](NoiseParams& p, const Json& v) { p.persistence = v.get<double>(); }},
+    LayerRow{"frequency", numberAbove(0, kMaxFrequency),
+             "Cycles per world unit of the layer's first octave.",
+             [](NoiseParams& p, const Json& v) { p.frequency = v.get<double>(); }},
+    LayerRow{"offset", pairWithin(kMaxNoiseOffset),
+             "[x, y] added to the layer's noise coordinates (noise units): moves the pattern "
+             "without changing the seed.",
+             [](NoiseParams& p, const Json& v) {
+                 p.offsetX = v[0].get<double>();
+                 p.offsetY = v[1].get<double>();
+             }},
+    LayerRow{"seed_offset", integerIn(0, kMaxUint64),
+             "Added to seed for this layer, so layers with equal parameters differ.",
+             [](NoiseParams& p, const Json& v) { p.seedOffset = v.get<std::uint64_t>(); }},
+};
+
+constexpr std::array kTailRows{
+    Row{"elevation.min", numberIn(-kMaxElevationMeters, kMaxElevationMeters),
+        "Elevation in metres written for noise value 0; must be below elevation.max.",
+        [](Config& c, const Json& v) { c.elevation.minMeters = v.get<double>(); }},
+    Row{"elevation.max", numberIn(-kMaxElevationMeters, kMaxElevationMeters),
+        "Elevation in metres written for noise value 1.",
+        [](Config& c, const Json& v) { c.elevation.maxMeters = v.get<double>(); }},
+    Row{"terrain.lake_below", threshold(),
+        "Cells with height at or below this are lake; {\"coverage\": share} instead picks "
+        "the value that makes that share of the whole map lake. Must be below "
+        "terrain.mountain_above.",
+        [](Config& c, const Json& v) { c.terrain.lakeBelow = thresholdFrom(v); }},
+    Row{"terrain.mountain_above", threshold(),
+        "Cells with height at or above this are mountain (or {\"coverage\": share} of the "
+        "whole map).",
+        [](Config& c, const Json& v) { c.terrain.mountainAbove = thresholdFrom(v); }},
+    Row{"terrain.forest_above", threshold(),
+        "Cells that are neither lake nor mountain with moisture at or above this are forest "
+        "(or {\"coverage\": share} of the whole map).",
+        [](Config& c, const Json& v) { c.terrain.forestAbove = thresholdFrom(v); }},
+    Row{"terrain.desert_below", threshold(),
+        "Remaining cells with moisture at or below this are desert (or {\"coverage\": share} "
+        "of the whole map); must be below terrain.forest_above. Everything else is ground. "
+        "Coverages together must add up to at most 1.",
+        [](Config& c, const Json& v) { c.terrain.desertBelow = thresholdFrom(v); }},
+    Row{"terrain.walkable", flagPer(kDefaultClassNames),
+        "Whether each of the default classes can be walked on.",
+        [](Config& c, const Json& v) {
+            if (c.terrain.customClasses) return;  // the user's table replaces them
+            auto& classes = defaultTable(c.terrain);
+            for (std::size_t i = 0; i < kDefaultClassNames.size(); ++i)
+                classes[i].walkable = v.at(std::string(kDefaultClassNames[i])).get<bool>();
+        }},
+    Row{"terrain.colours", colourPer(kDefaultClassNames),
+        "Colour of each of the default classes in classes.tif's palette and preview.png.",
+        [](Config& c, const Json& v) {
+            if (c.terrain.customClasses) return;  // the user's table replaces them
+            auto& classes = defaultTable(c.terrain);
+            for (std::size_t i = 0; i < kDefaultClassNames.size(); ++i)
+                classes[i].colour = rgbFrom(v.at(std::string(kDefaultClassNames[i])));
+        }},
+    Row{"terrain.classes", classTable(),
+        "Your own class table instead of the default classes ([] keeps the defaults, built "
+        "from the thresholds). Each entry is {\"name\", \"colour\", \"walkable\", \"height\", "
+        "\"moisture\"}: name is required, unique, at most 64 characters; colour (\"#rrggbb\") "
+        "and walkable (true or false) are required; height and moisture are [lo, hi] ranges "
+        "with 0 <= lo <= hi <= 1, [0, 1] when left out. A cell takes the first class whose "
+        "ranges contain its height and moisture, and every cell must match one. The "
+        "thresholds, walkable and colours then have no effect.",
+        [](Config& c, const Json& v) {
+            if (v.empty()) {
+                defaultTable(c.terrain);
+                return;
+            }
+            c.terrain.customClasses = true;
+            c.terrain.classes = classesFrom(v);
+        }},
+    Row{"terrain.connectivity", oneOf(kConnectivityNames),
+        "Walkable cells form 4-connected regions: report counts them in stats.json; largest "
+        "also keeps only the largest region walkable.",
+        [](Config& c, const Json& v) {
+            c.terrain.connectivity = enumNamed<Connectivity>(kConnectivityNames, v);
+        }},
+    Row{"output.directory", nonEmptyString(),
+        "Directory the output files are written to; not part of the config hash.",
+        [](Config& c, const Json& v) { c.output.directory = v.get<std::string>(); }},
+    Row{"output.files", filesFrom(kOutputFileNames), "Output files to write.",
+        [](Config& c, const Json& v) { c.output.files = outputFilesFrom(v); }},
+    Row{"output.preview_max_size", integerIn(kMinPreviewSize, kMaxPreviewSize),
+        "Longest side of preview.png and height.png in pixels; bigger maps are downsampled "
+        "while tiles stream.",
+        [](Config& c, const Json& v) { c.output.previewMaxSize = v.get<std::int64_t>(); }},
+    Row{"output.epsg", integerIn(kMinEpsg, kMaxEpsg),
+        "EPSG code of the CRS the world coordinates are in, written into the GeoTIFF.",
+        [](Config& c, const Json& v) { c.output.epsg = v.get<int>(); }},
+    Row{"output.compression", oneOf(kCompressionNames), "GeoTIFF compression.",
+        [](Config& c, const Json& v) {
+            c.output.compression = enumNamed<Compression>(kCompressionNames, v);
+        }},
+    Row{"output.bigtiff", oneOf(kBigTiffModeNames),
+        "auto writes BigTIFF only when a file may pass 4 GiB; always forces it.",
+        [](Config& c, const Json& v) {
+            c.output.bigTiff = enumNamed<BigTiffMode>(kBigTiffModeNames, v);
+        }},
+};
+
+std::vector<Option> buildOptions() {
+    std::vector<Option> options;
+    const auto add = [&](const Row& row) {
+        options.push_back({std::string(row.path), row.rule, row.meaning, row.store});
+    };
+    std::for_each(kHeadRows.begin(), kHeadRows.end(), add);
+    for (const Layer& layer : kLayers) {
+        for (const LayerRow& row : kLayerRows) {
+            options.push_back({std::string(layer.name) + "." + std::string(row.key), row.rule,
+                               row.meaning,
+                               [params = layer.params, store = row.store](
+                                   Config& c, const Json& v) { store(c.*params, v); }});
+        }
+    }
+    std::for_each(kTailRows.begin(), kTailRows.end(), add);
+    return options;
+}
+
+/// Every option, in documentation order. Built once (thread-safe static initialisation).
+const std::vector<Option>& options() {
+    static const std::vector<Option> table = buildOptions();
+    return table;
+}
+
+/// The index of `path` in options(), or options().size().
+std::size_t optionIndex(std::string_view path) {
+    const auto& all = options();
+    return static_cast<std::size_t>(
+        std::find_if(all.begin(), all.end(), [&](const Option& o) { return o.path == path; }) -
+        all.begin());
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -278,6 +489,14 @@ std::string rangeText(const Rule& rule) {
             return "one of: " + joinNames(rule.choices, ", ");
         case Kind::FileList:
             return "one or more of: " + joinNames(rule.choices, ", ") + "; each once";
+        case Kind::Threshold:
+            return "0..1, or {\"coverage\": 0..1}";
+        case Kind::FlagPerClass:
+            return "true or false for each of: " + joinNames(rule.choices, ", ");
+        case Kind::ColourPerClass:
+            return "\"#rrggbb\" for each of: " + joinNames(rule.choices, ", ");
+        case Kind::ClassTable:
+            return "at most " + std::to_string(kMaxClasses) + " classes; [] for the defaults";
     }
     return {};
 }
@@ -295,6 +514,14 @@ std::string typeText(Kind kind) {
             return "string";
         case Kind::FileList:
             return "array of strings";
+        case Kind::Threshold:
+            return "number or {coverage}";
+        case Kind::FlagPerClass:
+            return "object of booleans";
+        case Kind::ColourPerClass:
+            return "object of colours";
+        case Kind::ClassTable:
+            return "array of classes";
     }
     return {};
 }
@@ -323,7 +550,7 @@ std::size_t editDistance(std::string_view a, std::string_view b) {
 /// half its length (so "min" does not suggest "max"), or a name that `key` begins (3 characters
 /// or more: "tile" suggests "tile_size"). The closest wins; ties go to the earlier name.
 std::optional<std::string_view> nearestName(std::string_view key,
-                                            const std::vector<std::string_view>& names) {
+                                            std::span<const std::string_view> names) {
     std::optional<std::string_view> best;
     std::size_t bestRank = 0;
     for (const auto name : names) {
@@ -340,18 +567,18 @@ std::optional<std::string_view> nearestName(std::string_view key,
     return best;
 }
 
-bool isOption(std::string_view path) { return optionIndex(path) < kOptions.size(); }
+bool isOption(std::string_view path) { return optionIndex(path) < options().size(); }
 
 bool isSection(std::string_view path) {
     const std::string prefix = std::string(path) + ".";
-    return std::any_of(kOptions.begin(), kOptions.end(),
+    return std::any_of(options().begin(), options().end(),
                        [&](const Option& o) { return o.path.starts_with(prefix); });
 }
 
 /// The keys one level below `section` ("" for the top level), in table order.
 std::vector<std::string_view> childKeys(std::string_view section) {
     std::vector<std::string_view> keys;
-    for (const auto& option : kOptions) {
+    for (const auto& option : options()) {
         std::string_view rest = option.path;
         if (!section.empty()) {
             if (!rest.starts_with(section) || !rest.substr(section.size()).starts_with('.'))
@@ -364,15 +591,46 @@ std::vector<std::string_view> childKeys(std::string_view section) {
     return keys;
 }
 
-void reportUnknownKey(std::string_view section, const std::string& key, Problems& out) {
+/// Reports `key` inside `section`, which knows `names`. Returns the name suggested, if any.
+std::optional<std::string_view> reportUnknownKey(std::string_view section, const std::string& key,
+                                                 std::span<const std::string_view> names,
+                                                 Problems& out) {
     // Spelled out rather than joinPath, which would drop an empty key.
     std::string text =
         "unknown key " + quote(section.empty() ? key : std::string(section) + "." + key);
-    if (key.find('.') != std::string::npos)
+    std::optional<std::string_view> near;
+    if (key.find('.') != std::string::npos) {
         text += " (write nested objects: dots separate keys only in overrides)";
-    else if (const auto near = nearestName(key, childKeys(section)))
+    } else if ((near = nearestName(key, names))) {
         text += " (did you mean '" + std::string(*near) + "'?)";
+    }
     report(out, text);
+    return near;
+}
+
+/// The unknown keys of an object-valued option or entry, after they were reported.
+struct UnknownKeys {
+    std::size_t count = 0;
+    std::vector<std::string_view> suggested;  ///< the names they were probably meant to be
+
+    /// Whether a problem with `name` (say, that it is missing) is already told by a
+    /// suggestion.
+    bool suggest(std::string_view name) const {
+        return std::find(suggested.begin(), suggested.end(), name) != suggested.end();
+    }
+};
+
+/// Reports every key of `object` (the value at `path`) that is not one of `names`.
+UnknownKeys reportUnknownMembers(const Json& object, std::string_view path,
+                                 std::span<const std::string_view> names, Problems& out) {
+    UnknownKeys unknown;
+    for (const auto& [key, value] : object.items()) {
+        if (std::find(names.begin(), names.end(), key) != names.end()) continue;
+        ++unknown.count;
+        if (const auto near = reportUnknownKey(path, key, names, out))
+            unknown.suggested.push_back(*near);
+    }
+    return unknown;
 }
 
 /// Reports every key of `object` (at `section`) that the table does not know, and every
@@ -383,7 +641,7 @@ void checkKeys(const Json& object, const std::string& section, Problems& out) {
         const std::string path = joinPath(section, key);
         if (plain && isOption(path)) continue;  // its rule checks it
         if (!plain || !isSection(path)) {
-            reportUnknownKey(section, key, out);
+            reportUnknownKey(section, key, childKeys(section), out);
         } else if (value.is_object()) {
             checkKeys(value, path, out);
         } else {
@@ -398,9 +656,13 @@ void checkKeys(const Json& object, const std::string& section, Problems& out) {
 
 using Checked = std::optional<Json>;
 
-Checked fail(Problems& out, const Option& option, const std::string& rule, const Json& value) {
-    report(out, quote(option.path) + " must " + rule + got(value));
+Checked failAt(Problems& out, std::string_view path, const std::string& rule, const Json& value) {
+    report(out, quote(path) + " must " + rule + got(value));
     return std::nullopt;
+}
+
+Checked fail(Problems& out, const Option& option, const std::string& rule, const Json& value) {
+    return failAt(out, option.path, rule, value);
 }
 
 /// A JSON number as an unsigned integer, if it is whole, not negative and below 2^64.
@@ -497,6 +759,160 @@ Checked checkFileList(const Option& o, const Json& value, Problems& out) {
     return ok ? Checked(value) : std::nullopt;
 }
 
+/// A number on 0..1 (a threshold or a coverage share).
+bool isUnitNumber(const Json& value) {
+    return value.is_number() && value.get<double>() >= 0 && value.get<double>() <= 1;
+}
+
+Checked checkThreshold(const Option& o, const Json& value, Problems& out) {
+    const std::string rule = R"(be a number between 0 and 1 or {"coverage": share})";
+    if (!value.is_object()) {
+        if (!isUnitNumber(value)) return fail(out, o, rule, value);
+        return Json(value.get<double>());
+    }
+    const UnknownKeys unknown = reportUnknownMembers(value, o.path, kCoverageKeys, out);
+    const auto coverage = value.find("coverage");
+    if (coverage == value.end() && unknown.suggest("coverage")) return std::nullopt;
+    if (coverage == value.end() || !isUnitNumber(*coverage)) return fail(out, o, rule, value);
+    if (unknown.count > 0) return std::nullopt;
+    return Json{{"coverage", coverage->get<double>()}};
+}
+
+Checked checkBooleanAt(const std::string& path, const Json& value, Problems& out) {
+    if (!value.is_boolean()) return failAt(out, path, "be a boolean", value);
+    return value;
+}
+
+/// "#rrggbb" with hex digits in either case; canonical in lower case.
+Checked checkColourAt(const std::string& path, const Json& value, Problems& out) {
+    // Not std::isxdigit, which depends on the locale.
+    constexpr std::string_view kHexDigits = "0123456789abcdefABCDEF";
+    const auto isHex = [&](char c) { return kHexDigits.find(c) != std::string_view::npos; };
+    const std::string text = value.is_string() ? value.get<std::string>() : "";
+    if (text.size() != 7 || text[0] != '#' || !std::all_of(text.begin() + 1, text.end(), isHex))
+        return failAt(out, path, R"(be a colour "#rrggbb")", value);
+    std::string colour = text;
+    for (char& c : colour) {
+        if (c >= 'A' && c <= 'F') c = static_cast<char>(c - 'A' + 'a');
+    }
+    return Json(colour);
+}
+
+using MemberCheck = Checked (*)(const std::string& path, const Json& value, Problems& out);
+
+/// An object with one member per name in the rule's choices, each checked by `checkMember`.
+Checked checkPerClass(const Option& o, const Json& value, const std::string& shape,
+                      MemberCheck checkMember, Problems& out) {
+    if (!value.is_object()) return fail(out, o, "be " + shape, value);
+    const UnknownKeys unknown = reportUnknownMembers(value, o.path, o.rule.choices, out);
+    bool ok = unknown.count == 0;
+    Json canonical = Json::object();
+    for (const auto name : o.rule.choices) {
+        const std::string key(name);
+        const std::string path = joinPath(o.path, key);
+        const auto member = value.find(key);
+        if (member == value.end()) {
+            if (!unknown.suggest(name)) report(out, quote(path) + " is missing");
+            ok = false;
+        } else if (Checked checked = checkMember(path, *member, out)) {
+            canonical[key] = std::move(*checked);
+        } else {
+            ok = false;
+        }
+    }
+    return ok ? Checked(std::move(canonical)) : std::nullopt;
+}
+
+/// Characters of UTF-8 text (nlohmann has checked that it is valid UTF-8).
+std::size_t utf8Length(std::string_view text) {
+    return static_cast<std::size_t>(std::count_if(text.begin(), text.end(), [](char c) {
+        return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+    }));
+}
+
+Checked checkClassName(const std::string& path, const Json& value, Problems& out) {
+    const std::string name = value.is_string() ? value.get<std::string>() : "";
+    if (name.empty() || utf8Length(name) > kMaxClassNameChars)
+        return failAt(out, path,
+                      "be a non-empty string of at most " + std::to_string(kMaxClassNameChars) +
+                          " characters",
+                      value);
+    return value;
+}
+
+/// [lo, hi] with 0 <= lo <= hi <= 1.
+Checked checkUnitRange(const std::string& path, const Json& value, Problems& out) {
+    const bool ok = value.is_array() && value.size() == 2 && isUnitNumber(value[0]) &&
+                    isUnitNumber(value[1]) && value[0].get<double>() <= value[1].get<double>();
+    if (!ok) return failAt(out, path, "be an array of 2 numbers with 0 <= lo <= hi <= 1", value);
+    return Json::array({value[0].get<double>(), value[1].get<double>()});
+}
+
+/// One entry of terrain.classes, at `path` ("terrain.classes[2]"); canonical with both ranges.
+Checked checkClassEntry(const std::string& path, const Json& value, Problems& out) {
+    if (!value.is_object()) return failAt(out, path, "be an object", value);
+    const UnknownKeys unknown = reportUnknownMembers(value, path, kClassEntryKeys, out);
+    bool ok = unknown.count == 0;
+    static constexpr std::array<MemberCheck, kClassEntryKeys.size()> kChecks{
+        checkClassName, checkColourAt, checkBooleanAt, checkUnitRange, checkUnitRange};
+    Json canonical = Json::object();
+    for (std::size_t i = 0; i < kClassEntryKeys.size(); ++i) {
+        const std::string key(kClassEntryKeys[i]);
+        const std::string memberPath = path + "." + key;
+        const auto member = value.find(key);
+        if (member == value.end() && i >= kRequiredClassEntryKeys) {
+            canonical[key] = Json::array({0.0, 1.0});
+        } else if (member == value.end()) {
+            if (!unknown.suggest(kClassEntryKeys[i]))
+                report(out, quote(memberPath) + " is missing");
+            ok = false;
+        } else if (Checked checked = kChecks[i](memberPath, *member, out)) {
+            canonical[key] = std::move(*checked);
+        } else {
+            ok = false;
+        }
+    }
+    return ok ? Checked(std::move(canonical)) : std::nullopt;
+}
+
+/// The custom class table: valid entries, unique names, and every cell classified.
+Checked checkClassTable(const Option& o, const Json& value, Problems& out) {
+    if (!value.is_array()) return fail(out, o, "be an array of classes", value);
+    if (value.size() > kMaxClasses) {
+        report(out, quote(o.path) + " must hold at most " + std::to_string(kMaxClasses) +
+                        " classes (got " + std::to_string(value.size()) + ")");
+        return std::nullopt;
+    }
+    const auto entryPath = [&](std::size_t i) { return o.path + "[" + std::to_string(i) + "]"; };
+    Json canonical = Json::array();
+    bool ok = true;
+    for (std::size_t i = 0; i < value.size(); ++i) {
+        Checked entry = checkClassEntry(entryPath(i), value[i], out);
+        if (!entry) ok = false;
+        canonical.push_back(entry ? std::move(*entry) : Json());
+    }
+    if (!ok) return std::nullopt;
+    for (std::size_t i = 0; i < canonical.size(); ++i) {
+        const Json& name = canonical[i]["name"];
+        for (std::size_t j = 0; j < i; ++j) {
+            if (canonical[j]["name"] != name) continue;
+            report(out, quote(entryPath(i) + ".name") + " (" + showJson(name) +
+                            ") must differ from " + quote(entryPath(j) + ".name"));
+            ok = false;
+            break;
+        }
+    }
+    if (!ok) return std::nullopt;
+    if (!canonical.empty()) {
+        if (const auto gap = findGap(classesFrom(canonical))) {
+            report(out, quote(o.path) + " leave " + *gap +
+                            " unclassified: every cell must match a class");
+            return std::nullopt;
+        }
+    }
+    return canonical;
+}
+
 Checked checkValue(const Option& o, const Json& value, Problems& out) {
     switch (o.rule.kind) {
         case Kind::Integer:
@@ -511,6 +927,14 @@ Checked checkValue(const Option& o, const Json& value, Problems& out) {
             return checkChoice(o, value, out);
         case Kind::FileList:
             return checkFileList(o, value, out);
+        case Kind::Threshold:
+            return checkThreshold(o, value, out);
+        case Kind::FlagPerClass:
+            return checkPerClass(o, value, "an object of booleans", checkBooleanAt, out);
+        case Kind::ColourPerClass:
+            return checkPerClass(o, value, "an object of colours", checkColourAt, out);
+        case Kind::ClassTable:
+            return checkClassTable(o, value, out);
     }
     return std::nullopt;
 }
@@ -554,14 +978,21 @@ bool checkOption(const Option& option, Json& document, Config& config, Problems&
 /// A checked document and the config filled from it.
 struct Validation {
     const Json& document;
+    /// What the user wrote (file and overrides, unchecked), to tell their keys from defaults.
+    const Json& written;
     Config config{};
-    std::array<bool, kOptions.size()> passed{};
+    std::vector<bool> passed = std::vector<bool>(options().size());
 
     bool passedAll(std::initializer_list<std::string_view> paths) const {
         return std::all_of(paths.begin(), paths.end(), [&](std::string_view path) {
-            assert(optionIndex(path) < kOptions.size());
+            assert(optionIndex(path) < options().size());
             return passed[optionIndex(path)];
         });
+    }
+    /// Whether the user set `path` themselves (to any value).
+    bool userSet(std::string_view path) const {
+        const Json* section = sectionOf(written, path);
+        return section != nullptr && section->contains(lastKey(path));
     }
     /// How a checked value shows in a message: "'elevation.min' (500)".
     std::string named(std::string_view path) const {
@@ -613,15 +1044,69 @@ void checkOriginOnGrid(const Validation& v, Problems& out) {
                     showJson(nearest) + ")");
 }
 
+/// A threshold of the default rules that must be below another when both are values.
+void checkThresholdOrder(const Validation& v, std::string_view below, std::string_view above,
+                         const Threshold& low, const Threshold& high, Problems& out) {
+    if (!v.passedAll({below, above}) || low.byCoverage || high.byCoverage) return;
+    if (low.value < high.value) return;
+    report(out, v.named(below) + " must be below " + v.named(above));
+}
+
+/// The default classes do not overlap, so the shares asked for cannot add up to more than the
+/// whole map.
+void checkCoverageTotal(const Validation& v, Problems& out) {
+    const TerrainConfig& t = v.config.terrain;
+    const std::array<std::pair<std::string_view, const Threshold*>, 4> thresholds{{
+        {"terrain.lake_below", &t.lakeBelow},
+        {"terrain.mountain_above", &t.mountainAbove},
+        {"terrain.forest_above", &t.forestAbove},
+        {"terrain.desert_below", &t.desertBelow},
+    }};
+    std::vector<std::string> named;
+    double total = 0;
+    for (const auto& [path, threshold] : thresholds) {
+        if (!v.passedAll({path}) || !threshold->byCoverage) continue;
+        named.push_back(v.named(path));
+        total += threshold->coverage;
+    }
+    // A little slack, so 0.1 + 0.2 + 0.7 is 1.
+    if (named.size() < 2 || total <= 1 + 1e-9) return;
+    std::string text;
+    for (std::size_t i = 0; i < named.size(); ++i)
+        text += (i == 0 ? "" : i + 1 == named.size() ? " and " : ", ") + named[i];
+    report(out, text + " ask for more than the whole map: coverages must add up to at most 1");
+}
+
+void checkTerrainThresholds(const Validation& v, Problems& out) {
+    const TerrainConfig& t = v.config.terrain;
+    checkThresholdOrder(v, "terrain.lake_below", "terrain.mountain_above", t.lakeBelow,
+                        t.mountainAbove, out);
+    checkThresholdOrder(v, "terrain.desert_below", "terrain.forest_above", t.desertBelow,
+                        t.forestAbove, out);
+    checkCoverageTotal(v, out);
+}
+
+/// With a custom class table, the keys of the default rules are ignored; a user who sets them
+/// is told so rather than left wondering.
+void checkUnusedDefaultRules(const Validation& v, Problems& out) {
+    if (!v.passedAll({"terrain.classes"}) || !v.config.terrain.customClasses) return;
+    for (const auto path : kDefaultRuleKeys) {
+        if (v.userSet(path))
+            report(out, quote(path) + " has no effect when 'terrain.classes' is given");
+    }
+}
+
 /// Checks `document` against the table and the cross-field rules; canonicalises its values in
-/// place and fills the config.
-Validation validate(Json& document, Problems& out) {
+/// place and fills the config. `written` is what the user wrote, before merging over defaults.
+Validation validate(Json& document, const Json& written, Problems& out) {
     checkKeys(document, "", out);
-    Validation v{document};
-    for (std::size_t i = 0; i < kOptions.size(); ++i)
-        v.passed[i] = checkOption(kOptions[i], document, v.config, out);
+    Validation v{document, written};
+    for (std::size_t i = 0; i < options().size(); ++i)
+        v.passed[i] = checkOption(options()[i], document, v.config, out);
     checkElevationOrder(v, out);
     checkOriginOnGrid(v, out);
+    checkTerrainThresholds(v, out);
+    checkUnusedDefaultRules(v, out);
     return v;
 }
 
@@ -641,14 +1126,17 @@ void reportParseFailure(const JsonParseFailure& failure, std::string_view source
     report(out, quote(sourceName) + " is not valid JSON: " + failure.message);
 }
 
-/// Parses `text` and merges it over `document`. On a problem, `document` is left as it was, so
-/// overrides are still checked against the rest.
-void mergeText(Json& document, std::string_view text, std::string_view sourceName, Problems& out) {
+/// Parses `text` and merges it over `document`, and over `written` (what the user wrote) when
+/// given. On a problem, `document` is left as it was, so overrides are still checked against
+/// the rest.
+void mergeText(Json& document, std::string_view text, std::string_view sourceName, Problems& out,
+               Json* written = nullptr) {
     JsonParseResult parsed = parseJson(text, true);
     if (!parsed.ok) return reportParseFailure(parsed.failure, sourceName, out);
     if (!parsed.value.is_object())
         return report(out, quote(sourceName) + " must hold a JSON object" + got(parsed.value));
     mergeJson(document, parsed.value);
+    if (written != nullptr) mergeJson(*written, parsed.value);
 }
 
 bool isKeyPath(std::string_view path) {
@@ -675,9 +1163,21 @@ void setAt(Json& document, std::string_view path, const Json& value, std::string
     mergeJson(*node, value);
 }
 
-/// Applies "key.path=value". The value is JSON when it parses as JSON (12, true, [0, 30],
-/// "quoted"), otherwise the bare text (out-dir); spaces around key and value are ignored.
-void applyOverride(Json& document, std::string_view text, Problems& out) {
+/// `value` nested in objects along `path`: "a.b" and 1 give {"a": {"b": 1}}.
+Json nestedAt(std::string_view path, Json value) {
+    const auto keys = splitPath(path);
+    for (auto key = keys.rbegin(); key != keys.rend(); ++key) {
+        Json object = Json::object();
+        object[*key] = std::move(value);
+        value = std::move(object);
+    }
+    return value;
+}
+
+/// Applies "key.path=value" to `document`, and records it in `written` (what the user wrote).
+/// The value is JSON when it parses as JSON (12, true, [0, 30], "quoted"), otherwise the bare
+/// text (out-dir); spaces around key and value are ignored.
+void applyOverride(Json& document, Json& written, std::string_view text, Problems& out) {
     const auto equals = text.find('=');
     const std::string_view path =
         equals == std::string_view::npos ? "" : trim(text.substr(0, equals));
@@ -688,7 +1188,9 @@ void applyOverride(Json& document, std::string_view text, Problems& out) {
     if (!parsed.ok && !parsed.failure.overflowingNumber.empty())
         return reportOverflow(joinPath(path, parsed.failure.keyPath),
                               parsed.failure.overflowingNumber, out);
-    setAt(document, path, parsed.ok ? parsed.value : Json(std::string(valueText)), text, out);
+    const Json value = parsed.ok ? parsed.value : Json(std::string(valueText));
+    setAt(document, path, value, text, out);
+    mergeJson(written, nestedAt(path, value));
 }
 
 Json parseBuiltin() {
@@ -754,13 +1256,19 @@ bool Config::wants(OutputFile f) const {
     return std::find(output.files.begin(), output.files.end(), f) != output.files.end();
 }
 
+bool Config::needsClasses() const {
+    return wants(OutputFile::ClassesTif) || wants(OutputFile::WalkableTif) ||
+           wants(OutputFile::PreviewPng) || wants(OutputFile::StatsJson);
+}
+
 Config parseConfig(std::string_view text, std::string_view sourceName,
                    const std::vector<std::string>& overrides) {
     Problems problems;
     Json document = builtinDocument();
-    mergeText(document, text, sourceName, problems);
-    for (const auto& override : overrides) applyOverride(document, override, problems);
-    Validation v = validate(document, problems);
+    Json written = Json::object();
+    mergeText(document, text, sourceName, problems, &written);
+    for (const auto& override : overrides) applyOverride(document, written, override, problems);
+    Validation v = validate(document, written, problems);
     if (!problems.empty()) throw ConfigError(std::move(problems));
     v.config.resolvedJson = dumpJson(document, 2);
     v.config.hash = configHash(document);
@@ -772,21 +1280,22 @@ Config loadConfig(const std::string& path, const std::vector<std::string>& overr
 }
 
 Config defaultConfig(const std::vector<std::string>& overrides) {
-    // Merging the built-in default over itself changes nothing.
-    return parseConfig(builtinConfigText(), "built-in default", overrides);
+    // Nothing merged over the built-in default: only the overrides are the user's (which
+    // matters for "has no effect" problems).
+    return parseConfig("{}", "built-in default", overrides);
 }
 
 std::vector<OptionInfo> optionReference() {
     const Json& defaults = builtinDocument();
-    std::vector<OptionInfo> options;
-    for (const auto& option : kOptions) {
+    std::vector<OptionInfo> infos;
+    for (const auto& option : options()) {
         const Json* section = sectionOf(defaults, option.path);
         const auto it = section ? section->find(lastKey(option.path)) : defaults.end();
-        options.push_back({std::string(option.path), typeText(option.rule.kind),
-                           section && it != section->end() ? dumpJson(*it) : "",
-                           rangeText(option.rule), std::string(option.meaning)});
+        infos.push_back({option.path, typeText(option.rule.kind),
+                         section && it != section->end() ? dumpJson(*it) : "",
+                         rangeText(option.rule), std::string(option.meaning)});
     }
-    return options;
+    return infos;
 }
 
 std::string optionReferenceMarkdown() {

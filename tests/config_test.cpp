@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
@@ -84,6 +85,44 @@ std::string fnv1a64Hex(const std::string& text) {
     return hex;
 }
 
+/// "#3a6ea5".
+std::string hexOf(const Rgb& rgb) {
+    char hex[8];
+    std::snprintf(hex, sizeof hex, "#%02x%02x%02x", rgb.r, rgb.g, rgb.b);
+    return hex;
+}
+
+/// Every field of a noise layer equals its section of default.json.
+void expectLayerIs(const NoiseParams& p, const Json& section) {
+    EXPECT_EQ(kNoiseKindNames[static_cast<std::size_t>(p.noise)], section["noise"]);
+    EXPECT_EQ(kFadeCurveNames[static_cast<std::size_t>(p.fade)], section["fade"]);
+    EXPECT_EQ(kFractalKindNames[static_cast<std::size_t>(p.fractal)], section["fractal"]);
+    EXPECT_EQ(kHashKindNames[static_cast<std::size_t>(p.hash)], section["hash"]);
+    EXPECT_EQ(p.octaves, section["octaves"].get<int>());
+    EXPECT_EQ(p.lacunarity, section["lacunarity"].get<double>());
+    EXPECT_EQ(p.persistence, section["persistence"].get<double>());
+    EXPECT_EQ(p.frequency, section["frequency"].get<double>());
+    EXPECT_EQ(p.offsetX, section["offset"][0].get<double>());
+    EXPECT_EQ(p.offsetY, section["offset"][1].get<double>());
+    EXPECT_EQ(p.seedOffset, section["seed_offset"].get<std::uint64_t>());
+}
+
+/// The option keys of a config document: top-level values and, inside each section, every
+/// member whatever its value (terrain.walkable is an object, terrain.classes an array, a
+/// threshold may be {"coverage": share}). In document order for an ordered_json.
+template <typename J>
+std::vector<std::string> optionKeysOf(const J& document) {
+    std::vector<std::string> keys;
+    for (const auto& [key, value] : document.items()) {
+        if (!value.is_object()) {
+            keys.push_back(key);
+            continue;
+        }
+        for (const auto& [member, unused] : value.items()) keys.push_back(key + "." + member);
+    }
+    return keys;
+}
+
 // ---------------------------------------------------------------------------------------------
 // One bad input, one problem.
 
@@ -96,6 +135,32 @@ struct ProblemCase {
 };
 
 void PrintTo(const ProblemCase& c, std::ostream* os) { *os << c.name; }
+
+// Class entries that cover every cell.
+constexpr const char* kAllClass = R"({"name": "all", "colour": "#808080", "walkable": true})";
+constexpr const char* kAllClass2 = R"({"name": "all2", "colour": "#404040", "walkable": false})";
+
+/// A config with these terrain.classes entries and, if given, more terrain members.
+std::string classesText(const std::vector<std::string>& entries, const std::string& more = "") {
+    std::string list;
+    for (const auto& e : entries) list += (list.empty() ? "" : ", ") + e;
+    return R"({"terrain": {"classes": [)" + list + "]" + (more.empty() ? "" : ", " + more) + "}}";
+}
+
+/// The problem with a threshold that is neither a number on 0..1 nor {"coverage": share}.
+std::string notAThreshold(const std::string& key, const std::string& value) {
+    return "config: '" + key +
+           R"(' must be a number between 0 and 1 or {"coverage": share} (got )" + value + ")";
+}
+
+/// A config with `count` classes named c0, c1, ..., each covering every cell.
+std::string classesText(std::size_t count) {
+    std::vector<std::string> entries;
+    for (std::size_t i = 0; i < count; ++i)
+        entries.push_back(R"({"name": "c)" + std::to_string(i) +
+                          R"(", "colour": "#000000", "walkable": true})");
+    return classesText(entries);
+}
 
 // One case per entry, so the list reads as a table.
 // clang-format off
@@ -112,15 +177,19 @@ const std::vector<ProblemCase> kProblemCases = {
     {"UnknownTopLevelKeyFarFromAny", R"({"colour": "red"})", {}, "config: unknown key 'colour'"},
     {"UnknownNestedKeyFarFromAny", R"({"output": {"format": "png"}})", {},
      "config: unknown key 'output.format'"},
-    {"UnknownSectionIsOneProblem", R"({"moisture": {"octaves": 3, "noise": "value"}})", {},
-     "config: unknown key 'moisture'"},
+    {"UnknownSectionIsOneProblem", R"({"climate": {"octaves": 3, "noise": "value"}})", {},
+     "config: unknown key 'climate'"},
     {"DottedKeyIsUnknown", R"({"map.width": 5})", {},
      "config: unknown key 'map.width' (write nested objects: dots separate keys only in "
      "overrides)"},
     {"EmptyKeyIsUnknown", R"({"map": {"": {"width": 5}}})", {}, "config: unknown key 'map.'"},
     {"UnknownKeyInOverride", "{}", {"height.octave=3"},
      "config: unknown key 'height.octave' (did you mean 'octaves'?)"},
-    {"UnknownSectionInOverride", "{}", {"terrain.lake_below=0.3"}, "config: unknown key 'terrain'"},
+    {"UnknownSectionInOverride", "{}", {"biome.lake_below=0.3"}, "config: unknown key 'biome'"},
+    {"UnknownKeyInMoisture", R"({"moisture": {"octave": 4}})", {},
+     "config: unknown key 'moisture.octave' (did you mean 'octaves'?)"},
+    {"UnknownKeyInTerrain", R"({"terrain": {"lake_bellow": 0.3}})", {},
+     "config: unknown key 'terrain.lake_bellow' (did you mean 'lake_below'?)"},
     {"SectionMustBeObject", R"({"map": 5})", {}, "config: 'map' must be an object (got 5)"},
     {"SectionMustNotBeNull", R"({"height": null})", {},
      "config: 'height' must be an object (got null)"},
@@ -258,7 +327,170 @@ const std::vector<ProblemCase> kProblemCases = {
     {"OutputFileListedTwice", R"({"output": {"files": ["height.tif", "height.tif"]}})", {},
      R"(config: 'output.files' must not list a file twice (got ["height.tif", "height.tif"]))"},
     {"UnknownOutputFile", R"({"output": {"files": ["height.tif", "moisture.tif"]}})", {},
-     R"(config: 'output.files' entries must be one of height.tif (got "moisture.tif"))"},
+     "config: 'output.files' entries must be one of height.tif, classes.tif, walkable.tif, "
+     R"(preview.png, height.png, stats.json (got "moisture.tif"))"},
+
+    // The moisture layer: the same keys and rules as height.
+    {"MoistureNoiseChoice", R"({"moisture": {"noise": "perlin2"}})", {},
+     R"(config: 'moisture.noise' must be one of value, perlin, simplex (got "perlin2"))"},
+    {"MoistureOctavesTooMany", R"({"moisture": {"octaves": 40}})", {},
+     "config: 'moisture.octaves' must be between 1 and 16 (got 40)"},
+    {"MoisturePersistenceZero", "{}", {"moisture.persistence=0"},
+     "config: 'moisture.persistence' must be greater than 0 and at most 1 (got 0)"},
+    {"MoistureOffsetTooLarge", R"({"moisture": {"offset": [0, 1.5e9]}})", {},
+     "config: 'moisture.offset' values must be between -1e9 and 1e9 (got [0, 1.5e9])"},
+
+    // Terrain thresholds: a number on 0..1 or {"coverage": share}.
+    {"ThresholdGivenString", R"({"terrain": {"lake_below": "x"}})", {},
+     "config: 'terrain.lake_below' must be a number between 0 and 1 or "
+     R"({"coverage": share} (got "x"))"},
+    {"ThresholdAboveOne", R"({"terrain": {"mountain_above": 1.5}})", {},
+     notAThreshold("terrain.mountain_above", "1.5")},
+    {"ThresholdNegative", R"({"terrain": {"forest_above": -0.1}})", {},
+     notAThreshold("terrain.forest_above", "-0.1")},
+    {"ThresholdGivenNull", "{}", {"terrain.desert_below=null"},
+     notAThreshold("terrain.desert_below", "null")},
+    {"CoverageAboveOne", R"({"terrain": {"desert_below": {"coverage": 1.5}}})", {},
+     notAThreshold("terrain.desert_below", R"({"coverage": 1.5})")},
+    {"CoverageGivenString", "{}", {R"(terrain.lake_below={"coverage": "half"})"},
+     notAThreshold("terrain.lake_below", R"({"coverage": "half"})")},
+    {"CoverageEmptyObject", R"({"terrain": {"lake_below": {}}})", {},
+     notAThreshold("terrain.lake_below", "{}")},
+    {"CoverageUnknownKey", R"({"terrain": {"lake_below": {"coverage": 0.2, "exact": true}}})", {},
+     "config: unknown key 'terrain.lake_below.exact'"},
+    {"CoverageMisspelledIsOneProblem", R"({"terrain": {"lake_below": {"coverag": 0.2}}})", {},
+     "config: unknown key 'terrain.lake_below.coverag' (did you mean 'coverage'?)"},
+    {"LakeAboveMountain", R"({"terrain": {"lake_below": 0.8}})", {},
+     "config: 'terrain.lake_below' (0.8) must be below 'terrain.mountain_above' (0.72)"},
+    {"LakeEqualsMountain", R"({"terrain": {"lake_below": 0.5, "mountain_above": 0.5}})", {},
+     "config: 'terrain.lake_below' (0.5) must be below 'terrain.mountain_above' (0.5)"},
+    {"DesertAboveForest", "{}", {"terrain.desert_below=0.7"},
+     "config: 'terrain.desert_below' (0.7) must be below 'terrain.forest_above' (0.64)"},
+    {"LakeAndMountainCoverMoreThanTheMap",
+     R"({"terrain": {"lake_below": {"coverage": 0.6}, "mountain_above": {"coverage": 0.5}}})", {},
+     R"(config: 'terrain.lake_below' ({"coverage": 0.6}) and 'terrain.mountain_above' )"
+     R"(({"coverage": 0.5}) ask for more than the whole map: coverages must add up to at most 1)"},
+    {"AllFourCoverMoreThanTheMap", "{}",
+     {R"(terrain.lake_below={"coverage": 0.3})", R"(terrain.mountain_above={"coverage": 0.2})",
+      R"(terrain.forest_above={"coverage": 0.3})", R"(terrain.desert_below={"coverage": 0.3})"},
+     R"(config: 'terrain.lake_below' ({"coverage": 0.3}), 'terrain.mountain_above' )"
+     R"(({"coverage": 0.2}), 'terrain.forest_above' ({"coverage": 0.3}) and )"
+     R"('terrain.desert_below' ({"coverage": 0.3}) ask for more than the whole map: coverages )"
+     "must add up to at most 1"},
+
+    // Walkability and colours of the default classes.
+    {"WalkableNotObject", R"({"terrain": {"walkable": true}})", {},
+     "config: 'terrain.walkable' must be an object of booleans (got true)"},
+    {"WalkableNotBoolean", R"({"terrain": {"walkable": {"lake": "yes"}}})", {},
+     R"(config: 'terrain.walkable.lake' must be a boolean (got "yes"))"},
+    {"WalkableUnknownClass", "{}", {"terrain.walkable.lakes=true"},
+     "config: unknown key 'terrain.walkable.lakes' (did you mean 'lake'?)"},
+    {"ColoursNotObject", R"({"terrain": {"colours": ["#000000"]}})", {},
+     R"(config: 'terrain.colours' must be an object of colours (got ["#000000"]))"},
+    {"ColourName", R"({"terrain": {"colours": {"forest": "red"}}})", {},
+     R"(config: 'terrain.colours.forest' must be a colour "#rrggbb" (got "red"))"},
+    {"ColourShortForm", "{}", {"terrain.colours.desert=#fff"},
+     R"(config: 'terrain.colours.desert' must be a colour "#rrggbb" (got "#fff"))"},
+    {"ColourNotHex", R"({"terrain": {"colours": {"ground": "#12345g"}}})", {},
+     R"(config: 'terrain.colours.ground' must be a colour "#rrggbb" (got "#12345g"))"},
+    {"ColourUnknownClass", R"({"terrain": {"colours": {"grass": "#00ff00"}}})", {},
+     "config: unknown key 'terrain.colours.grass'"},
+
+    // Custom class tables.
+    {"ClassesNotArray", R"({"terrain": {"classes": {}}})", {},
+     "config: 'terrain.classes' must be an array of classes (got {})"},
+    {"TooManyClasses", classesText(256), {},
+     "config: 'terrain.classes' must hold at most 255 classes (got 256)"},
+    {"ClassNotObject", R"({"terrain": {"classes": [5]}})", {},
+     "config: 'terrain.classes[0]' must be an object (got 5)"},
+    {"ClassNameMissing", classesText({R"({"colour": "#000000", "walkable": true})"}), {},
+     "config: 'terrain.classes[0].name' is missing"},
+    {"ClassColourMissing", classesText({R"({"name": "all", "walkable": true})"}), {},
+     "config: 'terrain.classes[0].colour' is missing"},
+    {"ClassWalkableMissing", classesText({R"({"name": "all", "colour": "#000000"})"}), {},
+     "config: 'terrain.classes[0].walkable' is missing"},
+    {"ClassNameEmpty", classesText({R"({"name": "", "colour": "#000000", "walkable": true})"}), {},
+     "config: 'terrain.classes[0].name' must be a non-empty string of at most 64 characters "
+     R"((got ""))"},
+    {"ClassNameNotString", classesText({R"({"name": 3, "colour": "#000000", "walkable": true})"}),
+     {}, "config: 'terrain.classes[0].name' must be a non-empty string of at most 64 characters "
+     "(got 3)"},
+    {"ClassNameTooLong",
+     classesText({R"({"name": ")" + std::string(65, 'x') +
+                  R"(", "colour": "#000000", "walkable": true})"}),
+     {}, "config: 'terrain.classes[0].name' must be a non-empty string of at most 64 characters "
+     "(got \"" + std::string(65, 'x') + "\")"},
+    {"ClassColourBad",
+     classesText({kAllClass, R"({"name": "b", "colour": "red", "walkable": true})"}), {},
+     R"(config: 'terrain.classes[1].colour' must be a colour "#rrggbb" (got "red"))"},
+    {"ClassWalkableNotBoolean",
+     classesText({R"({"name": "a", "colour": "#000000", "walkable": 1})"}), {},
+     "config: 'terrain.classes[0].walkable' must be a boolean (got 1)"},
+    {"ClassHeightReversed",
+     classesText({kAllClass, kAllClass2,
+                  R"({"name": "c", "colour": "#000000", "walkable": true, "height": [0.5, 0.2]})"}),
+     {}, "config: 'terrain.classes[2].height' must be an array of 2 numbers with 0 <= lo <= hi "
+     "<= 1 (got [0.5, 0.2])"},
+    {"ClassHeightAboveOne",
+     classesText({R"({"name": "a", "colour": "#000000", "walkable": true, "height": [0, 1.5]})"}),
+     {}, "config: 'terrain.classes[0].height' must be an array of 2 numbers with 0 <= lo <= hi "
+     "<= 1 (got [0, 1.5])"},
+    {"ClassMoistureOneNumber",
+     classesText({R"({"name": "a", "colour": "#000000", "walkable": true, "moisture": [0.5]})"}),
+     {}, "config: 'terrain.classes[0].moisture' must be an array of 2 numbers with 0 <= lo <= hi "
+     "<= 1 (got [0.5])"},
+    {"ClassMoistureNotArray",
+     classesText({R"({"name": "a", "colour": "#000000", "walkable": true, "moisture": "all"})"}),
+     {}, "config: 'terrain.classes[0].moisture' must be an array of 2 numbers with 0 <= lo <= hi "
+     R"(<= 1 (got "all"))"},
+    {"ClassUnknownKey",
+     classesText({R"({"name": "a", "colour": "#000000", "colour_": "#ffffff", "walkable": true})"}),
+     {}, "config: unknown key 'terrain.classes[0].colour_' (did you mean 'colour'?)"},
+    {"ClassMisspelledRequiredKeyIsOneProblem",
+     classesText({R"({"name": "a", "colour_": "#000000", "walkable": true})"}), {},
+     "config: unknown key 'terrain.classes[0].colour_' (did you mean 'colour'?)"},
+    {"ClassNamesRepeat", classesText({kAllClass, kAllClass2, kAllClass}), {},
+     R"(config: 'terrain.classes[2].name' ("all") must differ from 'terrain.classes[0].name')"},
+    {"ClassesLeaveAGap",
+     classesText({R"({"name": "low", "colour": "#000000", "walkable": true, "height": [0, 0.3]})",
+                  R"({"name": "high", "colour": "#ffffff", "walkable": true, )"
+                  R"("height": [0.31, 1]})"}),
+     {}, "config: 'terrain.classes' leave height 0.3..0.31 with moisture 0..1 unclassified: "
+     "every cell must match a class"},
+    {"ClassesInOverrideChecked", "{}",
+     {R"(terrain.classes=[{"name": "a", "colour": "#00000", "walkable": true}])"},
+     R"(config: 'terrain.classes[0].colour' must be a colour "#rrggbb" (got "#00000"))"},
+
+    // With a custom table the default rules' keys have no effect.
+    {"LakeBelowWithClasses", classesText({kAllClass}, R"("lake_below": 0.2)"), {},
+     "config: 'terrain.lake_below' has no effect when 'terrain.classes' is given"},
+    {"MountainAboveWithClasses", classesText({kAllClass}, R"("mountain_above": 0.72)"), {},
+     "config: 'terrain.mountain_above' has no effect when 'terrain.classes' is given"},
+    {"ForestCoverageWithClasses", classesText({kAllClass}, R"("forest_above": {"coverage": 0.1})"),
+     {}, "config: 'terrain.forest_above' has no effect when 'terrain.classes' is given"},
+    {"DesertBelowInOverrideWithClasses", classesText({kAllClass}), {"terrain.desert_below=0.1"},
+     "config: 'terrain.desert_below' has no effect when 'terrain.classes' is given"},
+    {"WalkableWithClasses", classesText({kAllClass}, R"("walkable": {"lake": true})"), {},
+     "config: 'terrain.walkable' has no effect when 'terrain.classes' is given"},
+    {"ColoursInOverrideWithClasses", classesText({kAllClass}), {"terrain.colours.lake=#000000"},
+     "config: 'terrain.colours' has no effect when 'terrain.classes' is given"},
+    {"ClassesInOverrideWithLakeInFile", R"({"terrain": {"lake_below": 0.2}})",
+     {"terrain.classes=[" + std::string(kAllClass) + "]"},
+     "config: 'terrain.lake_below' has no effect when 'terrain.classes' is given"},
+    {"TerrainObjectOverrideWithClasses", classesText({kAllClass}),
+     {R"(terrain={"walkable": {"ground": false}})"},
+     "config: 'terrain.walkable' has no effect when 'terrain.classes' is given"},
+
+    {"ConnectivityChoice", R"({"terrain": {"connectivity": "all"}})", {},
+     R"(config: 'terrain.connectivity' must be one of report, largest (got "all"))"},
+
+    // Output.
+    {"PreviewMaxSizeTooSmall", R"({"output": {"preview_max_size": 15}})", {},
+     "config: 'output.preview_max_size' must be between 16 and 16384 (got 15)"},
+    {"PreviewMaxSizeTooLarge", "{}", {"output.preview_max_size=16385"},
+     "config: 'output.preview_max_size' must be between 16 and 16384 (got 16385)"},
+    {"PreviewMaxSizeFraction", R"({"output": {"preview_max_size": 100.5}})", {},
+     "config: 'output.preview_max_size' must be an integer (got 100.5)"},
 
     // Overrides.
     {"OverrideWithoutEquals", "{}", {"map.width"},
@@ -331,21 +563,28 @@ TEST(ConfigTest, BuiltinDefaultFillsEveryFieldFromDefaultJson) {
     EXPECT_EQ(c.map.cellSize, d["map"]["cell_size"].get<double>());
     EXPECT_EQ(c.map.originX, d["map"]["origin"][0].get<double>());
     EXPECT_EQ(c.map.originY, d["map"]["origin"][1].get<double>());
-    EXPECT_EQ(kNoiseKindNames[static_cast<std::size_t>(c.height.noise)], d["height"]["noise"]);
-    EXPECT_EQ(kFadeCurveNames[static_cast<std::size_t>(c.height.fade)], d["height"]["fade"]);
-    EXPECT_EQ(kFractalKindNames[static_cast<std::size_t>(c.height.fractal)],
-              d["height"]["fractal"]);
-    EXPECT_EQ(kHashKindNames[static_cast<std::size_t>(c.height.hash)], d["height"]["hash"]);
-    EXPECT_EQ(c.height.octaves, d["height"]["octaves"].get<int>());
-    EXPECT_EQ(c.height.lacunarity, d["height"]["lacunarity"].get<double>());
-    EXPECT_EQ(c.height.persistence, d["height"]["persistence"].get<double>());
-    EXPECT_EQ(c.height.frequency, d["height"]["frequency"].get<double>());
-    EXPECT_EQ(c.height.offsetX, d["height"]["offset"][0].get<double>());
-    EXPECT_EQ(c.height.offsetY, d["height"]["offset"][1].get<double>());
-    EXPECT_EQ(c.height.seedOffset, d["height"]["seed_offset"].get<std::uint64_t>());
+    expectLayerIs(c.height, d["height"]);
+    expectLayerIs(c.moisture, d["moisture"]);
     EXPECT_EQ(c.elevation.minMeters, d["elevation"]["min"].get<double>());
     EXPECT_EQ(c.elevation.maxMeters, d["elevation"]["max"].get<double>());
+    const Json& t = d["terrain"];
+    EXPECT_EQ(c.terrain.lakeBelow.value, t["lake_below"].get<double>());
+    EXPECT_EQ(c.terrain.mountainAbove.value, t["mountain_above"].get<double>());
+    EXPECT_EQ(c.terrain.forestAbove.value, t["forest_above"].get<double>());
+    EXPECT_EQ(c.terrain.desertBelow.value, t["desert_below"].get<double>());
+    EXPECT_FALSE(c.terrain.customClasses);
+    EXPECT_TRUE(t["classes"].empty());
+    ASSERT_THAT(c.terrain.classes, SizeIs(kDefaultClasses.size()));
+    for (std::size_t i = 0; i < kDefaultClasses.size(); ++i) {
+        const std::string name(kDefaultClasses[i].name);
+        EXPECT_EQ(c.terrain.classes[i].name, name);
+        EXPECT_EQ(c.terrain.classes[i].walkable, t["walkable"][name].get<bool>()) << name;
+        EXPECT_EQ(hexOf(c.terrain.classes[i].colour), t["colours"][name]) << name;
+    }
+    EXPECT_EQ(kConnectivityNames[static_cast<std::size_t>(c.terrain.connectivity)],
+              t["connectivity"]);
     EXPECT_EQ(c.output.directory, d["output"]["directory"].get<std::string>());
+    EXPECT_EQ(c.output.previewMaxSize, d["output"]["preview_max_size"].get<std::int64_t>());
     std::vector<std::string> files;
     for (const OutputFile f : c.output.files)
         files.emplace_back(kOutputFileNames[static_cast<std::size_t>(f)]);
@@ -392,6 +631,245 @@ TEST(ConfigTest, EveryOptionLandsInItsField) {
     EXPECT_EQ(c.output.compression, Compression::Zstd);
     EXPECT_EQ(c.output.bigTiff, BigTiffMode::Always);
     EXPECT_TRUE(c.wants(OutputFile::HeightTif));
+}
+
+TEST(ConfigTest, DefaultMoistureIsTheHeightLayerWithOffsetOverThree) {
+    const Config c = defaultConfig();
+    EXPECT_EQ(c.height.offsetX, 37.5);
+    EXPECT_EQ(c.height.offsetY, 81.0);
+    EXPECT_EQ(c.height.seedOffset, 0u);
+    // The original generator's relation: the second layer's offsets are the first's over 3.
+    EXPECT_EQ(c.moisture.offsetX, c.height.offsetX / 3);
+    EXPECT_EQ(c.moisture.offsetY, c.height.offsetY / 3);
+    EXPECT_EQ(c.moisture.seedOffset, 1u);
+    EXPECT_EQ(c.moisture.noise, c.height.noise);
+    EXPECT_EQ(c.moisture.fade, c.height.fade);
+    EXPECT_EQ(c.moisture.fractal, c.height.fractal);
+    EXPECT_EQ(c.moisture.hash, c.height.hash);
+    EXPECT_EQ(c.moisture.octaves, c.height.octaves);
+    EXPECT_EQ(c.moisture.lacunarity, c.height.lacunarity);
+    EXPECT_EQ(c.moisture.persistence, c.height.persistence);
+    EXPECT_EQ(c.moisture.frequency, c.height.frequency);
+}
+
+TEST(ConfigTest, DefaultTerrainIsTheOriginalGenerators) {
+    const TerrainConfig t = defaultConfig().terrain;
+    // seed-notes.md: lake <= 0.30, mountain >= 0.72, forest >= 0.64, desert <= 0.30.
+    const std::vector<std::pair<Threshold, double>> thresholds = {
+        {t.lakeBelow, 0.30}, {t.mountainAbove, 0.72}, {t.forestAbove, 0.64}, {t.desertBelow, 0.30}};
+    for (const auto& [threshold, value] : thresholds) {
+        EXPECT_FALSE(threshold.byCoverage);
+        EXPECT_EQ(threshold.value, value);
+    }
+    EXPECT_FALSE(t.customClasses);
+    EXPECT_EQ(t.connectivity, Connectivity::Report);
+    ASSERT_THAT(t.classes, SizeIs(kDefaultClasses.size()));
+    for (std::size_t i = 0; i < kDefaultClasses.size(); ++i) {
+        const TerrainClass& c = t.classes[i];
+        EXPECT_EQ(c.name, kDefaultClasses[i].name);
+        EXPECT_EQ(c.colour, kDefaultClasses[i].colour) << c.name;
+        EXPECT_EQ(c.walkable, kDefaultClasses[i].walkable) << c.name;
+        // Ranges are left for resolveTerrain.
+        EXPECT_EQ(c.heightMin, 0.0);
+        EXPECT_EQ(c.heightMax, 1.0);
+        EXPECT_EQ(c.moistureMin, 0.0);
+        EXPECT_EQ(c.moistureMax, 1.0);
+    }
+}
+
+TEST(ConfigTest, DefaultOutputWritesEveryFile) {
+    const Config c = defaultConfig();
+    ASSERT_THAT(c.output.files, SizeIs(kOutputFileNames.size()));
+    for (std::size_t i = 0; i < kOutputFileNames.size(); ++i)
+        EXPECT_EQ(c.output.files[i], static_cast<OutputFile>(i));
+    EXPECT_EQ(c.output.previewMaxSize, 2048);
+}
+
+TEST(ConfigTest, MoistureOptionsLandInTheMoistureLayer) {
+    const Config base = defaultConfig();
+    const Config c = defaultConfig({"moisture.noise=simplex", "moisture.fade=cubic",
+                                    "moisture.fractal=turbulence", "moisture.hash=permutation",
+                                    "moisture.octaves=2", "moisture.lacunarity=3",
+                                    "moisture.persistence=0.25", "moisture.frequency=0.5",
+                                    "moisture.offset=[-1, 2]", "moisture.seed_offset=9"});
+    EXPECT_EQ(c.moisture.noise, NoiseKind::Simplex);
+    EXPECT_EQ(c.moisture.fade, FadeCurve::Cubic);
+    EXPECT_EQ(c.moisture.fractal, FractalKind::Turbulence);
+    EXPECT_EQ(c.moisture.hash, HashKind::Permutation);
+    EXPECT_EQ(c.moisture.octaves, 2);
+    EXPECT_EQ(c.moisture.lacunarity, 3.0);
+    EXPECT_EQ(c.moisture.persistence, 0.25);
+    EXPECT_EQ(c.moisture.frequency, 0.5);
+    EXPECT_EQ(c.moisture.offsetX, -1.0);
+    EXPECT_EQ(c.moisture.offsetY, 2.0);
+    EXPECT_EQ(c.moisture.seedOffset, 9u);
+    // The height layer is untouched.
+    EXPECT_EQ(c.height.noise, base.height.noise);
+    EXPECT_EQ(c.height.octaves, base.height.octaves);
+    EXPECT_EQ(c.height.offsetX, base.height.offsetX);
+    EXPECT_EQ(c.height.seedOffset, base.height.seedOffset);
+}
+
+TEST(ConfigTest, TerrainOptionsLandInTheirFields) {
+    const Config c = parseConfig(
+        R"({"terrain": {"lake_below": 0.1, "mountain_above": 0.9, "forest_above": 0.5,
+                        "desert_below": 0.2, "walkable": {"lake": true, "ground": false},
+                        "colours": {"mountain": "#FFFFFF", "desert": "#010203"}}})",
+        "test.json", {"terrain.connectivity=largest", "output.preview_max_size=16"});
+    const TerrainConfig& t = c.terrain;
+    EXPECT_EQ(t.lakeBelow.value, 0.1);
+    EXPECT_EQ(t.mountainAbove.value, 0.9);
+    EXPECT_EQ(t.forestAbove.value, 0.5);
+    EXPECT_EQ(t.desertBelow.value, 0.2);
+    EXPECT_EQ(t.connectivity, Connectivity::Largest);
+    ASSERT_THAT(t.classes, SizeIs(5));
+    const auto at = [&](DefaultClass k) { return t.classes[static_cast<std::size_t>(k)]; };
+    EXPECT_TRUE(at(DefaultClass::Lake).walkable);
+    EXPECT_FALSE(at(DefaultClass::Mountain).walkable);  // not given: the default
+    EXPECT_FALSE(at(DefaultClass::Ground).walkable);
+    EXPECT_EQ(at(DefaultClass::Mountain).colour, (Rgb{255, 255, 255}));
+    EXPECT_EQ(at(DefaultClass::Desert).colour, (Rgb{1, 2, 3}));
+    EXPECT_EQ(at(DefaultClass::Lake).colour, kDefaultClasses[0].colour);
+    EXPECT_EQ(c.output.previewMaxSize, 16);
+    // Colours resolve in one canonical (lower-case) form.
+    EXPECT_EQ(Json::parse(c.resolvedJson)["terrain"]["colours"]["mountain"], "#ffffff");
+}
+
+TEST(ConfigTest, CoverageThresholdsParse) {
+    const Config c = parseConfig(
+        R"({"terrain": {"forest_above": {"coverage": 0.2}}})", "t.json",
+        {R"(terrain.lake_below={"coverage":0.25})", R"(terrain.mountain_above={"coverage": 0})",
+         R"(terrain.desert_below = {"coverage": 0.55})"});
+    const TerrainConfig& t = c.terrain;
+    EXPECT_TRUE(t.lakeBelow.byCoverage);
+    EXPECT_EQ(t.lakeBelow.coverage, 0.25);
+    EXPECT_TRUE(t.mountainAbove.byCoverage);
+    EXPECT_EQ(t.mountainAbove.coverage, 0.0);
+    EXPECT_TRUE(t.forestAbove.byCoverage);
+    EXPECT_EQ(t.forestAbove.coverage, 0.2);
+    EXPECT_TRUE(t.desertBelow.byCoverage);
+    EXPECT_EQ(t.desertBelow.coverage, 0.55);  // 0.25 + 0 + 0.2 + 0.55 is the whole map
+    EXPECT_EQ(Json::parse(c.resolvedJson)["terrain"]["mountain_above"],
+              Json::parse(R"({"coverage": 0.0})"));
+}
+
+TEST(ConfigTest, ThresholdOrderIsLeftToResolveTerrainWhenACoverageIsInvolved) {
+    // A coverage becomes a value only when the map is sampled; resolveTerrain checks the order.
+    const Config c =
+        defaultConfig({"terrain.lake_below=0.9", R"(terrain.mountain_above={"coverage": 0.1})",
+                       R"(terrain.desert_below={"coverage": 0.9})"});
+    EXPECT_EQ(c.terrain.lakeBelow.value, 0.9);
+    EXPECT_TRUE(c.terrain.mountainAbove.byCoverage);
+    // Coverages that together make the whole map are fine, up to decimal rounding.
+    EXPECT_NO_THROW((void)defaultConfig({R"(terrain.lake_below={"coverage": 0.1})",
+                                         R"(terrain.mountain_above={"coverage": 0.2})",
+                                         R"(terrain.forest_above={"coverage": 0.7})"}));
+}
+
+TEST(ConfigTest, CustomClassTableParses) {
+    const Config c = parseConfig(R"({"terrain": {"classes": [
+        {"name": "sea", "colour": "#0000FF", "walkable": false, "height": [0, 0.4]},
+        {"name": "swamp", "colour": "#336633", "walkable": true, "height": [0.4, 0.6],
+         "moisture": [0.7, 1]},
+        {"name": "land", "colour": "#00ff00", "walkable": true}
+    ]}})",
+                                 "test.json");
+    const TerrainConfig& t = c.terrain;
+    EXPECT_TRUE(t.customClasses);
+    ASSERT_THAT(t.classes, SizeIs(3));
+    EXPECT_EQ(t.classes[0].name, "sea");
+    EXPECT_EQ(t.classes[0].colour, (Rgb{0, 0, 255}));
+    EXPECT_FALSE(t.classes[0].walkable);
+    EXPECT_EQ(t.classes[0].heightMin, 0.0);
+    EXPECT_EQ(t.classes[0].heightMax, 0.4);
+    EXPECT_EQ(t.classes[0].moistureMin, 0.0);  // omitted: [0, 1]
+    EXPECT_EQ(t.classes[0].moistureMax, 1.0);
+    EXPECT_EQ(t.classes[1].name, "swamp");
+    EXPECT_EQ(t.classes[1].heightMin, 0.4);
+    EXPECT_EQ(t.classes[1].heightMax, 0.6);
+    EXPECT_EQ(t.classes[1].moistureMin, 0.7);
+    EXPECT_EQ(t.classes[1].moistureMax, 1.0);
+    EXPECT_EQ(t.classes[2].name, "land");
+    EXPECT_EQ(t.classes[2].colour, (Rgb{0, 255, 0}));
+    EXPECT_TRUE(t.classes[2].walkable);
+    EXPECT_EQ(t.classes[2].heightMin, 0.0);
+    EXPECT_EQ(t.classes[2].heightMax, 1.0);
+    // The resolved config spells the ranges out, so omitting [0, 1] and writing it hash alike.
+    const Json resolved = Json::parse(c.resolvedJson)["terrain"]["classes"][2];
+    EXPECT_EQ(resolved["height"], Json::parse("[0.0, 1.0]"));
+    EXPECT_EQ(resolved["moisture"], Json::parse("[0.0, 1.0]"));
+    const std::string all = R"({"name": "all", "colour": "#808080", "walkable": true)";
+    EXPECT_EQ(parseConfig(R"({"terrain": {"classes": [)" + all + "}]}}", "a").hash,
+              parseConfig(R"({"terrain": {"classes": [)" + all +
+                              R"(, "height": [0, 1], "moisture": [0.0, 1]}]}})",
+                          "b")
+                  .hash);
+}
+
+TEST(ConfigTest, ClassTableLimits) {
+    // 255 classes, and names of 64 characters (not bytes).
+    EXPECT_THAT(defaultConfig({"terrain.classes=" +
+                               Json::parse(classesText(255))["terrain"]["classes"].dump()})
+                    .terrain.classes,
+                SizeIs(255));
+    std::string name;
+    for (int i = 0; i < 64; ++i) name += "\xc3\xa9";  // é, two bytes each
+    const Config c = parseConfig(
+        classesText({R"({"name": ")" + name + R"(", "colour": "#000000", "walkable": true})"}),
+        "test.json");
+    EXPECT_EQ(c.terrain.classes[0].name, name);
+}
+
+TEST(ConfigTest, CustomClassesWithoutOtherTerrainKeysAreFine) {
+    // default.json sets the thresholds, walkable and colours; only the user's own count.
+    const Config c = parseConfig(classesText({kAllClass}, R"("connectivity": "largest")"), "t");
+    EXPECT_TRUE(c.terrain.customClasses);
+    EXPECT_THAT(c.terrain.classes, SizeIs(1));
+    EXPECT_EQ(c.terrain.connectivity, Connectivity::Largest);
+    EXPECT_NO_THROW((void)defaultConfig({"terrain.classes=[" + std::string(kAllClass) + "]"}));
+    EXPECT_NO_THROW(
+        (void)parseConfig("{}", "t", {"terrain.classes=[" + std::string(kAllClass) + "]"}));
+    // Setting the default rules is fine without a custom table, or with an empty one.
+    EXPECT_NO_THROW((void)parseConfig(R"({"terrain": {"classes": [], "lake_below": 0.2}})", "t"));
+}
+
+TEST(ConfigTest, NoEffectIsReportedOncePerKey) {
+    EXPECT_THAT(
+        problemsOf(classesText({kAllClass}, R"("lake_below": 0.2, "colours": {"lake": "#000000"})"),
+                   {"terrain.walkable.lake=true", "terrain.lake_below=0.25"}),
+        ElementsAre("config: 'terrain.lake_below' has no effect when 'terrain.classes' is given",
+                    "config: 'terrain.walkable' has no effect when 'terrain.classes' is given",
+                    "config: 'terrain.colours' has no effect when 'terrain.classes' is given"));
+    EXPECT_THAT(
+        [] {
+            (void)defaultConfig(
+                {"terrain.classes=[" + std::string(kAllClass) + "]", "terrain.mountain_above=0.5"});
+        },
+        ThrowsMessage<ConfigError>(HasSubstr(
+            "config: 'terrain.mountain_above' has no effect when 'terrain.classes' is given")));
+}
+
+TEST(ConfigTest, CustomClassGapIsReported) {
+    EXPECT_THAT(
+        [] {
+            (void)defaultConfig({R"(terrain.classes=[
+                {"name": "dry", "colour": "#000000", "walkable": true, "moisture": [0, 0.5]},
+                {"name": "wet", "colour": "#000000", "walkable": true, "moisture": [0.6, 1]}])"});
+        },
+        ThrowsMessage<ConfigError>(HasSubstr("config: 'terrain.classes' leave height 0..1 with "
+                                             "moisture 0.5..0.6 unclassified: every cell must "
+                                             "match a class")));
+}
+
+TEST(ConfigTest, NeedsClassesWhenAnOutputShowsThem) {
+    EXPECT_TRUE(defaultConfig().needsClasses());
+    EXPECT_FALSE(defaultConfig({R"(output.files=["height.tif"])"}).needsClasses());
+    EXPECT_FALSE(defaultConfig({R"(output.files=["height.tif", "height.png"])"}).needsClasses());
+    for (const char* file : {"classes.tif", "walkable.tif", "preview.png", "stats.json"}) {
+        const Config c = defaultConfig({"output.files=[\"" + std::string(file) + "\"]"});
+        EXPECT_TRUE(c.needsClasses()) << file;
+        EXPECT_FALSE(c.wants(OutputFile::HeightTif)) << file;
+    }
 }
 
 TEST(ConfigTest, SmallConfigLoads) {
@@ -535,8 +1013,8 @@ TEST(ConfigTest, HashIsFnv1aOfTheResolvedJsonWithoutDirectory) {
 
 TEST(ConfigTest, OptionReferenceCoversExactlyTheKeysOfDefaultJson) {
     const Json d = defaultJson();
-    std::set<std::string> defaultKeys;
-    collectLeaves(d, "", defaultKeys);
+    const auto keys = optionKeysOf(d);
+    const std::set<std::string> defaultKeys(keys.begin(), keys.end());
     std::set<std::string> referenceKeys;
     for (const auto& option : optionReference()) {
         referenceKeys.insert(option.path);
@@ -546,6 +1024,58 @@ TEST(ConfigTest, OptionReferenceCoversExactlyTheKeysOfDefaultJson) {
     }
     EXPECT_EQ(referenceKeys, defaultKeys);
     EXPECT_THAT(optionReference(), SizeIs(defaultKeys.size()));  // no key twice
+    EXPECT_TRUE(defaultKeys.contains("terrain.classes"));
+    EXPECT_TRUE(defaultKeys.contains("terrain.walkable"));
+    EXPECT_TRUE(defaultKeys.contains("terrain.lake_below"));
+}
+
+TEST(ConfigTest, OptionReferenceFollowsTheOrderOfDefaultJson) {
+    const auto ordered =
+        nlohmann::ordered_json::parse(readText(kSourceDir + "/configs/default.json"));
+    std::vector<std::string> referenceKeys;
+    for (const auto& option : optionReference()) referenceKeys.push_back(option.path);
+    EXPECT_EQ(referenceKeys, optionKeysOf(ordered));
+    std::vector<std::string> sections;
+    for (const auto& [key, value] : ordered.items()) sections.push_back(key);
+    EXPECT_THAT(sections,
+                ElementsAre("seed", "map", "height", "moisture", "elevation", "terrain", "output"));
+}
+
+TEST(ConfigTest, MoistureOptionsAreTheHeightOptions) {
+    std::vector<OptionInfo> height;
+    std::vector<OptionInfo> moisture;
+    for (const auto& option : optionReference()) {
+        if (option.path.starts_with("height.")) height.push_back(option);
+        if (option.path.starts_with("moisture.")) moisture.push_back(option);
+    }
+    ASSERT_THAT(moisture, SizeIs(height.size()));
+    ASSERT_THAT(height, SizeIs(10));
+    for (std::size_t i = 0; i < height.size(); ++i) {
+        EXPECT_EQ(moisture[i].path, "moisture." + height[i].path.substr(7));
+        EXPECT_EQ(moisture[i].type, height[i].type) << moisture[i].path;
+        EXPECT_EQ(moisture[i].range, height[i].range) << moisture[i].path;
+        EXPECT_EQ(moisture[i].meaning, height[i].meaning) << moisture[i].path;
+    }
+}
+
+TEST(ConfigTest, OptionReferenceDescribesTerrainAndOutput) {
+    std::map<std::string, OptionInfo> byPath;
+    for (const auto& option : optionReference()) byPath.emplace(option.path, option);
+    for (const char* path : {"terrain.lake_below", "terrain.mountain_above", "terrain.forest_above",
+                             "terrain.desert_below"}) {
+        EXPECT_EQ(byPath.at(path).type, "number or {coverage}") << path;
+        EXPECT_THAT(byPath.at(path).meaning, HasSubstr("coverage")) << path;
+    }
+    EXPECT_EQ(byPath.at("terrain.walkable").type, "object of booleans");
+    EXPECT_EQ(byPath.at("terrain.colours").type, "object of colours");
+    EXPECT_EQ(byPath.at("terrain.classes").type, "array of classes");
+    EXPECT_EQ(byPath.at("terrain.classes").defaultJson, "[]");
+    for (const char* field : {"name", "colour", "walkable", "height", "moisture", "[0, 1]"})
+        EXPECT_THAT(byPath.at("terrain.classes").meaning, HasSubstr(field)) << field;
+    EXPECT_EQ(byPath.at("terrain.connectivity").range, "one of: report, largest");
+    EXPECT_EQ(byPath.at("output.preview_max_size").type, "integer");
+    EXPECT_EQ(byPath.at("output.preview_max_size").range, "16..16384");
+    EXPECT_EQ(byPath.at("output.preview_max_size").defaultJson, "2048");
 }
 
 TEST(ConfigTest, OptionReferenceDescribesRanges) {

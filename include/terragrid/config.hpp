@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "terragrid/noise.hpp"
+#include "terragrid/terrain.hpp"
 
 namespace terragrid {
 
@@ -36,8 +37,16 @@ enum class BigTiffMode : std::uint8_t { Auto, Always };
 inline constexpr std::array<std::string_view, 2> kBigTiffModeNames{"auto", "always"};
 
 /// Output files terragrid can write; `output.files` lists the ones wanted.
-enum class OutputFile : std::uint8_t { HeightTif };
-inline constexpr std::array<std::string_view, 1> kOutputFileNames{"height.tif"};
+enum class OutputFile : std::uint8_t {
+    HeightTif,
+    ClassesTif,
+    WalkableTif,
+    PreviewPng,
+    HeightPng,
+    StatsJson
+};
+inline constexpr std::array<std::string_view, 6> kOutputFileNames{
+    "height.tif", "classes.tif", "walkable.tif", "preview.png", "height.png", "stats.json"};
 
 struct MapConfig {
     std::int64_t width = 0;       ///< cells across
@@ -59,13 +68,17 @@ struct OutputConfig {
     int epsg = 0;
     Compression compression = Compression::Deflate;
     BigTiffMode bigTiff = BigTiffMode::Auto;
+    /// Longest side of preview.png / height.png in pixels; larger maps are downsampled.
+    std::int64_t previewMaxSize = 0;
 };
 
 struct Config {
     std::uint64_t seed = 0;
     MapConfig map;
     NoiseParams height;
+    NoiseParams moisture;
     ElevationConfig elevation;
+    TerrainConfig terrain;
     OutputConfig output;
 
     /// The fully resolved config as JSON text (keys sorted, every default filled in).
@@ -75,6 +88,8 @@ struct Config {
     std::string hash;
 
     bool wants(OutputFile f) const;
+    /// Whether any wanted output needs terrain classes (and so the moisture layer).
+    bool needsClasses() const;
 };
 
 /// The built-in default config (configs/default.json as compiled in), as text.
