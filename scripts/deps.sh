@@ -8,6 +8,7 @@ packages=(
   libboost-program-options-dev     # CLI options
   nlohmann-json3-dev               # configs
   libtiff-dev                      # GeoTIFF writer
+  libpng-dev                       # PNG previews
   libtbb-dev                       # parallel tiles
   libgtest-dev libgmock-dev        # test suite
   gdal-bin                         # gdalinfo, used by the tests to check our GeoTIFFs

@@ -522,6 +522,125 @@ TEST_F(GeoTiffTest, UnwritableDirectoryThrowsNamingFile) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// UInt8 rasters and palettes
+
+std::vector<std::uint8_t> makeBytes(std::int64_t width, std::int64_t height) {
+    std::vector<std::uint8_t> cells(static_cast<std::size_t>(width * height));
+    for (std::size_t i = 0; i < cells.size(); ++i) {
+        cells[i] = static_cast<std::uint8_t>((i * 7 + i / 13) % 251);
+    }
+    return cells;
+}
+
+GeoTiffOptions byteOptions(Compression compression = Compression::Deflate) {
+    GeoTiffOptions options = smallOptions(compression);
+    options.sampleFormat = SampleFormat::UInt8;
+    options.unit.clear();
+    return options;
+}
+
+std::string writeBytes(const std::string& path, const GeoTiffOptions& options,
+                       const std::vector<std::uint8_t>& cells) {
+    GeoTiffWriter writer(path, options);
+    writer.writeBlock(0, 0, options.width, options.height, cells.data());
+    writer.close();
+    writer.commit();
+    return path;
+}
+
+class GeoTiffBytesTest : public GeoTiffTest,
+                         public ::testing::WithParamInterface<Compression> {};
+
+TEST_P(GeoTiffBytesTest, UInt8RoundTripsWithHorizontalPredictor) {
+    const std::vector<std::uint8_t> cells = makeBytes(kWidth, kHeight);
+    const std::string path = pathOf("bytes.tif");
+    {
+        GeoTiffWriter writer(path, byteOptions(GetParam()));
+        EXPECT_FALSE(writer.isBigTiff());
+        // In pieces that straddle TIFF tiles, as the generator's tiles may.
+        for (std::int64_t row0 = 0; row0 < kHeight; row0 += 50) {
+            for (std::int64_t col0 = 0; col0 < kWidth; col0 += 45) {
+                const std::int64_t w = std::min<std::int64_t>(45, kWidth - col0);
+                const std::int64_t h = std::min<std::int64_t>(50, kHeight - row0);
+                std::vector<std::uint8_t> part;
+                for (std::int64_t r = row0; r < row0 + h; ++r) {
+                    part.insert(part.end(), cells.begin() + r * kWidth + col0,
+                                cells.begin() + r * kWidth + col0 + w);
+                }
+                writer.writeBlock(col0, row0, w, h, part.data());
+            }
+        }
+        writer.close();
+        writer.commit();
+    }
+    TiffReader tiff(path);
+    ASSERT_NE(tiff.tif, nullptr);
+    EXPECT_EQ(tiff.field<std::uint16_t>(TIFFTAG_BITSPERSAMPLE), 8);
+    EXPECT_EQ(tiff.field<std::uint16_t>(TIFFTAG_SAMPLEFORMAT), SAMPLEFORMAT_UINT);
+    EXPECT_EQ(tiff.field<std::uint16_t>(TIFFTAG_PHOTOMETRIC), PHOTOMETRIC_MINISBLACK);
+    std::uint16_t predictor = 0;
+    if (GetParam() == Compression::None) {
+        EXPECT_EQ(TIFFGetField(tiff.tif, TIFFTAG_PREDICTOR, &predictor), 0);
+    } else {
+        EXPECT_EQ(tiff.field<std::uint16_t>(TIFFTAG_PREDICTOR), PREDICTOR_HORIZONTAL);
+    }
+    EXPECT_EQ(test::readByteTiff(path), cells);
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryCompression, GeoTiffBytesTest,
+                         ::testing::Values(Compression::None, Compression::Deflate,
+                                           Compression::Lzw, Compression::Zstd),
+                         [](const auto& info) {
+                             return std::string(
+                                 kCompressionNames[static_cast<std::size_t>(info.param)]);
+                         });
+
+TEST_F(GeoTiffTest, PaletteIsWrittenAsColorMapTimes257) {
+    GeoTiffOptions options = byteOptions();
+    options.palette = {{58, 110, 165}, {255, 0, 1}, {0, 0, 0}, {128, 170, 90}};
+    const std::string path = writeBytes(pathOf("classes.tif"), options, makeBytes(kWidth, kHeight));
+    TiffReader tiff(path);
+    ASSERT_NE(tiff.tif, nullptr);
+    EXPECT_EQ(tiff.field<std::uint16_t>(TIFFTAG_PHOTOMETRIC), PHOTOMETRIC_PALETTE);
+    std::uint16_t *red = nullptr, *green = nullptr, *blue = nullptr;
+    ASSERT_EQ(TIFFGetField(tiff.tif, TIFFTAG_COLORMAP, &red, &green, &blue), 1);
+    for (std::size_t i = 0; i < 256; ++i) {
+        const Rgb expected = i < options.palette.size() ? options.palette[i] : Rgb{};
+        ASSERT_EQ(red[i], expected.r * 257) << "entry " << i;
+        ASSERT_EQ(green[i], expected.g * 257) << "entry " << i;
+        ASSERT_EQ(blue[i], expected.b * 257) << "entry " << i;
+    }
+}
+
+TEST_F(GeoTiffTest, UInt8IdenticalInputGivesIdenticalBytes) {
+    GeoTiffOptions options = byteOptions(Compression::Lzw);
+    options.palette = {{1, 2, 3}, {4, 5, 6}};
+    const std::vector<std::uint8_t> cells = makeBytes(kWidth, kHeight);
+    const std::string first = readFile(writeBytes(pathOf("a.tif"), options, cells));
+    EXPECT_TRUE(first == readFile(writeBytes(pathOf("b.tif"), options, cells)));
+}
+
+TEST_F(GeoTiffTest, WrongSampleTypeOrPaletteIsRejected) {
+    {
+        GeoTiffWriter floats(pathOf("floats.tif"), smallOptions());
+        const std::vector<std::uint8_t> bytes(10, 1);
+        EXPECT_THROW(floats.writeBlock(0, 0, 10, 1, bytes.data()), std::invalid_argument);
+    }
+    {
+        GeoTiffWriter bytes(pathOf("bytes.tif"), byteOptions());
+        const std::vector<float> floats(10, 1.0f);
+        EXPECT_THROW(bytes.writeBlock(0, 0, 10, 1, floats.data()), std::invalid_argument);
+    }
+    GeoTiffOptions options = smallOptions();
+    options.palette = {{1, 2, 3}};
+    EXPECT_THROW(GeoTiffWriter(pathOf("a.tif"), options), std::invalid_argument);
+    options = byteOptions();
+    options.palette.assign(257, Rgb{});
+    EXPECT_THROW(GeoTiffWriter(pathOf("b.tif"), options), std::invalid_argument);
+    EXPECT_THAT(listDir(m_dir.path()), IsEmpty());
+}
+
+// ---------------------------------------------------------------------------------------------
 // The height sink (outputs.hpp) over the writer
 
 Config heightConfig(const std::string& directory, std::int64_t tileSizeCells) {
@@ -571,7 +690,7 @@ using HeightSinkTest = GeoTiffTest;
 
 TEST_F(HeightSinkTest, WritesHeightTifOnlyOnCommit) {
     const Config config = heightConfig(m_dir.path().string(), 32);
-    auto sinks = makeSinks(config);
+    auto sinks = makeSinks(config, nullptr, nullptr);
     ASSERT_EQ(sinks.size(), 1u);
     EXPECT_EQ(sinks[0]->path(), pathOf("height.tif"));
     runSink(*sinks[0], config);
@@ -600,7 +719,7 @@ TEST_F(HeightSinkTest, WritesHeightTifOnlyOnCommit) {
 
 TEST_F(HeightSinkTest, TileSizeNotMultipleOf16FallsBackTo256) {
     const Config config = heightConfig(m_dir.path().string(), 50);
-    auto sinks = makeSinks(config);
+    auto sinks = makeSinks(config, nullptr, nullptr);
     runSink(*sinks[0], config);
     sinks[0]->commit();
     TiffReader tiff(pathOf("height.tif"));
@@ -611,7 +730,7 @@ TEST_F(HeightSinkTest, TileSizeNotMultipleOf16FallsBackTo256) {
 TEST_F(HeightSinkTest, DroppedSinkLeavesNoFile) {
     const Config config = heightConfig(m_dir.path().string(), 32);
     {
-        auto sinks = makeSinks(config);
+        auto sinks = makeSinks(config, nullptr, nullptr);
         runSink(*sinks[0], config);
     }
     EXPECT_THAT(listDir(m_dir.path()), IsEmpty());
@@ -619,7 +738,7 @@ TEST_F(HeightSinkTest, DroppedSinkLeavesNoFile) {
 
 TEST_F(HeightSinkTest, MissingDirectoryThrowsOutputError) {
     const Config config = heightConfig(pathOf("missing"), 32);
-    EXPECT_THAT([&] { makeSinks(config); },
+    EXPECT_THAT([&] { makeSinks(config, nullptr, nullptr); },
                 ThrowsMessage<OutputError>(HasSubstr("writing '" + pathOf("missing") +
                                                      "/height.tif': No such file or directory")));
 }

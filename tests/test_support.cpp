@@ -1,5 +1,6 @@
 #include "test_support.hpp"
 
+#include <png.h>
 #include <sys/wait.h>
 #include <tiffio.h>
 #include <unistd.h>
@@ -13,6 +14,7 @@
 #include <stdexcept>
 
 #include "io/geotiff_writer.hpp"
+#include "terragrid/tiling.hpp"
 
 namespace terragrid::test {
 
@@ -86,7 +88,14 @@ void MapCollector::consume(const Tile& tile) {
     for (std::int64_t y = 0; y < r.height; ++y)
         for (std::int64_t x = 0; x < r.width; ++x) {
             const auto at = static_cast<std::size_t>((r.row0 + y) * width + r.col0 + x);
-            elevation[at] = tile.elevationMeters[static_cast<std::size_t>(y * r.width + x)];
+            const auto from = static_cast<std::size_t>(y * r.width + x);
+            elevation[at] = tile.elevationMeters[from];
+            if (!tile.classIndex.empty()) {
+                classIndex.resize(elevation.size());
+                walkable.resize(elevation.size());
+                classIndex[at] = tile.classIndex[from];
+                walkable[at] = tile.walkable[from];
+            }
             ++coverage[at];
         }
 }
@@ -138,6 +147,114 @@ std::vector<float> readFloatTiff(const fs::path& path, std::uint32_t* widthOut,
     if (widthOut) *widthOut = w;
     if (heightOut) *heightOut = h;
     return pixels;
+}
+
+std::vector<std::uint8_t> readByteTiff(const fs::path& path, std::uint32_t* widthOut,
+                                       std::uint32_t* heightOut) {
+    prepareLibTiff();
+    const std::unique_ptr<TIFF, void (*)(TIFF*)> tif(TIFFOpen(path.c_str(), "r"), &TIFFClose);
+    if (!tif) throw std::runtime_error("cannot open " + path.string());
+    const auto fail = [&](const std::string& what) {
+        throw std::runtime_error(what + " in " + path.string());
+    };
+    std::uint32_t w = 0, h = 0, tw = 0, th = 0;
+    if (TIFFGetField(tif.get(), TIFFTAG_IMAGEWIDTH, &w) != 1 ||
+        TIFFGetField(tif.get(), TIFFTAG_IMAGELENGTH, &h) != 1)
+        fail("no image size");
+    std::uint16_t samples = 0, bits = 0, format = 0;
+    TIFFGetFieldDefaulted(tif.get(), TIFFTAG_SAMPLESPERPIXEL, &samples);
+    TIFFGetFieldDefaulted(tif.get(), TIFFTAG_BITSPERSAMPLE, &bits);
+    TIFFGetFieldDefaulted(tif.get(), TIFFTAG_SAMPLEFORMAT, &format);
+    if (samples != 1 || bits != 8 || format != SAMPLEFORMAT_UINT)
+        fail("not a single-band UInt8 image");
+    if (!TIFFIsTiled(tif.get()) || TIFFGetField(tif.get(), TIFFTAG_TILEWIDTH, &tw) != 1 ||
+        TIFFGetField(tif.get(), TIFFTAG_TILELENGTH, &th) != 1 || tw == 0 || th == 0)
+        fail("not tiled");
+    std::vector<std::uint8_t> pixels(std::size_t(w) * h);
+    std::vector<std::uint8_t> tile(std::size_t(tw) * th);
+    const auto bytes = static_cast<tmsize_t>(tile.size());
+    for (std::uint32_t y0 = 0; y0 < h; y0 += th)
+        for (std::uint32_t x0 = 0; x0 < w; x0 += tw) {
+            const std::uint32_t index = TIFFComputeTile(tif.get(), x0, y0, 0, 0);
+            if (TIFFReadEncodedTile(tif.get(), index, tile.data(), bytes) != bytes)
+                fail("cannot read tile " + std::to_string(index));
+            for (std::uint32_t y = y0; y < std::min(h, y0 + th); ++y)
+                std::copy_n(tile.data() + std::size_t(y - y0) * tw, std::min(tw, w - x0),
+                            pixels.data() + std::size_t(y) * w + x0);
+        }
+    if (widthOut) *widthOut = w;
+    if (heightOut) *heightOut = h;
+    return pixels;
+}
+
+std::array<std::uint8_t, 3> PngImage::at(std::uint32_t x, std::uint32_t y) const {
+    const std::size_t i = (std::size_t(y) * width + x) * 3;
+    return {rgb.at(i), rgb.at(i + 1), rgb.at(i + 2)};
+}
+
+PngImage readPng(const fs::path& path) {
+    const std::string bytes = readFile(path);
+    const auto u32 = [&](std::size_t at) {
+        const auto b = [&](std::size_t i) { return std::uint32_t(std::uint8_t(bytes.at(at + i))); };
+        return b(0) << 24 | b(1) << 16 | b(2) << 8 | b(3);
+    };
+    PngImage image;
+    if (bytes.size() < 33 || bytes.compare(0, 8, "\x89PNG\r\n\x1a\n") != 0)
+        throw std::runtime_error("no PNG signature in " + path.string());
+    // The chunk list as stored: length, type, data, CRC.
+    for (std::size_t at = 8; at + 12 <= bytes.size(); at += 12 + u32(at))
+        image.chunks.push_back(bytes.substr(at + 4, 4));
+    image.bitDepth = std::uint8_t(bytes.at(24));
+    image.colourType = std::uint8_t(bytes.at(25));
+
+    // libpng's simplified API reports errors in the struct instead of by longjmp.
+    png_image png{};
+    png.version = PNG_IMAGE_VERSION;
+    if (!png_image_begin_read_from_memory(&png, bytes.data(), bytes.size()))
+        throw std::runtime_error("libpng cannot read " + path.string() + ": " + png.message);
+    png.format = PNG_FORMAT_RGB;
+    image.width = png.width;
+    image.height = png.height;
+    image.rgb.resize(PNG_IMAGE_SIZE(png));
+    if (!png_image_finish_read(&png, nullptr, image.rgb.data(), 0, nullptr)) {
+        const std::string message = png.message;
+        png_image_free(&png);
+        throw std::runtime_error("libpng cannot decode " + path.string() + ": " + message);
+    }
+    return image;
+}
+
+void feedTiles(const std::vector<TileSink*>& sinks, const SyntheticMap& map,
+               std::int64_t tileSize) {
+    MapConfig config;
+    config.width = map.width;
+    config.height = map.height;
+    config.tileSizeCells = tileSize;
+    config.cellSize = 1;
+    const TileLayout layout(config);
+    for (TileSink* sink : sinks) sink->begin(layout);
+    Tile tile;
+    for (std::int64_t index = 0; index < layout.tileCount(); ++index) {
+        tile.rect = layout.tile(index);
+        const TileRect& r = tile.rect;
+        tile.elevationMeters.clear();
+        tile.classIndex.clear();
+        tile.walkable.clear();
+        for (std::int64_t y = r.row0; y < r.row0 + r.height; ++y) {
+            const auto first = static_cast<std::size_t>(y * map.width + r.col0);
+            const auto last = first + static_cast<std::size_t>(r.width);
+            tile.elevationMeters.insert(tile.elevationMeters.end(), map.elevation.begin() + first,
+                                        map.elevation.begin() + last);
+            if (!map.classIndex.empty())
+                tile.classIndex.insert(tile.classIndex.end(), map.classIndex.begin() + first,
+                                       map.classIndex.begin() + last);
+            if (!map.walkable.empty())
+                tile.walkable.insert(tile.walkable.end(), map.walkable.begin() + first,
+                                     map.walkable.begin() + last);
+        }
+        for (TileSink* sink : sinks) sink->consume(tile);
+    }
+    for (TileSink* sink : sinks) sink->finish();
 }
 
 }  // namespace terragrid::test

@@ -9,6 +9,8 @@
 
 #include "terragrid/config.hpp"
 #include "terragrid/generator.hpp"
+#include "terragrid/regions.hpp"
+#include "terragrid/terrain.hpp"
 
 namespace terragrid {
 
@@ -28,8 +30,13 @@ public:
     virtual void commit() = 0;
 };
 
-/// The sinks for every file in config.output.files, writing into config.output.directory
-/// (which must exist). Throws OutputError if a temporary file cannot be created.
-std::vector<std::unique_ptr<OutputSink>> makeSinks(const Config& config);
+/// The sinks for every file in config.output.files except stats.json (which the run writes
+/// from everything else), writing into config.output.directory (which must exist).
+/// `terrain` is required for classes.tif and preview.png; `regions` for walkable.tif, which
+/// is written from regions->mask() in finish(), so `regions` must come before the returned
+/// sinks in the list given to generateMap. Throws OutputError if a temporary file cannot be
+/// created.
+std::vector<std::unique_ptr<OutputSink>> makeSinks(const Config& config, const Terrain* terrain,
+                                                   const WalkableRegions* regions);
 
 }  // namespace terragrid

@@ -31,9 +31,11 @@ struct SampleFormatInfo {
     std::uint16_t predictor;  // PREDICTOR_FLOATINGPOINT for floats, HORIZONTAL for integers
 };
 
-constexpr std::array<SampleFormatInfo, 1> kSampleFormats{{
+constexpr std::array<SampleFormatInfo, 2> kSampleFormats{{
     {32, SAMPLEFORMAT_IEEEFP, PREDICTOR_FLOATINGPOINT},  // Float32
+    {8, SAMPLEFORMAT_UINT, PREDICTOR_HORIZONTAL},        // UInt8
 }};
+static_assert(kSampleFormats.size() == static_cast<std::size_t>(SampleFormat::UInt8) + 1);
 
 const SampleFormatInfo& infoOf(SampleFormat format) {
     return kSampleFormats[static_cast<std::size_t>(format)];
@@ -146,10 +148,10 @@ std::string gdalMetadataXml(const GeoTiffOptions& options) {
     return xml;
 }
 
-// See GeoReference::epsg.
-bool isGeographic(int epsg) { return epsg >= 4000 && epsg <= 4999; }
-
 }  // namespace
+
+// See GeoReference::epsg.
+bool isGeographicEpsg(int epsg) noexcept { return epsg >= 4000 && epsg <= 4999; }
 
 std::size_t bytesPerSample(SampleFormat format) noexcept {
     return infoOf(format).bitsPerSample / 8u;
@@ -209,6 +211,7 @@ private:
     void open();
     void abandonTiff() noexcept;
     void writeTags();
+    void writeColorMap();
     void encodeTile(std::int64_t index, PendingTile& tile);
     std::int64_t cellsInTile(std::int64_t tx, std::int64_t ty) const noexcept;
 
@@ -252,6 +255,15 @@ GeoTiffWriter::Impl::Impl(std::string path, GeoTiffOptions options)
     if (o.geo.epsg <= 0 || o.geo.epsg > 65535) {
         throw std::invalid_argument("GeoTiffWriter: EPSG code " + std::to_string(o.geo.epsg) +
                                     " for '" + m_path + "' must be in 1..65535");
+    }
+    if (!o.palette.empty() && o.sampleFormat != SampleFormat::UInt8) {
+        throw std::invalid_argument("GeoTiffWriter: a palette for '" + m_path +
+                                    "' needs UInt8 samples");
+    }
+    if (o.palette.size() > 256) {
+        throw std::invalid_argument("GeoTiffWriter: palette of " +
+                                    std::to_string(o.palette.size()) + " colours for '" +
+                                    m_path + "' has more than 256");
     }
     m_sampleBytes = bytesPerSample(o.sampleFormat);
     m_bigTiff = o.bigTiff == BigTiffMode::Always ||
@@ -310,8 +322,11 @@ void GeoTiffWriter::Impl::open() {
     setField(TIFFTAG_SAMPLESPERPIXEL, 1);
     setField(TIFFTAG_BITSPERSAMPLE, static_cast<int>(format.bitsPerSample));
     setField(TIFFTAG_SAMPLEFORMAT, static_cast<int>(format.tiffSampleFormat));
-    setField(TIFFTAG_PHOTOMETRIC, static_cast<int>(PHOTOMETRIC_MINISBLACK));
+    const bool palette = !m_options.palette.empty();
+    setField(TIFFTAG_PHOTOMETRIC,
+             static_cast<int>(palette ? PHOTOMETRIC_PALETTE : PHOTOMETRIC_MINISBLACK));
     setField(TIFFTAG_PLANARCONFIG, static_cast<int>(PLANARCONFIG_CONTIG));
+    if (palette) writeColorMap();
     // The predictor tag exists only once a compressing codec is selected, so order matters.
     setField(TIFFTAG_COMPRESSION, static_cast<int>(codec));
     if (m_options.compression != Compression::None) {
@@ -339,7 +354,7 @@ void GeoTiffWriter::Impl::writeTags() {
     constexpr std::uint16_t kModelTypeProjected = 1;
     constexpr std::uint16_t kModelTypeGeographic = 2;
     constexpr std::uint16_t kRasterPixelIsArea = 1;
-    const bool geographic = isGeographic(geo.epsg);
+    const bool geographic = isGeographicEpsg(geo.epsg);
     // Header {version 1, revision 1.0, key count}, then {key, location 0 = inline, count 1,
     // value} per key, in ascending key order as the spec requires.
     const std::uint16_t keys[16] = {
@@ -355,6 +370,19 @@ void GeoTiffWriter::Impl::writeTags() {
         const std::string xml = gdalMetadataXml(m_options);
         setField(kTagGdalMetadata, xml.c_str());
     }
+}
+
+void GeoTiffWriter::Impl::writeColorMap() {
+    // A ColorMap has 2^BitsPerSample entries per channel, on 0..65535: value * 257 maps 255 to
+    // 65535 exactly, and readers that divide by 257 (GDAL) or shift by 8 get the byte back.
+    std::array<std::array<std::uint16_t, 256>, 3> channels{};  // unused entries stay black
+    for (std::size_t i = 0; i < m_options.palette.size(); ++i) {
+        const Rgb& colour = m_options.palette[i];
+        channels[0][i] = static_cast<std::uint16_t>(colour.r * 257);
+        channels[1][i] = static_cast<std::uint16_t>(colour.g * 257);
+        channels[2][i] = static_cast<std::uint16_t>(colour.b * 257);
+    }
+    setField(TIFFTAG_COLORMAP, channels[0].data(), channels[1].data(), channels[2].data());
 }
 
 void GeoTiffWriter::Impl::writeSamples(std::int64_t col0, std::int64_t row0,
@@ -508,6 +536,12 @@ void GeoTiffWriter::writeBlock(std::int64_t col0, std::int64_t row0, std::int64_
                                std::int64_t height, const float* data) {
     m_impl->writeSamples(col0, row0, width, height, reinterpret_cast<const std::byte*>(data),
                          SampleFormat::Float32);
+}
+
+void GeoTiffWriter::writeBlock(std::int64_t col0, std::int64_t row0, std::int64_t width,
+                               std::int64_t height, const std::uint8_t* data) {
+    m_impl->writeSamples(col0, row0, width, height, reinterpret_cast<const std::byte*>(data),
+                         SampleFormat::UInt8);
 }
 
 void GeoTiffWriter::close() { m_impl->close(); }

@@ -18,13 +18,14 @@
 #include <vector>
 
 #include "terragrid/config.hpp"
+#include "terragrid/terrain.hpp"
 
 namespace terragrid {
 
 /// What one cell is stored as. Each format has one row in the table in geotiff_writer.cpp
-/// (bits, TIFF sample format, predictor); adding UInt8 / UInt16 means a row there and a
+/// (bits, TIFF sample format, predictor); adding one (UInt16) means a row there and a
 /// writeBlock overload here.
-enum class SampleFormat : std::uint8_t { Float32 };
+enum class SampleFormat : std::uint8_t { Float32, UInt8 };
 
 /// Bytes one sample of `format` takes.
 std::size_t bytesPerSample(SampleFormat format) noexcept;
@@ -42,19 +43,29 @@ struct GeoReference {
     double cellSize = 1;  ///< world units per cell on both axes (rows go down, i.e. y falls)
 };
 
+/// Whether GeoTiffWriter takes `epsg` as a geographic CRS (see GeoReference::epsg), so other
+/// outputs can agree with it on what a cell size in degrees means.
+bool isGeographicEpsg(int epsg) noexcept;
+
 /// Everything about the file except the pixels.
 struct GeoTiffOptions {
     std::int64_t width = 0;       ///< cells across, 1..2^32-1
     std::int64_t height = 0;      ///< cells down, 1..2^32-1
     std::int64_t tileSize = 256;  ///< TIFF tile edge in cells: a positive multiple of 16
     SampleFormat sampleFormat = SampleFormat::Float32;
-    Compression compression = Compression::Deflate;  ///< deflate, lzw, zstd use a predictor
+    /// Compression; deflate, lzw and zstd add a predictor: floating point (3) for Float32,
+    /// horizontal differencing (2) for integers.
+    Compression compression = Compression::Deflate;
     BigTiffMode bigTiff = BigTiffMode::Auto;  ///< Auto: BigTIFF when needsBigTiff() says so
     GeoReference geo;
     /// GDAL dataset metadata items (name, value), written in this order into GDAL_METADATA.
     std::vector<std::pair<std::string, std::string>> metadata;
     /// The band's unit ("metre"), as GDAL's band unit type; empty writes none.
     std::string unit;
+    /// Non-empty: a palette image (PhotometricInterpretation Palette with a ColorMap), entry i
+    /// the colour of value i; the 256 - palette.size() entries after it are black. UInt8 only,
+    /// at most 256 entries. Empty: grey values (MinIsBlack).
+    std::vector<Rgb> palette;
 };
 
 /// Whether a tiled raster could pass the 4 GiB limit of classic TIFF. Counts every tile at its
@@ -78,7 +89,8 @@ class GeoTiffWriter {
 public:
     /// Creates the temporary file beside `path` and writes the TIFF header and tags.
     /// Throws std::invalid_argument for impossible options (zero size, tile size not a multiple
-    /// of 16, EPSG outside 1..65535) and OutputError when the file cannot be created or libtiff
+    /// of 16, EPSG outside 1..65535, a palette on a non-UInt8 raster or with more than 256
+    /// entries) and OutputError when the file cannot be created or libtiff
     /// lacks the codec.
     GeoTiffWriter(std::string path, GeoTiffOptions options);
     /// Abandons the file unless committed: the temporary file is removed and an older file at
@@ -94,6 +106,9 @@ public:
     /// by this block is compressed and written before returning. Float32 rasters only.
     void writeBlock(std::int64_t col0, std::int64_t row0, std::int64_t width,
                     std::int64_t height, const float* data);
+    /// The same for UInt8 rasters.
+    void writeBlock(std::int64_t col0, std::int64_t row0, std::int64_t width,
+                    std::int64_t height, const std::uint8_t* data);
 
     /// Checks that every cell arrived, writes the TIFF directory and closes the TIFF.
     /// The data is still in the temporary file; commit() publishes it.

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "io/geotiff_writer.hpp"
+#include "io/sinks.hpp"
 #include "terragrid/version.hpp"
 
 namespace terragrid {
@@ -20,12 +21,31 @@ std::int64_t tiffTileSize(const MapConfig& map) {
     return t > 0 && t % 16 == 0 && t <= kLargest ? t : kFallback;
 }
 
-GeoTiffOptions heightOptions(const Config& config) {
+// A missing Terrain or WalkableRegions is the caller's mistake, not a failed write.
+template <typename T>
+const T& required(const T* input, OutputFile file, const char* what) {
+    if (input == nullptr) {
+        throw std::invalid_argument(
+            std::string("makeSinks: ") +
+            std::string(kOutputFileNames[static_cast<std::size_t>(file)]) + " needs " + what);
+    }
+    return *input;
+}
+
+}  // namespace
+
+std::string outputPath(const Config& config, OutputFile file) {
+    return (std::filesystem::path(config.output.directory) /
+            kOutputFileNames[static_cast<std::size_t>(file)])
+        .string();
+}
+
+GeoTiffOptions mapGeoTiffOptions(const Config& config, SampleFormat format) {
     GeoTiffOptions options;
     options.width = config.map.width;
     options.height = config.map.height;
     options.tileSize = tiffTileSize(config.map);
-    options.sampleFormat = SampleFormat::Float32;
+    options.sampleFormat = format;
     options.compression = config.output.compression;
     options.bigTiff = config.output.bigTiff;
     options.geo.epsg = config.output.epsg;
@@ -38,59 +58,39 @@ GeoTiffOptions heightOptions(const Config& config) {
         {"TERRAGRID_CONFIG_HASH", config.hash},
         {"TERRAGRID_VERSION", kVersion},
     };
-    options.unit = "metre";
     return options;
 }
 
-/// height.tif: elevation in metres as Float32, one TIFF tile per generator tile when it can.
-class HeightSink final : public OutputSink {
-public:
-    explicit HeightSink(const Config& config)
-        : m_width(config.map.width),
-          m_height(config.map.height),
-          m_writer((std::filesystem::path(config.output.directory) /
-                    kOutputFileNames[static_cast<std::size_t>(OutputFile::HeightTif)])
-                       .string(),
-                   heightOptions(config)) {}
+std::unique_ptr<OutputSink> makeHeightSink(const Config& config) {
+    GeoTiffOptions options = mapGeoTiffOptions(config, SampleFormat::Float32);
+    options.unit = "metre";
+    return std::make_unique<TileRasterSink<float>>(outputPath(config, OutputFile::HeightTif),
+                                                   std::move(options), &Tile::elevationMeters);
+}
 
-    const std::string& path() const override { return m_writer.path(); }
-
-    void begin(const TileLayout& layout) override {
-        if (layout.mapWidth() != m_width || layout.mapHeight() != m_height) {
-            throw std::logic_error("height sink for '" + path() +
-                                   "' was made for another map size");
-        }
-    }
-
-    void consume(const Tile& tile) override {
-        if (static_cast<std::int64_t>(tile.elevationMeters.size()) != tile.rect.cellCount()) {
-            throw std::logic_error("height sink for '" + path() + "': tile " +
-                                   std::to_string(tile.rect.index) +
-                                   " has the wrong number of cells");
-        }
-        m_writer.writeBlock(tile.rect.col0, tile.rect.row0, tile.rect.width, tile.rect.height,
-                            tile.elevationMeters.data());
-    }
-
-    void finish() override { m_writer.close(); }
-
-    void commit() override { m_writer.commit(); }
-
-private:
-    std::int64_t m_width;
-    std::int64_t m_height;
-    GeoTiffWriter m_writer;
-};
-
-}  // namespace
-
-std::vector<std::unique_ptr<OutputSink>> makeSinks(const Config& config) {
+std::vector<std::unique_ptr<OutputSink>> makeSinks(const Config& config, const Terrain* terrain,
+                                                   const WalkableRegions* regions) {
     std::vector<std::unique_ptr<OutputSink>> sinks;
     for (OutputFile file : config.output.files) {
         switch (file) {
             case OutputFile::HeightTif:
-                sinks.push_back(std::make_unique<HeightSink>(config));
+                sinks.push_back(makeHeightSink(config));
                 break;
+            case OutputFile::ClassesTif:
+                sinks.push_back(makeClassesSink(config, required(terrain, file, "a Terrain")));
+                break;
+            case OutputFile::WalkableTif:
+                sinks.push_back(
+                    makeWalkableSink(config, required(regions, file, "the WalkableRegions")));
+                break;
+            case OutputFile::PreviewPng:
+                sinks.push_back(makePreviewSink(config, required(terrain, file, "a Terrain")));
+                break;
+            case OutputFile::HeightPng:
+                sinks.push_back(makeHeightPreviewSink(config));
+                break;
+            case OutputFile::StatsJson:
+                break;  // written by the run from the other outputs' results (stats.hpp)
         }
     }
     return sinks;

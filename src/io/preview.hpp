@@ -1,0 +1,114 @@
+#pragma once
+// The picture math of preview.png and height.png, free of files: downsampling the tiles as
+// they stream past, hill shading, and the hypsometric colour ramp.
+//
+// A preview holds one value per picture pixel, never per map cell (design.md principle 4):
+// a map of any size becomes a picture of at most maxSize x maxSize pixels.
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "terragrid/generator.hpp"
+#include "terragrid/terrain.hpp"
+
+namespace terragrid {
+
+/// How a map shrinks into a picture: every pixel covers scale x scale map cells (fewer at the
+/// right and bottom edges).
+struct PreviewGeometry {
+    std::int64_t scale = 1;   ///< map cells per pixel along each axis
+    std::int64_t width = 0;   ///< pixels across: ceil(mapWidth / scale)
+    std::int64_t height = 0;  ///< pixels down: ceil(mapHeight / scale)
+
+    friend bool operator==(const PreviewGeometry&, const PreviewGeometry&) = default;
+};
+
+/// scale = ceil(max(mapWidth, mapHeight) / maxSize), so the longer side has at most maxSize
+/// pixels (scale 1 when the map fits). All arguments positive (std::invalid_argument
+/// otherwise).
+PreviewGeometry previewGeometry(std::int64_t mapWidth, std::int64_t mapHeight,
+                                std::int64_t maxSize);
+
+/// Accumulates tiles into a picture: per pixel the mean elevation of its cells and, when
+/// asked for, the class of its centre cell (the cell at offset scale / 2 on both axes,
+/// clipped to the map). Memory grows with the picture, not the map.
+///
+/// The result does not depend on how the map is cut into tiles, nor on their order: each
+/// elevation is rounded to a multiple of a power of two small enough to be invisible and
+/// large enough that every partial sum of a pixel is a whole number of such steps below 2^53,
+/// so the double additions are exact and the sums equal in any order.
+class PreviewDownsampler {
+public:
+    /// `heightBoundMeters`: the largest |elevation| the map can hold (the config's elevation
+    /// range); cells beyond it are still summed, but may round. `keepClasses`: whether
+    /// add() receives class indices and classes() is wanted.
+    PreviewDownsampler(std::int64_t mapWidth, std::int64_t mapHeight, std::int64_t maxSize,
+                       double heightBoundMeters, bool keepClasses);
+
+    const PreviewGeometry& geometry() const noexcept { return m_geometry; }
+
+    /// Adds the cells of `rect`: `elevation` (and `classIndex` when keepClasses) row-major,
+    /// rect.width x rect.height values. Rects must lie inside the map and not overlap
+    /// (std::invalid_argument for one outside the map).
+    void add(const TileRect& rect, const float* elevation, const std::uint8_t* classIndex);
+
+    /// The mean elevation of every pixel, row-major. Throws std::logic_error when some cell
+    /// has not arrived (or arrived twice).
+    std::vector<double> meanHeights() const;
+
+    /// The class of every pixel's centre cell, row-major (empty unless keepClasses).
+    const std::vector<std::uint8_t>& classes() const noexcept { return m_classes; }
+
+private:
+    std::int64_t expectedCells(std::int64_t px, std::int64_t py) const noexcept;
+
+    std::int64_t m_mapWidth;
+    std::int64_t m_mapHeight;
+    PreviewGeometry m_geometry;
+    int m_quantumExponent;  // elevations are rounded to multiples of 2^m_quantumExponent
+    std::vector<double> m_sums;
+    std::vector<std::int64_t> m_counts;
+    std::vector<std::uint8_t> m_classes;
+};
+
+/// Where the light comes from: azimuth clockwise from north, altitude above the horizon.
+struct Sun {
+    double azimuthDegrees = 315;  ///< north-west, the cartographic convention
+    double altitudeDegrees = 45;
+};
+
+/// Hill shade on [0, 1] of a width x height grid of heights (row-major, row 0 north) with
+/// square pixels of `pixelSizeMeters`: Horn's 3x3 gradient, edge pixels reusing the nearest
+/// row or column, lit by `sun`. A flat surface gets sin(altitude); a slope facing the sun 1.
+std::vector<double> hillshade(const std::vector<double>& heights, std::int64_t width,
+                              std::int64_t height, double pixelSizeMeters, const Sun& sun = {});
+
+/// A colour with channels on 0..255, unrounded, so shading can scale it before rounding.
+struct ColourF {
+    double r = 0, g = 0, b = 0;
+};
+
+/// The hypsometric ramp's colours, low to high, at evenly spaced elevations from the range's
+/// minimum to its maximum.
+inline constexpr std::array<Rgb, 6> kHypsometricStops{{
+    {24, 92, 48},     // deep green
+    {118, 170, 84},   // light green
+    {214, 196, 128},  // yellow-tan
+    {140, 98, 58},    // brown
+    {150, 150, 150},  // grey
+    {255, 255, 255},  // white
+}};
+
+/// The ramp's colour at `elevation` on [minMeters, maxMeters] (clamped to it), linear between
+/// neighbouring stops. minMeters < maxMeters.
+ColourF hypsometricColour(double elevation, double minMeters, double maxMeters) noexcept;
+
+/// How much of a colour a pixel with `shade` (on [0, 1]) shows: 0.45 + 0.55 * shade, so even
+/// slopes facing away from the sun keep their colour recognisable.
+double shadeFactor(double shade) noexcept;
+
+/// `colour` times shadeFactor(shade), each channel rounded to the nearest byte.
+Rgb shadeColour(const ColourF& colour, double shade) noexcept;
+
+}  // namespace terragrid

@@ -1,0 +1,117 @@
+// preview.png and height.png: pictures of the map for people, downsampled while the tiles
+// stream past and hill-shaded once the last tile is in.
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "io/png_writer.hpp"
+#include "io/preview.hpp"
+#include "io/sinks.hpp"
+
+namespace terragrid {
+namespace {
+
+// Metres in a degree of latitude (and of longitude at the equator): a geographic map's cell
+// size is in degrees, hill shading needs metres, and a preview only needs to look right.
+constexpr double kMetresPerDegree = 111320.0;
+
+/// One picture: the class colours (preview.png) or the hypsometric ramp (height.png), both
+/// shaded by the same hillshade of the downsampled heights.
+class PreviewSink final : public OutputSink {
+public:
+    /// `terrain` null: height.png.
+    PreviewSink(const Config& config, const Terrain* terrain)
+        : m_mapWidth(config.map.width),
+          m_mapHeight(config.map.height),
+          m_elevation(config.elevation),
+          m_downsampler(config.map.width, config.map.height, config.output.previewMaxSize,
+                        std::max(std::abs(config.elevation.minMeters),
+                                 std::abs(config.elevation.maxMeters)),
+                        terrain != nullptr),
+          m_pixelSizeMeters(pixelSizeMeters(config, m_downsampler.geometry())),
+          m_writer(outputPath(config, terrain ? OutputFile::PreviewPng : OutputFile::HeightPng)) {
+        if (terrain != nullptr) {
+            m_palette.emplace();  // indices that name no class show black
+            const auto& classes = terrain->classes();
+            for (std::size_t i = 0; i < classes.size() && i < m_palette->size(); ++i) {
+                (*m_palette)[i] = classes[i].colour;
+            }
+        }
+    }
+
+    const std::string& path() const override { return m_writer.path(); }
+
+    void begin(const TileLayout& layout) override {
+        if (layout.mapWidth() != m_mapWidth || layout.mapHeight() != m_mapHeight) {
+            throw std::logic_error("preview sink for '" + path() +
+                                   "' was made for another map size");
+        }
+    }
+
+    void consume(const Tile& tile) override {
+        const auto cells = static_cast<std::size_t>(tile.rect.cellCount());
+        if (tile.elevationMeters.size() != cells ||
+            (m_palette && tile.classIndex.size() != cells)) {
+            throw std::logic_error("preview sink for '" + path() + "': tile " +
+                                   std::to_string(tile.rect.index) +
+                                   " lacks values for some of its cells");
+        }
+        m_downsampler.add(tile.rect, tile.elevationMeters.data(),
+                          m_palette ? tile.classIndex.data() : nullptr);
+    }
+
+    void finish() override {
+        const PreviewGeometry& g = m_downsampler.geometry();
+        const std::vector<double> heights = m_downsampler.meanHeights();
+        const std::vector<double> shade = hillshade(heights, g.width, g.height, m_pixelSizeMeters);
+        std::vector<std::uint8_t> rgb;
+        rgb.reserve(heights.size() * 3);
+        for (std::size_t i = 0; i < heights.size(); ++i) {
+            const Rgb c = shadeColour(colourOf(i, heights[i]), shade[i]);
+            rgb.insert(rgb.end(), {c.r, c.g, c.b});
+        }
+        m_writer.write(static_cast<std::uint32_t>(g.width), static_cast<std::uint32_t>(g.height),
+                       rgb);
+    }
+
+    void commit() override { m_writer.commit(); }
+
+private:
+    static double pixelSizeMeters(const Config& config, const PreviewGeometry& geometry) {
+        const double size = config.map.cellSize * static_cast<double>(geometry.scale);
+        return isGeographicEpsg(config.output.epsg) ? size * kMetresPerDegree : size;
+    }
+
+    ColourF colourOf(std::size_t pixel, double height) const {
+        if (!m_palette) {
+            return hypsometricColour(height, m_elevation.minMeters, m_elevation.maxMeters);
+        }
+        const Rgb& c = (*m_palette)[m_downsampler.classes()[pixel]];
+        return {double(c.r), double(c.g), double(c.b)};
+    }
+
+    std::int64_t m_mapWidth;
+    std::int64_t m_mapHeight;
+    ElevationConfig m_elevation;
+    PreviewDownsampler m_downsampler;
+    double m_pixelSizeMeters;
+    std::optional<std::array<Rgb, 256>> m_palette;  // preview.png: colour of each class index
+    PngWriter m_writer;
+};
+
+}  // namespace
+
+std::unique_ptr<OutputSink> makePreviewSink(const Config& config, const Terrain& terrain) {
+    return std::make_unique<PreviewSink>(config, &terrain);
+}
+
+std::unique_ptr<OutputSink> makeHeightPreviewSink(const Config& config) {
+    return std::make_unique<PreviewSink>(config, nullptr);
+}
+
+}  // namespace terragrid

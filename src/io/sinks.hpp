@@ -1,0 +1,92 @@
+#pragma once
+// The sinks behind makeSinks (outputs.hpp), one factory per output file, and what the files
+// share: where they go and how a map raster is georeferenced, tiled and compressed. Internal to
+// src/io; the files are in outputs.cpp (height.tif), class_sinks.cpp (classes.tif,
+// walkable.tif) and preview_sinks.cpp (preview.png, height.png).
+
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "io/geotiff_writer.hpp"
+#include "terragrid/config.hpp"
+#include "terragrid/outputs.hpp"
+#include "terragrid/regions.hpp"
+#include "terragrid/terrain.hpp"
+
+namespace terragrid {
+
+/// `<config.output.directory>/<the file's name>`.
+std::string outputPath(const Config& config, OutputFile file);
+
+/// The GeoTIFF options every map raster shares: the map's size and georeferencing, the TIFF
+/// tile size, compression and BigTIFF mode from the config, and the run's metadata
+/// (TERRAGRID_SEED, TERRAGRID_CONFIG_HASH, TERRAGRID_VERSION). Callers add their own
+/// metadata items, unit and palette.
+GeoTiffOptions mapGeoTiffOptions(const Config& config, SampleFormat format);
+
+/// A GeoTIFF fed one field of every tile (Tile::elevationMeters, Tile::classIndex) block by
+/// block as the tiles stream past: height.tif and classes.tif.
+template <typename T>
+class TileRasterSink final : public OutputSink {
+public:
+    TileRasterSink(std::string path, GeoTiffOptions options, std::vector<T> Tile::*field)
+        : m_width(options.width),
+          m_height(options.height),
+          m_field(field),
+          m_writer(std::move(path), std::move(options)) {}
+
+    const std::string& path() const override { return m_writer.path(); }
+
+    void begin(const TileLayout& layout) override {
+        if (layout.mapWidth() != m_width || layout.mapHeight() != m_height)
+            throw std::logic_error("sink for '" + path() + "' was made for another map size");
+    }
+
+    void consume(const Tile& tile) override {
+        const std::vector<T>& cells = tile.*m_field;
+        if (static_cast<std::int64_t>(cells.size()) != tile.rect.cellCount())
+            throw std::logic_error("sink for '" + path() + "': tile " +
+                                   std::to_string(tile.rect.index) +
+                                   " lacks values for some of its cells");
+        m_writer.writeBlock(tile.rect.col0, tile.rect.row0, tile.rect.width, tile.rect.height,
+                            cells.data());
+    }
+
+    void finish() override { m_writer.close(); }
+    void commit() override { m_writer.commit(); }
+
+private:
+    std::int64_t m_width;
+    std::int64_t m_height;
+    std::vector<T> Tile::*m_field;
+    GeoTiffWriter m_writer;
+};
+
+/// height.tif: elevation in metres as Float32.
+std::unique_ptr<OutputSink> makeHeightSink(const Config& config);
+
+/// classes.tif: Tile::classIndex as UInt8 with the terrain's class colours as its palette.
+std::unique_ptr<OutputSink> makeClassesSink(const Config& config, const Terrain& terrain);
+
+/// walkable.tif: regions.mask() as UInt8 0/1, written in finish(); `regions` must have
+/// finished by then (come before this sink in the generator's list) and outlive the sink.
+std::unique_ptr<OutputSink> makeWalkableSink(const Config& config,
+                                             const WalkableRegions& regions);
+
+/// preview.png: the terrain's class colours, hill-shaded, downsampled to
+/// config.output.previewMaxSize. `terrain` must outlive the sink.
+std::unique_ptr<OutputSink> makePreviewSink(const Config& config, const Terrain& terrain);
+
+/// height.png: a hypsometric colour ramp over config.elevation, hill-shaded, downsampled
+/// like preview.png.
+std::unique_ptr<OutputSink> makeHeightPreviewSink(const Config& config);
+
+/// Writes `mask` into `writer` (a UInt8 raster of the mask's size) as 0/1 bytes, one block
+/// of at most tileSize x tileSize cells at a time, so no more than one block is ever held
+/// as bytes. Use the writer's TIFF tile size for `tileSize` so each block is encoded at once.
+void writeMask(GeoTiffWriter& writer, const BitRaster& mask, std::int64_t tileSize);
+
+}  // namespace terragrid
