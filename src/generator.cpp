@@ -1,5 +1,9 @@
 #include "terragrid/generator.hpp"
 
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
 #include <memory>
 
 #include <tbb/parallel_pipeline.h>
@@ -7,30 +11,87 @@
 
 namespace terragrid {
 
-void generateTile(const Config& config, const NoiseField& height, const GridGeometry& grid,
-                  const TileRect& rect, Tile& tile) {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double secondsSince(Clock::time_point start) {
+    return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+/// The sub-grid step of the coverage sample: 1 (every cell) up to kCoverageSampleCells cells.
+std::int64_t coverageStep(const MapConfig& map) {
+    const double ratio = double(map.width) * double(map.height) / double(kCoverageSampleCells);
+    return ratio <= 1.0 ? 1 : static_cast<std::int64_t>(std::ceil(std::sqrt(ratio)));
+}
+
+}  // namespace
+
+MapFields::MapFields(const Config& cfg, const Terrain* terrainRules)
+    : config(cfg),
+      grid(TileLayout(cfg.map).geometry()),
+      height(cfg.height, cfg.seed),
+      moisture(cfg.moisture, cfg.seed),
+      terrain(terrainRules) {}
+
+void generateTile(const MapFields& fields, const TileRect& rect, Tile& tile) {
     const auto width = static_cast<std::size_t>(rect.width);
+    const auto cells = static_cast<std::size_t>(rect.cellCount());
     tile.rect = rect;
-    tile.elevationMeters.resize(static_cast<std::size_t>(rect.cellCount()));
+    tile.elevationMeters.resize(cells);
+    tile.classIndex.resize(fields.terrain ? cells : 0);
+    tile.walkable.resize(fields.terrain ? cells : 0);
 
     // x depends only on the column: computed once per tile, reused by every row.
     std::vector<double> xs(width);
-    for (std::size_t c = 0; c < width; ++c) xs[c] = grid.cellX(rect.col0 + std::int64_t(c));
+    for (std::size_t c = 0; c < width; ++c) xs[c] = fields.grid.cellX(rect.col0 + std::int64_t(c));
 
-    const double low = config.elevation.minMeters;
-    const double span = config.elevation.maxMeters - config.elevation.minMeters;
-    std::vector<double> unit(width);
+    const double low = fields.config.elevation.minMeters;
+    const double span = fields.config.elevation.maxMeters - low;
+    std::vector<double> height(width);
+    std::vector<double> moisture(fields.terrain ? width : 0);
     for (std::int64_t r = 0; r < rect.height; ++r) {
-        height.sampleRow(xs.data(), width, grid.cellY(rect.row0 + r), unit.data());
-        float* out = tile.elevationMeters.data() + r * rect.width;
-        for (std::size_t c = 0; c < width; ++c) out[c] = static_cast<float>(low + span * unit[c]);
+        const double y = fields.grid.cellY(rect.row0 + r);
+        const std::size_t at = static_cast<std::size_t>(r) * width;
+        fields.height.sampleRow(xs.data(), width, y, height.data());
+        for (std::size_t c = 0; c < width; ++c)
+            tile.elevationMeters[at + c] = static_cast<float>(low + span * height[c]);
+        if (!fields.terrain) continue;
+        fields.moisture.sampleRow(xs.data(), width, y, moisture.data());
+        for (std::size_t c = 0; c < width; ++c) {
+            const std::uint8_t cls = fields.terrain->classify(height[c], moisture[c]);
+            tile.classIndex[at + c] = cls;
+            tile.walkable[at + c] = fields.terrain->walkable(cls) ? 1 : 0;
+        }
     }
 }
 
-void generateMap(const Config& config, const std::vector<TileSink*>& sinks,
-                 const ProgressFn& progress) {
+CoverageSample sampleForCoverage(const Config& config) {
+    const MapFields fields(config, nullptr);
+    const std::int64_t step = coverageStep(config.map);
+    CoverageSample sample;
+    // The centre cell of each step x step block, so the sample spreads evenly over the map.
+    for (std::int64_t row = step / 2; row < config.map.height; row += step) {
+        const double y = fields.grid.cellY(row);
+        for (std::int64_t col = step / 2; col < config.map.width; col += step) {
+            const double x = fields.grid.cellX(col);
+            sample.height.push_back(fields.height.sample(x, y));
+            sample.moisture.push_back(fields.moisture.sample(x, y));
+        }
+    }
+    return sample;
+}
+
+Terrain makeTerrain(const Config& config) {
+    return resolveTerrain(config.terrain,
+                          config.terrain.usesCoverage() ? sampleForCoverage(config) : CoverageSample{});
+}
+
+GenerationTimes generateMap(const Config& config, const Terrain* terrain,
+                            const std::vector<TileSink*>& sinks, const ProgressFn& progress) {
+    const auto start = Clock::now();
     const TileLayout layout(config.map);
-    const NoiseField height(config.height, config.seed);
+    const MapFields fields(config, terrain);
     for (TileSink* sink : sinks) sink->begin(layout);
 
     // Two tiles in flight per thread keep every core busy while the serial sink stage catches
@@ -39,6 +100,8 @@ void generateMap(const Config& config, const std::vector<TileSink*>& sinks,
     const std::int64_t count = layout.tileCount();
     std::int64_t next = 0;
     std::int64_t done = 0;
+    std::atomic<std::int64_t> generateNanos{0};
+    GenerationTimes times;
     using TilePtr = std::shared_ptr<Tile>;
     tbb::parallel_pipeline(
         liveTiles,
@@ -50,16 +113,27 @@ void generateMap(const Config& config, const std::vector<TileSink*>& sinks,
             tbb::make_filter<std::int64_t, TilePtr>(
                 tbb::filter_mode::parallel,
                 [&](std::int64_t index) {
+                    const auto t0 = Clock::now();
                     auto tile = std::make_shared<Tile>();
-                    generateTile(config, height, layout.geometry(), layout.tile(index), *tile);
+                    generateTile(fields, layout.tile(index), *tile);
+                    generateNanos += std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                         Clock::now() - t0)
+                                         .count();
                     return tile;
                 }) &
             tbb::make_filter<TilePtr, void>(tbb::filter_mode::serial_in_order,
                                             [&](const TilePtr& tile) {
+                                                const auto t0 = Clock::now();
                                                 for (TileSink* sink : sinks) sink->consume(*tile);
+                                                times.sinkSeconds += secondsSince(t0);
                                                 if (progress) progress(++done, count);
                                             }));
+    const auto finishStart = Clock::now();
     for (TileSink* sink : sinks) sink->finish();
+    times.finishSeconds = secondsSince(finishStart);
+    times.generateSeconds = double(generateNanos.load()) * 1e-9;
+    times.wallSeconds = secondsSince(start);
+    return times;
 }
 
 }  // namespace terragrid

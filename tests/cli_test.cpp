@@ -39,15 +39,17 @@ TEST(CliTest, NoArgumentsWritesTheDefaultHeightmapIntoOut) {
     EXPECT_EQ(h, 1024u);
     // One summary line: size, tiles, elevation range, seconds, files.
     EXPECT_THAT(r.out, MatchesRegex("terragrid: 1024 x 1024 cells, 16 tiles of 256, elevation "
-                                    "[0-9.]+ \\.\\. [0-9.]+ m, [0-9.]+ s -> out/height.tif\n"));
+                                    "[0-9.]+ \\.\\. [0-9.]+ m, [0-9.]+ s -> out/height.tif "
+                                    "out/classes.tif out/walkable.tif out/preview.png "
+                                    "out/height.png out/stats.json\n"));
 }
 
 TEST(CliTest, OnlyTheFinishedFileIsLeftInTheOutputDirectory) {
     test::TempDir dir;
     ASSERT_EQ(terragrid(dir.path(), smallConfigArg() + " --out-dir o").exitCode, 0);
-    std::vector<std::string> names;
-    for (const auto& e : fs::directory_iterator(dir / "o")) names.push_back(e.path().filename());
-    EXPECT_THAT(names, testing::ElementsAre("height.tif"));
+    EXPECT_THAT(test::listDir(dir / "o"),
+                testing::ElementsAre("classes.tif", "height.png", "height.tif", "preview.png",
+                                     "stats.json", "walkable.tif"));
 }
 
 TEST(CliTest, OutputIsByteIdenticalForAnyThreadCount) {
@@ -101,11 +103,12 @@ TEST(CliTest, BadConfigLeavesAnOlderOutputUntouched) {
     const fs::path file = dir / "out-small/height.tif";
     const std::string before = test::readFile(file);
     const auto mtime = fs::last_write_time(file);
+    const auto files = test::listDir(dir / "out-small");
     const auto r = terragrid(dir.path(), smallConfigArg() + " --seed 9 --set height.octaves=0");
     EXPECT_EQ(r.exitCode, 2);
     EXPECT_EQ(test::readFile(file), before);
     EXPECT_EQ(fs::last_write_time(file), mtime);
-    EXPECT_EQ(std::distance(fs::directory_iterator(dir / "out-small"), fs::directory_iterator()), 1);
+    EXPECT_EQ(test::listDir(dir / "out-small"), files);
 }
 
 TEST(CliTest, MissingConfigFileExitsTwo) {

@@ -2,10 +2,13 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <tbb/global_control.h>
 #include <tbb/task_arena.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <optional>
 #include <stdexcept>
 
 #include "test_support.hpp"
@@ -21,10 +24,16 @@ Config smallConfig(std::vector<std::string> overrides = {}) {
     return defaultConfig(overrides);
 }
 
+/// The whole map, classified when the config's outputs need classes.
 MapCollector generate(const Config& config, int threads = 2) {
     MapCollector map;
+    std::optional<Terrain> terrain;
+    if (config.needsClasses()) terrain.emplace(makeTerrain(config));
+    // Lifts TBB's default cap (one worker per core) so 8 threads really are 8.
+    tbb::global_control parallelism(tbb::global_control::max_allowed_parallelism,
+                                    static_cast<std::size_t>(threads));
     tbb::task_arena arena(threads);
-    arena.execute([&] { generateMap(config, {&map}); });
+    arena.execute([&] { generateMap(config, terrain ? &*terrain : nullptr, {&map}); });
     return map;
 }
 
@@ -129,9 +138,75 @@ TEST(GeneratorTest, SinkExceptionStopsTheRunAndPropagates) {
         bool finished = false;
     } sink;
     const Config config = smallConfig();
-    EXPECT_THAT([&] { generateMap(config, {&sink}); },
+    EXPECT_THAT([&] { generateMap(config, nullptr, {&sink}); },
                 testing::ThrowsMessage<std::runtime_error>(testing::HasSubstr("disk full")));
     EXPECT_FALSE(sink.finished);
+}
+
+TEST(GeneratorTest, ClassesAndWalkabilityAreBitIdenticalForAnyThreadsAndTileSize) {
+    const MapCollector reference = generate(smallConfig({"map.tile_size=1000"}), 1);
+    ASSERT_EQ(reference.classIndex.size(), reference.elevation.size());
+    for (int threads : {1, 2, 8})
+        for (int tile : {16, 64, 256, 1000}) {
+            const MapCollector map =
+                generate(smallConfig({"map.tile_size=" + std::to_string(tile)}), threads);
+            EXPECT_EQ(map.classIndex, reference.classIndex) << threads << " threads, tile " << tile;
+            EXPECT_EQ(map.walkable, reference.walkable) << threads << " threads, tile " << tile;
+        }
+}
+
+TEST(GeneratorTest, EveryCellIsClassifiedFromItsOwnHeightAndMoisture) {
+    const Config config = smallConfig({"map.tile_size=48"});
+    const Terrain terrain = makeTerrain(config);
+    const MapCollector map = generate(config);
+    const TileLayout layout(config.map);
+    const NoiseField height(config.height, config.seed);
+    const NoiseField moisture(config.moisture, config.seed);
+    std::vector<std::int64_t> seen(terrain.classes().size(), 0);
+    for (std::int64_t row = 0; row < map.height; row += 3)
+        for (std::int64_t col = 0; col < map.width; col += 5) {
+            const double x = layout.geometry().cellX(col), y = layout.geometry().cellY(row);
+            const std::uint8_t expected = terrain.classify(height.sample(x, y), moisture.sample(x, y));
+            const auto at = static_cast<std::size_t>(row * map.width + col);
+            ASSERT_EQ(map.classIndex[at], expected) << "cell " << col << "," << row;
+            ASSERT_EQ(map.walkable[at], terrain.walkable(expected) ? 1 : 0);
+            ++seen[expected];
+        }
+    // A map of one class would make the check above trivially true.
+    EXPECT_GE(std::count_if(seen.begin(), seen.end(), [](std::int64_t n) { return n > 0; }), 3);
+}
+
+TEST(GeneratorTest, HeightOnlyRunsClassifyNothing) {
+    const Config config = smallConfig({R"(output.files=["height.tif"])"});
+    EXPECT_FALSE(config.needsClasses());
+    const MapCollector map = generate(config);
+    EXPECT_TRUE(map.classIndex.empty());
+}
+
+TEST(GeneratorTest, CoverageSampleIsEveryCellOfSmallMapsAndAnEvenGridOfBigOnes) {
+    EXPECT_EQ(sampleForCoverage(smallConfig()).height.size(), std::size_t(320 * 272));
+    const Config big = defaultConfig({"map.width=4096", "map.height=3000"});
+    const CoverageSample sample = sampleForCoverage(big);
+    EXPECT_LE(sample.height.size(), std::size_t(kCoverageSampleCells));
+    EXPECT_GE(sample.height.size(), std::size_t(kCoverageSampleCells / 2));
+    EXPECT_EQ(sample.height.size(), sample.moisture.size());
+}
+
+TEST(GeneratorTest, CoverageTargetsAreMetOnTheMap) {
+    const Config config = smallConfig({R"(terrain.lake_below={"coverage": 0.25})",
+                                       R"(terrain.mountain_above={"coverage": 0.1})",
+                                       R"(terrain.forest_above={"coverage": 0.2})",
+                                       R"(terrain.desert_below={"coverage": 0.15})"});
+    const Terrain terrain = makeTerrain(config);
+    const MapCollector map = generate(config);
+    std::vector<double> share(terrain.classes().size(), 0.0);
+    for (std::uint8_t c : map.classIndex) share[c] += 1.0 / double(map.classIndex.size());
+    // Small maps are sampled whole, so the shares are exact up to one cell (and ties).
+    const double oneCell = 1.0 / double(map.classIndex.size());
+    EXPECT_NEAR(share[std::size_t(DefaultClass::Lake)], 0.25, 2 * oneCell);
+    EXPECT_NEAR(share[std::size_t(DefaultClass::Mountain)], 0.10, 2 * oneCell);
+    EXPECT_NEAR(share[std::size_t(DefaultClass::Forest)], 0.20, 2 * oneCell);
+    EXPECT_NEAR(share[std::size_t(DefaultClass::Desert)], 0.15, 2 * oneCell);
 }
 
 }  // namespace

@@ -7,14 +7,19 @@
 
 #include "terragrid/config.hpp"
 #include "terragrid/noise.hpp"
+#include "terragrid/terrain.hpp"
 #include "terragrid/tiling.hpp"
 
 namespace terragrid {
 
 /// One generated tile. Owned by the pipeline; valid only during TileSink::consume.
+/// All vectors are row-major, rect.width x rect.height; classIndex and walkable are empty when
+/// the run classifies nothing (Config::needsClasses).
 struct Tile {
     TileRect rect;
-    std::vector<float> elevationMeters;  ///< row-major, rect.width x rect.height
+    std::vector<float> elevationMeters;
+    std::vector<std::uint8_t> classIndex;  ///< index into Terrain::classes()
+    std::vector<std::uint8_t> walkable;    ///< 1 walkable, 0 not (the class's flag)
 };
 
 /// Receives the tiles of a map, one at a time, in tile order (row-major), from one thread at a
@@ -32,16 +37,46 @@ public:
 /// Called from the serial stage after each tile: (tiles done, tiles in all).
 using ProgressFn = std::function<void(std::int64_t, std::int64_t)>;
 
+/// The layers of a map and how its cells are classified: what generateTile needs.
+/// Immutable and thread-safe.
+struct MapFields {
+    /// `terrain` null: heights only (no moisture layer, no classes).
+    MapFields(const Config& config, const Terrain* terrain);
+
+    const Config& config;
+    GridGeometry grid;
+    NoiseField height;
+    NoiseField moisture;
+    const Terrain* terrain;
+};
+
 /// Fills `tile` for `rect`: a pure function of (config, cell), see design.md principle 1.
 /// Thread-safe; `tile` is resized as needed (so callers can reuse its storage).
-void generateTile(const Config& config, const NoiseField& height, const GridGeometry& grid,
-                  const TileRect& rect, Tile& tile);
+void generateTile(const MapFields& fields, const TileRect& rect, Tile& tile);
+
+/// The cells the coverage estimate of terrain thresholds looks at: every cell of maps up to
+/// kCoverageSampleCells cells, else the centre cells of a regular sub-grid of about that many.
+/// Deterministic: independent of threads and tiles.
+inline constexpr std::int64_t kCoverageSampleCells = std::int64_t{1} << 20;
+CoverageSample sampleForCoverage(const Config& config);
+
+/// The run's Terrain: resolveTerrain on config.terrain, sampling only when a threshold is
+/// given by coverage. Throws ConfigError when a coverage target cannot be reached.
+Terrain makeTerrain(const Config& config);
+
+/// Where generation spent its time.
+struct GenerationTimes {
+    double generateSeconds = 0;  ///< noise and classification, summed over threads
+    double sinkSeconds = 0;      ///< in the sinks' consume(), serial
+    double finishSeconds = 0;    ///< in the sinks' finish(), serial
+    double wallSeconds = 0;      ///< the whole call
+};
 
 /// Generates every tile of config.map in parallel in the calling thread's TBB arena (use
 /// tbb::global_control or tbb::task_arena to set the thread count) and hands them to every
-/// sink in tile order. At most a few tiles per thread are alive at once. Exceptions from sinks
-/// propagate after the pipeline stops.
-void generateMap(const Config& config, const std::vector<TileSink*>& sinks,
-                 const ProgressFn& progress = {});
+/// sink in tile order. `terrain` null: heights only. At most a few tiles per thread are alive
+/// at once. Exceptions from sinks propagate after the pipeline stops.
+GenerationTimes generateMap(const Config& config, const Terrain* terrain,
+                            const std::vector<TileSink*>& sinks, const ProgressFn& progress = {});
 
 }  // namespace terragrid

@@ -2,12 +2,8 @@
 // the map into the output sinks and commits the files. Exit codes: 0 success, 1 runtime or
 // output failure, 2 usage or config error.
 
-#include <algorithm>
-#include <chrono>
 #include <cstdio>
-#include <filesystem>
 #include <iostream>
-#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -18,9 +14,7 @@
 #include <tbb/info.h>
 
 #include "terragrid/config.hpp"
-#include "terragrid/generator.hpp"
-#include "terragrid/outputs.hpp"
-#include "terragrid/tiling.hpp"
+#include "terragrid/run.hpp"
 #include "terragrid/version.hpp"
 
 namespace po = boost::program_options;
@@ -135,44 +129,21 @@ std::optional<CliOptions> parseArgs(int argc, char** argv) {
     return o;
 }
 
-/// Tracks the elevation range for the summary line; global min/max are reported, not used.
-class ElevationRange : public TileSink {
-public:
-    void begin(const TileLayout&) override {}
-    void consume(const Tile& tile) override {
-        for (float v : tile.elevationMeters) {
-            m_min = std::min(m_min, v);
-            m_max = std::max(m_max, v);
-        }
-    }
-    void finish() override {}
-    float min() const { return m_min; }
-    float max() const { return m_max; }
-
-private:
-    float m_min = std::numeric_limits<float>::infinity();
-    float m_max = -std::numeric_limits<float>::infinity();
-};
-
-std::string formatSummary(const Config& config, const ElevationRange& range, double seconds,
-                          const std::vector<std::unique_ptr<OutputSink>>& sinks) {
-    const TileLayout layout(config.map);
+std::string formatSummary(const Config& config, const RunReport& report) {
     char buf[256];
     std::snprintf(buf, sizeof buf,
                   "terragrid: %lld x %lld cells, %lld tiles of %lld, elevation %.1f .. %.1f m, "
                   "%.2f s ->",
-                  static_cast<long long>(layout.mapWidth()),
-                  static_cast<long long>(layout.mapHeight()),
-                  static_cast<long long>(layout.tileCount()),
-                  static_cast<long long>(layout.tileSize()), double(range.min()),
-                  double(range.max()), seconds);
+                  static_cast<long long>(config.map.width),
+                  static_cast<long long>(config.map.height), static_cast<long long>(report.tiles),
+                  static_cast<long long>(config.map.tileSizeCells), double(report.elevationMin),
+                  double(report.elevationMax), report.seconds);
     std::string line = buf;
-    for (const auto& sink : sinks) line += " " + sink->path();
+    for (const auto& file : report.files) line += " " + file;
     return line;
 }
 
 int run(const CliOptions& options) {
-    const auto start = std::chrono::steady_clock::now();
     const Config config = options.configPath ? loadConfig(*options.configPath, options.overrides)
                                              : defaultConfig(options.overrides);
     if (options.printConfig) {
@@ -182,24 +153,8 @@ int run(const CliOptions& options) {
     const int threads = options.threads > 0 ? options.threads : tbb::info::default_concurrency();
     tbb::global_control parallelism(tbb::global_control::max_allowed_parallelism,
                                     static_cast<std::size_t>(threads));
-
-    // Only a valid config reaches this point: a bad one never creates the directory.
-    std::error_code ec;
-    std::filesystem::create_directories(config.output.directory, ec);
-    if (ec)
-        throw OutputError("cannot create output directory '" + config.output.directory +
-                          "': " + ec.message());
-
-    auto sinks = makeSinks(config);
-    ElevationRange range;
-    std::vector<TileSink*> all{&range};
-    for (auto& s : sinks) all.push_back(s.get());
-    generateMap(config, all);
-    // Every file is complete before any is renamed into place.
-    for (auto& s : sinks) s->commit();
-
-    const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
-    if (!options.quiet) std::cout << formatSummary(config, range, elapsed.count(), sinks) << "\n";
+    const RunReport report = runMap(config);
+    if (!options.quiet) std::cout << formatSummary(config, report) << "\n";
     return kExitOk;
 }
 

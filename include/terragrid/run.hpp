@@ -1,0 +1,27 @@
+#pragma once
+// One whole job: resolve the terrain, generate the map into every output, analyse regions,
+// write stats.json, and put every file in place only when all of them are complete.
+
+#include <string>
+#include <vector>
+
+#include "terragrid/config.hpp"
+#include "terragrid/generator.hpp"
+
+namespace terragrid {
+
+/// What a run produced, for the summary line.
+struct RunReport {
+    std::vector<std::string> files;  ///< paths written, in config.output.files order
+    std::int64_t tiles = 0;
+    float elevationMin = 0;
+    float elevationMax = 0;
+    double seconds = 0;
+};
+
+/// Runs config in the calling thread's TBB arena. Creates config.output.directory if missing.
+/// Throws ConfigError (a coverage target that cannot be reached) or OutputError; on any
+/// failure no new file is left behind and older outputs are intact.
+RunReport runMap(const Config& config, const ProgressFn& progress = {});
+
+}  // namespace terragrid

@@ -1,0 +1,153 @@
+// Whole runs: every output written together and consistent with each other.
+
+#include "terragrid/run.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <tbb/global_control.h>
+#include <tbb/task_arena.h>
+
+#include "terragrid/regions.hpp"
+#include "test_support.hpp"
+
+namespace terragrid {
+namespace {
+
+namespace fs = std::filesystem;
+using Json = nlohmann::json;
+
+Config configIn(const test::TempDir& dir, std::vector<std::string> overrides = {}) {
+    overrides.push_back("output.directory=" + Json((dir / "out").string()).dump());
+    return defaultConfig(overrides);
+}
+
+RunReport runWith(const Config& config, int threads = 2) {
+    // Lifts TBB's default cap (one worker per core) so 8 threads really are 8.
+    tbb::global_control parallelism(tbb::global_control::max_allowed_parallelism,
+                                    static_cast<std::size_t>(threads));
+    tbb::task_arena arena(threads);
+    RunReport report;
+    arena.execute([&] { report = runMap(config); });
+    return report;
+}
+
+Json readStats(const test::TempDir& dir) {
+    return Json::parse(test::readFile(dir / "out/stats.json"));
+}
+
+/// stats.json without the one part that differs between runs.
+Json withoutTiming(Json stats) {
+    stats.erase("timing_seconds");
+    return stats;
+}
+
+TEST(RunTest, DefaultMapHasEveryClassAndStatsEqualTheCountsInClassesTif) {
+    test::TempDir dir;
+    const Config config = configIn(dir);
+    const RunReport report = runWith(config);
+    EXPECT_THAT(test::listDir(dir / "out"),
+                testing::ElementsAre("classes.tif", "height.png", "height.tif", "preview.png",
+                                     "stats.json", "walkable.tif"));
+    EXPECT_EQ(report.files.size(), 6u);
+
+    const std::vector<std::uint8_t> classes = test::readByteTiff(dir / "out/classes.tif");
+    const Json stats = readStats(dir);
+    ASSERT_EQ(stats["classes"].size(), 5u);
+    std::int64_t total = 0;
+    for (const Json& c : stats["classes"]) {
+        const auto index = c["index"].get<std::uint8_t>();
+        const auto cells = std::count(classes.begin(), classes.end(), index);
+        EXPECT_GT(cells, 0) << c["name"] << " is missing from the default map";
+        EXPECT_EQ(c["cells"].get<std::int64_t>(), cells) << c["name"];
+        EXPECT_EQ(c["share"].get<double>(), double(cells) / double(classes.size())) << c["name"];
+        total += cells;
+    }
+    EXPECT_EQ(total, std::int64_t(classes.size()));
+    EXPECT_EQ(stats["map"]["cells"].get<std::int64_t>(), total);
+}
+
+TEST(RunTest, WalkableTifIsTheClassWalkabilityInReportMode) {
+    test::TempDir dir;
+    runWith(configIn(dir, {"map.width=200", "map.height=150", "map.tile_size=64"}));
+    const auto classes = test::readByteTiff(dir / "out/classes.tif");
+    const auto walkable = test::readByteTiff(dir / "out/walkable.tif");
+    const Json stats = readStats(dir);
+    std::int64_t count = 0;
+    for (std::size_t i = 0; i < classes.size(); ++i) {
+        const bool expected = stats["classes"][classes[i]]["walkable"].get<bool>();
+        ASSERT_EQ(walkable[i], expected ? 1 : 0) << "cell " << i;
+        count += walkable[i];
+    }
+    EXPECT_EQ(stats["walkable"]["cells"].get<std::int64_t>(), count);
+    EXPECT_EQ(stats["walkable"]["cells_before_connectivity"].get<std::int64_t>(), count);
+}
+
+TEST(RunTest, LargestConnectivityLeavesOneWalkableRegion) {
+    test::TempDir dir;
+    // Many lakes and mountains, so the walkable land falls apart into several regions.
+    runWith(configIn(dir, {"map.width=240", "map.height=180", "map.tile_size=64",
+                           R"(terrain.lake_below={"coverage": 0.3})",
+                           R"(terrain.mountain_above={"coverage": 0.3})",
+                           "terrain.connectivity=largest"}));
+    const Json stats = readStats(dir);
+    ASSERT_GT(stats["regions"]["count"].get<std::int64_t>(), 1) << "the test needs several regions";
+    const auto walkable = test::readByteTiff(dir / "out/walkable.tif");
+    BitRaster mask(240, 180);
+    for (std::int64_t i = 0; i < 240 * 180; ++i) mask.set(i % 240, i / 240, walkable[i] != 0);
+    const RegionStats after = analyseRegions(mask);
+    EXPECT_EQ(after.regionCount, 1);
+    EXPECT_EQ(after.walkableCells, stats["regions"]["largest_cells"].get<std::int64_t>());
+    EXPECT_EQ(stats["walkable"]["cells"].get<std::int64_t>(), after.walkableCells);
+    EXPECT_GT(stats["walkable"]["cells_before_connectivity"].get<std::int64_t>(),
+              after.walkableCells);
+}
+
+TEST(RunTest, EveryOutputIsIdenticalForAnyThreadsAndTileSize) {
+    test::TempDir a, b;
+    runWith(configIn(a, {"map.width=300", "map.height=200", "map.tile_size=64"}), 1);
+    runWith(configIn(b, {"map.width=300", "map.height=200", "map.tile_size=100"}), 8);
+    for (const char* raster : {"classes.tif", "walkable.tif"})
+        EXPECT_EQ(test::readByteTiff(a / "out" / raster), test::readByteTiff(b / "out" / raster))
+            << raster;
+    EXPECT_EQ(test::readFloatTiff(a / "out/height.tif"), test::readFloatTiff(b / "out/height.tif"));
+    // Previews are downsampled from tiles, and stats are summed from them: the same bytes.
+    for (const char* file : {"preview.png", "height.png"})
+        EXPECT_EQ(test::readFile(a / "out" / file), test::readFile(b / "out" / file)) << file;
+    Json sa = withoutTiming(readStats(a)), sb = withoutTiming(readStats(b));
+    for (Json* s : {&sa, &sb}) {
+        (*s)["map"].erase("tile_size"), (*s)["map"].erase("tiles");
+        s->erase("config_hash");  // the config differs in map.tile_size
+    }
+    EXPECT_EQ(sa, sb);
+}
+
+TEST(RunTest, CoverageTargetsAreReportedWithTheSharesReached) {
+    test::TempDir dir;
+    runWith(configIn(dir, {"map.width=256", "map.height=256", R"(terrain.lake_below={"coverage": 0.25})",
+                           R"(terrain.mountain_above={"coverage": 0.1})"}));
+    const Json stats = readStats(dir);
+    EXPECT_EQ(stats["thresholds"]["lake_below"]["target_share"].get<double>(), 0.25);
+    EXPECT_NEAR(stats["classes"][0]["share"].get<double>(), 0.25, 2.0 / 65536);
+    EXPECT_NEAR(stats["classes"][1]["share"].get<double>(), 0.10, 2.0 / 65536);
+    EXPECT_FALSE(stats["thresholds"]["forest_above"].contains("target_share"));
+}
+
+TEST(RunTest, UnreachableCoverageFailsBeforeTouchingTheDisk) {
+    test::TempDir dir;
+    const Config config = configIn(dir, {"map.width=64", "map.height=64",
+                                         R"(terrain.lake_below={"coverage": 0.5})",
+                                         R"(terrain.forest_above={"coverage": 0.5})"});
+    EXPECT_THAT([&] { runWith(config); },
+                testing::ThrowsMessage<ConfigError>(testing::HasSubstr("terrain.forest_above")));
+    EXPECT_FALSE(fs::exists(dir / "out"));
+}
+
+TEST(RunTest, HeightOnlyRunWritesOnlyHeightTif) {
+    test::TempDir dir;
+    runWith(configIn(dir, {"map.width=64", "map.height=64", R"(output.files=["height.tif"])"}));
+    EXPECT_THAT(test::listDir(dir / "out"), testing::ElementsAre("height.tif"));
+}
+
+}  // namespace
+}  // namespace terragrid
