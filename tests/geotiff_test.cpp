@@ -4,11 +4,9 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
-#include <sys/resource.h>
 #include <tiffio.h>
 
 #include <algorithm>
-#include <csignal>
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
@@ -30,8 +28,10 @@ namespace terragrid {
 namespace {
 
 namespace fs = std::filesystem;
+using test::FileSizeLimit;
 using test::listDir;
 using test::readFile;
+using test::TiffReader;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
@@ -106,50 +106,6 @@ void writeInBlocks(GeoTiffWriter& writer, const std::vector<float>& cells, std::
         writer.writeBlock(b.col0, b.row0, b.width, b.height, part.data());
     }
 }
-
-// An open TIFF for reading, closed on scope exit.
-struct TiffReader {
-    explicit TiffReader(const std::string& file) : path(file) {
-        prepareLibTiff();  // so the GeoTIFF tags come back typed
-        tif = TIFFOpen(file.c_str(), "r");
-    }
-    ~TiffReader() {
-        if (tif) TIFFClose(tif);
-    }
-    TiffReader(const TiffReader&) = delete;
-    TiffReader& operator=(const TiffReader&) = delete;
-
-    template <typename T>
-    T field(std::uint32_t tag) const {
-        T value{};
-        EXPECT_EQ(TIFFGetField(tif, tag, &value), 1) << "tag " << tag;
-        return value;
-    }
-    template <typename T>
-    std::vector<T> arrayField(std::uint32_t tag) const {
-        std::uint16_t count = 0;
-        T* values = nullptr;
-        if (TIFFGetField(tif, tag, &count, &values) != 1) {
-            ADD_FAILURE() << "tag " << tag << " missing";
-            return {};
-        }
-        return std::vector<T>(values, values + count);
-    }
-    std::string stringField(std::uint32_t tag) const {
-        const char* text = nullptr;
-        if (TIFFGetField(tif, tag, &text) != 1 || text == nullptr) return {};
-        return text;
-    }
-
-    // Every cell of the image, assembled from the decoded TIFF tiles.
-    std::vector<float> pixels() const {
-        EXPECT_TRUE(TIFFIsTiled(tif)) << path << " is not tiled";
-        return test::readFloatTiff(path);
-    }
-
-    std::string path;
-    TIFF* tif = nullptr;
-};
 
 class GeoTiffTest : public ::testing::Test {
 protected:
@@ -462,29 +418,6 @@ TEST_F(GeoTiffTest, MissingCellsFailCloseAndKeepOlderFile) {
     EXPECT_THAT(listDir(m_dir.path()), ElementsAre("height.tif"));
 }
 
-// Lowers the process's file size limit for its lifetime, so a write fails with EFBIG the way a
-// full disk fails it (SIGXFSZ, which would kill the process, is ignored meanwhile).
-class FileSizeLimit {
-public:
-    explicit FileSizeLimit(rlim_t bytes) {
-        ::getrlimit(RLIMIT_FSIZE, &m_old);
-        m_oldHandler = std::signal(SIGXFSZ, SIG_IGN);
-        rlimit lowered = m_old;
-        lowered.rlim_cur = bytes;
-        ::setrlimit(RLIMIT_FSIZE, &lowered);
-    }
-    ~FileSizeLimit() {
-        ::setrlimit(RLIMIT_FSIZE, &m_old);
-        std::signal(SIGXFSZ, m_oldHandler);
-    }
-    FileSizeLimit(const FileSizeLimit&) = delete;
-    FileSizeLimit& operator=(const FileSizeLimit&) = delete;
-
-private:
-    rlimit m_old{};
-    void (*m_oldHandler)(int) = nullptr;
-};
-
 TEST_F(GeoTiffTest, FailedWriteNamesFileAndKeepsOlderFile) {
     const std::string path = writeFile("height.tif", smallOptions(), makeRaster(kWidth, kHeight));
     const std::string old = readFile(path);
@@ -602,14 +535,7 @@ TEST_F(GeoTiffTest, PaletteIsWrittenAsColorMapTimes257) {
     TiffReader tiff(path);
     ASSERT_NE(tiff.tif, nullptr);
     EXPECT_EQ(tiff.field<std::uint16_t>(TIFFTAG_PHOTOMETRIC), PHOTOMETRIC_PALETTE);
-    std::uint16_t *red = nullptr, *green = nullptr, *blue = nullptr;
-    ASSERT_EQ(TIFFGetField(tiff.tif, TIFFTAG_COLORMAP, &red, &green, &blue), 1);
-    for (std::size_t i = 0; i < 256; ++i) {
-        const Rgb expected = i < options.palette.size() ? options.palette[i] : Rgb{};
-        ASSERT_EQ(red[i], expected.r * 257) << "entry " << i;
-        ASSERT_EQ(green[i], expected.g * 257) << "entry " << i;
-        ASSERT_EQ(blue[i], expected.b * 257) << "entry " << i;
-    }
+    ASSERT_NO_FATAL_FAILURE(tiff.expectColorMap(options.palette));
 }
 
 TEST_F(GeoTiffTest, UInt8IdenticalInputGivesIdenticalBytes) {

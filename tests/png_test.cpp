@@ -4,10 +4,8 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
-#include <sys/resource.h>
 
 #include <cmath>
-#include <csignal>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
@@ -25,6 +23,7 @@ namespace terragrid {
 namespace {
 
 namespace fs = std::filesystem;
+using test::FileSizeLimit;
 using test::listDir;
 using test::PngImage;
 using test::readFile;
@@ -111,28 +110,6 @@ TEST_F(PngWriterTest, WrongSizesAreRejected) {
     EXPECT_THROW(writer.write(2, 2, std::vector<std::uint8_t>(11)), std::invalid_argument);
     EXPECT_THROW(writer.commit(), std::logic_error);
 }
-
-// As in geotiff_test: a lowered file size limit makes write() fail like a full disk.
-class FileSizeLimit {
-public:
-    explicit FileSizeLimit(rlim_t bytes) {
-        ::getrlimit(RLIMIT_FSIZE, &m_old);
-        m_oldHandler = std::signal(SIGXFSZ, SIG_IGN);
-        rlimit lowered = m_old;
-        lowered.rlim_cur = bytes;
-        ::setrlimit(RLIMIT_FSIZE, &lowered);
-    }
-    ~FileSizeLimit() {
-        ::setrlimit(RLIMIT_FSIZE, &m_old);
-        std::signal(SIGXFSZ, m_oldHandler);
-    }
-    FileSizeLimit(const FileSizeLimit&) = delete;
-    FileSizeLimit& operator=(const FileSizeLimit&) = delete;
-
-private:
-    rlimit m_old{};
-    void (*m_oldHandler)(int) = nullptr;
-};
 
 TEST_F(PngWriterTest, FailedWriteNamesFileAndKeepsOlderFile) {
     const std::string path = writePng("a.png", 4, 4, gradientRgb(4, 4));

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <csignal>
 #include <cstdio>
 #include <fstream>
 #include <memory>
@@ -102,8 +103,15 @@ void MapCollector::consume(const Tile& tile) {
 
 void MapCollector::finish() { finished = true; }
 
-std::vector<float> readFloatTiff(const fs::path& path, std::uint32_t* widthOut,
-                                 std::uint32_t* heightOut) {
+namespace {
+
+// Reads a single-band TIFF of samples T (sizeof(T) * 8 bits, sample format `format`, called
+// `typeName` in errors) into a row-major vector, every tile or row decoded in full. Stripped
+// files only where `stripsAllowed`.
+template <typename T>
+std::vector<T> readSingleBandTiff(const fs::path& path, std::uint16_t format,
+                                  const std::string& typeName, bool stripsAllowed,
+                                  std::uint32_t* widthOut, std::uint32_t* heightOut) {
     prepareLibTiff();  // registers the GeoTIFF tags, so libtiff reads them without warnings
     const std::unique_ptr<TIFF, void (*)(TIFF*)> tif(TIFFOpen(path.c_str(), "r"), &TIFFClose);
     if (!tif) throw std::runtime_error("cannot open " + path.string());
@@ -114,20 +122,22 @@ std::vector<float> readFloatTiff(const fs::path& path, std::uint32_t* widthOut,
     if (TIFFGetField(tif.get(), TIFFTAG_IMAGEWIDTH, &w) != 1 ||
         TIFFGetField(tif.get(), TIFFTAG_IMAGELENGTH, &h) != 1)
         fail("no image size");
-    std::uint16_t samples = 0, bits = 0, format = 0;
+    std::uint16_t samples = 0, bits = 0, sampleFormat = 0;
     TIFFGetFieldDefaulted(tif.get(), TIFFTAG_SAMPLESPERPIXEL, &samples);
     TIFFGetFieldDefaulted(tif.get(), TIFFTAG_BITSPERSAMPLE, &bits);
-    TIFFGetFieldDefaulted(tif.get(), TIFFTAG_SAMPLEFORMAT, &format);
-    if (samples != 1 || bits != 32 || format != SAMPLEFORMAT_IEEEFP)
-        fail("not a single-band Float32 image");
-    std::vector<float> pixels(std::size_t(w) * h);
-    if (TIFFIsTiled(tif.get())) {
+    TIFFGetFieldDefaulted(tif.get(), TIFFTAG_SAMPLEFORMAT, &sampleFormat);
+    if (samples != 1 || bits != sizeof(T) * 8 || sampleFormat != format)
+        fail("not a single-band " + typeName + " image");
+    const bool tiled = TIFFIsTiled(tif.get());
+    if (!tiled && !stripsAllowed) fail("not tiled");
+    std::vector<T> pixels(std::size_t(w) * h);
+    if (tiled) {
         std::uint32_t tw = 0, th = 0;
         if (TIFFGetField(tif.get(), TIFFTAG_TILEWIDTH, &tw) != 1 ||
             TIFFGetField(tif.get(), TIFFTAG_TILELENGTH, &th) != 1 || tw == 0 || th == 0)
-            fail("no tile size");
-        std::vector<float> tile(std::size_t(tw) * th);
-        const auto bytes = static_cast<tmsize_t>(tile.size() * sizeof(float));
+            fail(stripsAllowed ? "no tile size" : "not tiled");
+        std::vector<T> tile(std::size_t(tw) * th);
+        const auto bytes = static_cast<tmsize_t>(tile.size() * sizeof(T));
         for (std::uint32_t y0 = 0; y0 < h; y0 += th)
             for (std::uint32_t x0 = 0; x0 < w; x0 += tw) {
                 const std::uint32_t index = TIFFComputeTile(tif.get(), x0, y0, 0, 0);
@@ -138,7 +148,7 @@ std::vector<float> readFloatTiff(const fs::path& path, std::uint32_t* widthOut,
                                 pixels.data() + std::size_t(y) * w + x0);
             }
     } else {
-        if (TIFFScanlineSize(tif.get()) != static_cast<tmsize_t>(std::size_t(w) * sizeof(float)))
+        if (TIFFScanlineSize(tif.get()) != static_cast<tmsize_t>(std::size_t(w) * sizeof(T)))
             fail("unexpected row size");
         for (std::uint32_t y = 0; y < h; ++y)
             if (TIFFReadScanline(tif.get(), pixels.data() + std::size_t(y) * w, y, 0) < 0)
@@ -149,42 +159,62 @@ std::vector<float> readFloatTiff(const fs::path& path, std::uint32_t* widthOut,
     return pixels;
 }
 
+}  // namespace
+
+std::vector<float> readFloatTiff(const fs::path& path, std::uint32_t* widthOut,
+                                 std::uint32_t* heightOut) {
+    return readSingleBandTiff<float>(path, SAMPLEFORMAT_IEEEFP, "Float32",
+                                     /*stripsAllowed=*/true, widthOut, heightOut);
+}
+
 std::vector<std::uint8_t> readByteTiff(const fs::path& path, std::uint32_t* widthOut,
                                        std::uint32_t* heightOut) {
-    prepareLibTiff();
-    const std::unique_ptr<TIFF, void (*)(TIFF*)> tif(TIFFOpen(path.c_str(), "r"), &TIFFClose);
-    if (!tif) throw std::runtime_error("cannot open " + path.string());
-    const auto fail = [&](const std::string& what) {
-        throw std::runtime_error(what + " in " + path.string());
-    };
-    std::uint32_t w = 0, h = 0, tw = 0, th = 0;
-    if (TIFFGetField(tif.get(), TIFFTAG_IMAGEWIDTH, &w) != 1 ||
-        TIFFGetField(tif.get(), TIFFTAG_IMAGELENGTH, &h) != 1)
-        fail("no image size");
-    std::uint16_t samples = 0, bits = 0, format = 0;
-    TIFFGetFieldDefaulted(tif.get(), TIFFTAG_SAMPLESPERPIXEL, &samples);
-    TIFFGetFieldDefaulted(tif.get(), TIFFTAG_BITSPERSAMPLE, &bits);
-    TIFFGetFieldDefaulted(tif.get(), TIFFTAG_SAMPLEFORMAT, &format);
-    if (samples != 1 || bits != 8 || format != SAMPLEFORMAT_UINT)
-        fail("not a single-band UInt8 image");
-    if (!TIFFIsTiled(tif.get()) || TIFFGetField(tif.get(), TIFFTAG_TILEWIDTH, &tw) != 1 ||
-        TIFFGetField(tif.get(), TIFFTAG_TILELENGTH, &th) != 1 || tw == 0 || th == 0)
-        fail("not tiled");
-    std::vector<std::uint8_t> pixels(std::size_t(w) * h);
-    std::vector<std::uint8_t> tile(std::size_t(tw) * th);
-    const auto bytes = static_cast<tmsize_t>(tile.size());
-    for (std::uint32_t y0 = 0; y0 < h; y0 += th)
-        for (std::uint32_t x0 = 0; x0 < w; x0 += tw) {
-            const std::uint32_t index = TIFFComputeTile(tif.get(), x0, y0, 0, 0);
-            if (TIFFReadEncodedTile(tif.get(), index, tile.data(), bytes) != bytes)
-                fail("cannot read tile " + std::to_string(index));
-            for (std::uint32_t y = y0; y < std::min(h, y0 + th); ++y)
-                std::copy_n(tile.data() + std::size_t(y - y0) * tw, std::min(tw, w - x0),
-                            pixels.data() + std::size_t(y) * w + x0);
-        }
-    if (widthOut) *widthOut = w;
-    if (heightOut) *heightOut = h;
-    return pixels;
+    return readSingleBandTiff<std::uint8_t>(path, SAMPLEFORMAT_UINT, "UInt8",
+                                            /*stripsAllowed=*/false, widthOut, heightOut);
+}
+
+TiffReader::TiffReader(const fs::path& file) : path(file) {
+    prepareLibTiff();  // so the GeoTIFF tags come back typed
+    tif = TIFFOpen(file.c_str(), "r");
+}
+
+TiffReader::~TiffReader() {
+    if (tif) TIFFClose(tif);
+}
+
+std::string TiffReader::stringField(std::uint32_t tag) const {
+    const char* text = nullptr;
+    if (TIFFGetField(tif, tag, &text) != 1 || text == nullptr) return {};
+    return text;
+}
+
+std::vector<float> TiffReader::pixels() const {
+    EXPECT_TRUE(TIFFIsTiled(tif)) << path.string() << " is not tiled";
+    return readFloatTiff(path);
+}
+
+void TiffReader::expectColorMap(const std::vector<Rgb>& palette) const {
+    std::uint16_t *red = nullptr, *green = nullptr, *blue = nullptr;
+    ASSERT_EQ(TIFFGetField(tif, TIFFTAG_COLORMAP, &red, &green, &blue), 1);
+    for (std::size_t i = 0; i < 256; ++i) {
+        const Rgb expected = i < palette.size() ? palette[i] : Rgb{};
+        ASSERT_EQ(red[i], expected.r * 257) << "entry " << i;
+        ASSERT_EQ(green[i], expected.g * 257) << "entry " << i;
+        ASSERT_EQ(blue[i], expected.b * 257) << "entry " << i;
+    }
+}
+
+FileSizeLimit::FileSizeLimit(rlim_t bytes) {
+    ::getrlimit(RLIMIT_FSIZE, &m_old);
+    m_oldHandler = std::signal(SIGXFSZ, SIG_IGN);
+    rlimit lowered = m_old;
+    lowered.rlim_cur = bytes;
+    ::setrlimit(RLIMIT_FSIZE, &lowered);
+}
+
+FileSizeLimit::~FileSizeLimit() {
+    ::setrlimit(RLIMIT_FSIZE, &m_old);
+    std::signal(SIGXFSZ, m_oldHandler);
 }
 
 std::array<std::uint8_t, 3> PngImage::at(std::uint32_t x, std::uint32_t y) const {

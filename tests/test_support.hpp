@@ -1,5 +1,10 @@
 #pragma once
-// Helpers shared by the tests: scratch directories, running programs, collecting whole maps.
+// Helpers shared by the tests: scratch directories, running programs, collecting whole maps,
+// reading back TIFF and PNG files.
+
+#include <gtest/gtest.h>
+#include <sys/resource.h>
+#include <tiffio.h>
 
 #include <array>
 #include <cstdint>
@@ -8,6 +13,7 @@
 #include <vector>
 
 #include "terragrid/generator.hpp"
+#include "terragrid/terrain.hpp"
 
 namespace terragrid::test {
 
@@ -68,10 +74,83 @@ std::vector<float> readFloatTiff(const std::filesystem::path& path, std::uint32_
                                  std::uint32_t* height = nullptr);
 
 /// Reads a single-band 8-bit unsigned tiled TIFF into a row-major vector. Throws
-/// std::runtime_error like readFloatTiff.
+/// std::runtime_error like readFloatTiff, and also when the file is not tiled.
 std::vector<std::uint8_t> readByteTiff(const std::filesystem::path& path,
                                        std::uint32_t* width = nullptr,
                                        std::uint32_t* height = nullptr);
+
+/// An open TIFF whose tags a test reads, closed on scope exit. The GeoTIFF tags are registered
+/// first, so they come back typed. `tif` is null when the file cannot be opened.
+class TiffReader {
+public:
+    explicit TiffReader(const std::filesystem::path& file);
+    ~TiffReader();
+    TiffReader(const TiffReader&) = delete;
+    TiffReader& operator=(const TiffReader&) = delete;
+
+    /// A scalar tag; T{} and a test failure when it is missing.
+    template <typename T>
+    T field(std::uint32_t tag) const {
+        T value{};
+        EXPECT_EQ(TIFFGetField(tif, tag, &value), 1) << "tag " << tag;
+        return value;
+    }
+
+    /// An array tag (a count, then the values); empty and a test failure when it is missing.
+    template <typename T>
+    std::vector<T> arrayField(std::uint32_t tag) const {
+        std::vector<T> values;
+        if (!readArray(tag, values)) ADD_FAILURE() << "tag " << tag << " missing";
+        return values;
+    }
+
+    /// An array tag like arrayField, but empty without a failure when it is missing.
+    template <typename T>
+    std::vector<T> arrayFieldOrEmpty(std::uint32_t tag) const {
+        std::vector<T> values;
+        readArray(tag, values);
+        return values;
+    }
+
+    /// An ASCII tag; empty when it is missing.
+    std::string stringField(std::uint32_t tag) const;
+
+    /// Every cell of a single-band Float32 image, as readFloatTiff reads it; a test failure
+    /// when the file is not tiled.
+    std::vector<float> pixels() const;
+
+    /// Checks the ColorMap: entry i is palette[i] times 257, the entries after the palette
+    /// black, all 256 of them. Stops at the first wrong entry with a fatal failure, so call it
+    /// inside ASSERT_NO_FATAL_FAILURE.
+    void expectColorMap(const std::vector<Rgb>& palette) const;
+
+    std::filesystem::path path;
+    TIFF* tif = nullptr;
+
+private:
+    template <typename T>
+    bool readArray(std::uint32_t tag, std::vector<T>& out) const {
+        std::uint16_t count = 0;
+        T* values = nullptr;
+        if (TIFFGetField(tif, tag, &count, &values) != 1) return false;
+        out.assign(values, values + count);
+        return true;
+    }
+};
+
+/// Lowers the process's file size limit for its lifetime, so a write fails with EFBIG the way
+/// a full disk fails it (SIGXFSZ, which would kill the process, is ignored meanwhile).
+class FileSizeLimit {
+public:
+    explicit FileSizeLimit(rlim_t bytes);
+    ~FileSizeLimit();
+    FileSizeLimit(const FileSizeLimit&) = delete;
+    FileSizeLimit& operator=(const FileSizeLimit&) = delete;
+
+private:
+    rlimit m_old{};
+    void (*m_oldHandler)(int) = nullptr;
+};
 
 /// A PNG as read back with libpng.
 struct PngImage {
