@@ -5,7 +5,10 @@
 
 #include <filesystem>
 
+#include <nlohmann/json.hpp>
+
 #include "terragrid/config.hpp"
+#include "terragrid/run.hpp"
 #include "test_support.hpp"
 
 namespace terragrid {
@@ -48,6 +51,16 @@ TEST(DocsTest, EveryShippedConfigLoads) {
 TEST(DocsTest, BuiltinDefaultIsConfigsDefaultJson) {
     EXPECT_EQ(std::string(builtinConfigText()),
               test::readFile(test::sourceDir() / "configs/default.json"));
+}
+
+TEST(DocsTest, ReadmePictureShowsTheCurrentDefaultMap) {
+    // Made as data/README.md says; a changed default map must come with a new picture.
+    test::TempDir dir;
+    runMap(defaultConfig({"output.preview_max_size=512", R"(output.files=["preview.png"])",
+                          "output.directory=" + nlohmann::json(dir.path().string()).dump()}));
+    EXPECT_TRUE(test::readFile(dir / "preview.png") ==
+                test::readFile(test::sourceDir() / "data/default-preview.png"))
+        << "regenerate data/default-preview.png as data/README.md says";
 }
 
 }  // namespace
