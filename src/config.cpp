@@ -57,6 +57,13 @@ constexpr std::uint64_t kMaxPreviewSize = 16384;
 // EPSG codes below 1024 and from 32767 up are reserved or user-defined in GeoTIFF.
 constexpr std::uint64_t kMinEpsg = 1024;
 constexpr std::uint64_t kMaxEpsg = 32766;
+constexpr std::uint64_t kMinTilePixels = 1;
+constexpr std::uint64_t kMaxTilePixels = 256;
+constexpr std::uint64_t kMinChunkCells = 16;
+constexpr std::uint64_t kMaxChunkCells = 65536;
+
+/// The top-level key naming the JSON Schema a file follows (for editors); accepted and ignored.
+constexpr std::string_view kSchemaKey = "$schema";
 
 /// The names of kDefaultClasses, in table order: the keys of terrain.walkable and
 /// terrain.colours.
@@ -85,6 +92,7 @@ constexpr std::array<std::string_view, 6> kDefaultRuleKeys{
 enum class Kind : std::uint8_t {
     Integer,
     Number,
+    Boolean,
     NumberPair,
     String,
     Choice,
@@ -121,6 +129,7 @@ constexpr Rule numberAbove(double lo, double hi) {
 constexpr Rule pairWithin(double limit) {
     return {.kind = Kind::NumberPair, .min = -limit, .max = limit};
 }
+constexpr Rule boolean() { return {.kind = Kind::Boolean}; }
 constexpr Rule nonEmptyString() { return {.kind = Kind::String}; }
 constexpr Rule oneOf(std::span<const std::string_view> names) {
     return {.kind = Kind::Choice, .choices = names};
@@ -366,7 +375,9 @@ constexpr std::array kTailRows{
     Row{"output.directory", nonEmptyString(),
         "Directory the output files are written to; not part of the config hash.",
         [](Config& c, const Json& v) { c.output.directory = v.get<std::string>(); }},
-    Row{"output.files", filesFrom(kOutputFileNames), "Output files to write.",
+    Row{"output.files", filesFrom(kOutputFileNames),
+        "Output files to write. height.r16 (raw 16-bit heights) comes with height.r16.json; "
+        "map.tmj (a Tiled map) with terrain.tsj and terrain.png.",
         [](Config& c, const Json& v) { c.output.files = outputFilesFrom(v); }},
     Row{"output.preview_max_size", integerIn(kMinPreviewSize, kMaxPreviewSize),
         "Longest side of preview.png and height.png in pixels; bigger maps are downsampled "
@@ -384,6 +395,30 @@ constexpr std::array kTailRows{
         [](Config& c, const Json& v) {
             c.output.bigTiff = enumNamed<BigTiffMode>(kBigTiffModeNames, v);
         }},
+    Row{"output.engine", oneOf(kEngineNames),
+        "Game engine the map is meant for: its size must be one the engine accepts (unity: "
+        "square 2^n+1 from 33 to 4097; unreal: each side one of 127, 253, 505, 1009, 2017, "
+        "4033, 8129; godot: each side 2^n+1 from 33 to 16385). The built-in default size is "
+        "snapped to the nearest accepted size; a size you give is refused unless "
+        "output.engine_snap is true. none accepts any size.",
+        [](Config& c, const Json& v) { c.output.engine = enumNamed<Engine>(kEngineNames, v); }},
+    Row{"output.engine_snap", boolean(),
+        "Snap a map size that output.engine does not accept to the nearest size it does, "
+        "even when you gave the size (a note says so).",
+        [](Config& c, const Json& v) { c.output.engineSnap = v.get<bool>(); }},
+    Row{"output.r16_flip_y", boolean(),
+        "Write height.r16 rows bottom to top instead of top to bottom.",
+        [](Config& c, const Json& v) { c.output.r16FlipY = v.get<bool>(); }},
+    Row{"output.tiled.tile_pixels", integerIn(kMinTilePixels, kMaxTilePixels),
+        "Edge of one tile of map.tmj's tileset image (terrain.png), in pixels.",
+        [](Config& c, const Json& v) { c.output.tiled.tilePixels = v.get<std::int64_t>(); }},
+    Row{"output.tiled.walkable_layer", boolean(),
+        "Add a layer to map.tmj marking the cells that cannot be walked on.",
+        [](Config& c, const Json& v) { c.output.tiled.walkableLayer = v.get<bool>(); }},
+    Row{"output.tiled.chunk_cells", integerIn(kMinChunkCells, kMaxChunkCells),
+        "Maps with a side above this many cells are written as chunk maps of at most "
+        "chunk_cells x chunk_cells cells, placed by map.world, instead of one map.tmj.",
+        [](Config& c, const Json& v) { c.output.tiled.chunkCells = v.get<std::int64_t>(); }},
 };
 
 std::vector<Option> buildOptions() {
@@ -431,7 +466,15 @@ std::string oneLine(std::string text) {
 
 void report(Problems& out, const std::string& text) { out.push_back("config: " + oneLine(text)); }
 
-std::string quote(std::string_view name) { return "'" + std::string(name) + "'"; }
+std::string quote(std::string_view name) {
+    // Appended piecewise: "'" + std::string(name) trips GCC 12's -Wrestrict false positive.
+    std::string text;
+    text.reserve(name.size() + 2);
+    text += '\'';
+    text += name;
+    text += '\'';
+    return text;
+}
 
 std::string got(const Json& value) { return " (got " + showJson(value) + ")"; }
 
@@ -483,6 +526,8 @@ std::string rangeText(const Rule& rule) {
                        : formatNumber(rule.min) + ".." + formatNumber(rule.max);
         case Kind::NumberPair:
             return "each " + formatNumber(rule.min) + ".." + formatNumber(rule.max);
+        case Kind::Boolean:
+            return "";
         case Kind::String:
             return "non-empty";
         case Kind::Choice:
@@ -509,6 +554,8 @@ std::string typeText(Kind kind) {
             return "number";
         case Kind::NumberPair:
             return "[number, number]";
+        case Kind::Boolean:
+            return "boolean";
         case Kind::String:
         case Kind::Choice:
             return "string";
@@ -921,6 +968,8 @@ Checked checkValue(const Option& o, const Json& value, Problems& out) {
             return checkNumber(o, value, out);
         case Kind::NumberPair:
             return checkNumberPair(o, value, out);
+        case Kind::Boolean:
+            return checkBooleanAt(o.path, value, out);
         case Kind::String:
             return checkString(o, value, out);
         case Kind::Choice:
@@ -977,7 +1026,7 @@ bool checkOption(const Option& option, Json& document, Config& config, Problems&
 
 /// A checked document and the config filled from it.
 struct Validation {
-    const Json& document;
+    Json& document;
     /// What the user wrote (file and overrides, unchecked), to tell their keys from defaults.
     const Json& written;
     Config config{};
@@ -1096,9 +1145,56 @@ void checkUnusedDefaultRules(const Validation& v, Problems& out) {
     }
 }
 
+std::string engineName(Engine engine) {
+    return std::string(kEngineNames[static_cast<std::size_t>(engine)]);
+}
+
+std::string sizeText(std::int64_t width, std::int64_t height) {
+    return std::to_string(width) + " x " + std::to_string(height);
+}
+
+/// A map size output.engine does not accept is snapped to the nearest one it does when the
+/// user asked for that (output.engine_snap) or did not choose the size (the built-in default);
+/// a size the user gave is otherwise refused. Snapping rewrites the document, so the resolved
+/// config and its hash carry the size actually generated.
+void checkEngineSize(Validation& v, Problems& out) {
+    if (!v.passedAll({"map.width", "map.height", "output.engine", "output.engine_snap"})) return;
+    const Engine engine = v.config.output.engine;
+    MapConfig& map = v.config.map;
+    if (engine == Engine::None || engineAccepts(engine, map.width, map.height)) return;
+    const EngineSize nearest = nearestEngineSize(engine, map.width, map.height);
+    const bool userSized = v.userSet("map.width") || v.userSet("map.height");
+    if (userSized && !v.config.output.engineSnap) {
+        report(out, "'map.width' x 'map.height' (" + sizeText(map.width, map.height) +
+                        ") is not a size " + engineName(engine) +
+                        " accepts: " + std::string(engineSizeRule(engine)) + " (nearest: " +
+                        sizeText(nearest.width, nearest.height) +
+                        "); set output.engine_snap=true to snap");
+        return;
+    }
+    v.config.notes.push_back("map snapped from " + sizeText(map.width, map.height) + " to " +
+                             sizeText(nearest.width, nearest.height) + " cells for " +
+                             engineName(engine));
+    map.width = nearest.width;
+    map.height = nearest.height;
+    Json& section = *sectionOf(v.document, "map.width");
+    section["width"] = Json(static_cast<std::uint64_t>(map.width));
+    section["height"] = Json(static_cast<std::uint64_t>(map.height));
+}
+
+/// Takes the top-level "$schema" (which names a JSON Schema for editors) out of `document`:
+/// it is accepted, must be a string, and changes nothing, not even the hash.
+void takeSchemaKey(Json& document, Problems& out) {
+    const auto it = document.find(kSchemaKey);
+    if (it == document.end()) return;
+    if (!it->is_string()) report(out, quote(kSchemaKey) + " must be a string" + got(*it));
+    document.erase(it);
+}
+
 /// Checks `document` against the table and the cross-field rules; canonicalises its values in
 /// place and fills the config. `written` is what the user wrote, before merging over defaults.
 Validation validate(Json& document, const Json& written, Problems& out) {
+    takeSchemaKey(document, out);
     checkKeys(document, "", out);
     Validation v{document, written};
     for (std::size_t i = 0; i < options().size(); ++i)
@@ -1107,6 +1203,8 @@ Validation validate(Json& document, const Json& written, Problems& out) {
     checkOriginOnGrid(v, out);
     checkTerrainThresholds(v, out);
     checkUnusedDefaultRules(v, out);
+    // After the other rules, which read the size the user gave.
+    checkEngineSize(v, out);
     return v;
 }
 
@@ -1233,6 +1331,141 @@ std::string readFile(const std::string& path) {
     return std::move(text).str();
 }
 
+// ---------------------------------------------------------------------------------------------
+// JSON Schema (draft 2020-12), for editors. Written from the table, so it cannot drift from
+// what the parser accepts; ordered, so it reads in documentation order.
+
+using SchemaJson = nlohmann::ordered_json;
+
+constexpr std::string_view kColourPattern = "^#[0-9a-fA-F]{6}$";
+
+SchemaJson schemaNumber(double min, double max, bool minExclusive = false) {
+    SchemaJson s{{"type", "number"}};
+    s[minExclusive ? "exclusiveMinimum" : "minimum"] = min;
+    s["maximum"] = max;
+    return s;
+}
+
+SchemaJson schemaColour() { return {{"type", "string"}, {"pattern", kColourPattern}}; }
+
+/// [lo, hi] with 0 <= lo, hi <= 1 (lo <= hi is the parser's to check).
+SchemaJson schemaUnitRange() {
+    return {{"type", "array"}, {"items", schemaNumber(0, 1)}, {"minItems", 2}, {"maxItems", 2}};
+}
+
+SchemaJson schemaNames(std::span<const std::string_view> names) {
+    SchemaJson list = SchemaJson::array();
+    for (const auto name : names) list.push_back(std::string(name));
+    return list;
+}
+
+/// An object with one member per name, each following `member`; members left out keep their
+/// default (documents merge key by key), so none is required.
+SchemaJson schemaPerName(std::span<const std::string_view> names, const SchemaJson& member) {
+    SchemaJson properties = SchemaJson::object();
+    for (const auto name : names) properties[std::string(name)] = member;
+    return {{"type", "object"}, {"properties", properties}, {"additionalProperties", false}};
+}
+
+SchemaJson schemaClassEntry() {
+    SchemaJson properties = SchemaJson::object();
+    properties["name"] = {{"type", "string"},
+                          {"minLength", 1},
+                          {"maxLength", kMaxClassNameChars},
+                          {"description", "Unique name of the class."}};
+    properties["colour"] = schemaColour();
+    properties["colour"]["description"] = "Colour of the class, \"#rrggbb\".";
+    properties["walkable"] = {{"type", "boolean"},
+                              {"description", "Whether the class can be walked on."}};
+    properties["height"] = schemaUnitRange();
+    properties["height"]["description"] = "Height range [lo, hi] of the class; [0, 1] if left out.";
+    properties["moisture"] = schemaUnitRange();
+    properties["moisture"]["description"] =
+        "Moisture range [lo, hi] of the class; [0, 1] if left out.";
+    static_assert(kClassEntryKeys.size() == 5 && kRequiredClassEntryKeys == 3);
+    return {{"type", "object"},
+            {"properties", properties},
+            {"required", schemaNames(std::span(kClassEntryKeys).first(kRequiredClassEntryKeys))},
+            {"additionalProperties", false}};
+}
+
+/// The schema of a value that passes `rule`, without default and description.
+SchemaJson schemaOf(const Rule& rule) {
+    switch (rule.kind) {
+        case Kind::Integer:
+            return {{"type", "integer"}, {"minimum", rule.intMin}, {"maximum", rule.intMax}};
+        case Kind::Number:
+            return schemaNumber(rule.min, rule.max, rule.minExclusive);
+        case Kind::Boolean:
+            return {{"type", "boolean"}};
+        case Kind::NumberPair:
+            return {{"type", "array"},
+                    {"items", schemaNumber(rule.min, rule.max, rule.minExclusive)},
+                    {"minItems", 2},
+                    {"maxItems", 2}};
+        case Kind::String:
+            return {{"type", "string"}, {"minLength", 1}};
+        case Kind::Choice:
+            return {{"type", "string"}, {"enum", schemaNames(rule.choices)}};
+        case Kind::FileList:
+            return {{"type", "array"},
+                    {"items", {{"type", "string"}, {"enum", schemaNames(rule.choices)}}},
+                    {"minItems", 1},
+                    {"uniqueItems", true}};
+        case Kind::Threshold: {
+            const SchemaJson share = schemaNumber(rule.min, rule.max);
+            const SchemaJson coverage{{"type", "object"},
+                                      {"properties", {{std::string(kCoverageKeys[0]), share}}},
+                                      {"required", schemaNames(kCoverageKeys)},
+                                      {"additionalProperties", false}};
+            return {{"oneOf", SchemaJson::array({share, coverage})}};
+        }
+        case Kind::FlagPerClass:
+            return schemaPerName(rule.choices, {{"type", "boolean"}});
+        case Kind::ColourPerClass:
+            return schemaPerName(rule.choices, schemaColour());
+        case Kind::ClassTable:
+            return {{"type", "array"}, {"items", schemaClassEntry()}, {"maxItems", kMaxClasses}};
+    }
+    return {};
+}
+
+/// An object of `properties` that refuses any other key.
+SchemaJson schemaSection() {
+    return {{"type", "object"},
+            {"properties", SchemaJson::object()},
+            {"additionalProperties", false}};
+}
+
+SchemaJson buildConfigSchema() {
+    SchemaJson root{{"$schema", "https://json-schema.org/draft/2020-12/schema"},
+                    {"title", "terragrid config"},
+                    {"description",
+                     "A terragrid config. Every key is optional: a key left out keeps its "
+                     "default from the built-in config (configs/default.json)."}};
+    root.update(schemaSection());
+    root["properties"][std::string(kSchemaKey)] = {
+        {"type", "string"},
+        {"description", "The JSON Schema this file follows, for editors; terragrid ignores it."}};
+    const Json& defaults = builtinDocument();
+    for (const auto& option : options()) {
+        const auto keys = splitPath(option.path);
+        SchemaJson* section = &root;
+        for (std::size_t i = 0; i + 1 < keys.size(); ++i) {
+            SchemaJson& properties = (*section)["properties"];
+            if (!properties.contains(keys[i])) properties[keys[i]] = schemaSection();
+            section = &properties[keys[i]];
+        }
+        SchemaJson property = schemaOf(option.rule);
+        const Json* defaultSection = sectionOf(defaults, option.path);
+        assert(defaultSection != nullptr && defaultSection->contains(keys.back()));
+        property["default"] = SchemaJson::parse(dumpJson(defaultSection->at(keys.back())));
+        property["description"] = std::string(option.meaning);
+        (*section)["properties"][keys.back()] = std::move(property);
+    }
+    return root;
+}
+
 std::string escapeTableCell(std::string_view text) {
     std::string cell;
     for (const char c : text) cell += c == '|' ? std::string("\\|") : std::string(1, c);
@@ -1258,7 +1491,8 @@ bool Config::wants(OutputFile f) const {
 
 bool Config::needsClasses() const {
     return wants(OutputFile::ClassesTif) || wants(OutputFile::WalkableTif) ||
-           wants(OutputFile::PreviewPng) || wants(OutputFile::StatsJson);
+           wants(OutputFile::PreviewPng) || wants(OutputFile::StatsJson) ||
+           wants(OutputFile::TiledMap);
 }
 
 Config parseConfig(std::string_view text, std::string_view sourceName,
@@ -1296,6 +1530,12 @@ std::vector<OptionInfo> optionReference() {
                          rangeText(option.rule), std::string(option.meaning)});
     }
     return infos;
+}
+
+std::string configSchemaJson() {
+    static const std::string text =
+        buildConfigSchema().dump(2, ' ', false, SchemaJson::error_handler_t::replace) + "\n";
+    return text;
 }
 
 std::string optionReferenceMarkdown() {

@@ -3,9 +3,14 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
 
+#include "terragrid/config.hpp"
 #include "terragrid/version.hpp"
 #include "test_support.hpp"
 
@@ -15,7 +20,9 @@ namespace {
 namespace fs = std::filesystem;
 using test::runCommand;
 using test::shellQuote;
+using testing::ElementsAre;
 using testing::HasSubstr;
+using testing::IsEmpty;
 using testing::MatchesRegex;
 
 /// Runs terragrid with `args` inside `cwd`.
@@ -24,8 +31,19 @@ test::CommandResult terragrid(const fs::path& cwd, const std::string& args) {
                       " " + args);
 }
 
-std::string smallConfigArg() {
-    return "--config " + shellQuote((test::sourceDir() / "configs/small.json").string());
+std::string smallConfigPath() {
+    return shellQuote((test::sourceDir() / "configs/small.json").string());
+}
+
+std::string smallConfigArg() { return "--config " + smallConfigPath(); }
+
+/// Only height.tif, the quickest output, for tests about sizes.
+const std::string kHeightOnly = R"(--set 'output.files=["height.tif"]')";
+
+/// Whether any entry of `names` is hidden (an unfinished temporary file is).
+bool anyHidden(const std::vector<std::string>& names) {
+    return std::any_of(names.begin(), names.end(),
+                       [](const std::string& name) { return name.starts_with("."); });
 }
 
 TEST(CliTest, NoArgumentsWritesTheDefaultHeightmapIntoOut) {
@@ -37,19 +55,25 @@ TEST(CliTest, NoArgumentsWritesTheDefaultHeightmapIntoOut) {
     test::readFloatTiff(dir / "out/height.tif", &w, &h);
     EXPECT_EQ(w, 1024u);
     EXPECT_EQ(h, 1024u);
-    // One summary line: size, tiles, elevation range, seconds, files.
+    // One summary line: size, tiles, elevation range, seconds, files (every output file by
+    // default).
     EXPECT_THAT(r.out, MatchesRegex("terragrid: 1024 x 1024 cells, 16 tiles of 256, elevation "
                                     "[0-9.]+ \\.\\. [0-9.]+ m, [0-9.]+ s -> out/height.tif "
-                                    "out/classes.tif out/walkable.tif out/preview.png "
-                                    "out/height.png out/stats.json\n"));
+                                    "out/classes.tif( out/[^ ]+)+\n"));
+    for (const auto name : kOutputFileNames) {
+        EXPECT_THAT(r.out, HasSubstr(" out/" + std::string(name))) << name;
+        EXPECT_TRUE(fs::is_regular_file(dir / "out" / std::string(name))) << name;
+    }
+    EXPECT_EQ(r.err, "");  // the default size needs no note
 }
 
-TEST(CliTest, OnlyTheFinishedFileIsLeftInTheOutputDirectory) {
+TEST(CliTest, OnlyFinishedFilesAreLeftInTheOutputDirectory) {
     test::TempDir dir;
     ASSERT_EQ(terragrid(dir.path(), smallConfigArg() + " --out-dir o").exitCode, 0);
-    EXPECT_THAT(test::listDir(dir / "o"),
-                testing::ElementsAre("classes.tif", "height.png", "height.tif", "preview.png",
-                                     "stats.json", "walkable.tif"));
+    const auto names = test::listDir(dir / "o");
+    for (const auto name : kOutputFileNames)
+        EXPECT_THAT(names, testing::Contains(std::string(name)));
+    EXPECT_FALSE(anyHidden(names)) << testing::PrintToString(names);
 }
 
 TEST(CliTest, OutputIsByteIdenticalForAnyThreadCount) {
@@ -141,12 +165,136 @@ TEST(CliTest, HelpAndVersion) {
     const auto help = terragrid(dir.path(), "--help");
     EXPECT_EQ(help.exitCode, 0);
     for (const char* option : {"--config", "--out-dir", "--seed", "--width", "--height",
-                               "--tile-size", "--threads", "--set", "--quiet"})
+                               "--tile-size", "--threads", "--set", "--quiet", "validate",
+                               "schema", "terragrid: note:"})
         EXPECT_THAT(help.out, HasSubstr(option));
     const auto version = terragrid(dir.path(), "--version");
     EXPECT_EQ(version.exitCode, 0);
     EXPECT_EQ(version.out, std::string("terragrid ") + kVersion + "\n");
     EXPECT_FALSE(fs::exists(dir / "out"));
+}
+
+TEST(CliTest, CommandsHaveTheirOwnHelp) {
+    test::TempDir dir;
+    const auto validate = terragrid(dir.path(), "validate --help");
+    EXPECT_EQ(validate.exitCode, 0);
+    for (const char* text : {"terragrid validate [FILE]", "--set", "--config", "'ok'"})
+        EXPECT_THAT(validate.out, HasSubstr(text));
+    EXPECT_THAT(validate.out, testing::Not(HasSubstr("--threads")));
+    const auto schema = terragrid(dir.path(), "schema --help");
+    EXPECT_EQ(schema.exitCode, 0);
+    EXPECT_THAT(schema.out, HasSubstr("terragrid schema > configs/schema.json"));
+    EXPECT_THAT(test::listDir(dir.path()), IsEmpty());
+}
+
+TEST(CliTest, ValidateSaysOkAndWritesNothing) {
+    test::TempDir dir;
+    for (const std::string& args :
+         {"validate " + smallConfigPath(), "validate " + smallConfigArg(), std::string("validate"),
+          "validate " + smallConfigPath() + " --seed 3 --width 64 --out-dir made " + kHeightOnly}) {
+        const auto r = terragrid(dir.path(), args);
+        EXPECT_EQ(r.exitCode, 0) << args << "\n" << r.err;
+        EXPECT_EQ(r.out, "ok\n") << args;
+        EXPECT_EQ(r.err, "") << args;
+    }
+    const auto quiet = terragrid(dir.path(), "validate -q " + smallConfigPath());
+    EXPECT_EQ(quiet.exitCode, 0);
+    EXPECT_EQ(quiet.out, "");
+    EXPECT_THAT(test::listDir(dir.path()), IsEmpty());
+}
+
+TEST(CliTest, ValidateListsEveryProblemExitsTwoAndCreatesNothing) {
+    test::TempDir dir;
+    std::ofstream(dir / "bad.json") << R"({ "map": { "width": -5, "tile_sise": 64 },
+        "height": { "octaves": 40 }, "output": { "directory": "made" } })";
+    const auto r = terragrid(dir.path(), "validate bad.json --set height.noise=perlim");
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_EQ(r.out, "");
+    EXPECT_THAT(r.err, HasSubstr("config: 'map.width' must be between 1 and 1048576 (got -5)"));
+    EXPECT_THAT(r.err, HasSubstr("unknown key 'map.tile_sise' (did you mean 'tile_size'?)"));
+    EXPECT_THAT(r.err, HasSubstr("'height.octaves' must be between 1 and 16 (got 40)"));
+    EXPECT_THAT(r.err, HasSubstr("'height.noise' must be one of value, perlin, simplex"));
+    EXPECT_THAT(test::listDir(dir.path()), ElementsAre("bad.json"));
+
+    const auto missing = terragrid(dir.path(), "validate nowhere.json");
+    EXPECT_EQ(missing.exitCode, 2);
+    EXPECT_THAT(missing.err, HasSubstr("'nowhere.json'"));
+}
+
+TEST(CliTest, CommandUsageErrorsExitTwo) {
+    test::TempDir dir;
+    for (const char* args : {"validate a.json b.json", "validate a.json --config b.json",
+                             "validate --threads 2", "validate --print-config", "schema extra",
+                             "schema --set seed=1"}) {
+        const auto r = terragrid(dir.path(), args);
+        EXPECT_EQ(r.exitCode, 2) << args;
+        EXPECT_THAT(r.err, MatchesRegex("terragrid: .*\nTry 'terragrid (validate|schema) "
+                                        "--help'\\.\n")) << args;
+    }
+    const auto unknown = terragrid(dir.path(), "valdate x.json");
+    EXPECT_EQ(unknown.exitCode, 2);
+    EXPECT_THAT(unknown.err, HasSubstr("unknown command 'valdate'"));
+    EXPECT_THAT(test::listDir(dir.path()), IsEmpty());
+}
+
+TEST(CliTest, SchemaPrintsConfigsSchemaJson) {
+    test::TempDir dir;
+    const auto r = terragrid(dir.path(), "schema");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_EQ(r.err, "");
+    const auto schema = nlohmann::json::parse(r.out);  // valid JSON, or this throws
+    EXPECT_EQ(schema.at("$schema"), "https://json-schema.org/draft/2020-12/schema");
+    EXPECT_TRUE(r.out == test::readFile(test::sourceDir() / "configs/schema.json"))
+        << "regenerate it with: terragrid schema > configs/schema.json";
+    EXPECT_THAT(test::listDir(dir.path()), IsEmpty());
+}
+
+TEST(CliTest, EngineSnapsAnUnchosenSizeWithANote) {
+    test::TempDir dir;
+    // A config that does not choose the map size: the default 1024 x 1024 snaps.
+    std::ofstream(dir / "small.json") << R"({"map": {"tile_size": 1025}})";
+    const auto r = terragrid(dir.path(), "--config small.json --set output.engine=unity " +
+                                             kHeightOnly + " --out-dir o");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_EQ(r.err, "terragrid: note: map snapped from 1024 x 1024 to 1025 x 1025 cells for "
+                     "unity\n");
+    EXPECT_THAT(r.out, HasSubstr("terragrid: 1025 x 1025 cells"));
+    std::uint32_t w = 0, h = 0;
+    test::readFloatTiff(dir / "o/height.tif", &w, &h);
+    EXPECT_EQ(w, 1025u);
+    EXPECT_EQ(h, 1025u);
+    // Validation tells the same note; --quiet silences it.
+    const auto validate =
+        terragrid(dir.path(), "validate small.json --set output.engine=unity " + kHeightOnly);
+    EXPECT_EQ(validate.exitCode, 0);
+    EXPECT_EQ(validate.err, r.err);
+    EXPECT_EQ(validate.out, "ok\n");
+    const auto quiet = terragrid(dir.path(), "--config small.json --set output.engine=unity -q "
+                                             "--print-config");
+    EXPECT_EQ(quiet.exitCode, 0);
+    EXPECT_EQ(quiet.err, "");
+    EXPECT_EQ(nlohmann::json::parse(quiet.out)["map"]["width"], 1025);
+}
+
+TEST(CliTest, EngineRefusesAGivenSizeUnlessAskedToSnap) {
+    test::TempDir dir;
+    const std::string args = "--width 1000 --height 1000 --set output.engine=unity " + kHeightOnly;
+    const auto refused = terragrid(dir.path(), args);
+    EXPECT_EQ(refused.exitCode, 2);
+    EXPECT_EQ(refused.err,
+              "config: 'map.width' x 'map.height' (1000 x 1000) is not a size unity accepts: "
+              "square 2^n+1 sizes from 33 to 4097 (nearest: 1025 x 1025); set "
+              "output.engine_snap=true to snap\n");
+    EXPECT_FALSE(fs::exists(dir / "out"));
+
+    const auto snapped = terragrid(dir.path(), args + " --set output.engine_snap=true");
+    ASSERT_EQ(snapped.exitCode, 0) << snapped.err;
+    EXPECT_EQ(snapped.err, "terragrid: note: map snapped from 1000 x 1000 to 1025 x 1025 cells "
+                           "for unity\n");
+    std::uint32_t w = 0, h = 0;
+    test::readFloatTiff(dir / "out/height.tif", &w, &h);
+    EXPECT_EQ(w, 1025u);
+    EXPECT_EQ(h, 1025u);
 }
 
 }  // namespace

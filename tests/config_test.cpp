@@ -107,18 +107,27 @@ void expectLayerIs(const NoiseParams& p, const Json& section) {
     EXPECT_EQ(p.seedOffset, section["seed_offset"].get<std::uint64_t>());
 }
 
-/// The option keys of a config document: top-level values and, inside each section, every
-/// member whatever its value (terrain.walkable is an object, terrain.classes an array, a
-/// threshold may be {"coverage": share}). In document order for an ordered_json.
+bool isReferenceOption(const std::string& path) {
+    const auto options = optionReference();
+    return std::any_of(options.begin(), options.end(),
+                       [&](const OptionInfo& o) { return o.path == path; });
+}
+
+/// The option keys of a config document: every member that is not an object, and every
+/// object-valued member the reference names (terrain.walkable is an object, a threshold may be
+/// {"coverage": share}); other objects are sections (output.tiled), whose members are keys in
+/// turn. The top-level "$schema" is no option. In document order for an ordered_json.
 template <typename J>
-std::vector<std::string> optionKeysOf(const J& document) {
+std::vector<std::string> optionKeysOf(const J& document, const std::string& prefix = "") {
     std::vector<std::string> keys;
     for (const auto& [key, value] : document.items()) {
-        if (!value.is_object()) {
-            keys.push_back(key);
+        const std::string path = prefix.empty() ? key : prefix + "." + key;
+        if (path == "$schema") continue;
+        if (!value.is_object() || isReferenceOption(path)) {
+            keys.push_back(path);
             continue;
         }
-        for (const auto& [member, unused] : value.items()) keys.push_back(key + "." + member);
+        for (auto& member : optionKeysOf(value, path)) keys.push_back(std::move(member));
     }
     return keys;
 }
@@ -328,7 +337,8 @@ const std::vector<ProblemCase> kProblemCases = {
      R"(config: 'output.files' must not list a file twice (got ["height.tif", "height.tif"]))"},
     {"UnknownOutputFile", R"({"output": {"files": ["height.tif", "moisture.tif"]}})", {},
      "config: 'output.files' entries must be one of height.tif, classes.tif, walkable.tif, "
-     R"(preview.png, height.png, stats.json (got "moisture.tif"))"},
+     "preview.png, height.png, stats.json, height.r16, height16.png, height16.tif, map.tmj "
+     R"((got "moisture.tif"))"},
 
     // The moisture layer: the same keys and rules as height.
     {"MoistureNoiseChoice", R"({"moisture": {"noise": "perlin2"}})", {},
@@ -491,6 +501,50 @@ const std::vector<ProblemCase> kProblemCases = {
      "config: 'output.preview_max_size' must be between 16 and 16384 (got 16385)"},
     {"PreviewMaxSizeFraction", R"({"output": {"preview_max_size": 100.5}})", {},
      "config: 'output.preview_max_size' must be an integer (got 100.5)"},
+    {"EngineChoice", R"({"output": {"engine": "unity3d"}})", {},
+     R"(config: 'output.engine' must be one of none, unity, unreal, godot (got "unity3d"))"},
+    {"EngineSnapNotBoolean", R"({"output": {"engine_snap": "yes"}})", {},
+     R"(config: 'output.engine_snap' must be a boolean (got "yes"))"},
+    {"R16FlipYNotBoolean", "{}", {"output.r16_flip_y=1"},
+     "config: 'output.r16_flip_y' must be a boolean (got 1)"},
+    {"TiledMustBeObject", R"({"output": {"tiled": 16}})", {},
+     "config: 'output.tiled' must be an object (got 16)"},
+    {"UnknownTiledKey", R"({"output": {"tiled": {"tile_pixel": 16}}})", {},
+     "config: unknown key 'output.tiled.tile_pixel' (did you mean 'tile_pixels'?)"},
+    {"TilePixelsZero", "{}", {"output.tiled.tile_pixels=0"},
+     "config: 'output.tiled.tile_pixels' must be between 1 and 256 (got 0)"},
+    {"TilePixelsTooLarge", R"({"output": {"tiled": {"tile_pixels": 257}}})", {},
+     "config: 'output.tiled.tile_pixels' must be between 1 and 256 (got 257)"},
+    {"TilePixelsFraction", R"({"output": {"tiled": {"tile_pixels": 1.5}}})", {},
+     "config: 'output.tiled.tile_pixels' must be an integer (got 1.5)"},
+    {"WalkableLayerNotBoolean", "{}", {"output.tiled.walkable_layer=null"},
+     "config: 'output.tiled.walkable_layer' must be a boolean (got null)"},
+    {"ChunkCellsTooSmall", R"({"output": {"tiled": {"chunk_cells": 15}}})", {},
+     "config: 'output.tiled.chunk_cells' must be between 16 and 65536 (got 15)"},
+    {"ChunkCellsTooLarge", "{}", {"output.tiled.chunk_cells=65537"},
+     "config: 'output.tiled.chunk_cells' must be between 16 and 65536 (got 65537)"},
+
+    // Engine sizes: a size the user gave that the engine does not take.
+    {"UnitySizeGivenIsRefused", "{}",
+     {"map.width=1000", "map.height=1000", "output.engine=unity"},
+     "config: 'map.width' x 'map.height' (1000 x 1000) is not a size unity accepts: square "
+     "2^n+1 sizes from 33 to 4097 (nearest: 1025 x 1025); set output.engine_snap=true to snap"},
+    {"UnityNonSquareIsRefused", R"({"map": {"width": 513, "height": 257}})",
+     {"output.engine=unity"},
+     "config: 'map.width' x 'map.height' (513 x 257) is not a size unity accepts: square "
+     "2^n+1 sizes from 33 to 4097 (nearest: 513 x 513); set output.engine_snap=true to snap"},
+    {"OneSideGivenIsRefused", R"({"map": {"width": 1000}, "output": {"engine": "unreal"}})", {},
+     "config: 'map.width' x 'map.height' (1000 x 1024) is not a size unreal accepts: each side "
+     "one of 127, 253, 505, 1009, 2017, 4033, 8129 (nearest: 1009 x 1009); set "
+     "output.engine_snap=true to snap"},
+    {"GodotHeightGivenIsRefused", "{}", {"output.engine=godot", "map.height=100"},
+     "config: 'map.width' x 'map.height' (1024 x 100) is not a size godot accepts: each side "
+     "2^n+1 from 33 to 16385 (nearest: 1025 x 129); set output.engine_snap=true to snap"},
+
+    // "$schema" names a JSON Schema for editors.
+    {"SchemaKeyMustBeString", R"({"$schema": 5})", {}, "config: '$schema' must be a string (got 5)"},
+    {"SchemaKeyOnlyAtTopLevel", R"({"map": {"$schema": "./schema.json"}})", {},
+     "config: unknown key 'map.$schema'"},
 
     // Overrides.
     {"OverrideWithoutEquals", "{}", {"map.width"},
@@ -594,6 +648,138 @@ TEST(ConfigTest, BuiltinDefaultFillsEveryFieldFromDefaultJson) {
               d["output"]["compression"]);
     EXPECT_EQ(kBigTiffModeNames[static_cast<std::size_t>(c.output.bigTiff)],
               d["output"]["bigtiff"]);
+    EXPECT_EQ(kEngineNames[static_cast<std::size_t>(c.output.engine)], d["output"]["engine"]);
+    EXPECT_EQ(c.output.engineSnap, d["output"]["engine_snap"].get<bool>());
+    EXPECT_EQ(c.output.r16FlipY, d["output"]["r16_flip_y"].get<bool>());
+    EXPECT_EQ(c.output.tiled.tilePixels, d["output"]["tiled"]["tile_pixels"].get<std::int64_t>());
+    EXPECT_EQ(c.output.tiled.walkableLayer, d["output"]["tiled"]["walkable_layer"].get<bool>());
+    EXPECT_EQ(c.output.tiled.chunkCells, d["output"]["tiled"]["chunk_cells"].get<std::int64_t>());
+    EXPECT_THAT(c.notes, testing::IsEmpty());
+}
+
+TEST(ConfigTest, DefaultEngineAndTiledSettings) {
+    const Config c = defaultConfig();
+    EXPECT_EQ(c.output.engine, Engine::None);
+    EXPECT_FALSE(c.output.engineSnap);
+    EXPECT_FALSE(c.output.r16FlipY);
+    EXPECT_EQ(c.output.tiled.tilePixels, 16);
+    EXPECT_TRUE(c.output.tiled.walkableLayer);
+    EXPECT_EQ(c.output.tiled.chunkCells, 4096);
+}
+
+TEST(ConfigTest, EngineAndTiledOptionsLandInTheirFields) {
+    const Config c = parseConfig(
+        R"({"output": {"engine": "godot", "tiled": {"tile_pixels": 32, "chunk_cells": 16}}})",
+        "test.json",
+        {"output.engine_snap=true", "output.r16_flip_y=true", "output.tiled.walkable_layer=false",
+         "output.tiled.tile_pixels=256.0"});
+    EXPECT_EQ(c.output.engine, Engine::Godot);
+    EXPECT_TRUE(c.output.engineSnap);
+    EXPECT_TRUE(c.output.r16FlipY);
+    EXPECT_EQ(c.output.tiled.tilePixels, 256);
+    EXPECT_FALSE(c.output.tiled.walkableLayer);
+    EXPECT_EQ(c.output.tiled.chunkCells, 16);
+    const Json tiled = Json::parse(c.resolvedJson)["output"]["tiled"];
+    EXPECT_EQ(tiled, Json::parse(R"({"chunk_cells": 16, "tile_pixels": 256,
+                                     "walkable_layer": false})"));
+    EXPECT_NO_THROW((void)defaultConfig({"output.tiled.tile_pixels=1",
+                                         "output.tiled.chunk_cells=65536"}));
+    // The section merges key by key like any other.
+    EXPECT_EQ(defaultConfig({R"(output.tiled={"chunk_cells": 64})"}).output.tiled.tilePixels, 16);
+}
+
+TEST(ConfigTest, DefaultSizeSnapsToTheEngineWithANote) {
+    const Config c = defaultConfig({"output.engine=unity"});
+    EXPECT_EQ(c.map.width, 1025);
+    EXPECT_EQ(c.map.height, 1025);
+    EXPECT_THAT(c.notes, ElementsAre("map snapped from 1024 x 1024 to 1025 x 1025 cells for unity"));
+    // The resolved config and the hash carry the snapped size.
+    const Json resolved = Json::parse(c.resolvedJson);
+    EXPECT_EQ(resolved["map"]["width"], 1025);
+    EXPECT_EQ(resolved["map"]["height"], 1025);
+    const Config explicitly =
+        defaultConfig({"output.engine=unity", "map.width=1025", "map.height=1025"});
+    EXPECT_THAT(explicitly.notes, testing::IsEmpty());
+    EXPECT_EQ(c.resolvedJson, explicitly.resolvedJson);
+    EXPECT_EQ(c.hash, explicitly.hash);
+
+    const Config unreal = parseConfig(R"({"output": {"engine": "unreal"}})", "test.json");
+    EXPECT_EQ(unreal.map.width, 1009);
+    EXPECT_EQ(unreal.map.height, 1009);
+    EXPECT_THAT(unreal.notes,
+                ElementsAre("map snapped from 1024 x 1024 to 1009 x 1009 cells for unreal"));
+    EXPECT_THAT(defaultConfig({"output.engine=godot"}).notes,
+                ElementsAre("map snapped from 1024 x 1024 to 1025 x 1025 cells for godot"));
+}
+
+TEST(ConfigTest, EngineSnapSnapsAGivenSize) {
+    const Config c = defaultConfig(
+        {"map.width=1000", "map.height=1000", "output.engine=unity", "output.engine_snap=true"});
+    EXPECT_EQ(c.map.width, 1025);
+    EXPECT_EQ(c.map.height, 1025);
+    EXPECT_THAT(c.notes, ElementsAre("map snapped from 1000 x 1000 to 1025 x 1025 cells for unity"));
+    EXPECT_EQ(Json::parse(c.resolvedJson)["map"]["width"], 1025);
+    // Unity squares the map; the others snap each side.
+    EXPECT_THAT(parseConfig(R"({"map": {"width": 300, "height": 1000}})", "t",
+                            {"output.engine=unity", "output.engine_snap=true"})
+                    .notes,
+                ElementsAre("map snapped from 300 x 1000 to 1025 x 1025 cells for unity"));
+    const Config unreal =
+        parseConfig(R"({"map": {"width": 300, "height": 1000},
+                        "output": {"engine": "unreal", "engine_snap": true}})",
+                    "t");
+    EXPECT_EQ(unreal.map.width, 253);
+    EXPECT_EQ(unreal.map.height, 1009);
+    EXPECT_THAT(unreal.notes,
+                ElementsAre("map snapped from 300 x 1000 to 253 x 1009 cells for unreal"));
+}
+
+TEST(ConfigTest, AcceptedSizesPassUntouched) {
+    struct Case {
+        std::int64_t width;
+        std::int64_t height;
+        std::vector<std::string> engine;
+    };
+    const std::vector<Case> accepted = {
+        {513, 513, {"output.engine=unity"}},
+        {4097, 4097, {"output.engine=unity", "output.engine_snap=true"}},
+        {127, 8129, {"output.engine=unreal"}},
+        {33, 16385, {"output.engine=godot", "output.engine_snap=true"}},
+        {1000, 7, {"output.engine=none", "output.engine_snap=true"}},
+        {1000, 7, {}},
+    };
+    for (const auto& [width, height, engine] : accepted) {
+        std::vector<std::string> overrides = engine;
+        overrides.push_back("map.width=" + std::to_string(width));
+        overrides.push_back("map.height=" + std::to_string(height));
+        const Config c = defaultConfig(overrides);
+        EXPECT_EQ(c.map.width, width) << overrides[0];
+        EXPECT_EQ(c.map.height, height) << overrides[0];
+        EXPECT_THAT(c.notes, testing::IsEmpty()) << overrides[0];
+    }
+    EXPECT_THAT(defaultConfig().notes, testing::IsEmpty());
+}
+
+TEST(ConfigTest, EngineSizeIsReportedWithTheOtherProblems) {
+    EXPECT_THAT(problemsOf("{}", {"map.width=1000", "output.engine=unity", "height.octaves=0"}),
+                ElementsAre(HasSubstr("'height.octaves'"),
+                            HasSubstr("is not a size unity accepts")));
+    // A size that is itself wrong gets its own problem, not a second one about the engine.
+    EXPECT_THAT(problemsOf("{}", {"map.width=0", "output.engine=unity"}),
+                ElementsAre(HasSubstr("'map.width' must be between 1 and 1048576")));
+}
+
+TEST(ConfigTest, SchemaKeyIsAcceptedAndIgnored) {
+    const Config with = parseConfig(R"({"$schema": "./schema.json", "seed": 3})", "a.json");
+    const Config without = parseConfig(R"({"seed": 3})", "b.json");
+    EXPECT_EQ(with.seed, 3u);
+    EXPECT_EQ(with.resolvedJson, without.resolvedJson);
+    EXPECT_EQ(with.hash, without.hash);
+    EXPECT_FALSE(Json::parse(with.resolvedJson).contains("$schema"));
+    // The built-in default has one too (configs/default.json), and it resolves without it.
+    EXPECT_FALSE(Json::parse(defaultConfig().resolvedJson).contains("$schema"));
+    EXPECT_EQ(defaultConfig({"$schema=elsewhere.json"}).hash, defaultConfig().hash);
+    for (const auto& option : optionReference()) EXPECT_NE(option.path, "$schema");
 }
 
 TEST(ConfigTest, EveryOptionLandsInItsField) {
@@ -865,7 +1051,11 @@ TEST(ConfigTest, NeedsClassesWhenAnOutputShowsThem) {
     EXPECT_TRUE(defaultConfig().needsClasses());
     EXPECT_FALSE(defaultConfig({R"(output.files=["height.tif"])"}).needsClasses());
     EXPECT_FALSE(defaultConfig({R"(output.files=["height.tif", "height.png"])"}).needsClasses());
-    for (const char* file : {"classes.tif", "walkable.tif", "preview.png", "stats.json"}) {
+    for (const char* file : {"height.r16", "height16.png", "height16.tif"})
+        EXPECT_FALSE(defaultConfig({"output.files=[\"" + std::string(file) + "\"]"}).needsClasses())
+            << file;
+    for (const char* file :
+         {"classes.tif", "walkable.tif", "preview.png", "stats.json", "map.tmj"}) {
         const Config c = defaultConfig({"output.files=[\"" + std::string(file) + "\"]"});
         EXPECT_TRUE(c.needsClasses()) << file;
         EXPECT_FALSE(c.wants(OutputFile::HeightTif)) << file;
@@ -989,7 +1179,9 @@ TEST(ConfigTest, ResolvedJsonIsSortedIndentedAndComplete) {
     std::set<std::string> resolvedKeys;
     std::set<std::string> defaultKeys;
     collectLeaves(resolved, "", resolvedKeys);
-    collectLeaves(defaultJson(), "", defaultKeys);
+    Json defaults = defaultJson();
+    defaults.erase("$schema");  // names the schema for editors; not part of the config
+    collectLeaves(defaults, "", defaultKeys);
     EXPECT_EQ(resolvedKeys, defaultKeys);
 }
 
@@ -1037,8 +1229,8 @@ TEST(ConfigTest, OptionReferenceFollowsTheOrderOfDefaultJson) {
     EXPECT_EQ(referenceKeys, optionKeysOf(ordered));
     std::vector<std::string> sections;
     for (const auto& [key, value] : ordered.items()) sections.push_back(key);
-    EXPECT_THAT(sections,
-                ElementsAre("seed", "map", "height", "moisture", "elevation", "terrain", "output"));
+    EXPECT_THAT(sections, ElementsAre("$schema", "seed", "map", "height", "moisture", "elevation",
+                                      "terrain", "output"));
 }
 
 TEST(ConfigTest, MoistureOptionsAreTheHeightOptions) {
@@ -1076,6 +1268,25 @@ TEST(ConfigTest, OptionReferenceDescribesTerrainAndOutput) {
     EXPECT_EQ(byPath.at("output.preview_max_size").type, "integer");
     EXPECT_EQ(byPath.at("output.preview_max_size").range, "16..16384");
     EXPECT_EQ(byPath.at("output.preview_max_size").defaultJson, "2048");
+    EXPECT_EQ(byPath.at("output.engine").type, "string");
+    EXPECT_EQ(byPath.at("output.engine").range, "one of: none, unity, unreal, godot");
+    EXPECT_EQ(byPath.at("output.engine").defaultJson, "\"none\"");
+    for (const char* field : {"unity", "unreal", "godot", "4097", "8129", "16385", "engine_snap"})
+        EXPECT_THAT(byPath.at("output.engine").meaning, HasSubstr(field)) << field;
+    for (const char* path : {"output.engine_snap", "output.r16_flip_y"}) {
+        EXPECT_EQ(byPath.at(path).type, "boolean") << path;
+        EXPECT_EQ(byPath.at(path).range, "") << path;
+        EXPECT_EQ(byPath.at(path).defaultJson, "false") << path;
+    }
+    EXPECT_EQ(byPath.at("output.tiled.tile_pixels").type, "integer");
+    EXPECT_EQ(byPath.at("output.tiled.tile_pixels").range, "1..256");
+    EXPECT_EQ(byPath.at("output.tiled.tile_pixels").defaultJson, "16");
+    EXPECT_EQ(byPath.at("output.tiled.walkable_layer").type, "boolean");
+    EXPECT_EQ(byPath.at("output.tiled.walkable_layer").defaultJson, "true");
+    EXPECT_EQ(byPath.at("output.tiled.chunk_cells").type, "integer");
+    EXPECT_EQ(byPath.at("output.tiled.chunk_cells").range, "16..65536");
+    EXPECT_EQ(byPath.at("output.tiled.chunk_cells").defaultJson, "4096");
+    EXPECT_THAT(byPath.at("output.tiled.chunk_cells").meaning, HasSubstr("map.world"));
 }
 
 TEST(ConfigTest, OptionReferenceDescribesRanges) {

@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "terragrid/engine.hpp"
 #include "terragrid/noise.hpp"
 #include "terragrid/terrain.hpp"
 
@@ -43,10 +44,23 @@ enum class OutputFile : std::uint8_t {
     WalkableTif,
     PreviewPng,
     HeightPng,
-    StatsJson
+    StatsJson,
+    HeightR16,    ///< height.r16 and its sidecar height.r16.json
+    Height16Png,  ///< height16.png
+    Height16Tif,  ///< height16.tif: UInt16 with scale and offset to metres
+    TiledMap      ///< map.tmj, terrain.tsj, terrain.png (or chunk maps and map.world)
 };
-inline constexpr std::array<std::string_view, 6> kOutputFileNames{
-    "height.tif", "classes.tif", "walkable.tif", "preview.png", "height.png", "stats.json"};
+inline constexpr std::array<std::string_view, 10> kOutputFileNames{
+    "height.tif", "classes.tif",  "walkable.tif", "preview.png",  "height.png",
+    "stats.json", "height.r16",   "height16.png", "height16.tif", "map.tmj"};
+
+/// Tiled (level editor) export settings: output.tiled.
+struct TiledConfig {
+    std::int64_t tilePixels = 0;      ///< edge of one tile in the tileset image, pixels
+    bool walkableLayer = true;        ///< add a layer marking blocked cells
+    std::int64_t chunkCells = 0;      ///< maps with a side above this are split into chunks
+                                      ///< of chunkCells x chunkCells placed by map.world
+};
 
 struct MapConfig {
     std::int64_t width = 0;       ///< cells across
@@ -70,6 +84,12 @@ struct OutputConfig {
     BigTiffMode bigTiff = BigTiffMode::Auto;
     /// Longest side of preview.png / height.png in pixels; larger maps are downsampled.
     std::int64_t previewMaxSize = 0;
+    Engine engine = Engine::None;
+    /// Snap a map size the engine does not accept to the nearest one it does (else an error).
+    bool engineSnap = false;
+    /// height.r16 rows bottom to top instead of top to bottom.
+    bool r16FlipY = false;
+    TiledConfig tiled;
 };
 
 struct Config {
@@ -83,6 +103,10 @@ struct Config {
 
     /// The fully resolved config as JSON text (keys sorted, every default filled in).
     std::string resolvedJson;
+    /// What loading decided for the user that they should be told, one sentence each (e.g.
+    /// "map snapped from 1024 x 1024 to 1025 x 1025 cells for unity").
+    std::vector<std::string> notes;
+
     /// 16 hex digits: a hash of resolvedJson without output.directory, so the same map written
     /// elsewhere keeps its hash.
     std::string hash;
@@ -122,5 +146,9 @@ std::vector<OptionInfo> optionReference();
 
 /// optionReference() as the Markdown table the README carries.
 std::string optionReferenceMarkdown();
+
+/// A JSON Schema (draft 2020-12) of the config: every key with its type, default, range and
+/// description, unknown keys refused. configs/schema.json is this text.
+std::string configSchemaJson();
 
 }  // namespace terragrid

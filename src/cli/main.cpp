@@ -1,11 +1,13 @@
 // terragrid: command-line front end. Parses options, loads and validates the config, generates
-// the map into the output sinks and commits the files. Exit codes: 0 success, 1 runtime or
-// output failure, 2 usage or config error.
+// the map into the output sinks and commits the files. Two commands do less: `validate` only
+// loads and checks a config, `schema` prints the config's JSON Schema. Exit codes: 0 success,
+// 1 runtime or output failure, 2 usage or config error.
 
 #include <cstdio>
 #include <iostream>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <boost/program_options.hpp>
@@ -28,10 +30,26 @@ constexpr int kExitUsage = 2;
 
 /// Thrown for bad command-line usage (exit code 2).
 struct UsageError : std::runtime_error {
-    using std::runtime_error::runtime_error;
+    /// `commandName` is the command whose usage was wrong ("validate"), empty for a run.
+    explicit UsageError(const std::string& message, std::string_view commandName = {})
+        : std::runtime_error(message),
+          helpCommand("terragrid " +
+                      (commandName.empty() ? std::string() : std::string(commandName) + " ") +
+                      "--help") {}
+    std::string helpCommand;  ///< what to run for help: "terragrid validate --help"
 };
 
+/// What the command line asks for: generate a map (no command), or one of the commands.
+enum class Command { Run, Validate, Schema };
+
+struct CommandInfo {
+    Command command;
+    std::string_view name;
+};
+constexpr CommandInfo kCommands[] = {{Command::Validate, "validate"}, {Command::Schema, "schema"}};
+
 struct CliOptions {
+    Command command = Command::Run;
     std::optional<std::string> configPath;
     bool printConfig = false;
     std::vector<std::string> overrides;  // "key.path=value", applied in order
@@ -39,11 +57,13 @@ struct CliOptions {
     bool quiet = false;
 };
 
-po::options_description describeOptions() {
-    po::options_description d("Options");
+void addHelpOption(po::options_description& d) {
+    d.add_options()("help,h", "print this help and exit");
+}
+
+/// The options that choose and change the config; a run and `validate` take them.
+void addConfigOptions(po::options_description& d) {
     d.add_options()
-        ("help,h", "print this help and exit")
-        ("version", "print the version and exit")
         ("config,c", po::value<std::string>()->value_name("FILE"),
          "JSON config (comments allowed), merged over the built-in default")
         ("out-dir,o", po::value<std::string>()->value_name("DIR"),
@@ -53,28 +73,90 @@ po::options_description describeOptions() {
         ("height", po::value<std::string>()->value_name("N"), "map height in cells (map.height)")
         ("tile-size", po::value<std::string>()->value_name("N"),
          "tile size in cells (map.tile_size)")
-        ("threads,j", po::value<int>()->value_name("N"),
-         "worker threads (default: every core); the output does not depend on it")
         ("set,s", po::value<std::vector<std::string>>()->composing()->value_name("KEY=VALUE"),
          "override any config key, e.g. --set height.octaves=8 (VALUE is JSON or a bare string); "
-         "repeatable")
-        ("quiet,q", "print nothing on success")
-        ("print-config", "print the resolved config (every default filled in) and exit")
-        ("config-reference", "print the table of every config key (Markdown) and exit");
+         "repeatable");
+}
+
+void addQuietOption(po::options_description& d, const char* what) {
+    d.add_options()("quiet,q", what);
+}
+
+/// The options of `command`, as --help shows them.
+po::options_description describeOptions(Command command) {
+    po::options_description d("Options");
+    addHelpOption(d);
+    switch (command) {
+        case Command::Run:
+            d.add_options()("version", "print the version and exit");
+            addConfigOptions(d);
+            d.add_options()
+                ("threads,j", po::value<int>()->value_name("N"),
+                 "worker threads (default: every core); the output does not depend on it");
+            addQuietOption(d, "print nothing on success (not even notes)");
+            d.add_options()
+                ("print-config", "print the resolved config (every default filled in) and exit")
+                ("config-reference", "print the table of every config key (Markdown) and exit");
+            break;
+        case Command::Validate:
+            addConfigOptions(d);
+            addQuietOption(d, "print nothing when the config is valid (not even notes)");
+            break;
+        case Command::Schema:
+            break;
+    }
     return d;
 }
 
-void printHelp(const po::options_description& d) {
-    std::cout << "terragrid " << kVersion
-              << ": generate a tiled terrain heightmap from a JSON config.\n\n"
-                 "Usage: terragrid [--config FILE] [--out-dir DIR] [--seed N] [--width N] "
-                 "[--height N]\n"
-                 "                 [--tile-size N] [--threads N] [--set key.path=value ...] "
-                 "[--quiet]\n\n"
-              << d
-              << "\nWith no options terragrid runs the built-in default config and writes "
-                 "out/height.tif.\nExit codes: 0 success, 1 runtime or output failure, 2 usage "
-                 "or config error.\n";
+constexpr const char* kNotesHelp =
+    "Notes on what loading decided for you (a map size snapped for output.engine) go to stderr "
+    "as\n'terragrid: note: ...'; --quiet silences them.\n";
+constexpr const char* kExitCodesHelp =
+    "Exit codes: 0 success, 1 runtime or output failure, 2 usage or config error.\n";
+
+void printHelp(Command command, const po::options_description& d) {
+    std::cout << "terragrid " << kVersion;
+    switch (command) {
+        case Command::Run:
+            std::cout << ": generate a tiled terrain heightmap from a JSON config.\n\n"
+                         "Usage: terragrid [--config FILE] [--out-dir DIR] [--seed N] [--width N] "
+                         "[--height N]\n"
+                         "                 [--tile-size N] [--threads N] [--set key.path=value "
+                         "...] [--quiet]\n"
+                         "       terragrid validate [FILE] [--set key.path=value ...]\n"
+                         "       terragrid schema\n\n"
+                         "Commands:\n"
+                         "  validate [FILE]   check a config (FILE, or the built-in default) "
+                         "with the options\n"
+                         "                    given and print every problem, or 'ok'; writes "
+                         "nothing\n"
+                         "  schema            print the config's JSON Schema "
+                         "(configs/schema.json)\n"
+                         "  (terragrid COMMAND --help describes each)\n\n"
+                      << d
+                      << "\nWith no options terragrid runs the built-in default config and "
+                         "writes its files into out/.\n"
+                      << kNotesHelp << kExitCodesHelp;
+            break;
+        case Command::Validate:
+            std::cout << ": check a config without generating anything.\n\n"
+                         "Usage: terragrid validate [FILE] [--set key.path=value ...] "
+                         "[--quiet]\n\n"
+                         "Loads FILE (or --config FILE; without either, the built-in default), "
+                         "applies the\noverrides and checks everything a run would. Prints "
+                         "every problem on stderr and exits\n2, or prints 'ok' and exits 0. "
+                         "Writes no file and creates no directory.\n\n"
+                      << d << "\n"
+                      << kNotesHelp << kExitCodesHelp;
+            break;
+        case Command::Schema:
+            std::cout << ": print the config's JSON Schema (draft 2020-12).\n\n"
+                         "Usage: terragrid schema\n\n"
+                         "configs/schema.json is this output: terragrid schema > "
+                         "configs/schema.json\n\n"
+                      << d;
+            break;
+    }
 }
 
 /// Options that name a config key become overrides, so they pass the same validation as
@@ -93,18 +175,42 @@ std::vector<std::string> keyOverrides(const po::variables_map& vm) {
     return out;
 }
 
-/// Returns nullopt when --help or --version was handled.
+/// The command named by the first argument, if it is not an option. Throws UsageError for a
+/// word that names no command.
+Command commandOf(int argc, char** argv) {
+    if (argc < 2 || argv[1][0] == '-') return Command::Run;
+    const std::string_view word = argv[1];
+    for (const auto& [command, name] : kCommands)
+        if (word == name) return command;
+    throw UsageError("unknown command '" + std::string(word) +
+                     "' (commands: validate, schema; a config file goes after --config)");
+}
+
+/// Returns nullopt when --help, --version or --config-reference was handled.
 std::optional<CliOptions> parseArgs(int argc, char** argv) {
-    const auto description = describeOptions();
+    const Command command = commandOf(argc, argv);
+    const auto description = describeOptions(command);
+    po::options_description all = description;
+    po::positional_options_description positional;
+    if (command == Command::Validate) {
+        all.add_options()("file", po::value<std::string>());
+        positional.add("file", 1);
+    }
+    // A command's own name is not one of its arguments.
+    const int skipped = command == Command::Run ? 0 : 1;
     po::variables_map vm;
     try {
-        po::store(po::command_line_parser(argc, argv).options(description).run(), vm);
+        po::store(po::command_line_parser(argc - skipped, argv + skipped)
+                      .options(all)
+                      .positional(positional)
+                      .run(),
+                  vm);
         po::notify(vm);
     } catch (const po::error& e) {
-        throw UsageError(e.what());
+        throw UsageError(e.what(), skipped > 0 ? std::string_view(argv[1]) : std::string_view());
     }
     if (vm.count("help")) {
-        printHelp(description);
+        printHelp(command, description);
         return std::nullopt;
     }
     if (vm.count("version")) {
@@ -116,7 +222,14 @@ std::optional<CliOptions> parseArgs(int argc, char** argv) {
         return std::nullopt;
     }
     CliOptions o;
+    o.command = command;
     if (vm.count("config")) o.configPath = vm["config"].as<std::string>();
+    if (vm.count("file")) {
+        if (o.configPath)
+            throw UsageError("give the config file once: as FILE or with --config, not both",
+                             argv[1]);
+        o.configPath = vm["file"].as<std::string>();
+    }
     o.overrides = keyOverrides(vm);
     o.quiet = vm.count("quiet") > 0;
     o.printConfig = vm.count("print-config") > 0;
@@ -143,9 +256,25 @@ std::string formatSummary(const Config& config, const RunReport& report) {
     return line;
 }
 
+/// Loads the config the options name and tells its notes (unless quiet). Throws ConfigError.
+Config loadFrom(const CliOptions& options) {
+    Config config = options.configPath ? loadConfig(*options.configPath, options.overrides)
+                                       : defaultConfig(options.overrides);
+    if (!options.quiet)
+        for (const auto& note : config.notes) std::cerr << "terragrid: note: " << note << "\n";
+    return config;
+}
+
 int run(const CliOptions& options) {
-    const Config config = options.configPath ? loadConfig(*options.configPath, options.overrides)
-                                             : defaultConfig(options.overrides);
+    if (options.command == Command::Schema) {
+        std::cout << configSchemaJson();
+        return kExitOk;
+    }
+    const Config config = loadFrom(options);
+    if (options.command == Command::Validate) {
+        if (!options.quiet) std::cout << "ok\n";
+        return kExitOk;
+    }
     if (options.printConfig) {
         std::cout << config.resolvedJson << "\n";
         return kExitOk;
@@ -166,7 +295,7 @@ int main(int argc, char** argv) {
         if (!options) return kExitOk;
         return run(*options);
     } catch (const UsageError& e) {
-        std::cerr << "terragrid: " << e.what() << "\nTry 'terragrid --help'.\n";
+        std::cerr << "terragrid: " << e.what() << "\nTry '" << e.helpCommand << "'.\n";
         return kExitUsage;
     } catch (const ConfigError& e) {
         std::cerr << e.what() << "\n";
