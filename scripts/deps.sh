@@ -9,9 +9,11 @@ packages=(
   nlohmann-json3-dev               # configs
   libtiff-dev                      # GeoTIFF writer
   libpng-dev                       # PNG previews
+  zlib1g-dev                       # Tiled layer data
   libtbb-dev                       # parallel tiles
   libgtest-dev libgmock-dev        # test suite
   gdal-bin                         # gdalinfo, used by the tests to check our GeoTIFFs
+  tiled                            # the Tiled editor, used by the tests to open our maps
 )
 
 missing=()

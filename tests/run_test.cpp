@@ -47,9 +47,12 @@ TEST(RunTest, DefaultMapHasEveryClassAndStatsEqualTheCountsInClassesTif) {
     const Config config = configIn(dir);
     const RunReport report = runWith(config);
     EXPECT_THAT(test::listDir(dir / "out"),
-                testing::ElementsAre("classes.tif", "height.png", "height.tif", "preview.png",
-                                     "stats.json", "walkable.tif"));
-    EXPECT_EQ(report.files.size(), 6u);
+                testing::ElementsAre("blocked.png", "blocked.tsj", "classes.tif", "height.png",
+                                     "height.r16", "height.r16.json", "height.tif",
+                                     "height16.png", "height16.tif", "map.tmj", "preview.png",
+                                     "stats.json", "terrain.png", "terrain.tsj",
+                                     "walkable.tif"));
+    EXPECT_EQ(report.files.size(), kOutputFileNames.size());
 
     const std::vector<std::uint8_t> classes = test::readByteTiff(dir / "out/classes.tif");
     const Json stats = readStats(dir);

@@ -4,11 +4,13 @@
 #include <sys/wait.h>
 #include <tiffio.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include <algorithm>
 #include <atomic>
 #include <csignal>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <memory>
 #include <sstream>
@@ -173,6 +175,12 @@ std::vector<std::uint8_t> readByteTiff(const fs::path& path, std::uint32_t* widt
                                             /*stripsAllowed=*/false, widthOut, heightOut);
 }
 
+std::vector<std::uint16_t> readUInt16Tiff(const fs::path& path, std::uint32_t* widthOut,
+                                          std::uint32_t* heightOut) {
+    return readSingleBandTiff<std::uint16_t>(path, SAMPLEFORMAT_UINT, "UInt16",
+                                             /*stripsAllowed=*/false, widthOut, heightOut);
+}
+
 TiffReader::TiffReader(const fs::path& file) : path(file) {
     prepareLibTiff();  // so the GeoTIFF tags come back typed
     tif = TIFFOpen(file.c_str(), "r");
@@ -254,6 +262,88 @@ PngImage readPng(const fs::path& path) {
     return image;
 }
 
+namespace {
+
+// The PNG being read and the reader's words, for libpng's callbacks. Trivially destructible:
+// libpng reports errors by longjmp, which skips destructors.
+struct PngSource {
+    const char* data = nullptr;
+    std::size_t size = 0;
+    std::size_t at = 0;
+    char error[256] = {};
+};
+
+void readPngBytes(png_structp png, png_bytep out, std::size_t count) {
+    auto* source = static_cast<PngSource*>(png_get_io_ptr(png));
+    if (count > source->size - source->at) png_error(png, "the file ends early");
+    std::memcpy(out, source->data + source->at, count);
+    source->at += count;
+}
+
+void onReadError(png_structp png, png_const_charp message) {
+    auto* source = static_cast<PngSource*>(png_get_error_ptr(png));
+    std::snprintf(source->error, sizeof source->error, "%s", message);
+    png_longjmp(png, 1);
+}
+
+void onReadWarning(png_structp, png_const_charp) {}
+
+// Reads IHDR into `image` and, for 16-bit grey, every row as stored (big-endian) into
+// `bytes`. False after a libpng error (its words in source.error). `image` and `bytes` belong
+// to the caller, so the jump skips no destructor.
+bool decodePng(PngSource& source, png_structp png, png_infop info, Grey16Png& image,
+               std::vector<std::uint8_t>& bytes) {
+    if (setjmp(png_jmpbuf(png))) return false;
+    png_set_read_fn(png, &source, readPngBytes);
+    png_read_info(png, info);
+    image.width = png_get_image_width(png, info);
+    image.height = png_get_image_height(png, info);
+    image.bitDepth = png_get_bit_depth(png, info);
+    image.colourType = png_get_color_type(png, info);
+    if (image.bitDepth != 16 || image.colourType != PNG_COLOR_TYPE_GRAY) return true;
+    const std::size_t rowBytes = png_get_rowbytes(png, info);
+    bytes.resize(rowBytes * image.height);
+    for (std::uint32_t y = 0; y < image.height; ++y) png_read_row(png, &bytes[y * rowBytes], nullptr);
+    png_read_end(png, nullptr);
+    return true;
+}
+
+}  // namespace
+
+Grey16Png readGrey16Png(const fs::path& path) {
+    const std::string file = readFile(path);
+    Grey16Png image;
+    if (file.size() < 8 || file.compare(0, 8, "\x89PNG\r\n\x1a\n") != 0)
+        throw std::runtime_error("no PNG signature in " + path.string());
+    const auto u32 = [&](std::size_t at) {
+        const auto b = [&](std::size_t i) { return std::uint32_t(std::uint8_t(file.at(at + i))); };
+        return b(0) << 24 | b(1) << 16 | b(2) << 8 | b(3);
+    };
+    for (std::size_t at = 8; at + 12 <= file.size(); at += 12 + u32(at))
+        image.chunks.push_back(file.substr(at + 4, 4));
+
+    const auto source = std::make_unique<PngSource>();
+    source->data = file.data();
+    source->size = file.size();
+    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, source.get(), onReadError,
+                                             onReadWarning);
+    png_infop info = png ? png_create_info_struct(png) : nullptr;
+    if (!png || !info) {
+        png_destroy_read_struct(&png, nullptr, nullptr);
+        throw std::runtime_error("libpng could not start");
+    }
+    std::vector<std::uint8_t> bytes;
+    const bool ok = decodePng(*source, png, info, image, bytes);
+    png_destroy_read_struct(&png, &info, nullptr);
+    if (!ok) throw std::runtime_error("libpng cannot read " + path.string() + ": " + source->error);
+    if (image.bitDepth != 16 || image.colourType != PNG_COLOR_TYPE_GRAY)
+        throw std::runtime_error(path.string() + " is not 16-bit greyscale");
+    image.values.resize(bytes.size() / 2);
+    for (std::size_t i = 0; i < image.values.size(); ++i)
+        image.values[i] = std::uint16_t(bytes[2 * i] << 8 | bytes[2 * i + 1]);
+    return image;
+}
+
 void feedTiles(const std::vector<TileSink*>& sinks, const SyntheticMap& map,
                std::int64_t tileSize) {
     MapConfig config;
@@ -285,6 +375,82 @@ void feedTiles(const std::vector<TileSink*>& sinks, const SyntheticMap& map,
         for (TileSink* sink : sinks) sink->consume(tile);
     }
     for (TileSink* sink : sinks) sink->finish();
+}
+
+std::string decodeBase64(std::string_view text) {
+    std::string bytes;
+    std::uint32_t group = 0;
+    int inGroup = 0;
+    int padding = 0;
+    for (const char c : text) {
+        if (c == ' ' || c == '\n' || c == '\r' || c == '\t') continue;
+        std::uint32_t value = 0;
+        if (c >= 'A' && c <= 'Z') value = std::uint32_t(c - 'A');
+        else if (c >= 'a' && c <= 'z') value = std::uint32_t(c - 'a' + 26);
+        else if (c >= '0' && c <= '9') value = std::uint32_t(c - '0' + 52);
+        else if (c == '+') value = 62;
+        else if (c == '/') value = 63;
+        else if (c == '=' && inGroup >= 2) ++padding;
+        else throw std::runtime_error(std::string("not base64: character '") + c + "'");
+        if (padding > 0 && c != '=') throw std::runtime_error("base64 text after its padding");
+        group = group << 6 | value;
+        if (++inGroup == 4) {
+            const char three[3] = {char(group >> 16), char(group >> 8 & 0xff), char(group & 0xff)};
+            bytes.append(three, std::size_t(3 - padding));
+            group = 0;
+            inGroup = 0;
+        }
+    }
+    if (inGroup != 0) throw std::runtime_error("base64 text ends inside a group");
+    return bytes;
+}
+
+std::string inflateZlib(std::string_view compressed) {
+    z_stream zs{};
+    // 15 + 32: a 32 KiB window, zlib or gzip header detected automatically.
+    if (inflateInit2(&zs, 15 + 32) != Z_OK) throw std::runtime_error("inflateInit2 failed");
+    zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(compressed.data()));
+    zs.avail_in = static_cast<uInt>(compressed.size());
+    std::string out;
+    char buffer[1 << 14];
+    int status = Z_OK;
+    while (status == Z_OK) {
+        zs.next_out = reinterpret_cast<Bytef*>(buffer);
+        zs.avail_out = sizeof buffer;
+        status = inflate(&zs, Z_NO_FLUSH);
+        out.append(buffer, sizeof buffer - zs.avail_out);
+    }
+    const uInt left = zs.avail_in;
+    inflateEnd(&zs);
+    if (status != Z_STREAM_END) {
+        throw std::runtime_error("not a complete zlib stream (inflate returned " +
+                                 std::to_string(status) + ")");
+    }
+    if (left != 0) {
+        throw std::runtime_error(std::to_string(left) + " bytes after the end of the zlib stream");
+    }
+    return out;
+}
+
+std::vector<std::uint32_t> decodeTiledLayerData(std::string_view base64,
+                                                std::string_view compression) {
+    std::string bytes = decodeBase64(base64);
+    if (compression == "zlib" || compression == "gzip") {
+        bytes = inflateZlib(bytes);
+    } else if (!compression.empty()) {
+        throw std::runtime_error("unexpected layer compression '" + std::string(compression) +
+                                 "'");
+    }
+    if (bytes.size() % 4 != 0) {
+        throw std::runtime_error("layer data of " + std::to_string(bytes.size()) +
+                                 " bytes is not a whole number of gids");
+    }
+    std::vector<std::uint32_t> gids(bytes.size() / 4);
+    for (std::size_t i = 0; i < gids.size(); ++i) {
+        const auto b = [&](std::size_t k) { return std::uint32_t(std::uint8_t(bytes[i * 4 + k])); };
+        gids[i] = b(0) | b(1) << 8 | b(2) << 16 | b(3) << 24;
+    }
+    return gids;
 }
 
 }  // namespace terragrid::test

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "terragrid/generator.hpp"
@@ -169,6 +170,27 @@ struct PngImage {
 /// libpng can read.
 PngImage readPng(const std::filesystem::path& path);
 
+/// A 16-bit greyscale PNG as read back with libpng's own (non-simplified) reader, which hands
+/// the samples over as stored, with no gamma or colour handling.
+struct Grey16Png {
+    std::uint32_t width = 0;
+    std::uint32_t height = 0;
+    int bitDepth = 0;    ///< from IHDR
+    int colourType = 0;  ///< from IHDR: 0 is greyscale
+    std::vector<std::uint16_t> values;  ///< width x height samples, row-major
+    std::vector<std::string> chunks;    ///< chunk types in file order ("IHDR", "IDAT", ...)
+};
+
+/// Decodes `path` as a 16-bit greyscale PNG. Throws std::runtime_error when libpng cannot
+/// read it or it is not 16-bit greyscale.
+Grey16Png readGrey16Png(const std::filesystem::path& path);
+
+/// Reads a single-band 16-bit unsigned tiled TIFF into a row-major vector. Throws
+/// std::runtime_error like readByteTiff.
+std::vector<std::uint16_t> readUInt16Tiff(const std::filesystem::path& path,
+                                          std::uint32_t* width = nullptr,
+                                          std::uint32_t* height = nullptr);
+
 /// A whole map held in memory, for feeding sinks by hand. Vectors are row-major,
 /// width x height; classIndex and walkable may be empty.
 struct SyntheticMap {
@@ -183,6 +205,21 @@ struct SyntheticMap {
 /// row-major order, finish.
 void feedTiles(const std::vector<TileSink*>& sinks, const SyntheticMap& map,
                std::int64_t tileSize);
+
+/// The bytes of base64 `text` (standard alphabet, '=' padding; whitespace is skipped, as Tiled's
+/// TMX puts the data on lines of its own). Throws std::runtime_error on any other character or
+/// a length that is not a whole number of groups.
+std::string decodeBase64(std::string_view text);
+
+/// The bytes of one complete zlib or gzip stream (told apart by its header). Throws
+/// std::runtime_error when `compressed` is not exactly one complete stream.
+std::string inflateZlib(std::string_view compressed);
+
+/// Tiled layer data encoded as in a .tmj or .tmx file: base64 text, compressed with
+/// `compression` ("zlib", "gzip" or "" for none), of little-endian uint32 gids. Throws
+/// std::runtime_error when it does not decode to a whole number of gids.
+std::vector<std::uint32_t> decodeTiledLayerData(std::string_view base64,
+                                                std::string_view compression);
 
 /// The whole file as bytes.
 std::string readFile(const std::filesystem::path& path);

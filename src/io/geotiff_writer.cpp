@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <cerrno>
+#include <charconv>
 #include <cstdarg>
 #include <cstdio>
 #include <cstring>
@@ -31,11 +32,12 @@ struct SampleFormatInfo {
     std::uint16_t predictor;  // PREDICTOR_FLOATINGPOINT for floats, HORIZONTAL for integers
 };
 
-constexpr std::array<SampleFormatInfo, 2> kSampleFormats{{
+constexpr std::array<SampleFormatInfo, 3> kSampleFormats{{
     {32, SAMPLEFORMAT_IEEEFP, PREDICTOR_FLOATINGPOINT},  // Float32
     {8, SAMPLEFORMAT_UINT, PREDICTOR_HORIZONTAL},        // UInt8
+    {16, SAMPLEFORMAT_UINT, PREDICTOR_HORIZONTAL},       // UInt16
 }};
-static_assert(kSampleFormats.size() == static_cast<std::size_t>(SampleFormat::UInt8) + 1);
+static_assert(kSampleFormats.size() == static_cast<std::size_t>(SampleFormat::UInt16) + 1);
 
 const SampleFormatInfo& infoOf(SampleFormat format) {
     return kSampleFormats[static_cast<std::size_t>(format)];
@@ -134,6 +136,18 @@ std::string xmlEscape(const std::string& text) {
     return out;
 }
 
+// The shortest text that reads back as the same double, so a scale survives the trip exactly
+// and the same value always gives the same bytes.
+std::string exactDecimal(double value) {
+    char text[32];
+    const std::to_chars_result result = std::to_chars(text, text + sizeof text, value);
+    return std::string(text, result.ptr);
+}
+
+bool hasBandScale(const GeoTiffOptions& options) {
+    return options.scale != 1.0 || options.offset != 0.0;
+}
+
 // GDAL's own layout of the GDAL_METADATA tag, so GDAL reads the items back as written.
 std::string gdalMetadataXml(const GeoTiffOptions& options) {
     std::string xml = "<GDALMetadata>\n";
@@ -143,6 +157,13 @@ std::string gdalMetadataXml(const GeoTiffOptions& options) {
     if (!options.unit.empty()) {
         xml += "  <Item name=\"UNITTYPE\" sample=\"0\" role=\"unittype\">" +
                xmlEscape(options.unit) + "</Item>\n";
+    }
+    // Band 1's scale and offset, which GDAL applies when asked to unscale (and reports).
+    if (hasBandScale(options)) {
+        xml += "  <Item name=\"OFFSET\" sample=\"0\" role=\"offset\">" +
+               exactDecimal(options.offset) + "</Item>\n";
+        xml += "  <Item name=\"SCALE\" sample=\"0\" role=\"scale\">" +
+               exactDecimal(options.scale) + "</Item>\n";
     }
     xml += "</GDALMetadata>";
     return xml;
@@ -366,7 +387,7 @@ void GeoTiffWriter::Impl::writeTags() {
     };
     setField(kTagGeoKeyDirectory, 16, keys);
 
-    if (!m_options.metadata.empty() || !m_options.unit.empty()) {
+    if (!m_options.metadata.empty() || !m_options.unit.empty() || hasBandScale(m_options)) {
         const std::string xml = gdalMetadataXml(m_options);
         setField(kTagGdalMetadata, xml.c_str());
     }
@@ -542,6 +563,12 @@ void GeoTiffWriter::writeBlock(std::int64_t col0, std::int64_t row0, std::int64_
                                std::int64_t height, const std::uint8_t* data) {
     m_impl->writeSamples(col0, row0, width, height, reinterpret_cast<const std::byte*>(data),
                          SampleFormat::UInt8);
+}
+
+void GeoTiffWriter::writeBlock(std::int64_t col0, std::int64_t row0, std::int64_t width,
+                               std::int64_t height, const std::uint16_t* data) {
+    m_impl->writeSamples(col0, row0, width, height, reinterpret_cast<const std::byte*>(data),
+                         SampleFormat::UInt16);
 }
 
 void GeoTiffWriter::close() { m_impl->close(); }

@@ -23,9 +23,9 @@
 namespace terragrid {
 
 /// What one cell is stored as. Each format has one row in the table in geotiff_writer.cpp
-/// (bits, TIFF sample format, predictor); adding one (UInt16) means a row there and a
-/// writeBlock overload here.
-enum class SampleFormat : std::uint8_t { Float32, UInt8 };
+/// (bits, TIFF sample format, predictor); adding one means a row there and a writeBlock
+/// overload here.
+enum class SampleFormat : std::uint8_t { Float32, UInt8, UInt16 };
 
 /// Bytes one sample of `format` takes.
 std::size_t bytesPerSample(SampleFormat format) noexcept;
@@ -62,6 +62,10 @@ struct GeoTiffOptions {
     std::vector<std::pair<std::string, std::string>> metadata;
     /// The band's unit ("metre"), as GDAL's band unit type; empty writes none.
     std::string unit;
+    /// GDAL's band scale and offset: a reader's value is offset + stored value * scale (in
+    /// `unit`). Written only when they are not 1 and 0.
+    double scale = 1.0;
+    double offset = 0.0;
     /// Non-empty: a palette image (PhotometricInterpretation Palette with a ColorMap), entry i
     /// the colour of value i; the 256 - palette.size() entries after it are black. UInt8 only,
     /// at most 256 entries. Empty: grey values (MinIsBlack).
@@ -109,6 +113,10 @@ public:
     /// The same for UInt8 rasters.
     void writeBlock(std::int64_t col0, std::int64_t row0, std::int64_t width,
                     std::int64_t height, const std::uint8_t* data);
+    /// The same for UInt16 rasters; values in host byte order (the file is little-endian
+    /// whatever the host).
+    void writeBlock(std::int64_t col0, std::int64_t row0, std::int64_t width,
+                    std::int64_t height, const std::uint16_t* data);
 
     /// Checks that every cell arrived, writes the TIFF directory and closes the TIFF.
     /// The data is still in the temporary file; commit() publishes it.

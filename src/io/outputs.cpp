@@ -89,6 +89,18 @@ std::vector<std::unique_ptr<OutputSink>> makeSinks(const Config& config, const T
             case OutputFile::HeightPng:
                 sinks.push_back(makeHeightPreviewSink(config));
                 break;
+            case OutputFile::TiledMap:
+                sinks.push_back(makeTiledSink(config, required(terrain, file, "a Terrain")));
+                break;
+            case OutputFile::HeightR16:
+                sinks.push_back(makeR16Sink(config));
+                break;
+            case OutputFile::Height16Png:
+                sinks.push_back(makeHeight16PngSink(config));
+                break;
+            case OutputFile::Height16Tif:
+                sinks.push_back(makeHeight16TifSink(config));
+                break;
             case OutputFile::StatsJson:
                 break;  // written by the run from the other outputs' results (stats.hpp)
         }

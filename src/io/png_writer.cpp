@@ -79,43 +79,72 @@ void onPngWrite(png_structp png, png_bytep data, std::size_t size) {
 
 void onPngFlush(png_structp) {}  // the file is flushed once, by AtomicFile::commit
 
-// Encodes the picture through `context`. Returns false after a libpng error, whose words are
-// then in context.error. Holds no object with a destructor (see PngContext), and nothing it
-// changes after setjmp is read after the jump but `png` and `info`, which it does not change.
-bool encodePng(PngContext& context, std::uint32_t width, std::uint32_t height,
-               const std::uint8_t* rgb) {
-    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &context, onPngError,
-                                              onPngWarning);
-    if (png == nullptr) {
+// The three steps of encoding, each behind its own setjmp: libpng reports errors by longjmp to
+// the most recent setjmp, so every call into libpng needs one in a frame that is still active.
+// They return false after a libpng error, whose words are then in the context's error. None
+// holds an object with a destructor (see PngContext), and nothing they change after setjmp is
+// read after the jump.
+
+// Creates libpng's structs (into `png` and `info`, which the caller frees whatever happens)
+// and writes the signature and IHDR.
+bool startPng(PngContext& context, png_structp& png, png_infop& info, std::uint32_t width,
+              std::uint32_t height, PngFormat format) {
+    png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &context, onPngError, onPngWarning);
+    if (png != nullptr) info = png_create_info_struct(png);
+    if (png == nullptr || info == nullptr) {
         std::snprintf(context.error, sizeof context.error, "libpng could not start");
         return false;
     }
-    png_infop info = png_create_info_struct(png);
-    if (info == nullptr) {
-        png_destroy_write_struct(&png, nullptr);
-        std::snprintf(context.error, sizeof context.error, "libpng could not start");
-        return false;
-    }
-    if (setjmp(png_jmpbuf(png))) {
-        png_destroy_write_struct(&png, &info);
-        return false;
-    }
+    if (setjmp(png_jmpbuf(png))) return false;
     png_set_write_fn(png, &context, onPngWrite, onPngFlush);
-    png_set_IHDR(png, info, width, height, 8, PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
+    const bool grey = format == PngFormat::Grey16;
+    png_set_IHDR(png, info, width, height, grey ? 16 : 8,
+                 grey ? PNG_COLOR_TYPE_GRAY : PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
                  PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
     // Named rather than left to the library's default, which may change between versions.
     png_set_compression_level(png, 6);
     png_write_info(png, info);
-    const std::size_t rowBytes = std::size_t{width} * 3;
-    for (std::uint32_t y = 0; y < height; ++y) png_write_row(png, rgb + y * rowBytes);
+    return true;
+}
+
+bool writePngRow(png_structp png, const std::uint8_t* row) {
+    if (setjmp(png_jmpbuf(png))) return false;
+    png_write_row(png, row);
+    return true;
+}
+
+bool endPng(png_structp png, png_infop info) {
+    if (setjmp(png_jmpbuf(png))) return false;
     png_write_end(png, info);
-    png_destroy_write_struct(&png, &info);
     return true;
 }
 
 }  // namespace
 
+// libpng's state for one picture, alive from start() to close().
+class PngWriter::Encoder {
+public:
+    Encoder(std::uint32_t width, std::uint32_t height, PngFormat format)
+        : width(width), height(height), format(format) {}
+    ~Encoder() {
+        if (png != nullptr) png_destroy_write_struct(&png, info != nullptr ? &info : nullptr);
+    }
+    Encoder(const Encoder&) = delete;
+    Encoder& operator=(const Encoder&) = delete;
+
+    PngContext context;
+    png_structp png = nullptr;
+    png_infop info = nullptr;
+    std::uint32_t width;
+    std::uint32_t height;
+    PngFormat format;
+    std::uint32_t rowsWritten = 0;
+    std::vector<std::uint8_t> bigEndianRow;  // Grey16: one row as PNG stores it
+};
+
 PngWriter::PngWriter(std::string path) : m_file(std::move(path)) {}
+
+PngWriter::~PngWriter() = default;
 
 void PngWriter::write(std::uint32_t width, std::uint32_t height,
                       const std::vector<std::uint8_t>& rgb) {
@@ -129,15 +158,88 @@ void PngWriter::write(std::uint32_t width, std::uint32_t height,
                                     " bytes for a " + std::to_string(width) + "x" +
                                     std::to_string(height) + " RGB picture in '" + path() + "'");
     }
-    const auto context = std::make_unique<PngContext>();
-    context->fd = m_file.fd();
-    if (!encodePng(*context, width, height, rgb.data())) {
-        std::string cause = context->error[0] != '\0' ? context->error
-                                                      : "libpng failed without saying why";
-        if (context->warning[0] != '\0') cause += std::string(" (") + context->warning + ")";
-        fail(cause);
+    start(width, height, PngFormat::Rgb8);
+    writeRows(rgb.data(), height);
+    close();
+}
+
+void PngWriter::start(std::uint32_t width, std::uint32_t height, PngFormat format) {
+    if (m_state != State::Open) {
+        throw std::logic_error("PngWriter::start called twice for '" + path() + "'");
     }
-    if (!flushBuffer(*context)) fail(std::strerror(errno));
+    constexpr std::uint32_t kLargest = 0x7fffffff;  // PNG's limit on either side
+    if (width == 0 || height == 0 || width > kLargest || height > kLargest) {
+        throw std::invalid_argument("PngWriter::start: a " + std::to_string(width) + "x" +
+                                    std::to_string(height) + " picture in '" + path() +
+                                    "' needs sides of 1..2^31-1 pixels");
+    }
+    // On the heap: the context's output buffer is large.
+    m_encoder = std::make_unique<Encoder>(width, height, format);
+    m_encoder->context.fd = m_file.fd();
+    if (format == PngFormat::Grey16) m_encoder->bigEndianRow.resize(std::size_t{width} * 2);
+    m_state = State::Started;
+    if (!startPng(m_encoder->context, m_encoder->png, m_encoder->info, width, height, format)) {
+        failEncoder();
+    }
+}
+
+void PngWriter::checkRows(PngFormat format, std::uint32_t rows) const {
+    if (m_state != State::Started) {
+        throw std::logic_error("PngWriter::writeRows for '" + path() +
+                               "' outside start() .. close() or after a failure");
+    }
+    if (m_encoder->format != format) {
+        throw std::logic_error("PngWriter::writeRows: rows of the wrong format for '" + path() +
+                               "'");
+    }
+    if (rows > m_encoder->height - m_encoder->rowsWritten) {
+        throw std::logic_error("PngWriter::writeRows: " + std::to_string(rows) +
+                               " rows more than the " +
+                               std::to_string(m_encoder->height - m_encoder->rowsWritten) +
+                               " left in '" + path() + "'");
+    }
+}
+
+void PngWriter::writeRows(const std::uint8_t* rgb, std::uint32_t rows) {
+    checkRows(PngFormat::Rgb8, rows);
+    const std::size_t rowBytes = std::size_t{m_encoder->width} * 3;
+    for (std::uint32_t y = 0; y < rows; ++y) encodeRow(rgb + y * rowBytes);
+}
+
+void PngWriter::writeRows(const std::uint16_t* grey, std::uint32_t rows) {
+    checkRows(PngFormat::Grey16, rows);
+    const std::size_t width = m_encoder->width;
+    std::uint8_t* out = m_encoder->bigEndianRow.data();
+    for (std::uint32_t y = 0; y < rows; ++y) {
+        // Byte by byte rather than png_set_swap: the same bytes on every host.
+        const std::uint16_t* row = grey + y * width;
+        for (std::size_t x = 0; x < width; ++x) {
+            out[2 * x] = static_cast<std::uint8_t>(row[x] >> 8);
+            out[2 * x + 1] = static_cast<std::uint8_t>(row[x] & 0xff);
+        }
+        encodeRow(out);
+    }
+}
+
+void PngWriter::encodeRow(const std::uint8_t* bytes) {
+    if (!writePngRow(m_encoder->png, bytes)) failEncoder();
+    ++m_encoder->rowsWritten;
+}
+
+void PngWriter::close() {
+    if (m_state != State::Started) {
+        throw std::logic_error("PngWriter::close for '" + path() +
+                               "' without start() or after a failure");
+    }
+    if (m_encoder->rowsWritten != m_encoder->height) {
+        throw std::logic_error("PngWriter::close: only " +
+                               std::to_string(m_encoder->rowsWritten) + " of " +
+                               std::to_string(m_encoder->height) + " rows written to '" +
+                               path() + "'");
+    }
+    if (!endPng(m_encoder->png, m_encoder->info)) failEncoder();
+    if (!flushBuffer(m_encoder->context)) fail(std::strerror(errno));
+    m_encoder.reset();
     m_state = State::Written;
 }
 
@@ -149,6 +251,14 @@ void PngWriter::commit() {
     m_state = State::Failed;  // until the rename succeeded
     m_file.commit();
     m_state = State::Committed;
+}
+
+void PngWriter::failEncoder() {
+    const PngContext& context = m_encoder->context;
+    std::string cause =
+        context.error[0] != '\0' ? context.error : "libpng failed without saying why";
+    if (context.warning[0] != '\0') cause += std::string(" (") + context.warning + ")";
+    fail(cause);
 }
 
 void PngWriter::fail(const std::string& cause) {

@@ -1,11 +1,14 @@
 #pragma once
-// An 8-bit RGB PNG written with libpng into an AtomicFile (design.md principle 7).
+// A PNG written with libpng into an AtomicFile (design.md principle 7): 8-bit RGB pictures
+// (previews) and 16-bit greyscale heightmaps, either whole or row band by row band, so a
+// heightmap never has to be held whole (design.md principle 4).
 //
-// The file holds IHDR, IDAT and IEND only: no time stamp, gamma or text chunks, so identical
-// pixels give identical bytes. This header keeps libpng out: png_writer.cpp is the only file
-// that includes png.h.
+// The file holds IHDR, IDAT and IEND only: no time stamp, gamma, colour space or text chunks,
+// so identical pixels give identical bytes, and 16-bit grey values are plain linear numbers.
+// This header keeps libpng out: png_writer.cpp is the only file that includes png.h.
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -13,35 +16,66 @@
 
 namespace terragrid {
 
+/// What a PNG's pixels are.
+enum class PngFormat : std::uint8_t {
+    Rgb8,    ///< 3 bytes per pixel: red, green, blue
+    Grey16,  ///< one 16-bit grey sample per pixel (stored big-endian, as PNG requires)
+};
+
 /// Writes one PNG. Not thread-safe: use it from one thread at a time. Every failure throws
 /// OutputError("writing '<path>': <cause>"); an uncommitted writer's destructor removes its
 /// temporary file, leaving any older file at `path` as it was.
+///
+/// Either write() the whole picture, or start(), writeRows() until every row is in, close().
 class PngWriter {
 public:
     /// Creates the temporary file beside `path`. Throws OutputError when it cannot.
     explicit PngWriter(std::string path);
+    ~PngWriter();
 
     PngWriter(const PngWriter&) = delete;
     PngWriter& operator=(const PngWriter&) = delete;
 
-    /// Encodes the whole picture into the temporary file: `rgb` holds width x height pixels,
-    /// row-major, 3 bytes (red, green, blue) each. Call once. Throws std::invalid_argument for
-    /// a size outside 1..2^31-1 or an `rgb` of the wrong length, OutputError with libpng's
-    /// words (or the system's) when encoding or writing fails.
+    /// Encodes a whole RGB picture into the temporary file: `rgb` holds width x height pixels,
+    /// row-major, 3 bytes (red, green, blue) each. Call once instead of start/writeRows/close.
+    /// Throws std::invalid_argument for a size outside 1..2^31-1 or an `rgb` of the wrong
+    /// length, OutputError with libpng's words (or the system's) when encoding or writing fails.
     void write(std::uint32_t width, std::uint32_t height, const std::vector<std::uint8_t>& rgb);
 
-    /// Renames the written file onto path(). Call after write().
+    /// Writes the PNG header for a width x height picture of `format`; rows follow through
+    /// writeRows. Call once. Throws std::invalid_argument for a size outside 1..2^31-1,
+    /// OutputError when encoding or writing fails.
+    void start(std::uint32_t width, std::uint32_t height, PngFormat format);
+
+    /// Encodes the next `rows` rows of an Rgb8 picture: width x rows pixels, 3 bytes each.
+    /// Throws std::logic_error before start(), for another format or for more rows than the
+    /// picture has; OutputError when encoding or writing fails.
+    void writeRows(const std::uint8_t* rgb, std::uint32_t rows);
+    /// The same for a Grey16 picture: width x rows samples in host byte order.
+    void writeRows(const std::uint16_t* grey, std::uint32_t rows);
+
+    /// Finishes the PNG after its last row and flushes it into the temporary file; commit()
+    /// publishes it. Throws std::logic_error when rows are missing, OutputError when writing
+    /// fails.
+    void close();
+
+    /// Renames the written file onto path(). Call after write() or close().
     void commit();
 
     /// The file this writer produces.
     const std::string& path() const noexcept { return m_file.targetPath(); }
 
 private:
-    enum class State : std::uint8_t { Open, Written, Committed, Failed };
+    enum class State : std::uint8_t { Open, Started, Written, Committed, Failed };
+    class Encoder;  // libpng's state, kept out of this header
 
+    void checkRows(PngFormat format, std::uint32_t rows) const;
+    void encodeRow(const std::uint8_t* bytes);
     [[noreturn]] void fail(const std::string& cause);
+    [[noreturn]] void failEncoder();
 
     AtomicFile m_file;
+    std::unique_ptr<Encoder> m_encoder;
     State m_state = State::Open;
 };
 

@@ -2,7 +2,8 @@
 // The sinks behind makeSinks (outputs.hpp), one factory per output file, and what the files
 // share: where they go and how a map raster is georeferenced, tiled and compressed. Internal to
 // src/io; the files are in outputs.cpp (height.tif), class_sinks.cpp (classes.tif,
-// walkable.tif) and preview_sinks.cpp (preview.png, height.png).
+// walkable.tif), preview_sinks.cpp (preview.png, height.png), tiled_sink.cpp (the Tiled map)
+// and engine_sinks.cpp (height.r16, height16.png, height16.tif).
 
 #include <cstdint>
 #include <memory>
@@ -83,6 +84,32 @@ std::unique_ptr<OutputSink> makePreviewSink(const Config& config, const Terrain&
 /// height.png: a hypsometric colour ramp over config.elevation, hill-shaded, downsampled
 /// like preview.png.
 std::unique_ptr<OutputSink> makeHeightPreviewSink(const Config& config);
+
+/// The Tiled (mapeditor.org) export: terrain.tsj + terrain.png (a tile per class with its
+/// `class` and `walkable` properties), with config.output.tiled.walkableLayer also
+/// blocked.tsj + blocked.png, and either map.tmj or, when a side exceeds
+/// config.output.tiled.chunkCells (> 0), chunk maps map_<cx>_<cy>.tmj placed by map.world
+/// (then path() is map.world). Needs Tile::classIndex; the blocked layer marks the cells whose
+/// class is not walkable (the class flags, without walkable.tif's connectivity rule). Holds a
+/// band of rows, never the map. Throws OutputError when a file cannot be created, the map is
+/// too large for Tiled, or its chunk maps would need more open files than the process may
+/// have. `terrain` need not outlive the sink.
+std::unique_ptr<OutputSink> makeTiledSink(const Config& config, const Terrain& terrain);
+
+/// height.r16 and its sidecar height.r16.json: elevation as headerless little-endian uint16
+/// (io/height16.hpp's mapping over config.elevation), rows top to bottom or, with
+/// config.output.r16FlipY, bottom to top; each tile's rows are written at their offsets as it
+/// arrives. The sidecar holds the layout, the mapping and engineScale's figures. commit()
+/// publishes both files. Throws OutputError when a file cannot be created.
+std::unique_ptr<OutputSink> makeR16Sink(const Config& config);
+
+/// height16.png: the same 16-bit values as a linear 16-bit greyscale PNG, encoded one band of
+/// tile rows at a time.
+std::unique_ptr<OutputSink> makeHeight16PngSink(const Config& config);
+
+/// height16.tif: the same 16-bit values as a UInt16 GeoTIFF on height.tif's grid, with GDAL's
+/// band offset and scale turning them back into metres.
+std::unique_ptr<OutputSink> makeHeight16TifSink(const Config& config);
 
 /// Writes `mask` into `writer` (a UInt8 raster of the mask's size) as 0/1 bytes, one block
 /// of at most tileSize x tileSize cells at a time, so no more than one block is ever held

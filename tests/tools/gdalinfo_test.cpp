@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <ostream>
@@ -283,6 +284,94 @@ TEST_F(GdalinfoClassesTest, SeesWalkableTifAsBytesOnTheSameGrid) {
     EXPECT_EQ(band.value("computedMax", -1.0), 1.0);
     EXPECT_EQ(info["metadata"][""].value("TERRAGRID_WALKABLE", ""),
               "1 = walkable, 0 = not walkable");
+}
+
+// height16.tif beside height.tif: GDAL must see UInt16 values on the same grid and, through
+// the band's offset and scale, the same heights in metres to within one 16-bit step.
+class GdalinfoHeight16Test : public GdalinfoTest {
+protected:
+    void SetUp() override {
+        m_config = config(3857, 600000.0, 5400000.0, 30.0, Compression::Deflate);
+        m_config.elevation = {-50.0, 250.0};
+        m_config.output.files = {OutputFile::HeightTif, OutputFile::Height16Tif};
+        test::SyntheticMap map;
+        map.width = m_config.map.width;
+        map.height = m_config.map.height;
+        for (std::int64_t r = 0; r < map.height; ++r) {
+            for (std::int64_t col = 0; col < map.width; ++col) {
+                map.elevation.push_back(elevationAt(col, r));
+            }
+        }
+        auto sinks = makeSinks(m_config, nullptr, nullptr);
+        std::vector<TileSink*> all;
+        for (const auto& sink : sinks) all.push_back(sink.get());
+        test::feedTiles(all, map, m_config.map.tileSizeCells);
+        for (const auto& sink : sinks) sink->commit();
+    }
+
+    std::string pathOf(const char* name) const { return (m_dir / name).string(); }
+
+    // One 16-bit step in metres: GDAL's scale.
+    double step() const {
+        return (m_config.elevation.maxMeters - m_config.elevation.minMeters) / 65535.0;
+    }
+
+    Config m_config;
+};
+
+TEST_F(GdalinfoHeight16Test, SeesUInt16WithOffsetAndScaleOnTheHeightGrid) {
+    const json info = gdalinfo(pathOf("height16.tif"));
+    const json height = gdalinfo(pathOf("height.tif"));
+    ASSERT_FALSE(info.empty());
+    ASSERT_FALSE(height.empty());
+    EXPECT_EQ(info["size"], height["size"]);
+    EXPECT_EQ(info["geoTransform"], height["geoTransform"]);
+    EXPECT_EQ(info["coordinateSystem"], height["coordinateSystem"]);
+
+    ASSERT_EQ(info["bands"].size(), 1u);
+    const json& band = info["bands"][0];
+    EXPECT_EQ(band.value("type", ""), "UInt16");
+    EXPECT_EQ(band["block"], json::array({32, 32}));
+    EXPECT_EQ(band.value("offset", 0.0), -50.0);
+    // gdalinfo prints the scale to 17 significant digits of its own rounding.
+    EXPECT_NEAR(band.value("scale", 0.0), step(), step() * 1e-12);
+    if (band.contains("unit")) {
+        EXPECT_THAT(band.value("unit", ""), ::testing::AnyOf("metre", "m"));
+    }
+    // Raw values: elevationAt spans 10 .. 242.5 m, i.e. (10 + 50) / 300 * 65535 = 13107 up to
+    // (242.5 + 50) / 300 * 65535 = 63896.625, rounded.
+    EXPECT_EQ(band.value("computedMin", -1.0), 13107.0);
+    EXPECT_EQ(band.value("computedMax", -1.0), 63897.0);
+
+    const json& structure = info["metadata"]["IMAGE_STRUCTURE"];
+    EXPECT_EQ(structure.value("COMPRESSION", ""), "DEFLATE");
+    if (structure.contains("PREDICTOR")) {
+        EXPECT_EQ(structure.value("PREDICTOR", ""), "2");
+    }
+    const json& items = info["metadata"][""];
+    EXPECT_EQ(items.value("TERRAGRID_SEED", ""), "1234567890123");
+    EXPECT_THAT(items.value("TERRAGRID_HEIGHT16_MAPPING", ""), HasSubstr("65535"));
+}
+
+TEST_F(GdalinfoHeight16Test, UnscaledValuesAreTheHeightsWithinAStep) {
+    // (Not gdallocationinfo -unscale: GDAL 3.6, Debian 12's, does not have that option yet.)
+    if (!onPath("gdal_translate")) {
+        FAIL() << "gdal_translate is not on PATH; scripts/deps.sh installs gdal-bin";
+    }
+    const std::string unscaled = pathOf("unscaled.tif");
+    const test::CommandResult translated =
+        runCommand("gdal_translate -q -unscale -ot Float32 " + shellQuote(pathOf("height16.tif")) +
+                   " " + shellQuote(unscaled));
+    ASSERT_EQ(translated.exitCode, 0) << translated.err;
+    const std::vector<float> metres = test::readFloatTiff(unscaled);
+    const std::vector<float> heights = test::readFloatTiff(pathOf("height.tif"));
+    ASSERT_EQ(metres.size(), heights.size());
+    double worst = 0;
+    for (std::size_t i = 0; i < heights.size(); ++i) {
+        worst = std::max(worst, std::abs(double(metres[i]) - double(heights[i])));
+    }
+    EXPECT_LE(worst, step()) << "largest difference in metres";
+    EXPECT_GT(worst, 0.0) << "a 16-bit copy cannot hold every Float32 height exactly";
 }
 
 INSTANTIATE_TEST_SUITE_P(Codecs, GdalinfoCompressionTest,

@@ -1,0 +1,304 @@
+// height.r16 (+ height.r16.json), height16.png and height16.tif: the height map as 16-bit
+// values for game engines and tools that take 16-bit heightmaps, all three through the one
+// mapping of io/height16.hpp. Each converts a tile as it arrives and holds at most one tile
+// (r16, tif) or one band of full-width rows (png), never the map.
+
+#include <sys/types.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "io/atomic_file.hpp"
+#include "io/geotiff_writer.hpp"
+#include "io/height16.hpp"
+#include "io/png_writer.hpp"
+#include "io/sinks.hpp"
+#include "terragrid/engine.hpp"
+#include "terragrid/version.hpp"
+
+namespace terragrid {
+namespace {
+
+// What every 16-bit sink keeps of the config: the map's size and the mapping's range.
+struct Height16Map {
+    explicit Height16Map(const Config& config)
+        : width(config.map.width), height(config.map.height), elevation(config.elevation) {}
+
+    std::int64_t width;
+    std::int64_t height;
+    ElevationConfig elevation;
+
+    void checkSize(const TileLayout& layout, const std::string& path) const {
+        if (layout.mapWidth() != width || layout.mapHeight() != height) {
+            throw std::logic_error("sink for '" + path + "' was made for another map size");
+        }
+    }
+
+    std::uint16_t convert(float elevationMeters) const noexcept {
+        return toHeight16(elevationMeters, elevation.minMeters, elevation.maxMeters);
+    }
+
+    void convert(const float* elevationMeters, std::size_t count, std::uint16_t* out) const {
+        toHeight16(elevationMeters, count, elevation.minMeters, elevation.maxMeters, out);
+    }
+};
+
+// A tile without an elevation for every cell is the generator's mistake, not a failed write.
+void checkTile(const Tile& tile, const std::string& path) {
+    if (static_cast<std::int64_t>(tile.elevationMeters.size()) != tile.rect.cellCount()) {
+        throw std::logic_error("sink for '" + path + "': tile " +
+                               std::to_string(tile.rect.index) +
+                               " lacks elevations for some of its cells");
+    }
+}
+
+// Writes all of `size` bytes at `offset`, through short writes and interruptions.
+void writeAllAt(const AtomicFile& file, const std::uint8_t* data, std::size_t size,
+                off_t offset) {
+    while (size > 0) {
+        const ssize_t n = ::pwrite(file.fd(), data, size, offset);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) {
+            throw OutputError("writing '" + file.targetPath() + "': " + std::strerror(errno));
+        }
+        data += n;
+        size -= static_cast<std::size_t>(n);
+        offset += n;
+    }
+}
+
+std::string engineName(Engine engine) {
+    return std::string(kEngineNames[static_cast<std::size_t>(engine)]);
+}
+
+// What a user needs to import height.r16 without guessing: its layout, the mapping back to
+// metres and the figures each engine's import dialog asks for.
+nlohmann::ordered_json r16Sidecar(const Config& config) {
+    const ElevationConfig& e = config.elevation;
+    const EngineScale s = engineScale(e.minMeters, e.maxMeters, config.map.cellSize,
+                                      config.map.width, config.map.height);
+    nlohmann::ordered_json j;
+    j["terragrid_version"] = kVersion;
+    j["file"] = "height.r16";
+    j["width"] = config.map.width;
+    j["height"] = config.map.height;
+    j["sample"] = "uint16";
+    j["byte_order"] = "little-endian";
+    j["rows"] = config.output.r16FlipY ? "bottom-to-top" : "top-to-bottom";
+    j["elevation"] = {{"min_m", e.minMeters}, {"max_m", e.maxMeters}};
+    j["cell_size"] = config.map.cellSize;
+    j["mapping"] = kHeight16Formula;
+    j["unreal"] = {{"scale_x_percent", s.unrealScaleXYPercent},
+                   {"scale_y_percent", s.unrealScaleXYPercent},
+                   {"scale_z_percent", s.unrealScaleZPercent},
+                   {"location_z_cm", s.unrealLocationZCm}};
+    j["unity"] = {{"terrain_width_m", s.unityTerrainWidthMeters},
+                  {"terrain_length_m", s.unityTerrainLengthMeters},
+                  {"terrain_height_m", s.unityTerrainHeightMeters},
+                  {"position_y_m", e.minMeters}};
+    j["godot"] = {{"height_scale", s.godotHeightScale}, {"position_y_m", e.minMeters}};
+    j["engine"] = engineName(config.output.engine);
+    j["seed"] = config.seed;
+    j["config_hash"] = config.hash;
+    return j;
+}
+
+/// height.r16: headerless little-endian uint16, row-major, rows top to bottom (or bottom to top
+/// with output.r16_flip_y), the layout Unreal and Unity import as "RAW 16-bit". The file is
+/// sized up front and each tile's rows are written at their own offsets, so tiles need no
+/// reordering and nothing beyond one row is held. Its sidecar height.r16.json commits with it.
+class R16Sink final : public OutputSink {
+public:
+    explicit R16Sink(const Config& config)
+        : m_map(config),
+          m_flipY(config.output.r16FlipY),
+          m_sidecarText(r16Sidecar(config).dump(2) + "\n"),
+          m_file(outputPath(config, OutputFile::HeightR16)),
+          m_sidecar(m_file.targetPath() + ".json") {}
+
+    const std::string& path() const override { return m_file.targetPath(); }
+
+    void begin(const TileLayout& layout) override {
+        m_map.checkSize(layout, path());
+        // Sized up front, so every tile can be written at its offset in any order.
+        const std::int64_t bytes = m_map.width * m_map.height * 2;
+        int error = 0;
+        if (bytes > std::numeric_limits<off_t>::max()) {
+            error = EFBIG;
+        } else if (::ftruncate(m_file.fd(), static_cast<off_t>(bytes)) != 0) {
+            error = errno;
+        }
+        if (error != 0) throw OutputError("writing '" + path() + "': " + std::strerror(error));
+    }
+
+    void consume(const Tile& tile) override {
+        checkTile(tile, path());
+        const TileRect& r = tile.rect;
+        m_row.resize(static_cast<std::size_t>(r.width) * 2);
+        for (std::int64_t y = 0; y < r.height; ++y) {
+            const float* cells = tile.elevationMeters.data() + y * r.width;
+            // Byte by byte: little-endian whatever the host's order.
+            for (std::int64_t x = 0; x < r.width; ++x) {
+                const std::uint16_t v = m_map.convert(cells[x]);
+                m_row[static_cast<std::size_t>(2 * x)] = static_cast<std::uint8_t>(v & 0xff);
+                m_row[static_cast<std::size_t>(2 * x + 1)] = static_cast<std::uint8_t>(v >> 8);
+            }
+            const std::int64_t row = r.row0 + y;
+            const std::int64_t fileRow = m_flipY ? m_map.height - 1 - row : row;
+            const auto offset = static_cast<off_t>((fileRow * m_map.width + r.col0) * 2);
+            writeAllAt(m_file, m_row.data(), m_row.size(), offset);
+        }
+        m_cellsWritten += r.cellCount();
+    }
+
+    void finish() override {
+        const std::int64_t cells = m_map.width * m_map.height;
+        if (m_cellsWritten != cells) {
+            throw OutputError("writing '" + path() + "': only " + std::to_string(m_cellsWritten) +
+                              " of " + std::to_string(cells) + " cells arrived");
+        }
+        writeAllAt(m_sidecar, reinterpret_cast<const std::uint8_t*>(m_sidecarText.data()),
+                   m_sidecarText.size(), 0);
+    }
+
+    // The data first: a sidecar in place always describes a complete height.r16.
+    void commit() override {
+        m_file.commit();
+        m_sidecar.commit();
+    }
+
+private:
+    Height16Map m_map;
+    bool m_flipY;
+    std::string m_sidecarText;  // known before the data: it depends on the config alone
+    AtomicFile m_file;
+    AtomicFile m_sidecar;
+    std::vector<std::uint8_t> m_row;  // one tile row as the file stores it
+    std::int64_t m_cellsWritten = 0;
+};
+
+/// height16.png: 16-bit linear greyscale. PNG rows go out in order, so the tiles of one tile
+/// row are gathered into a band of full-width rows, which is encoded once its last tile is in.
+class Png16Sink final : public OutputSink {
+public:
+    explicit Png16Sink(const Config& config)
+        : m_map(config), m_writer(outputPath(config, OutputFile::Height16Png)) {}
+
+    const std::string& path() const override { return m_writer.path(); }
+
+    void begin(const TileLayout& layout) override {
+        m_map.checkSize(layout, path());
+        constexpr std::int64_t kLargest = 0x7fffffff;  // PNG's limit on either side
+        if (m_map.width > kLargest || m_map.height > kLargest) {
+            throw OutputError("writing '" + path() + "': a " + std::to_string(m_map.width) +
+                              "x" + std::to_string(m_map.height) +
+                              " map is larger than a PNG can be");
+        }
+        m_writer.start(static_cast<std::uint32_t>(m_map.width),
+                       static_cast<std::uint32_t>(m_map.height), PngFormat::Grey16);
+    }
+
+    void consume(const Tile& tile) override {
+        checkTile(tile, path());
+        const TileRect& r = tile.rect;
+        const std::int64_t width = m_map.width;
+        if (r.col0 == 0) {  // the first tile of a band
+            if (r.row0 != m_bandRow0) outOfOrder(tile);
+            m_bandRows = r.height;
+            m_band.resize(static_cast<std::size_t>(width * r.height));
+        } else if (r.col0 != m_nextCol || r.row0 != m_bandRow0 || r.height != m_bandRows) {
+            outOfOrder(tile);
+        }
+        for (std::int64_t y = 0; y < r.height; ++y) {
+            m_map.convert(tile.elevationMeters.data() + y * r.width,
+                          static_cast<std::size_t>(r.width), m_band.data() + y * width + r.col0);
+        }
+        m_nextCol = r.col0 + r.width;
+        if (m_nextCol == width) {  // the band is complete
+            m_writer.writeRows(m_band.data(), static_cast<std::uint32_t>(m_bandRows));
+            m_bandRow0 += m_bandRows;
+            m_nextCol = 0;
+        }
+    }
+
+    void finish() override { m_writer.close(); }
+    void commit() override { m_writer.commit(); }
+
+private:
+    [[noreturn]] void outOfOrder(const Tile& tile) const {
+        throw std::logic_error("sink for '" + path() + "': tile " +
+                               std::to_string(tile.rect.index) +
+                               " arrived out of row-major tile order");
+    }
+
+    Height16Map m_map;
+    PngWriter m_writer;
+    std::vector<std::uint16_t> m_band;  // width x m_bandRows values
+    std::int64_t m_bandRow0 = 0;        // first map row of the band being gathered
+    std::int64_t m_bandRows = 0;
+    std::int64_t m_nextCol = 0;         // where the band's next tile must start
+};
+
+// GDAL shows metres for height16.tif (with its offset and scale applied) on the same grid as
+// height.tif.
+GeoTiffOptions height16TifOptions(const Config& config) {
+    GeoTiffOptions options = mapGeoTiffOptions(config, SampleFormat::UInt16);
+    const ElevationConfig& e = config.elevation;
+    options.unit = "metre";
+    // fromHeight16, in GDAL's terms: metres = offset + v * scale.
+    options.offset = e.minMeters;
+    options.scale = (e.maxMeters - e.minMeters) / 65535.0;
+    options.metadata.emplace_back("TERRAGRID_HEIGHT16_MAPPING", std::string(kHeight16Formula));
+    return options;
+}
+
+/// height16.tif: UInt16 GeoTIFF, each tile converted and handed to the writer as it arrives.
+class Height16TifSink final : public OutputSink {
+public:
+    explicit Height16TifSink(const Config& config)
+        : m_map(config),
+          m_writer(outputPath(config, OutputFile::Height16Tif), height16TifOptions(config)) {}
+
+    const std::string& path() const override { return m_writer.path(); }
+
+    void begin(const TileLayout& layout) override { m_map.checkSize(layout, path()); }
+
+    void consume(const Tile& tile) override {
+        checkTile(tile, path());
+        const TileRect& r = tile.rect;
+        m_cells.resize(tile.elevationMeters.size());
+        m_map.convert(tile.elevationMeters.data(), m_cells.size(), m_cells.data());
+        m_writer.writeBlock(r.col0, r.row0, r.width, r.height, m_cells.data());
+    }
+
+    void finish() override { m_writer.close(); }
+    void commit() override { m_writer.commit(); }
+
+private:
+    Height16Map m_map;
+    GeoTiffWriter m_writer;
+    std::vector<std::uint16_t> m_cells;  // one tile's values
+};
+
+}  // namespace
+
+std::unique_ptr<OutputSink> makeR16Sink(const Config& config) {
+    return std::make_unique<R16Sink>(config);
+}
+
+std::unique_ptr<OutputSink> makeHeight16PngSink(const Config& config) {
+    return std::make_unique<Png16Sink>(config);
+}
+
+std::unique_ptr<OutputSink> makeHeight16TifSink(const Config& config) {
+    return std::make_unique<Height16TifSink>(config);
+}
+
+}  // namespace terragrid

@@ -1,0 +1,31 @@
+#include "io/height16.hpp"
+
+#include <cmath>
+#include <cstddef>
+
+namespace terragrid {
+
+std::uint16_t toHeight16(double elevationMeters, double minMeters, double maxMeters) noexcept {
+    if (!(maxMeters > minMeters)) return 0;
+    // The operations in the order the formula states them: at min the numerator is exactly 0,
+    // at max the quotient is exactly 1, and each IEEE operation is monotone, so the endpoints
+    // are exact and the mapping never decreases.
+    const double scaled = (elevationMeters - minMeters) / (maxMeters - minMeters) * 65535.0;
+    // Negated test so NaN lands on 0.
+    if (!(scaled > 0.0)) return 0;
+    if (scaled >= 65535.0) return kHeight16Max;
+    return static_cast<std::uint16_t>(std::round(scaled));
+}
+
+double fromHeight16(std::uint16_t v, double minMeters, double maxMeters) noexcept {
+    return minMeters + static_cast<double>(v) * (maxMeters - minMeters) / 65535.0;
+}
+
+void toHeight16(const float* elevationMeters, std::size_t count, double minMeters,
+                double maxMeters, std::uint16_t* out) noexcept {
+    for (std::size_t i = 0; i < count; ++i) {
+        out[i] = toHeight16(static_cast<double>(elevationMeters[i]), minMeters, maxMeters);
+    }
+}
+
+}  // namespace terragrid

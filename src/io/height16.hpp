@@ -1,0 +1,36 @@
+#pragma once
+// The 16-bit height mapping shared by height.r16, height16.png and height16.tif: the configured
+// elevation range (config.elevation, not the data's range) spread over 0..65535. Because the
+// range is known before the first tile, each tile is converted on its own as it streams past
+// (design.md principles 3 and 4), and sidecars and tags describing the mapping are known before
+// the data.
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+namespace terragrid {
+
+/// The largest 16-bit height, which stands for the configured maximum elevation.
+inline constexpr std::uint16_t kHeight16Max = 65535;
+
+/// The mapping in words, for sidecars and metadata.
+inline constexpr std::string_view kHeight16Formula =
+    "v = round((elevation_m - min_m) / (max_m - min_m) * 65535), clamped to 0..65535";
+
+/// round((elevationMeters - minMeters) / (maxMeters - minMeters) * 65535), clamped to
+/// 0..65535; halves round away from zero. minMeters maps to exactly 0 and maxMeters to exactly
+/// 65535, and the result never falls as elevationMeters rises. NaN maps to 0, and so does any
+/// elevation when maxMeters <= minMeters (a range config validation refuses). Pure,
+/// thread-safe.
+std::uint16_t toHeight16(double elevationMeters, double minMeters, double maxMeters) noexcept;
+
+/// The elevation a 16-bit height stands for: minMeters + v * (maxMeters - minMeters) / 65535,
+/// the inverse of toHeight16 to within half a step. Pure, thread-safe.
+double fromHeight16(std::uint16_t v, double minMeters, double maxMeters) noexcept;
+
+/// Converts `count` elevations with toHeight16. Pure, thread-safe.
+void toHeight16(const float* elevationMeters, std::size_t count, double minMeters,
+                double maxMeters, std::uint16_t* out) noexcept;
+
+}  // namespace terragrid

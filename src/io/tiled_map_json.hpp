@@ -1,0 +1,59 @@
+#pragma once
+// The JSON documents of the Tiled export around the tile data: a map (.tmj) with holes where
+// its layers' data go, and the world (.world) that places chunk maps side by side.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace terragrid {
+
+/// Where a chunk map lies in the whole map: its chunk indices and its top-left cell.
+struct TiledChunkPlace {
+    std::int64_t chunkX = 0;
+    std::int64_t chunkY = 0;
+    std::int64_t col0 = 0;
+    std::int64_t row0 = 0;
+};
+
+/// What a map file says besides its tile data.
+struct TiledMapInfo {
+    std::int64_t width = 0;   ///< tiles (cells) across
+    std::int64_t height = 0;  ///< tiles (cells) down
+    std::int64_t tilePixels = 0;
+    std::int64_t classCount = 0;  ///< tiles in the terrain tileset
+    bool blockedLayer = false;    ///< a second layer, "blocked", with the blocked tileset
+    std::string seed;             ///< the map properties: text, as Tiled's ints are 32-bit
+    std::string configHash;
+    std::string version;
+    std::optional<TiledChunkPlace> chunk;  ///< set for the chunks of a split map
+};
+
+/// The gid of the blocked tile: the blocked tileset comes after the terrain tileset's
+/// classCount tiles, whose gids are 1..classCount.
+inline std::uint32_t tiledBlockedGid(std::int64_t classCount) noexcept {
+    return static_cast<std::uint32_t>(classCount + 1);
+}
+
+/// The map as Tiled JSON cut where the layers' data go: the file is pieces[0], the base64 text
+/// of layer 0 ("terrain"), pieces[1], the text of layer 1 ("blocked", when there is one), and
+/// the last piece. The quotes around the data are in the pieces. Orthogonal, right-down,
+/// finite, one tile per cell; the layers declare "encoding": "base64" and "compression": "zlib".
+/// Map properties: seed, config_hash and terragrid_version as strings; for a chunk also
+/// chunk_x, chunk_y (which chunk) and cell_x, cell_y (its top-left cell in the whole map).
+std::vector<std::string> tiledMapPieces(const TiledMapInfo& info);
+
+/// One map of a world, in pixels.
+struct TiledWorldMap {
+    std::string fileName;  ///< relative to the .world file
+    std::int64_t x = 0;
+    std::int64_t y = 0;
+    std::int64_t width = 0;
+    std::int64_t height = 0;
+};
+
+/// A Tiled world (.world): {"maps": [...], "onlyShowAdjacentMaps": false, "type": "world"}.
+std::string tiledWorldJson(const std::vector<TiledWorldMap>& maps);
+
+}  // namespace terragrid

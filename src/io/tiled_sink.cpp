@@ -1,0 +1,318 @@
+// The Tiled export: a map for the Tiled level editor (mapeditor.org) with one tile per cell,
+// its class as the tile, and the tilesets that say what each tile means.
+//
+// Tiled's layer data is row-major over the whole map, while the tiles arrive one at a time in
+// tile order. The sink keeps a band of full-width rows of class bytes until the rows it needs
+// are complete, and hands them to the map file, which compresses them as they come
+// (tiled_map_file.hpp). The blocked layer follows from the class (Tile::walkable is the
+// class's flag), so walkable bytes need no band of their own. Memory is the band plus a zlib
+// state or two, never the map (design.md principle 4):
+// - one map (map.tmj): the band is one row of tiles (tileSize x width bytes); it is emptied
+//   each time a row of tiles completes.
+// - chunk maps (map_<cx>_<cy>.tmj placed by map.world), when a side is above chunkCells: a row
+//   of chunks completes every chunkCells rows, so the band holds at most chunkCells rows plus
+//   the part of a row of tiles beyond them; each chunk of the row is then written in turn,
+//   with one zlib state at a time.
+
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <limits>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "io/atomic_file.hpp"
+#include "io/png_writer.hpp"
+#include "io/sinks.hpp"
+#include "io/tiled_map_file.hpp"
+#include "io/tiled_map_json.hpp"
+#include "io/tiled_tileset.hpp"
+#include "terragrid/version.hpp"
+
+namespace terragrid {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Descriptors left for everything else a run has open (the other sinks, TBB, the standard
+// streams) when checking that every chunk map can stay open until commit.
+constexpr std::int64_t kDescriptorsForOthers = 64;
+
+std::int64_t ceilDiv(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+
+/// One tileset: its image and its .tsj, written in finish() and committed together.
+struct TilesetFiles {
+    TilesetFiles(const std::string& directory, TiledTileset set, std::string_view tsjName)
+        : tileset(std::move(set)),
+          image((fs::path(directory) / tileset.imageFile).string()),
+          json((fs::path(directory) / tsjName).string()) {}
+
+    void write() {
+        image.write(static_cast<std::uint32_t>(tileset.tilePixels * std::ssize(tileset.tiles)),
+                    static_cast<std::uint32_t>(tileset.tilePixels), tilesetImageRgb(tileset));
+        writeAllOrThrow(json.fd(), tilesetJson(tileset), json.targetPath());
+    }
+
+    void commit() {
+        image.commit();
+        json.commit();
+    }
+
+    TiledTileset tileset;
+    PngWriter image;
+    AtomicFile json;
+};
+
+class TiledSink final : public OutputSink {
+public:
+    TiledSink(const Config& config, const Terrain& terrain)
+        : m_directory(config.output.directory),
+          m_width(config.map.width),
+          m_height(config.map.height),
+          m_tilePixels(config.output.tiled.tilePixels),
+          m_classCount(static_cast<std::int64_t>(terrain.classes().size())),
+          m_blockedLayer(config.output.tiled.walkableLayer),
+          m_chunked(config.output.tiled.chunkCells > 0 &&
+                    (m_width > config.output.tiled.chunkCells ||
+                     m_height > config.output.tiled.chunkCells)),
+          m_chunkCells(m_chunked ? config.output.tiled.chunkCells : 0),
+          m_seed(std::to_string(config.seed)),
+          m_configHash(config.hash) {
+        for (const TerrainClass& c : terrain.classes()) m_classWalkable.push_back(c.walkable);
+        const std::string mapPath = outputPath(config, OutputFile::TiledMap);
+        // path() is map.tmj for one map and map.world for a chunked one: the file to open.
+        const std::string mainPath =
+            m_chunked ? fs::path(mapPath).replace_extension(".world").string() : mapPath;
+        checkSizes(config, mainPath);
+        m_terrainTiles = std::make_unique<TilesetFiles>(
+            m_directory, terrainTileset(terrain, m_tilePixels), kTerrainTilesetFile);
+        if (m_blockedLayer) {
+            m_blockedTiles = std::make_unique<TilesetFiles>(
+                m_directory, blockedTileset(m_tilePixels), kBlockedTilesetFile);
+        }
+        m_mainFile = std::make_unique<AtomicFile>(mainPath);
+        if (!m_chunked) {
+            m_single = std::make_unique<TiledMapFile>(*m_mainFile, mapInfo(m_width, m_height),
+                                                      m_classWalkable);
+        }
+    }
+
+    const std::string& path() const override { return m_mainFile->targetPath(); }
+
+    void begin(const TileLayout& layout) override {
+        if (layout.mapWidth() != m_width || layout.mapHeight() != m_height) {
+            throw std::logic_error("Tiled sink for '" + path() +
+                                   "' was made for another map size");
+        }
+    }
+
+    void consume(const Tile& tile) override {
+        const TileRect& r = tile.rect;
+        const auto cells = static_cast<std::size_t>(r.cellCount());
+        if (tile.classIndex.size() != cells) {
+            throw std::logic_error("Tiled sink for '" + path() + "': tile " +
+                                   std::to_string(r.index) + " lacks classes for some cells");
+        }
+        if (r.row0 < m_rowsReady) {  // a row of tiles that was already complete
+            throw std::logic_error("Tiled sink for '" + path() + "': tile " +
+                                   std::to_string(r.index) + " arrived out of order");
+        }
+        const auto highest = *std::max_element(tile.classIndex.begin(), tile.classIndex.end());
+        if (highest >= m_classCount) {
+            throw std::logic_error("Tiled sink for '" + path() + "': class " +
+                                   std::to_string(highest) + " in tile " +
+                                   std::to_string(r.index) + " is not in the tileset of " +
+                                   std::to_string(m_classCount) + " classes");
+        }
+        const std::int64_t rowsNeeded = r.row0 + r.height - m_bandRow0;
+        if (rowsNeeded > m_bandRows) {
+            m_bandRows = rowsNeeded;
+            m_bandClasses.resize(static_cast<std::size_t>(m_bandRows * m_width));
+        }
+        for (std::int64_t y = 0; y < r.height; ++y) {
+            const auto from = static_cast<std::size_t>(y * r.width);
+            const auto to = static_cast<std::size_t>((r.row0 + y - m_bandRow0) * m_width + r.col0);
+            std::copy_n(tile.classIndex.begin() + static_cast<std::ptrdiff_t>(from), r.width,
+                        m_bandClasses.begin() + static_cast<std::ptrdiff_t>(to));
+        }
+        if (r.col0 + r.width == m_width) {  // the last tile of its row of tiles
+            m_rowsReady = r.row0 + r.height;
+            drain();
+        }
+    }
+
+    void finish() override {
+        if (m_bandRow0 != m_height) {
+            throw std::logic_error("Tiled sink for '" + path() + "': finish() after " +
+                                   std::to_string(m_bandRow0) + " of " +
+                                   std::to_string(m_height) + " rows");
+        }
+        if (m_single) {
+            m_single->finish();
+        } else {
+            writeAllOrThrow(m_mainFile->fd(), tiledWorldJson(worldMaps()), path());
+        }
+        m_terrainTiles->write();
+        if (m_blockedTiles) m_blockedTiles->write();
+    }
+
+    void commit() override {
+        // Everything a map refers to first, the file to open last: whoever watches for
+        // map.tmj or map.world finds the rest already in place.
+        m_terrainTiles->commit();
+        if (m_blockedTiles) m_blockedTiles->commit();
+        for (auto& chunk : m_chunkFiles) chunk->commit();
+        m_mainFile->commit();
+    }
+
+private:
+    // Tiled keeps pixel sizes and positions in 32-bit ints, and keeps every chunk map's file
+    // open until commit (AtomicFile); both are checked before any work is done.
+    void checkSizes(const Config& config, const std::string& mainPath) const {
+        if (m_tilePixels < 1 || config.output.tiled.chunkCells < 0 || m_width < 1 ||
+            m_height < 1) {
+            throw std::invalid_argument(
+                "makeTiledSink: a map of " + std::to_string(m_width) + " x " +
+                std::to_string(m_height) + " cells, 'output.tiled.tile_pixels' " +
+                std::to_string(m_tilePixels) + " and 'output.tiled.chunk_cells' " +
+                std::to_string(config.output.tiled.chunkCells) +
+                " (sizes must be positive, chunk_cells 0 or more)");
+        }
+        const std::int64_t longest = std::max({m_width, m_height, m_classCount});
+        if (longest > std::numeric_limits<std::int32_t>::max() / m_tilePixels) {
+            throw OutputError("writing '" + mainPath + "': " + std::to_string(longest) +
+                              " tiles of " + std::to_string(m_tilePixels) +
+                              " pixels are more pixels than Tiled can address (2^31 - 1); "
+                              "lower 'output.tiled.tile_pixels'");
+        }
+        if (!m_chunked) return;
+        const std::int64_t chunks =
+            ceilDiv(m_width, m_chunkCells) * ceilDiv(m_height, m_chunkCells);
+        rlimit limit{};
+        if (::getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY &&
+            static_cast<rlim_t>(chunks + kDescriptorsForOthers) > limit.rlim_cur) {
+            throw OutputError(
+                "writing '" + mainPath + "': " + std::to_string(chunks) +
+                " chunk maps stay open until the run commits them, more than the " +
+                std::to_string(limit.rlim_cur) +
+                " files this process may open; raise 'output.tiled.chunk_cells' (now " +
+                std::to_string(m_chunkCells) + ") or the limit (ulimit -n)");
+        }
+    }
+
+    TiledMapInfo mapInfo(std::int64_t width, std::int64_t height) const {
+        TiledMapInfo info;
+        info.width = width;
+        info.height = height;
+        info.tilePixels = m_tilePixels;
+        info.classCount = m_classCount;
+        info.blockedLayer = m_blockedLayer;
+        info.seed = m_seed;
+        info.configHash = m_configHash;
+        info.version = kVersion;
+        return info;
+    }
+
+    // Hands every complete row the maps can take to them and drops those rows from the band.
+    void drain() {
+        std::int64_t done = 0;
+        if (m_single) {
+            for (std::int64_t row = m_bandRow0; row < m_rowsReady; ++row) {
+                m_single->addRow(bandClasses(row, 0));
+            }
+            done = m_rowsReady - m_bandRow0;
+        } else {
+            while (m_bandRow0 + done < m_height) {
+                const std::int64_t row0 = m_bandRow0 + done;
+                const std::int64_t rows = std::min(m_chunkCells, m_height - row0);
+                if (row0 + rows > m_rowsReady) break;
+                writeChunkRow(row0, rows);
+                done += rows;
+            }
+        }
+        dropRows(done);
+    }
+
+    void writeChunkRow(std::int64_t row0, std::int64_t rows) {
+        const std::int64_t chunkY = row0 / m_chunkCells;
+        for (std::int64_t col0 = 0; col0 < m_width; col0 += m_chunkCells) {
+            const std::int64_t chunkX = col0 / m_chunkCells;
+            TiledMapInfo info = mapInfo(std::min(m_chunkCells, m_width - col0), rows);
+            info.chunk = TiledChunkPlace{chunkX, chunkY, col0, row0};
+            m_chunkFiles.push_back(std::make_unique<AtomicFile>(
+                (fs::path(m_directory) / chunkFileName(chunkX, chunkY)).string()));
+            TiledMapFile map(*m_chunkFiles.back(), info, m_classWalkable);
+            for (std::int64_t row = row0; row < row0 + rows; ++row) {
+                map.addRow(bandClasses(row, col0));
+            }
+            map.finish();
+        }
+    }
+
+    static std::string chunkFileName(std::int64_t chunkX, std::int64_t chunkY) {
+        return "map_" + std::to_string(chunkX) + "_" + std::to_string(chunkY) + ".tmj";
+    }
+
+    std::vector<TiledWorldMap> worldMaps() const {
+        std::vector<TiledWorldMap> maps;
+        for (std::int64_t row0 = 0; row0 < m_height; row0 += m_chunkCells) {
+            for (std::int64_t col0 = 0; col0 < m_width; col0 += m_chunkCells) {
+                maps.push_back({chunkFileName(col0 / m_chunkCells, row0 / m_chunkCells),
+                                col0 * m_tilePixels, row0 * m_tilePixels,
+                                std::min(m_chunkCells, m_width - col0) * m_tilePixels,
+                                std::min(m_chunkCells, m_height - row0) * m_tilePixels});
+            }
+        }
+        return maps;
+    }
+
+    const std::uint8_t* bandClasses(std::int64_t row, std::int64_t col) const {
+        return m_bandClasses.data() + (row - m_bandRow0) * m_width + col;
+    }
+
+    // Moves the rows after the first `rows` to the top of the band.
+    void dropRows(std::int64_t rows) {
+        if (rows == 0) return;
+        const auto from = static_cast<std::ptrdiff_t>(rows * m_width);
+        const auto to = static_cast<std::ptrdiff_t>((m_rowsReady - m_bandRow0) * m_width);
+        std::copy(m_bandClasses.begin() + from, m_bandClasses.begin() + to, m_bandClasses.begin());
+        m_bandRow0 += rows;
+    }
+
+    std::string m_directory;
+    std::int64_t m_width;
+    std::int64_t m_height;
+    std::int64_t m_tilePixels;
+    std::int64_t m_classCount;
+    bool m_blockedLayer;
+    bool m_chunked;
+    std::int64_t m_chunkCells;  // 0 for one map
+    std::string m_seed;
+    std::string m_configHash;
+    std::vector<bool> m_classWalkable;  // by class index
+
+    std::unique_ptr<TilesetFiles> m_terrainTiles;
+    std::unique_ptr<TilesetFiles> m_blockedTiles;  // null without the blocked layer
+    std::unique_ptr<AtomicFile> m_mainFile;         // map.tmj, or map.world for chunks
+    std::unique_ptr<TiledMapFile> m_single;         // one map: written as the rows come
+    std::vector<std::unique_ptr<AtomicFile>> m_chunkFiles;
+
+    // Rows m_bandRow0 .. m_bandRow0 + m_bandRows of the map, full width; those before
+    // m_rowsReady are complete.
+    std::vector<std::uint8_t> m_bandClasses;
+    std::int64_t m_bandRow0 = 0;
+    std::int64_t m_bandRows = 0;
+    std::int64_t m_rowsReady = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<OutputSink> makeTiledSink(const Config& config, const Terrain& terrain) {
+    return std::make_unique<TiledSink>(config, terrain);
+}
+
+}  // namespace terragrid

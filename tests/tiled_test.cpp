@@ -1,0 +1,491 @@
+// The Tiled export (map.tmj, the tilesets and their images, chunk maps and map.world), read
+// back with nlohmann, zlib and libpng.
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <sys/resource.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <random>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "io/sinks.hpp"
+#include "io/tiled_tileset.hpp"
+#include "terragrid/outputs.hpp"
+#include "terragrid/terrain.hpp"
+#include "terragrid/version.hpp"
+#include "test_support.hpp"
+
+namespace terragrid {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using test::listDir;
+using test::readFile;
+using ::testing::ElementsAre;
+using ::testing::ElementsAreArray;
+using ::testing::HasSubstr;
+using ::testing::IsEmpty;
+using ::testing::ThrowsMessage;
+
+// Above 2^53 and 2^32, so a seed written as a JSON or Tiled number would lose digits.
+constexpr std::uint64_t kSeed = 18446744073709551557ull;
+
+// Three classes covering every (height, moisture); the last one, a catch-all, has a space in
+// its name.
+Terrain testTerrain() {
+    return Terrain({
+        {"lake", {58, 110, 165}, false, 0.0, 0.3, 0.0, 1.0},
+        {"mountain", {140, 130, 120}, false, 0.8, 1.0, 0.0, 1.0},
+        {"tall grass", {46, 150, 52}, true, 0.0, 1.0, 0.0, 1.0},
+    });
+}
+
+// 45 x 37 cells: no side a multiple of the tile sizes 7, 16 or 64 the tests feed.
+Config testConfig(const fs::path& directory) {
+    Config config;
+    config.seed = kSeed;
+    config.map.width = 45;
+    config.map.height = 37;
+    config.map.tileSizeCells = 16;
+    config.map.cellSize = 1.0;
+    config.output.directory = directory.string();
+    config.output.files = {OutputFile::TiledMap};
+    config.output.tiled.tilePixels = 16;
+    config.output.tiled.walkableLayer = true;
+    config.output.tiled.chunkCells = 0;
+    config.hash = "0123456789abcdef";
+    return config;
+}
+
+// Classes in stripes and blobs (no two neighbouring rows alike), walkability from the class.
+test::SyntheticMap testMap(const Config& config, const Terrain& terrain) {
+    test::SyntheticMap map;
+    map.width = config.map.width;
+    map.height = config.map.height;
+    for (std::int64_t r = 0; r < map.height; ++r) {
+        for (std::int64_t c = 0; c < map.width; ++c) {
+            const auto cls = static_cast<std::uint8_t>((c / 4 + r / 3 + (c * r) % 5 / 4) % 3);
+            map.elevation.push_back(0.0f);
+            map.classIndex.push_back(cls);
+            map.walkable.push_back(terrain.walkable(cls) ? 1 : 0);
+        }
+    }
+    return map;
+}
+
+// Writes the Tiled export through makeSinks, the map fed in tiles of `tileSize`, committed.
+// Returns the sink's path().
+std::string writeTiled(const Config& config, const Terrain& terrain,
+                       const test::SyntheticMap& map, std::int64_t tileSize) {
+    auto sinks = makeSinks(config, &terrain, nullptr);
+    EXPECT_EQ(sinks.size(), 1u);
+    test::feedTiles({sinks.at(0).get()}, map, tileSize);
+    sinks.at(0)->commit();
+    return sinks.at(0)->path();
+}
+
+json readJson(const fs::path& path) { return json::parse(readFile(path)); }
+
+// The gids of a .tmj layer, after checking it says how they are encoded.
+std::vector<std::uint32_t> layerGids(const json& layer) {
+    EXPECT_EQ(layer.at("encoding"), "base64");
+    EXPECT_EQ(layer.at("compression"), "zlib");
+    return test::decodeTiledLayerData(layer.at("data").get<std::string>(), "zlib");
+}
+
+// What the layers must hold for the cells of `map` in [col0, col0 + width) x [row0, ...).
+std::vector<std::uint32_t> expectedTerrain(const test::SyntheticMap& map, std::int64_t col0,
+                                           std::int64_t row0, std::int64_t width,
+                                           std::int64_t height) {
+    std::vector<std::uint32_t> gids;
+    for (std::int64_t r = row0; r < row0 + height; ++r)
+        for (std::int64_t c = col0; c < col0 + width; ++c)
+            gids.push_back(map.classIndex[std::size_t(r * map.width + c)] + 1u);
+    return gids;
+}
+
+std::vector<std::uint32_t> expectedBlocked(const test::SyntheticMap& map, std::uint32_t gid,
+                                           std::int64_t col0, std::int64_t row0,
+                                           std::int64_t width, std::int64_t height) {
+    std::vector<std::uint32_t> gids;
+    for (std::int64_t r = row0; r < row0 + height; ++r)
+        for (std::int64_t c = col0; c < col0 + width; ++c)
+            gids.push_back(map.walkable[std::size_t(r * map.width + c)] ? 0u : gid);
+    return gids;
+}
+
+// A map property's {type, value}, by name.
+std::map<std::string, std::pair<std::string, json>> properties(const json& owner) {
+    std::map<std::string, std::pair<std::string, json>> byName;
+    for (const json& p : owner.at("properties")) {
+        byName[p.at("name").get<std::string>()] = {p.at("type").get<std::string>(),
+                                                   p.at("value")};
+    }
+    return byName;
+}
+
+class TiledTest : public ::testing::Test {
+protected:
+    test::TempDir m_dir;
+    Terrain m_terrain = testTerrain();
+};
+
+TEST_F(TiledTest, MapHoldsEveryCellsClassAndBlockedFlag) {
+    const Config config = testConfig(m_dir.path());
+    const test::SyntheticMap map = testMap(config, m_terrain);
+    EXPECT_EQ(writeTiled(config, m_terrain, map, 16), (m_dir / "map.tmj").string());
+
+    // No scratch or temporary file is left beside the outputs.
+    EXPECT_THAT(listDir(m_dir.path()),
+                ElementsAre("blocked.png", "blocked.tsj", "map.tmj", "terrain.png", "terrain.tsj"));
+
+    const json tmj = readJson(m_dir / "map.tmj");
+    EXPECT_EQ(tmj.at("type"), "map");
+    EXPECT_EQ(tmj.at("version"), "1.8");
+    EXPECT_EQ(tmj.at("orientation"), "orthogonal");
+    EXPECT_EQ(tmj.at("renderorder"), "right-down");
+    EXPECT_EQ(tmj.at("infinite"), false);
+    EXPECT_EQ(tmj.at("width"), 45);
+    EXPECT_EQ(tmj.at("height"), 37);
+    EXPECT_EQ(tmj.at("tilewidth"), 16);
+    EXPECT_EQ(tmj.at("tileheight"), 16);
+    EXPECT_EQ(tmj.at("nextlayerid"), 3);
+    EXPECT_EQ(tmj.at("tilesets"),
+              json::parse(R"([{"firstgid": 1, "source": "terrain.tsj"},
+                              {"firstgid": 4, "source": "blocked.tsj"}])"));
+
+    const auto props = properties(tmj);
+    EXPECT_EQ(props.size(), 3u);
+    const auto text = [](const json& v) { return std::make_pair(std::string("string"), v); };
+    EXPECT_EQ(props.at("seed"), text("18446744073709551557"));
+    EXPECT_EQ(props.at("config_hash"), text("0123456789abcdef"));
+    EXPECT_EQ(props.at("terragrid_version"), text(kVersion));
+
+    const json& layers = tmj.at("layers");
+    ASSERT_EQ(layers.size(), 2u);
+    for (const json& layer : layers) {
+        EXPECT_EQ(layer.at("type"), "tilelayer");
+        EXPECT_EQ(layer.at("width"), 45);
+        EXPECT_EQ(layer.at("height"), 37);
+        EXPECT_EQ(layer.at("x"), 0);
+        EXPECT_EQ(layer.at("y"), 0);
+        EXPECT_EQ(layer.at("visible"), true);
+    }
+    EXPECT_EQ(layers[0].at("name"), "terrain");
+    EXPECT_EQ(layers[0].at("id"), 1);
+    EXPECT_EQ(layers[0].at("opacity"), 1.0);
+    EXPECT_EQ(layers[1].at("name"), "blocked");
+    EXPECT_EQ(layers[1].at("id"), 2);
+    EXPECT_EQ(layers[1].at("opacity"), kBlockedLayerOpacity);
+
+    EXPECT_EQ(layerGids(layers[0]), expectedTerrain(map, 0, 0, 45, 37));
+    EXPECT_EQ(layerGids(layers[1]), expectedBlocked(map, 4, 0, 0, 45, 37));
+}
+
+TEST_F(TiledTest, SameBytesWhateverTheTileSize) {
+    const std::vector<std::string> files = {"map.tmj", "terrain.tsj", "terrain.png",
+                                            "blocked.tsj", "blocked.png"};
+    std::vector<std::string> reference;
+    for (const std::int64_t tileSize : {7, 16, 64}) {
+        test::TempDir dir;
+        const Config config = testConfig(dir.path());
+        writeTiled(config, m_terrain, testMap(config, m_terrain), tileSize);
+        std::vector<std::string> bytes;
+        for (const std::string& file : files) bytes.push_back(readFile(dir / file));
+        if (reference.empty()) {
+            reference = bytes;
+            continue;
+        }
+        for (std::size_t i = 0; i < files.size(); ++i) {
+            EXPECT_TRUE(bytes[i] == reference[i]) << files[i] << " with tiles of " << tileSize;
+        }
+    }
+}
+
+// Noise that zlib cannot shrink much: the compressed stream spans more than one of the encoder's
+// buffers, whose lengths are not multiples of 3, so base64 groups run across them.
+TEST_F(TiledTest, LargeNoisyMapsRoundTrip) {
+    Config config = testConfig(m_dir.path());
+    config.map.width = 600;
+    config.map.height = 400;
+    test::SyntheticMap map = testMap(config, m_terrain);
+    std::minstd_rand random(11);
+    for (std::size_t i = 0; i < map.classIndex.size(); ++i) {
+        map.classIndex[i] = static_cast<std::uint8_t>(random() % 3);
+        map.walkable[i] = m_terrain.walkable(map.classIndex[i]);
+    }
+    writeTiled(config, m_terrain, map, 64);
+    const json tmj = readJson(m_dir / "map.tmj");
+    EXPECT_GT(tmj.at("layers")[0].at("data").get<std::string>().size(), (1u << 16) * 4 / 3);
+    EXPECT_EQ(layerGids(tmj.at("layers")[0]), expectedTerrain(map, 0, 0, 600, 400));
+    EXPECT_EQ(layerGids(tmj.at("layers")[1]), expectedBlocked(map, 4, 0, 0, 600, 400));
+}
+
+TEST_F(TiledTest, TerrainTilesetNamesEveryClass) {
+    const Config config = testConfig(m_dir.path());
+    writeTiled(config, m_terrain, testMap(config, m_terrain), 16);
+
+    const json tsj = readJson(m_dir / "terrain.tsj");
+    EXPECT_EQ(tsj.at("type"), "tileset");
+    EXPECT_EQ(tsj.at("version"), "1.8");
+    EXPECT_EQ(tsj.at("name"), "terrain");
+    EXPECT_EQ(tsj.at("tilewidth"), 16);
+    EXPECT_EQ(tsj.at("tileheight"), 16);
+    EXPECT_EQ(tsj.at("tilecount"), 3);
+    EXPECT_EQ(tsj.at("columns"), 3);
+    EXPECT_EQ(tsj.at("margin"), 0);
+    EXPECT_EQ(tsj.at("spacing"), 0);
+    EXPECT_EQ(tsj.at("image"), "terrain.png");
+    EXPECT_EQ(tsj.at("imagewidth"), 48);
+    EXPECT_EQ(tsj.at("imageheight"), 16);
+
+    const json& tiles = tsj.at("tiles");
+    ASSERT_EQ(tiles.size(), 3u);
+    for (std::size_t i = 0; i < tiles.size(); ++i) {
+        const TerrainClass& c = m_terrain.classes()[i];
+        EXPECT_EQ(tiles[i].at("id"), i);
+        const auto props = properties(tiles[i]);
+        EXPECT_EQ(props.size(), 2u);
+        EXPECT_EQ(props.at("class"), std::make_pair(std::string("string"), json(c.name)));
+        EXPECT_EQ(props.at("walkable"), std::make_pair(std::string("bool"), json(c.walkable)));
+    }
+
+    const json blocked = readJson(m_dir / "blocked.tsj");
+    EXPECT_EQ(blocked.at("name"), "blocked");
+    EXPECT_EQ(blocked.at("tilecount"), 1);
+    EXPECT_EQ(blocked.at("columns"), 1);
+    EXPECT_EQ(blocked.at("image"), "blocked.png");
+    EXPECT_EQ(blocked.at("imagewidth"), 16);
+    EXPECT_EQ(blocked.at("imageheight"), 16);
+    EXPECT_EQ(blocked.at("tiles"), json::parse(R"([{"id": 0, "properties": [
+                  {"name": "walkable", "type": "bool", "value": false}]}])"));
+}
+
+TEST_F(TiledTest, TilesetImagesShowTheClassColours) {
+    const Config config = testConfig(m_dir.path());
+    writeTiled(config, m_terrain, testMap(config, m_terrain), 16);
+
+    const test::PngImage terrain = test::readPng(m_dir / "terrain.png");
+    ASSERT_EQ(terrain.width, 48u);
+    ASSERT_EQ(terrain.height, 16u);
+    for (std::uint32_t i = 0; i < 3; ++i) {
+        const Rgb c = m_terrain.classes()[i].colour;
+        const Rgb b = tileBorderColour(c);
+        const std::uint32_t x0 = i * 16;
+        for (std::uint32_t y = 0; y < 16; ++y) {
+            for (std::uint32_t x = 0; x < 16; ++x) {
+                const bool border = x == 0 || y == 0 || x == 15 || y == 15;
+                const Rgb want = border ? b : c;
+                ASSERT_EQ(terrain.at(x0 + x, y),
+                          (std::array<std::uint8_t, 3>{want.r, want.g, want.b}))
+                    << "class " << i << " at " << x << ", " << y;
+            }
+        }
+    }
+    EXPECT_EQ(tileBorderColour({200, 101, 0}), (Rgb{150, 75, 0}));
+
+    const test::PngImage blocked = test::readPng(m_dir / "blocked.png");
+    ASSERT_EQ(blocked.width, 16u);
+    ASSERT_EQ(blocked.height, 16u);
+    EXPECT_EQ(blocked.at(8, 8),
+              (std::array<std::uint8_t, 3>{kBlockedColour.r, kBlockedColour.g, kBlockedColour.b}));
+}
+
+TEST_F(TiledTest, SmallTilesHaveNoBorder) {
+    Config config = testConfig(m_dir.path());
+    config.output.tiled.tilePixels = 3;
+    writeTiled(config, m_terrain, testMap(config, m_terrain), 16);
+
+    const test::PngImage terrain = test::readPng(m_dir / "terrain.png");
+    ASSERT_EQ(terrain.width, 9u);
+    ASSERT_EQ(terrain.height, 3u);
+    const Rgb c = m_terrain.classes()[1].colour;
+    EXPECT_EQ(terrain.at(3, 0), (std::array<std::uint8_t, 3>{c.r, c.g, c.b}));
+    EXPECT_EQ(readJson(m_dir / "map.tmj").at("tilewidth"), 3);
+}
+
+TEST_F(TiledTest, WithoutTheWalkableLayerOnlyTerrain) {
+    Config config = testConfig(m_dir.path());
+    config.output.tiled.walkableLayer = false;
+    const test::SyntheticMap map = testMap(config, m_terrain);
+    writeTiled(config, m_terrain, map, 16);
+
+    EXPECT_THAT(listDir(m_dir.path()), ElementsAre("map.tmj", "terrain.png", "terrain.tsj"));
+    const json tmj = readJson(m_dir / "map.tmj");
+    ASSERT_EQ(tmj.at("layers").size(), 1u);
+    EXPECT_EQ(tmj.at("nextlayerid"), 2);
+    EXPECT_EQ(tmj.at("tilesets"), json::parse(R"([{"firstgid": 1, "source": "terrain.tsj"}])"));
+    EXPECT_EQ(layerGids(tmj.at("layers")[0]), expectedTerrain(map, 0, 0, 45, 37));
+}
+
+// 45 x 37 cells in chunks of 16: 3 x 3 chunks, the last column 13 wide, the last row 5 high.
+TEST_F(TiledTest, LargeMapsSplitIntoChunksPlacedByAWorld) {
+    Config config = testConfig(m_dir.path());
+    config.output.tiled.chunkCells = 16;
+    config.output.tiled.tilePixels = 8;
+    const test::SyntheticMap map = testMap(config, m_terrain);
+    EXPECT_EQ(writeTiled(config, m_terrain, map, 7), (m_dir / "map.world").string());
+
+    EXPECT_THAT(listDir(m_dir.path()),
+                ElementsAre("blocked.png", "blocked.tsj", "map.world", "map_0_0.tmj",
+                            "map_0_1.tmj", "map_0_2.tmj", "map_1_0.tmj", "map_1_1.tmj",
+                            "map_1_2.tmj", "map_2_0.tmj", "map_2_1.tmj", "map_2_2.tmj",
+                            "terrain.png", "terrain.tsj"));
+
+    const json world = readJson(m_dir / "map.world");
+    EXPECT_EQ(world.at("type"), "world");
+    const json& entries = world.at("maps");
+    ASSERT_EQ(entries.size(), 9u);
+
+    // The union of the chunks, put where the world places them, is the whole map.
+    std::vector<std::uint32_t> terrain(45 * 37, 0), blocked(45 * 37, 0xffffffff);
+    std::size_t entry = 0;
+    for (std::int64_t cy = 0; cy < 3; ++cy) {
+        for (std::int64_t cx = 0; cx < 3; ++cx, ++entry) {
+            const std::string name =
+                "map_" + std::to_string(cx) + "_" + std::to_string(cy) + ".tmj";
+            const std::int64_t width = cx < 2 ? 16 : 13;
+            const std::int64_t height = cy < 2 ? 16 : 5;
+            SCOPED_TRACE(name);
+            EXPECT_EQ(entries[entry], (json{{"fileName", name},
+                                            {"x", cx * 16 * 8},
+                                            {"y", cy * 16 * 8},
+                                            {"width", width * 8},
+                                            {"height", height * 8}}));
+
+            const json tmj = readJson(m_dir / name);
+            EXPECT_EQ(tmj.at("width"), width);
+            EXPECT_EQ(tmj.at("height"), height);
+            EXPECT_EQ(tmj.at("tilewidth"), 8);
+            EXPECT_EQ(tmj.at("tilesets").size(), 2u);
+            const auto props = properties(tmj);
+            EXPECT_EQ(props.at("chunk_x"), std::make_pair(std::string("int"), json(cx)));
+            EXPECT_EQ(props.at("chunk_y"), std::make_pair(std::string("int"), json(cy)));
+            EXPECT_EQ(props.at("cell_x"), std::make_pair(std::string("int"), json(cx * 16)));
+            EXPECT_EQ(props.at("cell_y"), std::make_pair(std::string("int"), json(cy * 16)));
+            EXPECT_EQ(props.at("seed").second, "18446744073709551557");
+            EXPECT_EQ(props.at("config_hash").second, "0123456789abcdef");
+
+            const auto t = layerGids(tmj.at("layers")[0]);
+            const auto b = layerGids(tmj.at("layers")[1]);
+            ASSERT_EQ(t.size(), std::size_t(width * height));
+            ASSERT_EQ(b.size(), t.size());
+            for (std::int64_t r = 0; r < height; ++r) {
+                for (std::int64_t c = 0; c < width; ++c) {
+                    const auto at = std::size_t((cy * 16 + r) * 45 + cx * 16 + c);
+                    terrain[at] = t[std::size_t(r * width + c)];
+                    blocked[at] = b[std::size_t(r * width + c)];
+                }
+            }
+        }
+    }
+    EXPECT_EQ(terrain, expectedTerrain(map, 0, 0, 45, 37));
+    EXPECT_EQ(blocked, expectedBlocked(map, 4, 0, 0, 45, 37));
+
+    // Tiles larger than a chunk (64) and smaller (7) give the same chunk files.
+    test::TempDir other;
+    config.output.directory = other.path().string();
+    writeTiled(config, m_terrain, map, 64);
+    for (const std::string& name : listDir(m_dir.path())) {
+        EXPECT_TRUE(readFile(m_dir / name) == readFile(other / name)) << name;
+    }
+}
+
+TEST_F(TiledTest, MapsThatFitAChunkStayWhole) {
+    Config config = testConfig(m_dir.path());
+    config.output.tiled.chunkCells = 45;  // the longer side: not above, so no chunks
+    writeTiled(config, m_terrain, testMap(config, m_terrain), 16);
+    EXPECT_THAT(listDir(m_dir.path()),
+                ElementsAre("blocked.png", "blocked.tsj", "map.tmj", "terrain.png", "terrain.tsj"));
+    EXPECT_FALSE(properties(readJson(m_dir / "map.tmj")).contains("chunk_x"));
+}
+
+TEST_F(TiledTest, UncommittedSinkLeavesNoFiles) {
+    for (const std::int64_t chunkCells : {0, 16}) {
+        Config config = testConfig(m_dir.path());
+        config.output.tiled.chunkCells = chunkCells;
+        const test::SyntheticMap map = testMap(config, m_terrain);
+        {
+            auto sinks = makeSinks(config, &m_terrain, nullptr);
+            test::feedTiles({sinks.at(0).get()}, map, 16);  // finished, never committed
+        }
+        EXPECT_THAT(listDir(m_dir.path()), IsEmpty()) << "chunks of " << chunkCells;
+    }
+}
+
+TEST_F(TiledTest, FailedWriteNamesTheMapAndLeavesNothing) {
+    Config config = testConfig(m_dir.path());
+    config.map.width = 300;
+    config.map.height = 200;
+    test::SyntheticMap map = testMap(config, m_terrain);
+    std::minstd_rand random(7);
+    for (std::size_t i = 0; i < map.classIndex.size(); ++i) {  // noise zlib cannot shrink much
+        map.classIndex[i] = static_cast<std::uint8_t>(random() % 3);
+        map.walkable[i] = m_terrain.walkable(map.classIndex[i]);
+    }
+    {
+        auto sinks = makeSinks(config, &m_terrain, nullptr);
+        const test::FileSizeLimit limit(8192);
+        const std::string message =
+            "writing '" + (m_dir / "map.tmj").string() + "': File too large";
+        EXPECT_THAT([&] { test::feedTiles({sinks.at(0).get()}, map, 64); },
+                    ThrowsMessage<OutputError>(HasSubstr(message)));
+    }
+    EXPECT_THAT(listDir(m_dir.path()), IsEmpty());
+}
+
+TEST_F(TiledTest, ClassesOutsideTheTilesetAreRefused) {
+    const Config config = testConfig(m_dir.path());
+    test::SyntheticMap map = testMap(config, m_terrain);
+    map.classIndex[45 * 20 + 30] = 3;
+    auto sinks = makeSinks(config, &m_terrain, nullptr);
+    // Cell (30, 20) is in tile 4 of the 3 x 3 tiles of 16 cells.
+    EXPECT_THAT([&] { test::feedTiles({sinks.at(0).get()}, map, 16); },
+                ThrowsMessage<std::logic_error>(
+                    HasSubstr("class 3 in tile 4 is not in the tileset of 3 classes")));
+}
+
+TEST_F(TiledTest, MapsTooWideForTiledAreRefusedUpFront) {
+    Config config = testConfig(m_dir.path());
+    config.map.width = std::int64_t{1} << 20;
+    config.output.tiled.tilePixels = 4096;
+    EXPECT_THAT([&] { makeSinks(config, &m_terrain, nullptr); },
+                ThrowsMessage<OutputError>(HasSubstr("lower 'output.tiled.tile_pixels'")));
+    EXPECT_THAT(listDir(m_dir.path()), IsEmpty());
+}
+
+// Every chunk map's temporary file stays open until commit (AtomicFile), so a map cut into
+// more chunks than the process may open files fails before any work, not after it.
+TEST_F(TiledTest, MoreChunksThanOpenFilesAreRefusedUpFront) {
+    Config config = testConfig(m_dir.path());
+    config.map.width = 200;
+    config.map.height = 200;
+    config.output.tiled.chunkCells = 16;  // 13 x 13 = 169 chunk maps
+    rlimit old{};
+    ASSERT_EQ(::getrlimit(RLIMIT_NOFILE, &old), 0);
+    rlimit lowered = old;
+    lowered.rlim_cur = 150;
+    ASSERT_EQ(::setrlimit(RLIMIT_NOFILE, &lowered), 0);
+    EXPECT_THAT([&] { makeSinks(config, &m_terrain, nullptr); },
+                ThrowsMessage<OutputError>(HasSubstr(
+                    "169 chunk maps stay open until the run commits them, more than the 150 "
+                    "files this process may open; raise 'output.tiled.chunk_cells' (now 16)")));
+    ::setrlimit(RLIMIT_NOFILE, &old);
+    EXPECT_THAT(listDir(m_dir.path()), IsEmpty());
+}
+
+TEST_F(TiledTest, MakeSinksNeedsATerrain) {
+    const Config config = testConfig(m_dir.path());
+    EXPECT_THAT([&] { makeSinks(config, nullptr, nullptr); },
+                ThrowsMessage<std::invalid_argument>(HasSubstr("map.tmj needs a Terrain")));
+}
+
+}  // namespace
+}  // namespace terragrid

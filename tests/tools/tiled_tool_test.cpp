@@ -1,0 +1,326 @@
+// What the Tiled editor itself makes of the Tiled export: each test writes a map through
+// makeSinks, has Tiled 1.8 load it headless and save it again as TMX
+// (`tiled --export-map map.tmj out.tmx`), and checks what Tiled wrote: the map's size, the
+// tileset references, the tilesets as Tiled read them, and every cell of every layer.
+//
+// One Tiled run takes about 0.1 s; the tests make six.
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "terragrid/config.hpp"
+#include "terragrid/outputs.hpp"
+#include "terragrid/terrain.hpp"
+#include "terragrid/version.hpp"
+#include "test_support.hpp"
+
+namespace terragrid {
+namespace {
+
+namespace fs = std::filesystem;
+using test::runCommand;
+using test::shellQuote;
+using ::testing::ElementsAre;
+
+Terrain toolTerrain() {
+    return Terrain({
+        {"lake", {58, 110, 165}, false, 0.0, 0.3, 0.0, 1.0},
+        {"mountain", {140, 130, 120}, false, 0.8, 1.0, 0.0, 1.0},
+        {"tall grass", {46, 150, 52}, true, 0.0, 1.0, 0.0, 1.0},
+    });
+}
+
+// 45 x 37 cells of 16 pixels; every class, walkable and not, in stripes and blobs.
+Config toolConfig(const fs::path& directory, std::int64_t chunkCells) {
+    Config config;
+    config.seed = 18446744073709551557ull;
+    config.map.width = 45;
+    config.map.height = 37;
+    config.map.tileSizeCells = 16;
+    config.map.cellSize = 1.0;
+    config.output.directory = directory.string();
+    config.output.files = {OutputFile::TiledMap};
+    config.output.tiled.tilePixels = 16;
+    config.output.tiled.walkableLayer = true;
+    config.output.tiled.chunkCells = chunkCells;
+    config.hash = "0123456789abcdef";
+    return config;
+}
+
+test::SyntheticMap toolMap(const Config& config, const Terrain& terrain) {
+    test::SyntheticMap map;
+    map.width = config.map.width;
+    map.height = config.map.height;
+    for (std::int64_t r = 0; r < map.height; ++r) {
+        for (std::int64_t c = 0; c < map.width; ++c) {
+            const auto cls = static_cast<std::uint8_t>((c / 4 + r / 3 + (c * r) % 5 / 4) % 3);
+            map.elevation.push_back(0.0f);
+            map.classIndex.push_back(cls);
+            map.walkable.push_back(terrain.walkable(cls) ? 1 : 0);
+        }
+    }
+    return map;
+}
+
+// An XML element as Tiled writes them: its attributes and the text up to its closing tag
+// (empty for an element that closes itself). Enough XML for TMX, whose elements of one name
+// never nest.
+struct Element {
+    std::map<std::string, std::string> attributes;
+    std::string body;
+
+    const std::string& operator[](const std::string& name) const {
+        static const std::string kMissing = "(missing)";
+        const auto it = attributes.find(name);
+        return it == attributes.end() ? kMissing : it->second;
+    }
+};
+
+std::vector<Element> elements(const std::string& xml, const std::string& name) {
+    static const std::regex kAttribute(R"re(([A-Za-z_:][-\w:.]*)="([^"]*)")re");
+    std::vector<Element> found;
+    for (std::size_t at = xml.find("<" + name); at != std::string::npos;
+         at = xml.find("<" + name, at + 1)) {
+        const char next = xml.at(at + 1 + name.size());
+        if (next != ' ' && next != '>' && next != '/') continue;  // <tileset> is not <tile>
+        const std::size_t end = xml.find('>', at);
+        const std::string tag = xml.substr(at, end - at);
+        Element element;
+        for (std::sregex_iterator it(tag.begin(), tag.end(), kAttribute), last; it != last; ++it)
+            element.attributes[(*it)[1]] = (*it)[2];
+        if (tag.back() != '/') {
+            const std::size_t close = xml.find("</" + name + ">", end);
+            element.body = xml.substr(end + 1, close - end - 1);
+        }
+        found.push_back(std::move(element));
+    }
+    return found;
+}
+
+// The gids of a <data> element in whichever encoding Tiled chose: CSV or base64 (compressed
+// or not). Tiled keeps the map's own choice, base64 + zlib, but may not always.
+std::vector<std::uint32_t> dataGids(const Element& data) {
+    const std::string& encoding = data["encoding"];
+    if (encoding == "csv") {
+        std::vector<std::uint32_t> gids;
+        std::stringstream text(data.body);
+        std::string item;
+        while (std::getline(text, item, ',')) gids.push_back(std::uint32_t(std::stoul(item)));
+        return gids;
+    }
+    EXPECT_EQ(encoding, "base64") << "Tiled wrote the layer as XML <tile> elements";
+    const std::string& compression = data["compression"];
+    return test::decodeTiledLayerData(data.body,
+                                      compression == "(missing)" ? "" : compression);
+}
+
+// The map properties Tiled wrote: name -> value.
+std::map<std::string, std::string> properties(const std::string& xml) {
+    std::map<std::string, std::string> byName;
+    for (const Element& p : elements(xml, "property")) byName[p["name"]] = p["value"];
+    return byName;
+}
+
+class TiledToolTest : public ::testing::Test {
+protected:
+    void SetUp() override {
+        // Fails, never skips: a missing tool must not look like a passing test.
+        ASSERT_EQ(runCommand("command -v tiled").exitCode, 0)
+            << "the Tiled map editor ('tiled') is not on PATH; scripts/deps.sh installs it "
+               "(Debian package tiled)";
+        fs::create_directories(m_home / "runtime");
+        // Qt insists on a private runtime directory and complains on stderr without one.
+        fs::permissions(m_home / "runtime", fs::perms::owner_all, fs::perm_options::replace);
+    }
+
+    // Writes the map with `chunkCells` through makeSinks into m_dir.
+    test::SyntheticMap writeMap(std::int64_t chunkCells) {
+        const Config config = toolConfig(m_dir.path(), chunkCells);
+        const test::SyntheticMap map = toolMap(config, m_terrain);
+        auto sinks = makeSinks(config, &m_terrain, nullptr);
+        test::feedTiles({sinks.at(0).get()}, map, 16);
+        sinks.at(0)->commit();
+        return map;
+    }
+
+    // Has Tiled load m_dir/`map` and save it as TMX; returns what it saved. Tiled runs headless
+    // with its settings in a scratch home, so the user's own are neither read nor changed.
+    std::string exportTmx(const std::string& map, const std::string& options = "") {
+        // Tiled picks the format from everything after the first dot: "map-out.tmx", not
+        // "map.out.tmx".
+        const fs::path out = m_dir / (fs::path(map).stem().string() + "-out.tmx");
+        const std::string command =
+            "env QT_QPA_PLATFORM=offscreen HOME=" + shellQuote(m_home.path().string()) +
+            " XDG_CONFIG_HOME=" + shellQuote((m_home / "config").string()) +
+            " XDG_RUNTIME_DIR=" + shellQuote((m_home / "runtime").string()) + " tiled " +
+            options + " --export-map " + shellQuote((m_dir / map).string()) + " " +
+            shellQuote(out.string());
+        const test::CommandResult result = runCommand(command);
+        EXPECT_EQ(result.exitCode, 0) << command << "\n" << result.out << result.err;
+        // Tiled 1.8 reports a missing tileset or broken data on stderr ("Failed to load
+        // source map.", "Invalid tile: 1", "Corrupt layer data ..."). A missing image it
+        // passes over in silence, which is why the images are checked separately.
+        static const std::regex kTrouble(
+            "fail|error|could not|not found|missing|invalid|corrupt|warning|cannot",
+            std::regex::icase);
+        EXPECT_FALSE(std::regex_search(result.err, kTrouble)) << command << "\n" << result.err;
+        return test::readFile(out);
+    }
+
+    // Checks the layers Tiled saved against the cells [col0, col0 + width) x [row0, ...) of
+    // `map`: terrain gid = class + 1 everywhere (never 0, a missing tile), blocked gid 4 where
+    // the cell is not walkable.
+    static void expectLayers(const std::string& tmx, const test::SyntheticMap& map,
+                             std::int64_t col0, std::int64_t row0, std::int64_t width,
+                             std::int64_t height) {
+        const std::vector<Element> layers = elements(tmx, "layer");
+        const std::vector<Element> data = elements(tmx, "data");
+        ASSERT_EQ(layers.size(), 2u);
+        ASSERT_EQ(data.size(), 2u);
+        EXPECT_EQ(layers[0]["name"], "terrain");
+        EXPECT_EQ(layers[1]["name"], "blocked");
+        EXPECT_EQ(layers[1]["opacity"], "0.5");
+        std::vector<std::uint32_t> terrain, blocked;
+        for (std::int64_t r = row0; r < row0 + height; ++r) {
+            for (std::int64_t c = col0; c < col0 + width; ++c) {
+                const auto i = static_cast<std::size_t>(r * map.width + c);
+                terrain.push_back(map.classIndex[i] + 1u);
+                blocked.push_back(map.walkable[i] ? 0u : 4u);
+            }
+        }
+        for (const Element& layer : layers) {
+            EXPECT_EQ(layer["width"], std::to_string(width));
+            EXPECT_EQ(layer["height"], std::to_string(height));
+        }
+        const std::vector<std::uint32_t> terrainGids = dataGids(data[0]);
+        EXPECT_EQ(std::count(terrainGids.begin(), terrainGids.end(), 0u), 0);
+        EXPECT_EQ(terrainGids, terrain);
+        EXPECT_EQ(dataGids(data[1]), blocked);
+    }
+
+    test::TempDir m_dir;
+    test::TempDir m_home;
+    Terrain m_terrain = toolTerrain();
+};
+
+TEST_F(TiledToolTest, TiledLoadsTheMapWithEveryCell) {
+    const test::SyntheticMap map = writeMap(0);
+    const std::string tmx = exportTmx("map.tmj");
+
+    const std::vector<Element> maps = elements(tmx, "map");
+    ASSERT_EQ(maps.size(), 1u);
+    EXPECT_EQ(maps[0]["orientation"], "orthogonal");
+    EXPECT_EQ(maps[0]["renderorder"], "right-down");
+    EXPECT_EQ(maps[0]["infinite"], "0");
+    EXPECT_EQ(maps[0]["width"], "45");
+    EXPECT_EQ(maps[0]["height"], "37");
+    EXPECT_EQ(maps[0]["tilewidth"], "16");
+    EXPECT_EQ(maps[0]["tileheight"], "16");
+
+    const std::vector<Element> tilesets = elements(tmx, "tileset");
+    ASSERT_EQ(tilesets.size(), 2u);
+    EXPECT_EQ(tilesets[0].attributes,
+              (std::map<std::string, std::string>{{"firstgid", "1"}, {"source", "terrain.tsj"}}));
+    EXPECT_EQ(tilesets[1].attributes,
+              (std::map<std::string, std::string>{{"firstgid", "4"}, {"source", "blocked.tsj"}}));
+
+    EXPECT_EQ(properties(tmx), (std::map<std::string, std::string>{
+                                   {"config_hash", "0123456789abcdef"},
+                                   {"seed", "18446744073709551557"},
+                                   {"terragrid_version", kVersion}}));
+    expectLayers(tmx, map, 0, 0, 45, 37);
+}
+
+// With the tilesets embedded, the TMX shows the tilesets as Tiled read them from the .tsj files.
+TEST_F(TiledToolTest, TiledReadsTheTilesets) {
+    writeMap(0);
+    const std::string tmx = exportTmx("map.tmj", "--embed-tilesets");
+
+    const std::vector<Element> tilesets = elements(tmx, "tileset");
+    ASSERT_EQ(tilesets.size(), 2u);
+    EXPECT_EQ(tilesets[0]["name"], "terrain");
+    EXPECT_EQ(tilesets[0]["firstgid"], "1");
+    EXPECT_EQ(tilesets[0]["tilecount"], "3");
+    EXPECT_EQ(tilesets[0]["columns"], "3");
+    EXPECT_EQ(tilesets[0]["tilewidth"], "16");
+    EXPECT_EQ(tilesets[1]["name"], "blocked");
+    EXPECT_EQ(tilesets[1]["firstgid"], "4");
+    EXPECT_EQ(tilesets[1]["tilecount"], "1");
+
+    // Tiled 1.8 does not complain about a missing image, so each must be there in the size
+    // Tiled expects.
+    const std::vector<Element> images = elements(tmx, "image");
+    ASSERT_EQ(images.size(), 2u);
+    for (const Element& image : images) {
+        SCOPED_TRACE(image["source"]);
+        const test::PngImage png = test::readPng(m_dir / image["source"]);
+        EXPECT_EQ(std::to_string(png.width), image["width"]);
+        EXPECT_EQ(std::to_string(png.height), image["height"]);
+    }
+    EXPECT_EQ(images[0]["source"], "terrain.png");
+    EXPECT_EQ(images[1]["source"], "blocked.png");
+
+    // Every tile with its properties, typed: the class a string (Tiled leaves the type out),
+    // walkable a bool.
+    const std::vector<Element> tiles = elements(tilesets[0].body, "tile");
+    ASSERT_EQ(tiles.size(), 3u);
+    for (std::size_t i = 0; i < tiles.size(); ++i) {
+        const TerrainClass& c = m_terrain.classes()[i];
+        EXPECT_EQ(tiles[i]["id"], std::to_string(i));
+        const std::vector<Element> props = elements(tiles[i].body, "property");
+        ASSERT_EQ(props.size(), 2u);
+        EXPECT_EQ(props[0].attributes, (std::map<std::string, std::string>{
+                                           {"name", "class"}, {"value", c.name}}));
+        EXPECT_EQ(props[1].attributes,
+                  (std::map<std::string, std::string>{{"name", "walkable"},
+                                                      {"type", "bool"},
+                                                      {"value", c.walkable ? "true" : "false"}}));
+    }
+    const std::vector<Element> blocked = elements(tilesets[1].body, "property");
+    ASSERT_EQ(blocked.size(), 1u);
+    EXPECT_EQ(blocked[0]["name"], "walkable");
+    EXPECT_EQ(blocked[0]["value"], "false");
+}
+
+// Tiled 1.8 cannot load a .world from the command line ("Not a map file."), so each chunk map
+// is loaded on its own: 45 x 37 cells in chunks of 24 are 2 x 2 maps.
+TEST_F(TiledToolTest, TiledLoadsEveryChunkMap) {
+    const test::SyntheticMap map = writeMap(24);
+    ASSERT_THAT(test::listDir(m_dir.path()),
+                ElementsAre("blocked.png", "blocked.tsj", "map.world", "map_0_0.tmj",
+                            "map_0_1.tmj", "map_1_0.tmj", "map_1_1.tmj", "terrain.png",
+                            "terrain.tsj"));
+    for (std::int64_t cy = 0; cy < 2; ++cy) {
+        for (std::int64_t cx = 0; cx < 2; ++cx) {
+            const std::string name =
+                "map_" + std::to_string(cx) + "_" + std::to_string(cy) + ".tmj";
+            SCOPED_TRACE(name);
+            const std::string tmx = exportTmx(name);
+            const std::int64_t width = cx == 0 ? 24 : 21;
+            const std::int64_t height = cy == 0 ? 24 : 13;
+            const std::vector<Element> maps = elements(tmx, "map");
+            ASSERT_EQ(maps.size(), 1u);
+            EXPECT_EQ(maps[0]["width"], std::to_string(width));
+            EXPECT_EQ(maps[0]["height"], std::to_string(height));
+            EXPECT_EQ(elements(tmx, "tileset").size(), 2u);
+            const auto props = properties(tmx);
+            EXPECT_EQ(props.at("chunk_x"), std::to_string(cx));
+            EXPECT_EQ(props.at("chunk_y"), std::to_string(cy));
+            EXPECT_EQ(props.at("cell_x"), std::to_string(cx * 24));
+            EXPECT_EQ(props.at("cell_y"), std::to_string(cy * 24));
+            expectLayers(tmx, map, cx * 24, cy * 24, width, height);
+        }
+    }
+}
+
+}  // namespace
+}  // namespace terragrid
