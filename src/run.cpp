@@ -155,8 +155,10 @@ RunReport runMap(const Config& config, const ProgressFn& progress) {
     const Terrain* rules = terrain ? &*terrain : nullptr;
 
     createOutputDirectory(config.output.directory);
+    // The regions apply the connectivity rule for every output that shows walkability.
     std::unique_ptr<WalkableRegions> regions;
-    if (config.wants(OutputFile::WalkableTif) || config.wants(OutputFile::StatsJson))
+    if (config.wants(OutputFile::WalkableTif) || config.wants(OutputFile::StatsJson) ||
+        (config.wants(OutputFile::TiledMap) && config.output.tiled.walkableLayer))
         regions = std::make_unique<WalkableRegions>(config.terrain.connectivity ==
                                                     Connectivity::Largest);
     MapStats stats(rules ? rules->classes().size() : 0);
@@ -165,7 +167,8 @@ RunReport runMap(const Config& config, const ProgressFn& progress) {
     if (config.wants(OutputFile::StatsJson))
         statsFile.emplace(outputPath(config, OutputFile::StatsJson));
 
-    // Regions first: walkable.tif reads their result in its own finish().
+    // Regions first: walkable.tif and map.tmj's blocked layer read their result in their own
+    // finish().
     std::vector<TileSink*> all{&stats};
     if (regions) all.push_back(regions.get());
     for (auto& sink : sinks) all.push_back(sink.get());

@@ -297,5 +297,18 @@ TEST(CliTest, EngineRefusesAGivenSizeUnlessAskedToSnap) {
     EXPECT_EQ(h, 1025u);
 }
 
+TEST(CliTest, UnityRunWritesAnEngineReadyRawHeightmapAndSidecar) {
+    test::TempDir dir;
+    const auto r = terragrid(dir.path(), "--set output.engine=unity --set "
+                                         "'output.files=[\"height.r16\", \"height16.png\"]' -q");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_EQ(fs::file_size(dir / "out/height.r16"), 1025u * 1025u * 2u);
+    const auto sidecar = nlohmann::json::parse(test::readFile(dir / "out/height.r16.json"));
+    EXPECT_EQ(sidecar["width"], 1025);
+    EXPECT_EQ(sidecar["height"], 1025);
+    EXPECT_EQ(sidecar["engine"], "unity");
+    EXPECT_EQ(test::readGrey16Png(dir / "out/height16.png").width, 1025u);
+}
+
 }  // namespace
 }  // namespace terragrid

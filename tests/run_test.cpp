@@ -106,6 +106,35 @@ TEST(RunTest, LargestConnectivityLeavesOneWalkableRegion) {
               after.walkableCells);
 }
 
+// map.tmj's blocked layer shows the same cells as walkable.tif, after the connectivity rule
+// took the walkable cells outside the largest region away.
+TEST(RunTest, TiledBlockedLayerIsTheInverseOfWalkableTifAfterConnectivity) {
+    test::TempDir dir;
+    runWith(configIn(dir, {"map.width=240", "map.height=180", "map.tile_size=64",
+                           R"(terrain.lake_below={"coverage": 0.3})",
+                           R"(terrain.mountain_above={"coverage": 0.3})",
+                           "terrain.connectivity=largest"}));
+    const Json stats = readStats(dir);
+    ASSERT_GT(stats["walkable"]["cells_before_connectivity"].get<std::int64_t>(),
+              stats["walkable"]["cells"].get<std::int64_t>())
+        << "the test needs cells that only the connectivity rule blocks";
+    const auto walkable = test::readByteTiff(dir / "out/walkable.tif");
+    ASSERT_EQ(walkable.size(), 240u * 180u);
+
+    const Json tmj = Json::parse(test::readFile(dir / "out/map.tmj"));
+    const Json& layer = tmj["layers"][1];
+    ASSERT_EQ(layer["name"], "blocked");
+    ASSERT_EQ(layer["compression"], "zlib");
+    const auto blocked =
+        test::decodeTiledLayerData(layer["data"].get<std::string>(), "zlib");
+    ASSERT_EQ(blocked.size(), walkable.size());
+    const auto blockedGid = tmj["tilesets"][1]["firstgid"].get<std::uint32_t>();
+    for (std::size_t i = 0; i < blocked.size(); ++i) {
+        ASSERT_TRUE(blocked[i] == 0 || blocked[i] == blockedGid) << "cell " << i;
+        ASSERT_EQ(blocked[i] != 0 ? 1 : 0, 1 - walkable[i]) << "cell " << i;
+    }
+}
+
 TEST(RunTest, EveryOutputIsIdenticalForAnyThreadsAndTileSize) {
     test::TempDir a, b;
     runWith(configIn(a, {"map.width=300", "map.height=200", "map.tile_size=64"}), 1);

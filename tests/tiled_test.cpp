@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <filesystem>
 #include <map>
@@ -17,6 +18,7 @@
 #include "io/sinks.hpp"
 #include "io/tiled_tileset.hpp"
 #include "terragrid/outputs.hpp"
+#include "terragrid/regions.hpp"
 #include "terragrid/terrain.hpp"
 #include "terragrid/version.hpp"
 #include "test_support.hpp"
@@ -80,13 +82,15 @@ test::SyntheticMap testMap(const Config& config, const Terrain& terrain) {
     return map;
 }
 
-// Writes the Tiled export through makeSinks, the map fed in tiles of `tileSize`, committed.
+// Writes the Tiled export through makeSinks, the map fed in tiles of `tileSize` after the
+// walkable regions (without the connectivity rule, so the mask is map.walkable), committed.
 // Returns the sink's path().
 std::string writeTiled(const Config& config, const Terrain& terrain,
                        const test::SyntheticMap& map, std::int64_t tileSize) {
-    auto sinks = makeSinks(config, &terrain, nullptr);
+    WalkableRegions regions(false);
+    auto sinks = makeSinks(config, &terrain, &regions);
     EXPECT_EQ(sinks.size(), 1u);
-    test::feedTiles({sinks.at(0).get()}, map, tileSize);
+    test::feedTiles({&regions, sinks.at(0).get()}, map, tileSize);
     sinks.at(0)->commit();
     return sinks.at(0)->path();
 }
@@ -413,8 +417,9 @@ TEST_F(TiledTest, UncommittedSinkLeavesNoFiles) {
         config.output.tiled.chunkCells = chunkCells;
         const test::SyntheticMap map = testMap(config, m_terrain);
         {
-            auto sinks = makeSinks(config, &m_terrain, nullptr);
-            test::feedTiles({sinks.at(0).get()}, map, 16);  // finished, never committed
+            WalkableRegions regions(false);
+            auto sinks = makeSinks(config, &m_terrain, &regions);
+            test::feedTiles({&regions, sinks.at(0).get()}, map, 16);  // finished, never committed
         }
         EXPECT_THAT(listDir(m_dir.path()), IsEmpty()) << "chunks of " << chunkCells;
     }
@@ -431,11 +436,12 @@ TEST_F(TiledTest, FailedWriteNamesTheMapAndLeavesNothing) {
         map.walkable[i] = m_terrain.walkable(map.classIndex[i]);
     }
     {
-        auto sinks = makeSinks(config, &m_terrain, nullptr);
+        WalkableRegions regions(false);
+        auto sinks = makeSinks(config, &m_terrain, &regions);
         const test::FileSizeLimit limit(8192);
         const std::string message =
             "writing '" + (m_dir / "map.tmj").string() + "': File too large";
-        EXPECT_THAT([&] { test::feedTiles({sinks.at(0).get()}, map, 64); },
+        EXPECT_THAT([&] { test::feedTiles({&regions, sinks.at(0).get()}, map, 64); },
                     ThrowsMessage<OutputError>(HasSubstr(message)));
     }
     EXPECT_THAT(listDir(m_dir.path()), IsEmpty());
@@ -445,9 +451,10 @@ TEST_F(TiledTest, ClassesOutsideTheTilesetAreRefused) {
     const Config config = testConfig(m_dir.path());
     test::SyntheticMap map = testMap(config, m_terrain);
     map.classIndex[45 * 20 + 30] = 3;
-    auto sinks = makeSinks(config, &m_terrain, nullptr);
+    WalkableRegions regions(false);
+    auto sinks = makeSinks(config, &m_terrain, &regions);
     // Cell (30, 20) is in tile 4 of the 3 x 3 tiles of 16 cells.
-    EXPECT_THAT([&] { test::feedTiles({sinks.at(0).get()}, map, 16); },
+    EXPECT_THAT([&] { test::feedTiles({&regions, sinks.at(0).get()}, map, 16); },
                 ThrowsMessage<std::logic_error>(
                     HasSubstr("class 3 in tile 4 is not in the tileset of 3 classes")));
 }
@@ -456,7 +463,8 @@ TEST_F(TiledTest, MapsTooWideForTiledAreRefusedUpFront) {
     Config config = testConfig(m_dir.path());
     config.map.width = std::int64_t{1} << 20;
     config.output.tiled.tilePixels = 4096;
-    EXPECT_THAT([&] { makeSinks(config, &m_terrain, nullptr); },
+    WalkableRegions regions(false);
+    EXPECT_THAT([&] { makeSinks(config, &m_terrain, &regions); },
                 ThrowsMessage<OutputError>(HasSubstr("lower 'output.tiled.tile_pixels'")));
     EXPECT_THAT(listDir(m_dir.path()), IsEmpty());
 }
@@ -473,7 +481,8 @@ TEST_F(TiledTest, MoreChunksThanOpenFilesAreRefusedUpFront) {
     rlimit lowered = old;
     lowered.rlim_cur = 150;
     ASSERT_EQ(::setrlimit(RLIMIT_NOFILE, &lowered), 0);
-    EXPECT_THAT([&] { makeSinks(config, &m_terrain, nullptr); },
+    WalkableRegions regions(false);
+    EXPECT_THAT([&] { makeSinks(config, &m_terrain, &regions); },
                 ThrowsMessage<OutputError>(HasSubstr(
                     "169 chunk maps stay open until the run commits them, more than the 150 "
                     "files this process may open; raise 'output.tiled.chunk_cells' (now 16)")));
@@ -485,6 +494,98 @@ TEST_F(TiledTest, MakeSinksNeedsATerrain) {
     const Config config = testConfig(m_dir.path());
     EXPECT_THAT([&] { makeSinks(config, nullptr, nullptr); },
                 ThrowsMessage<std::invalid_argument>(HasSubstr("map.tmj needs a Terrain")));
+}
+
+// The blocked layer is written from the regions' mask; without the layer none are needed.
+TEST_F(TiledTest, MakeSinksNeedsTheRegionsForTheBlockedLayer) {
+    Config config = testConfig(m_dir.path());
+    EXPECT_THAT([&] { makeSinks(config, &m_terrain, nullptr); },
+                ThrowsMessage<std::invalid_argument>(HasSubstr(
+                    "map.tmj needs the WalkableRegions for 'output.tiled.walkable_layer'")));
+    EXPECT_THAT(listDir(m_dir.path()), IsEmpty());
+    EXPECT_THAT([&] { makeTiledSink(config, m_terrain, nullptr); },
+                ThrowsMessage<std::invalid_argument>(
+                    HasSubstr("'output.tiled.walkable_layer' needs the WalkableRegions")));
+
+    config.output.tiled.walkableLayer = false;
+    EXPECT_EQ(makeSinks(config, &m_terrain, nullptr).size(), 1u);
+}
+
+// The regions finish before the Tiled sink does, or the blocked layer would be read from an
+// empty mask.
+TEST_F(TiledTest, RegionsThatHaveNotFinishedAreRefused) {
+    for (const std::int64_t chunkCells : {0, 16}) {
+        Config config = testConfig(m_dir.path());
+        config.output.tiled.chunkCells = chunkCells;
+        WalkableRegions regions(false);
+        auto sinks = makeSinks(config, &m_terrain, &regions);
+        EXPECT_THAT([&] { test::feedTiles({sinks.at(0).get()}, testMap(config, m_terrain), 16); },
+                    ThrowsMessage<std::logic_error>(HasSubstr("they must come before this sink")))
+            << "chunks of " << chunkCells;
+    }
+}
+
+// The gids of one layer over the whole map, from map.tmj or put together from the chunk maps.
+std::vector<std::uint32_t> wholeLayer(const fs::path& dir, const Config& config,
+                                      std::size_t layer) {
+    const std::int64_t width = config.map.width, height = config.map.height;
+    const std::int64_t chunk = config.output.tiled.chunkCells;
+    if (!fs::exists(dir / "map.world")) {
+        return layerGids(readJson(dir / "map.tmj").at("layers").at(layer));
+    }
+    std::vector<std::uint32_t> gids(std::size_t(width * height), 0xffffffff);
+    for (std::int64_t row0 = 0; row0 < height; row0 += chunk) {
+        for (std::int64_t col0 = 0; col0 < width; col0 += chunk) {
+            const std::string name = "map_" + std::to_string(col0 / chunk) + "_" +
+                                     std::to_string(row0 / chunk) + ".tmj";
+            const std::int64_t w = std::min(chunk, width - col0);
+            const std::int64_t h = std::min(chunk, height - row0);
+            const auto part = layerGids(readJson(dir / name).at("layers").at(layer));
+            EXPECT_EQ(part.size(), std::size_t(w * h)) << name;
+            if (part.size() != std::size_t(w * h)) continue;
+            for (std::int64_t r = 0; r < h; ++r)
+                for (std::int64_t c = 0; c < w; ++c)
+                    gids[std::size_t((row0 + r) * width + col0 + c)] =
+                        part[std::size_t(r * w + c)];
+        }
+    }
+    return gids;
+}
+
+// With `terrain.connectivity: largest` the walkable cells outside the largest region are not
+// walkable in walkable.tif, so they must be blocked in the map too: the blocked layer is the
+// regions' final mask, not the class flags the tiles carry.
+TEST_F(TiledTest, BlockedLayerIsTheMaskAfterConnectivity) {
+    for (const std::int64_t chunkCells : {0, 16}) {
+        SCOPED_TRACE("chunks of " + std::to_string(chunkCells));
+        test::TempDir dir;
+        Config config = testConfig(dir.path());
+        config.output.tiled.chunkCells = chunkCells;
+        const test::SyntheticMap map = testMap(config, m_terrain);
+        WalkableRegions regions(true);
+        auto sinks = makeSinks(config, &m_terrain, &regions);
+        test::feedTiles({&regions, sinks.at(0).get()}, map, 7);
+        sinks.at(0)->commit();
+
+        // The test means something only when pruning took walkable cells away.
+        const BitRaster& mask = regions.mask();
+        ASSERT_GT(regions.stats().regionCount, 1);
+        ASSERT_GT(mask.count(), 0);
+        ASSERT_LT(mask.count(), regions.stats().walkableCells);
+
+        const std::vector<std::uint32_t> blocked = wholeLayer(dir.path(), config, 1);
+        ASSERT_EQ(blocked.size(), std::size_t(45 * 37));
+        std::int64_t pruned = 0;
+        for (std::int64_t r = 0; r < 37; ++r) {
+            for (std::int64_t c = 0; c < 45; ++c) {
+                const auto at = std::size_t(r * 45 + c);
+                ASSERT_EQ(blocked[at], mask.get(c, r) ? 0u : 4u) << "cell " << c << ", " << r;
+                pruned += map.walkable[at] && !mask.get(c, r);
+            }
+        }
+        EXPECT_EQ(pruned, regions.stats().walkableCells - mask.count());
+        EXPECT_EQ(wholeLayer(dir.path(), config, 0), expectedTerrain(map, 0, 0, 45, 37));
+    }
 }
 
 }  // namespace

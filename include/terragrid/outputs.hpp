@@ -32,10 +32,11 @@ public:
 
 /// The sinks for every file in config.output.files except stats.json (which the run writes
 /// from everything else), writing into config.output.directory (which must exist).
-/// `terrain` is required for classes.tif and preview.png; `regions` for walkable.tif, which
-/// is written from regions->mask() in finish(), so `regions` must come before the returned
-/// sinks in the list given to generateMap. Throws OutputError if a temporary file cannot be
-/// created.
+/// `terrain` is required for classes.tif, preview.png and map.tmj; `regions` for walkable.tif
+/// and, with config.output.tiled.walkableLayer, for map.tmj (its blocked layer), which are
+/// written from regions->mask() in finish(), so `regions` must come before the returned sinks
+/// in the list given to generateMap. Throws std::invalid_argument naming the file when one it
+/// needs is null, OutputError if a temporary file cannot be created.
 std::vector<std::unique_ptr<OutputSink>> makeSinks(const Config& config, const Terrain* terrain,
                                                    const WalkableRegions* regions);
 

@@ -89,9 +89,18 @@ std::vector<std::unique_ptr<OutputSink>> makeSinks(const Config& config, const T
             case OutputFile::HeightPng:
                 sinks.push_back(makeHeightPreviewSink(config));
                 break;
-            case OutputFile::TiledMap:
-                sinks.push_back(makeTiledSink(config, required(terrain, file, "a Terrain")));
+            case OutputFile::TiledMap: {
+                // One check after the other (argument order is unspecified), so a call with
+                // neither names the Terrain first.
+                const Terrain& classes = required(terrain, file, "a Terrain");
+                const WalkableRegions* walkable =
+                    config.output.tiled.walkableLayer
+                        ? &required(regions, file,
+                                    "the WalkableRegions for 'output.tiled.walkable_layer'")
+                        : nullptr;
+                sinks.push_back(makeTiledSink(config, classes, walkable));
                 break;
+            }
             case OutputFile::HeightR16:
                 sinks.push_back(makeR16Sink(config));
                 break;

@@ -89,12 +89,16 @@ std::unique_ptr<OutputSink> makeHeightPreviewSink(const Config& config);
 /// `class` and `walkable` properties), with config.output.tiled.walkableLayer also
 /// blocked.tsj + blocked.png, and either map.tmj or, when a side exceeds
 /// config.output.tiled.chunkCells (> 0), chunk maps map_<cx>_<cy>.tmj placed by map.world
-/// (then path() is map.world). Needs Tile::classIndex; the blocked layer marks the cells whose
-/// class is not walkable (the class flags, without walkable.tif's connectivity rule). Holds a
-/// band of rows, never the map. Throws OutputError when a file cannot be created, the map is
-/// too large for Tiled, or its chunk maps would need more open files than the process may
-/// have. `terrain` need not outlive the sink.
-std::unique_ptr<OutputSink> makeTiledSink(const Config& config, const Terrain& terrain);
+/// (then path() is map.world). The terrain layer streams from Tile::classIndex; the blocked
+/// layer marks the cells that are not set in regions->mask(), the same cells walkable.tif
+/// marks 0 (after the connectivity rule), and is written in finish(), so `regions` must have
+/// finished by then (come before this sink in the generator's list) and outlive the sink. It
+/// is required with config.output.tiled.walkableLayer (std::invalid_argument without) and
+/// not read otherwise. Holds a band of rows, never the map. Throws OutputError when a file
+/// cannot be created, the map is too large for Tiled, or its chunk maps would need more open
+/// files than the process may have. `terrain` need not outlive the sink.
+std::unique_ptr<OutputSink> makeTiledSink(const Config& config, const Terrain& terrain,
+                                          const WalkableRegions* regions);
 
 /// height.r16 and its sidecar height.r16.json: elevation as headerless little-endian uint16
 /// (io/height16.hpp's mapping over config.elevation), rows top to bottom or, with

@@ -1,19 +1,19 @@
 #pragma once
-// One Tiled map file (.tmj) written row by row: the JSON around the data goes straight into
-// the file, the terrain layer's data is encoded straight after it, and the blocked layer's data
-// (which comes later in the file but arrives at the same time) waits in a scratch file beside
-// the output until the terrain layer is complete.
+// One Tiled map file (.tmj) written in two passes: the JSON around the data goes straight into
+// the file and the terrain layer's data is encoded straight after it as the rows come; the
+// blocked layer, which comes later in the file, is encoded once the walkable mask is final
+// (after the run's connectivity rule, which needs the whole map), straight after the terrain
+// layer. Nothing waits beside the file.
 
-#include <array>
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "io/atomic_file.hpp"
-#include "io/tiled_file_io.hpp"
 #include "io/tiled_layer_data.hpp"
 #include "io/tiled_map_json.hpp"
+#include "terragrid/regions.hpp"
 
 namespace terragrid {
 
@@ -21,30 +21,39 @@ namespace terragrid {
 /// committed by its owner. Not thread-safe.
 class TiledMapFile {
 public:
-    /// Writes the JSON before the terrain layer's data. `classWalkable[i]` is whether class i
-    /// can be walked on (used for the blocked layer). Throws OutputError naming the file.
-    TiledMapFile(AtomicFile& file, const TiledMapInfo& info,
-                 const std::vector<bool>& classWalkable);
+    /// Writes the JSON before the terrain layer's data. Throws OutputError naming the file.
+    TiledMapFile(AtomicFile& file, const TiledMapInfo& info);
 
-    /// Adds the next row (top to bottom) of info.width cells' class indices, each below
-    /// info.classCount: terrain gid = class + 1; blocked gid where the class is not walkable,
-    /// gid 0 (no tile) elsewhere.
+    /// Adds the next row (top to bottom) of info.width cells' class indices to the terrain
+    /// layer: gid = class + 1.
     void addRow(const std::uint8_t* classes);
 
-    /// Ends both layers and writes the rest of the file. Call once, after info.height rows.
-    void finish();
+    /// Ends the terrain layer, after info.height rows, and frees its zlib state: a map that
+    /// waits for its blocked layer (a chunk, until the mask is final) holds only the JSON
+    /// still to come. Called by finish() when not called before.
+    void finishTerrain();
+
+    /// Writes the blocked layer and the rest of the file. `walkable` is the whole map's mask
+    /// (this map's cells start at info.chunk's cell, or at 0, 0); the blocked gid marks its
+    /// cells that are not set, gid 0 (no tile) the others. Required with info.blockedLayer,
+    /// not read without. Call once.
+    void finish(const BitRaster* walkable);
 
 private:
+    void writeBlockedLayer(const BitRaster& walkable);
+
     AtomicFile& m_file;
     std::int64_t m_width;
     std::int64_t m_height;
+    std::int64_t m_col0;  // this map's top-left cell in the whole map
+    std::int64_t m_row0;
+    std::uint32_t m_blockedGid;
+    bool m_blockedLayer;
     std::int64_t m_rows = 0;
-    std::array<std::uint32_t, 256> m_blockedGidOf{};  // by class index
-    std::vector<std::string> m_pieces;
-    LayerDataEncoder m_terrain;
-    std::unique_ptr<ScratchFile> m_blockedScratch;  // null without a blocked layer
-    std::unique_ptr<LayerDataEncoder> m_blocked;
-    std::vector<std::uint32_t> m_gids;  // one row, reused
+    std::vector<std::string> m_pieces;            // each emptied once written
+    std::unique_ptr<LayerDataEncoder> m_terrain;  // null once the terrain layer is done
+    std::vector<std::uint32_t> m_gids;            // one row while a layer is encoded
+    bool m_finished = false;
 };
 
 }  // namespace terragrid

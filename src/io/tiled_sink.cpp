@@ -3,16 +3,19 @@
 //
 // Tiled's layer data is row-major over the whole map, while the tiles arrive one at a time in
 // tile order. The sink keeps a band of full-width rows of class bytes until the rows it needs
-// are complete, and hands them to the map file, which compresses them as they come
-// (tiled_map_file.hpp). The blocked layer follows from the class (Tile::walkable is the
-// class's flag), so walkable bytes need no band of their own. Memory is the band plus a zlib
-// state or two, never the map (design.md principle 4):
+// are complete, and hands them to the map file, which compresses the terrain layer as they
+// come (tiled_map_file.hpp). The blocked layer must show exactly the cells walkable.tif shows
+// as not walkable, and with `terrain.connectivity: largest` that is known only once the whole
+// map is in: so it is encoded in finish() from the finished WalkableRegions' mask (one bit a
+// cell, held by the regions anyway), row by row, like walkable.tif. Memory is the band plus
+// one zlib state, never a byte per cell of the map (design.md principle 4):
 // - one map (map.tmj): the band is one row of tiles (tileSize x width bytes); it is emptied
 //   each time a row of tiles completes.
 // - chunk maps (map_<cx>_<cy>.tmj placed by map.world), when a side is above chunkCells: a row
 //   of chunks completes every chunkCells rows, so the band holds at most chunkCells rows plus
-//   the part of a row of tiles beyond them; each chunk of the row is then written in turn,
-//   with one zlib state at a time.
+//   the part of a row of tiles beyond them; each chunk of the row then gets its terrain layer
+//   in turn, and waits, holding only the JSON still to come, for its blocked layer in
+//   finish().
 
 #include <sys/resource.h>
 
@@ -23,11 +26,13 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "io/atomic_file.hpp"
 #include "io/png_writer.hpp"
 #include "io/sinks.hpp"
+#include "io/tiled_file_io.hpp"
 #include "io/tiled_map_file.hpp"
 #include "io/tiled_map_json.hpp"
 #include "io/tiled_tileset.hpp"
@@ -69,7 +74,7 @@ struct TilesetFiles {
 
 class TiledSink final : public OutputSink {
 public:
-    TiledSink(const Config& config, const Terrain& terrain)
+    TiledSink(const Config& config, const Terrain& terrain, const WalkableRegions* regions)
         : m_directory(config.output.directory),
           m_width(config.map.width),
           m_height(config.map.height),
@@ -81,8 +86,12 @@ public:
                      m_height > config.output.tiled.chunkCells)),
           m_chunkCells(m_chunked ? config.output.tiled.chunkCells : 0),
           m_seed(std::to_string(config.seed)),
-          m_configHash(config.hash) {
-        for (const TerrainClass& c : terrain.classes()) m_classWalkable.push_back(c.walkable);
+          m_configHash(config.hash),
+          m_regions(regions) {
+        if (m_blockedLayer && m_regions == nullptr) {
+            throw std::invalid_argument(
+                "makeTiledSink: 'output.tiled.walkable_layer' needs the WalkableRegions");
+        }
         const std::string mapPath = outputPath(config, OutputFile::TiledMap);
         // path() is map.tmj for one map and map.world for a chunked one: the file to open.
         const std::string mainPath =
@@ -96,8 +105,7 @@ public:
         }
         m_mainFile = std::make_unique<AtomicFile>(mainPath);
         if (!m_chunked) {
-            m_single = std::make_unique<TiledMapFile>(*m_mainFile, mapInfo(m_width, m_height),
-                                                      m_classWalkable);
+            m_single = std::make_unique<TiledMapFile>(*m_mainFile, mapInfo(m_width, m_height));
         }
     }
 
@@ -151,9 +159,13 @@ public:
                                    std::to_string(m_bandRow0) + " of " +
                                    std::to_string(m_height) + " rows");
         }
+        const BitRaster* walkable = m_blockedLayer ? &finishedMask() : nullptr;
         if (m_single) {
-            m_single->finish();
+            m_single->finish(walkable);
         } else {
+            // One zlib state at a time, chunk after chunk.
+            for (auto& chunk : m_chunkMaps) chunk->finish(walkable);
+            m_chunkMaps.clear();
             writeAllOrThrow(m_mainFile->fd(), tiledWorldJson(worldMaps()), path());
         }
         m_terrainTiles->write();
@@ -170,6 +182,18 @@ public:
     }
 
 private:
+    // The mask after connectivity: the regions come before this sink in the generator's list,
+    // so their finish() has run.
+    const BitRaster& finishedMask() const {
+        const BitRaster& mask = m_regions->mask();
+        if (mask.width() != m_width || mask.height() != m_height) {
+            throw std::logic_error("Tiled sink for '" + path() +
+                                   "': the walkable regions are not finished (or are for "
+                                   "another map); they must come before this sink");
+        }
+        return mask;
+    }
+
     // Tiled keeps pixel sizes and positions in 32-bit ints, and keeps every chunk map's file
     // open until commit (AtomicFile); both are checked before any work is done.
     void checkSizes(const Config& config, const std::string& mainPath) const {
@@ -245,11 +269,12 @@ private:
             info.chunk = TiledChunkPlace{chunkX, chunkY, col0, row0};
             m_chunkFiles.push_back(std::make_unique<AtomicFile>(
                 (fs::path(m_directory) / chunkFileName(chunkX, chunkY)).string()));
-            TiledMapFile map(*m_chunkFiles.back(), info, m_classWalkable);
+            auto map = std::make_unique<TiledMapFile>(*m_chunkFiles.back(), info);
             for (std::int64_t row = row0; row < row0 + rows; ++row) {
-                map.addRow(bandClasses(row, col0));
+                map->addRow(bandClasses(row, col0));
             }
-            map.finish();
+            map->finishTerrain();
+            m_chunkMaps.push_back(std::move(map));
         }
     }
 
@@ -293,13 +318,14 @@ private:
     std::int64_t m_chunkCells;  // 0 for one map
     std::string m_seed;
     std::string m_configHash;
-    std::vector<bool> m_classWalkable;  // by class index
+    const WalkableRegions* m_regions;  // read only with the blocked layer
 
     std::unique_ptr<TilesetFiles> m_terrainTiles;
     std::unique_ptr<TilesetFiles> m_blockedTiles;  // null without the blocked layer
     std::unique_ptr<AtomicFile> m_mainFile;         // map.tmj, or map.world for chunks
     std::unique_ptr<TiledMapFile> m_single;         // one map: written as the rows come
     std::vector<std::unique_ptr<AtomicFile>> m_chunkFiles;
+    std::vector<std::unique_ptr<TiledMapFile>> m_chunkMaps;  // terrain done, until finish()
 
     // Rows m_bandRow0 .. m_bandRow0 + m_bandRows of the map, full width; those before
     // m_rowsReady are complete.
@@ -311,8 +337,9 @@ private:
 
 }  // namespace
 
-std::unique_ptr<OutputSink> makeTiledSink(const Config& config, const Terrain& terrain) {
-    return std::make_unique<TiledSink>(config, terrain);
+std::unique_ptr<OutputSink> makeTiledSink(const Config& config, const Terrain& terrain,
+                                          const WalkableRegions* regions) {
+    return std::make_unique<TiledSink>(config, terrain, regions);
 }
 
 }  // namespace terragrid

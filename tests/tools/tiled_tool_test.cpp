@@ -19,6 +19,7 @@
 
 #include "terragrid/config.hpp"
 #include "terragrid/outputs.hpp"
+#include "terragrid/regions.hpp"
 #include "terragrid/terrain.hpp"
 #include "terragrid/version.hpp"
 #include "test_support.hpp"
@@ -146,8 +147,9 @@ protected:
     test::SyntheticMap writeMap(std::int64_t chunkCells) {
         const Config config = toolConfig(m_dir.path(), chunkCells);
         const test::SyntheticMap map = toolMap(config, m_terrain);
-        auto sinks = makeSinks(config, &m_terrain, nullptr);
-        test::feedTiles({sinks.at(0).get()}, map, 16);
+        WalkableRegions regions(false);  // no connectivity rule: the mask is map.walkable
+        auto sinks = makeSinks(config, &m_terrain, &regions);
+        test::feedTiles({&regions, sinks.at(0).get()}, map, 16);
         sinks.at(0)->commit();
         return map;
     }
