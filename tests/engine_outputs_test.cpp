@@ -33,42 +33,25 @@ using ::testing::HasSubstr;
 using ::testing::IsEmpty;
 using ::testing::Not;
 
-constexpr std::int64_t kWidth = 100;  // neither side a multiple of any tile size used
+// The size of test::outputConfig's map: neither side a multiple of any tile size used.
+constexpr std::int64_t kWidth = 100;
 constexpr std::int64_t kHeight = 70;
 
+// The shared output map, for Unreal, with a range of 1000 m from -100 m.
 Config engineConfig(const fs::path& directory, std::vector<OutputFile> files) {
-    Config config;
-    config.seed = 42;
-    config.map.width = kWidth;
-    config.map.height = kHeight;
-    config.map.tileSizeCells = 32;
-    config.map.cellSize = 30.0;
-    config.map.originX = 600000.0;
-    config.map.originY = 5400000.0;
+    Config config = test::outputConfig(directory.string(), std::move(files));
     config.elevation = {-100.0, 900.0};
-    config.output.directory = directory.string();
-    config.output.files = std::move(files);
-    config.output.epsg = 3857;
-    config.output.compression = Compression::Deflate;
     config.output.engine = Engine::Unreal;
-    config.hash = "0123456789abcdef";
     return config;
 }
 
 // A smooth surface: at most 400 m * 0.02 rad/cell = 8 m per cell, so neighbours differ by at
 // most 8 / 1000 * 65535 ~ 524 steps.
 test::SyntheticMap smoothMap() {
-    test::SyntheticMap map;
-    map.width = kWidth;
-    map.height = kHeight;
-    for (std::int64_t r = 0; r < kHeight; ++r) {
-        for (std::int64_t c = 0; c < kWidth; ++c) {
-            map.elevation.push_back(static_cast<float>(
-                400.0 + 400.0 * std::sin(0.02 * static_cast<double>(c)) *
-                            std::cos(0.013 * static_cast<double>(r))));
-        }
-    }
-    return map;
+    return test::elevationMap(kWidth, kHeight, [](std::int64_t c, std::int64_t r) {
+        return static_cast<float>(400.0 + 400.0 * std::sin(0.02 * static_cast<double>(c)) *
+                                              std::cos(0.013 * static_cast<double>(r)));
+    });
 }
 
 // The smooth surface with the range's ends and values beyond them at known cells.
@@ -100,19 +83,6 @@ std::vector<std::uint16_t> readR16(const fs::path& path) {
     return values;
 }
 
-std::vector<TileSink*> pointers(const std::vector<std::unique_ptr<OutputSink>>& sinks) {
-    std::vector<TileSink*> all;
-    for (const auto& sink : sinks) all.push_back(sink.get());
-    return all;
-}
-
-// Writes `config`'s files from `map` in tiles of `tileSize` and commits them.
-void writeOutputs(const Config& config, const test::SyntheticMap& map, std::int64_t tileSize) {
-    const auto sinks = makeSinks(config, nullptr, nullptr);
-    test::feedTiles(pointers(sinks), map, tileSize);
-    for (const auto& sink : sinks) sink->commit();
-}
-
 const std::vector<OutputFile> kEngineFiles{OutputFile::HeightR16, OutputFile::Height16Png,
                                            OutputFile::Height16Tif};
 
@@ -127,7 +97,8 @@ protected:
         s_dirs = new std::vector<std::unique_ptr<test::TempDir>>;
         for (std::int64_t tileSize : kTileSizes) {
             s_dirs->push_back(std::make_unique<test::TempDir>());
-            writeOutputs(engineConfig(s_dirs->back()->path(), kEngineFiles), testMap(), tileSize);
+            test::writeOutputs(engineConfig(s_dirs->back()->path(), kEngineFiles), nullptr,
+                               nullptr, testMap(), tileSize);
         }
     }
     static void TearDownTestSuite() {
@@ -256,7 +227,7 @@ TEST_F(EngineOutputsTest, Tif16IsUInt16WithPredictorAndScale) {
 TEST(EngineOutputsSmoothTest, NeighbouringR16ValuesDifferLittle) {
     test::TempDir dir;
     const Config config = engineConfig(dir.path(), {OutputFile::HeightR16});
-    writeOutputs(config, smoothMap(), 32);
+    test::writeOutputs(config, nullptr, nullptr, smoothMap(), 32);
     const std::vector<std::uint16_t> v = readR16(dir / "height.r16");
     ASSERT_EQ(v.size(), static_cast<std::size_t>(kWidth * kHeight));
     int largest = 0;
@@ -273,10 +244,11 @@ TEST(EngineOutputsSmoothTest, NeighbouringR16ValuesDifferLittle) {
 
 TEST(EngineOutputsFlipTest, FlipYReversesTheRows) {
     test::TempDir plainDir, flippedDir;
-    writeOutputs(engineConfig(plainDir.path(), {OutputFile::HeightR16}), testMap(), 37);
+    test::writeOutputs(engineConfig(plainDir.path(), {OutputFile::HeightR16}), nullptr, nullptr,
+                       testMap(), 37);
     Config flipped = engineConfig(flippedDir.path(), {OutputFile::HeightR16});
     flipped.output.r16FlipY = true;
-    writeOutputs(flipped, testMap(), 37);
+    test::writeOutputs(flipped, nullptr, nullptr, testMap(), 37);
 
     const std::vector<std::uint16_t> plain = readR16(plainDir / "height.r16");
     const std::vector<std::uint16_t> flip = readR16(flippedDir / "height.r16");
@@ -297,7 +269,7 @@ TEST(EngineOutputsCommitTest, R16CommitPublishesBothFilesTogether) {
     const auto sinks = makeSinks(config, nullptr, nullptr);
     ASSERT_EQ(sinks.size(), 1u);
     EXPECT_EQ(sinks[0]->path(), (dir / "height.r16").string());
-    test::feedTiles(pointers(sinks), testMap(), 32);
+    test::feedTiles(test::sinkPointers(sinks), testMap(), 32);
     EXPECT_THAT(listDir(dir.path()), Not(::testing::Contains(::testing::StartsWith("height"))))
         << "nothing under its name before commit()";
     sinks[0]->commit();
@@ -310,7 +282,7 @@ TEST(EngineOutputsCommitTest, UncommittedSinksLeaveNothing) {
     {
         const auto sinks = makeSinks(config, nullptr, nullptr);
         ASSERT_EQ(sinks.size(), 3u);
-        test::feedTiles(pointers(sinks), testMap(), 32);  // finished, never committed
+        test::feedTiles(test::sinkPointers(sinks), testMap(), 32);  // finished, never committed
     }
     { const auto sinks = makeSinks(config, nullptr, nullptr); }  // never begun
     {

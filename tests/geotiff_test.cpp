@@ -20,7 +20,6 @@
 
 #include "terragrid/generator.hpp"
 #include "terragrid/outputs.hpp"
-#include "terragrid/tiling.hpp"
 #include "terragrid/version.hpp"
 #include "test_support.hpp"
 
@@ -569,20 +568,10 @@ TEST_F(GeoTiffTest, WrongSampleTypeOrPaletteIsRejected) {
 // ---------------------------------------------------------------------------------------------
 // The height sink (outputs.hpp) over the writer
 
+// The shared output map, height.tif alone, in tiles of `tileSizeCells`.
 Config heightConfig(const std::string& directory, std::int64_t tileSizeCells) {
-    Config config;
-    config.seed = 42;
-    config.map.width = 100;
-    config.map.height = 70;
+    Config config = test::outputConfig(directory, {OutputFile::HeightTif});
     config.map.tileSizeCells = tileSizeCells;
-    config.map.cellSize = 30.0;
-    config.map.originX = 600000.0;
-    config.map.originY = 5400000.0;
-    config.output.directory = directory;
-    config.output.files = {OutputFile::HeightTif};
-    config.output.epsg = 3857;
-    config.output.compression = Compression::Deflate;
-    config.hash = "0123456789abcdef";
     return config;
 }
 
@@ -592,24 +581,7 @@ float elevationAt(std::int64_t col, std::int64_t row) {
 
 // Feeds the sink tiles of config.map.tileSizeCells, as the generator would.
 void runSink(OutputSink& sink, const Config& config) {
-    const TileLayout layout(config.map);
-    sink.begin(layout);
-    const std::int64_t t = config.map.tileSizeCells;
-    std::int64_t index = 0;
-    for (std::int64_t row0 = 0; row0 < config.map.height; row0 += t) {
-        for (std::int64_t col0 = 0; col0 < config.map.width; col0 += t) {
-            Tile tile;
-            tile.rect = {index++, col0, row0, std::min(t, config.map.width - col0),
-                         std::min(t, config.map.height - row0)};
-            for (std::int64_t r = 0; r < tile.rect.height; ++r) {
-                for (std::int64_t c = 0; c < tile.rect.width; ++c) {
-                    tile.elevationMeters.push_back(elevationAt(col0 + c, row0 + r));
-                }
-            }
-            sink.consume(tile);
-        }
-    }
-    sink.finish();
+    test::feedElevationTiles(sink, config.map, elevationAt);
 }
 
 using HeightSinkTest = GeoTiffTest;

@@ -8,7 +8,6 @@
 
 #include <cstdint>
 #include <filesystem>
-#include <memory>
 #include <random>
 #include <string>
 #include <vector>
@@ -26,60 +25,31 @@ namespace {
 namespace fs = std::filesystem;
 using test::listDir;
 using test::readByteTiff;
+using test::sinkPointers;
+using test::testTerrain;
 using test::TiffReader;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
 using ::testing::ThrowsMessage;
 
-// Three classes that cover every (height, moisture), the last as the catch-all.
-Terrain testTerrain() {
-    return Terrain({
-        {"lake", {58, 110, 165}, false, 0.0, 0.3, 0.0, 1.0},
-        {"forest", {46, 110, 52}, true, 0.0, 1.0, 0.6, 1.0},
-        {"open ground", {128, 170, 90}, true, 0.0, 1.0, 0.0, 1.0},
-    });
-}
-
+// The shared output map, with the elevation range and preview size the PNG sinks need.
 Config testConfig(const std::string& directory, std::vector<OutputFile> files) {
-    Config config;
-    config.seed = 42;
-    config.map.width = 100;  // neither side a multiple of the 32-cell TIFF tiles
-    config.map.height = 70;
-    config.map.tileSizeCells = 32;
-    config.map.cellSize = 30.0;
-    config.map.originX = 600000.0;
-    config.map.originY = 5400000.0;
+    Config config = test::outputConfig(directory, std::move(files));
     config.elevation = {0.0, 1000.0};
-    config.output.directory = directory;
-    config.output.files = std::move(files);
-    config.output.epsg = 3857;
-    config.output.compression = Compression::Deflate;
     config.output.previewMaxSize = 64;
-    config.hash = "0123456789abcdef";
     return config;
 }
 
 // Classes in stripes and blobs, walkability from the class, as the generator would give.
 test::SyntheticMap testMap(const Config& config, const Terrain& terrain) {
-    test::SyntheticMap map;
-    map.width = config.map.width;
-    map.height = config.map.height;
-    for (std::int64_t r = 0; r < map.height; ++r) {
-        for (std::int64_t c = 0; c < map.width; ++c) {
-            map.elevation.push_back(static_cast<float>(c * 3 + r));
-            const auto cls = static_cast<std::uint8_t>((c / 7 + r / 5) % 3);
-            map.classIndex.push_back(cls);
-            map.walkable.push_back(terrain.walkable(cls) ? 1 : 0);
-        }
-    }
-    return map;
-}
-
-std::vector<TileSink*> pointers(const std::vector<std::unique_ptr<OutputSink>>& sinks,
-                                std::vector<TileSink*> before = {}) {
-    for (const auto& sink : sinks) before.push_back(sink.get());
-    return before;
+    return test::classifiedMap(
+        config.map.width, config.map.height,
+        [](std::int64_t c, std::int64_t r) { return static_cast<float>(c * 3 + r); },
+        [](std::int64_t c, std::int64_t r) {
+            return static_cast<std::uint8_t>((c / 7 + r / 5) % 3);
+        },
+        terrain);
 }
 
 class OutputsTest : public ::testing::Test {
@@ -149,7 +119,7 @@ TEST_F(OutputsTest, DroppedSinksLeaveNoFiles) {
                                 OutputFile::HeightPng});
     {
         const auto sinks = makeSinks(config, &terrain, &regions);
-        test::feedTiles(pointers(sinks, {&regions}), testMap(config, terrain), 32);
+        test::feedTiles(sinkPointers(sinks, {&regions}), testMap(config, terrain), 32);
     }
     {
         const auto sinks = makeSinks(config, &terrain, &regions);  // never fed at all
@@ -165,9 +135,7 @@ TEST_F(OutputsTest, ClassesTifHoldsClassIndicesWithPalette) {
     const Config config =
         testConfig(m_dir.path().string(), {OutputFile::HeightTif, OutputFile::ClassesTif});
     const test::SyntheticMap map = testMap(config, terrain);
-    const auto sinks = makeSinks(config, &terrain, nullptr);
-    test::feedTiles(pointers(sinks), map, config.map.tileSizeCells);
-    for (const auto& sink : sinks) sink->commit();
+    test::writeOutputs(config, &terrain, nullptr, map, config.map.tileSizeCells);
 
     const fs::path path = pathOf("classes.tif");
     std::uint32_t width = 0, height = 0;
@@ -208,7 +176,7 @@ TEST_F(OutputsTest, ClassesSinkRejectsTilesWithoutClasses) {
     test::SyntheticMap map = testMap(config, terrain);
     map.classIndex.clear();
     const auto sinks = makeSinks(config, &terrain, nullptr);
-    EXPECT_THAT([&] { test::feedTiles(pointers(sinks), map, 32); },
+    EXPECT_THAT([&] { test::feedTiles(sinkPointers(sinks), map, 32); },
                 ThrowsMessage<std::logic_error>(HasSubstr("lacks values for some of its cells")));
 }
 
@@ -221,9 +189,7 @@ TEST_F(OutputsTest, WalkableTifHoldsTheRegionsMask) {
     const Config config =
         testConfig(m_dir.path().string(), {OutputFile::HeightTif, OutputFile::WalkableTif});
     const test::SyntheticMap map = testMap(config, terrain);
-    const auto sinks = makeSinks(config, &terrain, &regions);
-    test::feedTiles(pointers(sinks, {&regions}), map, config.map.tileSizeCells);
-    for (const auto& sink : sinks) sink->commit();
+    test::writeOutputs(config, &terrain, &regions, map, config.map.tileSizeCells);
 
     const fs::path path = pathOf("walkable.tif");
     EXPECT_EQ(readByteTiff(path), map.walkable);
@@ -255,9 +221,7 @@ TEST_F(OutputsTest, WalkableTifIsTheMaskAfterConnectivity) {
             expected[at] = big;
         }
     }
-    const auto sinks = makeSinks(config, &terrain, &regions);
-    test::feedTiles(pointers(sinks, {&regions}), map, 16);
-    sinks[0]->commit();
+    test::writeOutputs(config, &terrain, &regions, map, 16);
     EXPECT_EQ(readByteTiff(pathOf("walkable.tif")), expected);
     EXPECT_THAT(TiffReader(pathOf("walkable.tif")).stringField(42112),
                 HasSubstr("<Item name=\"TERRAGRID_CONNECTIVITY\">largest</Item>"));
@@ -269,7 +233,7 @@ TEST_F(OutputsTest, WalkableSinkBeforeRegionsFinishedThrows) {
     const Config config = testConfig(m_dir.path().string(), {OutputFile::WalkableTif});
     const auto sinks = makeSinks(config, &terrain, &regions);
     // The regions never see the map: listed after the sink, or not at all.
-    EXPECT_THAT([&] { test::feedTiles(pointers(sinks), testMap(config, terrain), 32); },
+    EXPECT_THAT([&] { test::feedTiles(sinkPointers(sinks), testMap(config, terrain), 32); },
                 ThrowsMessage<std::logic_error>(HasSubstr("must come before this sink")));
 }
 

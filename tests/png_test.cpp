@@ -208,11 +208,7 @@ protected:
     // Writes config.output.files from `map` fed in tiles of `tileSize`, committing them.
     void writePreviews(const Config& config, const test::SyntheticMap& map,
                        std::int64_t tileSize) {
-        const auto sinks = makeSinks(config, &m_terrain, nullptr);
-        std::vector<TileSink*> all;
-        for (const auto& sink : sinks) all.push_back(sink.get());
-        test::feedTiles(all, map, tileSize);
-        for (const auto& sink : sinks) sink->commit();
+        test::writeOutputs(config, &m_terrain, nullptr, map, tileSize);
     }
 
     Terrain m_terrain = previewTerrain();
@@ -370,9 +366,8 @@ TEST_F(PreviewSinkTest, DroppedSinksLeaveNoFiles) {
     const Config config = previewConfig(m_dir.path().string(), 100, 70, 64);
     {
         const auto sinks = makeSinks(config, &m_terrain, nullptr);
-        std::vector<TileSink*> all;
-        for (const auto& sink : sinks) all.push_back(sink.get());
-        test::feedTiles(all, previewMap(100, 70, hills), 16);  // finished, never committed
+        // Finished, never committed.
+        test::feedTiles(test::sinkPointers(sinks), previewMap(100, 70, hills), 16);
     }
     {
         const auto sinks = makeSinks(config, &m_terrain, nullptr);  // never fed

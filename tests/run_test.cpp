@@ -36,6 +36,15 @@ Json readStats(const test::TempDir& dir) {
     return Json::parse(test::readFile(dir / "out/stats.json"));
 }
 
+// Runs a 240 x 180 map with many lakes and mountains, so the walkable land falls apart into
+// several regions, and keeps only the largest.
+void runFragmentedLargest(const test::TempDir& dir) {
+    runWith(configIn(dir, {"map.width=240", "map.height=180", "map.tile_size=64",
+                           R"(terrain.lake_below={"coverage": 0.3})",
+                           R"(terrain.mountain_above={"coverage": 0.3})",
+                           "terrain.connectivity=largest"}));
+}
+
 /// stats.json without the one part that differs between runs.
 Json withoutTiming(Json stats) {
     stats.erase("timing_seconds");
@@ -88,11 +97,7 @@ TEST(RunTest, WalkableTifIsTheClassWalkabilityInReportMode) {
 
 TEST(RunTest, LargestConnectivityLeavesOneWalkableRegion) {
     test::TempDir dir;
-    // Many lakes and mountains, so the walkable land falls apart into several regions.
-    runWith(configIn(dir, {"map.width=240", "map.height=180", "map.tile_size=64",
-                           R"(terrain.lake_below={"coverage": 0.3})",
-                           R"(terrain.mountain_above={"coverage": 0.3})",
-                           "terrain.connectivity=largest"}));
+    runFragmentedLargest(dir);
     const Json stats = readStats(dir);
     ASSERT_GT(stats["regions"]["count"].get<std::int64_t>(), 1) << "the test needs several regions";
     const auto walkable = test::readByteTiff(dir / "out/walkable.tif");
@@ -110,10 +115,7 @@ TEST(RunTest, LargestConnectivityLeavesOneWalkableRegion) {
 // took the walkable cells outside the largest region away.
 TEST(RunTest, TiledBlockedLayerIsTheInverseOfWalkableTifAfterConnectivity) {
     test::TempDir dir;
-    runWith(configIn(dir, {"map.width=240", "map.height=180", "map.tile_size=64",
-                           R"(terrain.lake_below={"coverage": 0.3})",
-                           R"(terrain.mountain_above={"coverage": 0.3})",
-                           "terrain.connectivity=largest"}));
+    runFragmentedLargest(dir);
     const Json stats = readStats(dir);
     ASSERT_GT(stats["walkable"]["cells_before_connectivity"].get<std::int64_t>(),
               stats["walkable"]["cells"].get<std::int64_t>())

@@ -377,6 +377,128 @@ void feedTiles(const std::vector<TileSink*>& sinks, const SyntheticMap& map,
     for (TileSink* sink : sinks) sink->finish();
 }
 
+SyntheticMap elevationMap(std::int64_t width, std::int64_t height,
+                          const CellFunction<float>& elevation) {
+    SyntheticMap map;
+    map.width = width;
+    map.height = height;
+    for (std::int64_t r = 0; r < height; ++r)
+        for (std::int64_t c = 0; c < width; ++c) map.elevation.push_back(elevation(c, r));
+    return map;
+}
+
+SyntheticMap classifiedMap(std::int64_t width, std::int64_t height,
+                           const CellFunction<float>& elevation,
+                           const CellFunction<std::uint8_t>& classAt, const Terrain& terrain) {
+    SyntheticMap map = elevationMap(width, height, elevation);
+    for (std::int64_t r = 0; r < height; ++r) {
+        for (std::int64_t c = 0; c < width; ++c) {
+            const std::uint8_t cls = classAt(c, r);
+            map.classIndex.push_back(cls);
+            map.walkable.push_back(terrain.walkable(cls) ? 1 : 0);
+        }
+    }
+    return map;
+}
+
+void feedElevationTiles(TileSink& sink, const MapConfig& map,
+                        const CellFunction<float>& elevationAt) {
+    sink.begin(TileLayout(map));
+    const std::int64_t t = map.tileSizeCells;
+    std::int64_t index = 0;
+    for (std::int64_t row0 = 0; row0 < map.height; row0 += t) {
+        for (std::int64_t col0 = 0; col0 < map.width; col0 += t) {
+            Tile tile;
+            tile.rect = {index++, col0, row0, std::min(t, map.width - col0),
+                         std::min(t, map.height - row0)};
+            for (std::int64_t r = row0; r < row0 + tile.rect.height; ++r)
+                for (std::int64_t c = col0; c < col0 + tile.rect.width; ++c)
+                    tile.elevationMeters.push_back(elevationAt(c, r));
+            sink.consume(tile);
+        }
+    }
+    sink.finish();
+}
+
+std::vector<TileSink*> sinkPointers(const std::vector<std::unique_ptr<OutputSink>>& sinks,
+                                    std::vector<TileSink*> before) {
+    for (const auto& sink : sinks) before.push_back(sink.get());
+    return before;
+}
+
+std::vector<std::string> writeOutputs(const Config& config, const Terrain* terrain,
+                                      WalkableRegions* regions, const SyntheticMap& map,
+                                      std::int64_t tileSize) {
+    const auto sinks = makeSinks(config, terrain, regions);
+    std::vector<TileSink*> before;
+    if (regions) before.push_back(regions);
+    feedTiles(sinkPointers(sinks, std::move(before)), map, tileSize);
+    std::vector<std::string> paths;
+    for (const auto& sink : sinks) {
+        sink->commit();
+        paths.push_back(sink->path());
+    }
+    return paths;
+}
+
+Config outputConfig(const std::string& directory, std::vector<OutputFile> files) {
+    Config config;
+    config.seed = 42;
+    config.map.width = 100;
+    config.map.height = 70;
+    config.map.tileSizeCells = 32;
+    config.map.cellSize = 30.0;
+    config.map.originX = 600000.0;
+    config.map.originY = 5400000.0;
+    config.output.directory = directory;
+    config.output.files = std::move(files);
+    config.output.epsg = 3857;
+    config.output.compression = Compression::Deflate;
+    config.hash = "0123456789abcdef";
+    return config;
+}
+
+Terrain testTerrain(const std::string& catchAll) {
+    return Terrain({
+        {"lake", {58, 110, 165}, false, 0.0, 0.3, 0.0, 1.0},
+        {"forest", {46, 110, 52}, true, 0.0, 1.0, 0.6, 1.0},
+        {catchAll, {128, 170, 90}, true, 0.0, 1.0, 0.0, 1.0},
+    });
+}
+
+Terrain tiledTerrain() {
+    return Terrain({
+        {"lake", {58, 110, 165}, false, 0.0, 0.3, 0.0, 1.0},
+        {"mountain", {140, 130, 120}, false, 0.8, 1.0, 0.0, 1.0},
+        {"tall grass", {46, 150, 52}, true, 0.0, 1.0, 0.0, 1.0},
+    });
+}
+
+Config tiledConfig(const fs::path& directory, std::int64_t chunkCells) {
+    Config config;
+    config.seed = kTiledSeed;
+    config.map.width = 45;
+    config.map.height = 37;
+    config.map.tileSizeCells = 16;
+    config.map.cellSize = 1.0;
+    config.output.directory = directory.string();
+    config.output.files = {OutputFile::TiledMap};
+    config.output.tiled.tilePixels = 16;
+    config.output.tiled.walkableLayer = true;
+    config.output.tiled.chunkCells = chunkCells;
+    config.hash = "0123456789abcdef";
+    return config;
+}
+
+SyntheticMap tiledMap(const Config& config, const Terrain& terrain) {
+    return classifiedMap(
+        config.map.width, config.map.height, [](std::int64_t, std::int64_t) { return 0.0f; },
+        [](std::int64_t c, std::int64_t r) {
+            return static_cast<std::uint8_t>((c / 4 + r / 3 + (c * r) % 5 / 4) % 3);
+        },
+        terrain);
+}
+
 std::string decodeBase64(std::string_view text) {
     std::string bytes;
     std::uint32_t group = 0;

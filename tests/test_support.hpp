@@ -1,6 +1,6 @@
 #pragma once
 // Helpers shared by the tests: scratch directories, running programs, collecting whole maps,
-// reading back TIFF and PNG files.
+// reading back TIFF and PNG files, and the maps, terrains and configs the output tests write.
 
 #include <gtest/gtest.h>
 #include <sys/resource.h>
@@ -9,11 +9,16 @@
 #include <array>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "terragrid/config.hpp"
 #include "terragrid/generator.hpp"
+#include "terragrid/outputs.hpp"
+#include "terragrid/regions.hpp"
 #include "terragrid/terrain.hpp"
 
 namespace terragrid::test {
@@ -205,6 +210,67 @@ struct SyntheticMap {
 /// row-major order, finish.
 void feedTiles(const std::vector<TileSink*>& sinks, const SyntheticMap& map,
                std::int64_t tileSize);
+
+/// A value for each cell of a map, from its column and row.
+template <typename T>
+using CellFunction = std::function<T(std::int64_t col, std::int64_t row)>;
+
+/// A width x height map of elevation alone: `elevation(col, row)` at each cell, no classes and
+/// no walkability.
+SyntheticMap elevationMap(std::int64_t width, std::int64_t height,
+                          const CellFunction<float>& elevation);
+
+/// A width x height map with elevation `elevation(col, row)` and class `classAt(col, row)` at
+/// each cell, walkable where `terrain` says that class is, as the generator would give.
+SyntheticMap classifiedMap(std::int64_t width, std::int64_t height,
+                           const CellFunction<float>& elevation,
+                           const CellFunction<std::uint8_t>& classAt, const Terrain& terrain);
+
+/// Hands `sink` the tiles the generator would make for `map` (map.tileSizeCells, row-major,
+/// the last column and row cut short), begin to finish, each cell's elevation
+/// `elevationAt(col, row)` and no classes. Unlike feedTiles, begin() gets `map`'s own layout.
+void feedElevationTiles(TileSink& sink, const MapConfig& map,
+                        const CellFunction<float>& elevationAt);
+
+/// The sinks as TileSink pointers for feedTiles, after `before` (the WalkableRegions, say,
+/// which must see every tile before the sinks that read its mask).
+std::vector<TileSink*> sinkPointers(const std::vector<std::unique_ptr<OutputSink>>& sinks,
+                                    std::vector<TileSink*> before = {});
+
+/// Writes `config`'s files: makeSinks with `terrain` and `regions` (either may be null), `map`
+/// fed in tiles of `tileSize` to `regions` (when given) and then to every sink, every sink
+/// committed. Returns the sinks' path()s in their order.
+std::vector<std::string> writeOutputs(const Config& config, const Terrain* terrain,
+                                      WalkableRegions* regions, const SyntheticMap& map,
+                                      std::int64_t tileSize);
+
+/// The 100 x 70 map the output tests write, neither side a multiple of its 32-cell tiles: seed
+/// 42, cells of 30 m from (600000, 5400000) in EPSG:3857, Deflate, config hash
+/// "0123456789abcdef", `files` into `directory`. The elevation range, the preview size and the
+/// engine keep Config's defaults; a test that needs them sets them.
+Config outputConfig(const std::string& directory, std::vector<OutputFile> files);
+
+/// Three classes that cover every (height, moisture): "lake" (not walkable), "forest" and, as
+/// the catch-all, `catchAll` (both walkable).
+Terrain testTerrain(const std::string& catchAll = "open ground");
+
+/// Three classes for the Tiled export, covering every (height, moisture): "lake" and
+/// "mountain" (not walkable) and, as the catch-all, "tall grass", a name with a space.
+Terrain tiledTerrain();
+
+/// The seed of tiledConfig: above 2^53 and 2^32, so a seed written as a JSON or Tiled number
+/// would lose digits.
+inline constexpr std::uint64_t kTiledSeed = 18446744073709551557ull;
+
+/// The Tiled export (map.tmj, with the blocked layer) alone of a 45 x 37 map, no side a
+/// multiple of the tile sizes 7, 16 or 64 the tests feed: tiles of 16 cells of 1 unit, tileset
+/// tiles of 16 pixels, chunks of `chunkCells` (0: one map), seed kTiledSeed, config hash
+/// "0123456789abcdef", into `directory`.
+Config tiledConfig(const std::filesystem::path& directory, std::int64_t chunkCells = 0);
+
+/// The map of `config`'s size for the Tiled tests: classes in stripes and blobs (no two
+/// neighbouring rows alike), walkability from `terrain`, elevation 0.
+SyntheticMap tiledMap(const Config& config, const Terrain& terrain);
 
 /// The bytes of base64 `text` (standard alphabet, '=' padding; whitespace is skipped, as Tiled's
 /// TMX puts the data on lines of its own). Throws std::runtime_error on any other character or

@@ -36,63 +36,16 @@ using ::testing::HasSubstr;
 using ::testing::IsEmpty;
 using ::testing::ThrowsMessage;
 
-// Above 2^53 and 2^32, so a seed written as a JSON or Tiled number would lose digits.
-constexpr std::uint64_t kSeed = 18446744073709551557ull;
-
-// Three classes covering every (height, moisture); the last one, a catch-all, has a space in
-// its name.
-Terrain testTerrain() {
-    return Terrain({
-        {"lake", {58, 110, 165}, false, 0.0, 0.3, 0.0, 1.0},
-        {"mountain", {140, 130, 120}, false, 0.8, 1.0, 0.0, 1.0},
-        {"tall grass", {46, 150, 52}, true, 0.0, 1.0, 0.0, 1.0},
-    });
-}
-
-// 45 x 37 cells: no side a multiple of the tile sizes 7, 16 or 64 the tests feed.
-Config testConfig(const fs::path& directory) {
-    Config config;
-    config.seed = kSeed;
-    config.map.width = 45;
-    config.map.height = 37;
-    config.map.tileSizeCells = 16;
-    config.map.cellSize = 1.0;
-    config.output.directory = directory.string();
-    config.output.files = {OutputFile::TiledMap};
-    config.output.tiled.tilePixels = 16;
-    config.output.tiled.walkableLayer = true;
-    config.output.tiled.chunkCells = 0;
-    config.hash = "0123456789abcdef";
-    return config;
-}
-
-// Classes in stripes and blobs (no two neighbouring rows alike), walkability from the class.
-test::SyntheticMap testMap(const Config& config, const Terrain& terrain) {
-    test::SyntheticMap map;
-    map.width = config.map.width;
-    map.height = config.map.height;
-    for (std::int64_t r = 0; r < map.height; ++r) {
-        for (std::int64_t c = 0; c < map.width; ++c) {
-            const auto cls = static_cast<std::uint8_t>((c / 4 + r / 3 + (c * r) % 5 / 4) % 3);
-            map.elevation.push_back(0.0f);
-            map.classIndex.push_back(cls);
-            map.walkable.push_back(terrain.walkable(cls) ? 1 : 0);
-        }
-    }
-    return map;
-}
-
 // Writes the Tiled export through makeSinks, the map fed in tiles of `tileSize` after the
 // walkable regions (without the connectivity rule, so the mask is map.walkable), committed.
 // Returns the sink's path().
 std::string writeTiled(const Config& config, const Terrain& terrain,
                        const test::SyntheticMap& map, std::int64_t tileSize) {
     WalkableRegions regions(false);
-    auto sinks = makeSinks(config, &terrain, &regions);
-    EXPECT_EQ(sinks.size(), 1u);
-    test::feedTiles({&regions, sinks.at(0).get()}, map, tileSize);
-    sinks.at(0)->commit();
-    return sinks.at(0)->path();
+    const std::vector<std::string> paths =
+        test::writeOutputs(config, &terrain, &regions, map, tileSize);
+    EXPECT_EQ(paths.size(), 1u);
+    return paths.at(0);
 }
 
 json readJson(const fs::path& path) { return json::parse(readFile(path)); }
@@ -137,13 +90,25 @@ std::map<std::string, std::pair<std::string, json>> properties(const json& owner
 
 class TiledTest : public ::testing::Test {
 protected:
+    // A map of `config`'s size whose classes are noise from `seed`, which zlib cannot shrink
+    // much; walkability from the class.
+    test::SyntheticMap noisyMap(const Config& config, unsigned seed) const {
+        test::SyntheticMap map = test::tiledMap(config, m_terrain);
+        std::minstd_rand random(seed);
+        for (std::size_t i = 0; i < map.classIndex.size(); ++i) {
+            map.classIndex[i] = static_cast<std::uint8_t>(random() % 3);
+            map.walkable[i] = m_terrain.walkable(map.classIndex[i]);
+        }
+        return map;
+    }
+
     test::TempDir m_dir;
-    Terrain m_terrain = testTerrain();
+    Terrain m_terrain = test::tiledTerrain();
 };
 
 TEST_F(TiledTest, MapHoldsEveryCellsClassAndBlockedFlag) {
-    const Config config = testConfig(m_dir.path());
-    const test::SyntheticMap map = testMap(config, m_terrain);
+    const Config config = test::tiledConfig(m_dir.path());
+    const test::SyntheticMap map = test::tiledMap(config, m_terrain);
     EXPECT_EQ(writeTiled(config, m_terrain, map, 16), (m_dir / "map.tmj").string());
 
     // No scratch or temporary file is left beside the outputs.
@@ -199,8 +164,8 @@ TEST_F(TiledTest, SameBytesWhateverTheTileSize) {
     std::vector<std::string> reference;
     for (const std::int64_t tileSize : {7, 16, 64}) {
         test::TempDir dir;
-        const Config config = testConfig(dir.path());
-        writeTiled(config, m_terrain, testMap(config, m_terrain), tileSize);
+        const Config config = test::tiledConfig(dir.path());
+        writeTiled(config, m_terrain, test::tiledMap(config, m_terrain), tileSize);
         std::vector<std::string> bytes;
         for (const std::string& file : files) bytes.push_back(readFile(dir / file));
         if (reference.empty()) {
@@ -216,15 +181,10 @@ TEST_F(TiledTest, SameBytesWhateverTheTileSize) {
 // Noise that zlib cannot shrink much: the compressed stream spans more than one of the encoder's
 // buffers, whose lengths are not multiples of 3, so base64 groups run across them.
 TEST_F(TiledTest, LargeNoisyMapsRoundTrip) {
-    Config config = testConfig(m_dir.path());
+    Config config = test::tiledConfig(m_dir.path());
     config.map.width = 600;
     config.map.height = 400;
-    test::SyntheticMap map = testMap(config, m_terrain);
-    std::minstd_rand random(11);
-    for (std::size_t i = 0; i < map.classIndex.size(); ++i) {
-        map.classIndex[i] = static_cast<std::uint8_t>(random() % 3);
-        map.walkable[i] = m_terrain.walkable(map.classIndex[i]);
-    }
+    const test::SyntheticMap map = noisyMap(config, 11);
     writeTiled(config, m_terrain, map, 64);
     const json tmj = readJson(m_dir / "map.tmj");
     EXPECT_GT(tmj.at("layers")[0].at("data").get<std::string>().size(), (1u << 16) * 4 / 3);
@@ -233,8 +193,8 @@ TEST_F(TiledTest, LargeNoisyMapsRoundTrip) {
 }
 
 TEST_F(TiledTest, TerrainTilesetNamesEveryClass) {
-    const Config config = testConfig(m_dir.path());
-    writeTiled(config, m_terrain, testMap(config, m_terrain), 16);
+    const Config config = test::tiledConfig(m_dir.path());
+    writeTiled(config, m_terrain, test::tiledMap(config, m_terrain), 16);
 
     const json tsj = readJson(m_dir / "terrain.tsj");
     EXPECT_EQ(tsj.at("type"), "tileset");
@@ -273,8 +233,8 @@ TEST_F(TiledTest, TerrainTilesetNamesEveryClass) {
 }
 
 TEST_F(TiledTest, TilesetImagesShowTheClassColours) {
-    const Config config = testConfig(m_dir.path());
-    writeTiled(config, m_terrain, testMap(config, m_terrain), 16);
+    const Config config = test::tiledConfig(m_dir.path());
+    writeTiled(config, m_terrain, test::tiledMap(config, m_terrain), 16);
 
     const test::PngImage terrain = test::readPng(m_dir / "terrain.png");
     ASSERT_EQ(terrain.width, 48u);
@@ -303,9 +263,9 @@ TEST_F(TiledTest, TilesetImagesShowTheClassColours) {
 }
 
 TEST_F(TiledTest, SmallTilesHaveNoBorder) {
-    Config config = testConfig(m_dir.path());
+    Config config = test::tiledConfig(m_dir.path());
     config.output.tiled.tilePixels = 3;
-    writeTiled(config, m_terrain, testMap(config, m_terrain), 16);
+    writeTiled(config, m_terrain, test::tiledMap(config, m_terrain), 16);
 
     const test::PngImage terrain = test::readPng(m_dir / "terrain.png");
     ASSERT_EQ(terrain.width, 9u);
@@ -316,9 +276,9 @@ TEST_F(TiledTest, SmallTilesHaveNoBorder) {
 }
 
 TEST_F(TiledTest, WithoutTheWalkableLayerOnlyTerrain) {
-    Config config = testConfig(m_dir.path());
+    Config config = test::tiledConfig(m_dir.path());
     config.output.tiled.walkableLayer = false;
-    const test::SyntheticMap map = testMap(config, m_terrain);
+    const test::SyntheticMap map = test::tiledMap(config, m_terrain);
     writeTiled(config, m_terrain, map, 16);
 
     EXPECT_THAT(listDir(m_dir.path()), ElementsAre("map.tmj", "terrain.png", "terrain.tsj"));
@@ -331,10 +291,9 @@ TEST_F(TiledTest, WithoutTheWalkableLayerOnlyTerrain) {
 
 // 45 x 37 cells in chunks of 16: 3 x 3 chunks, the last column 13 wide, the last row 5 high.
 TEST_F(TiledTest, LargeMapsSplitIntoChunksPlacedByAWorld) {
-    Config config = testConfig(m_dir.path());
-    config.output.tiled.chunkCells = 16;
+    Config config = test::tiledConfig(m_dir.path(), 16);
     config.output.tiled.tilePixels = 8;
-    const test::SyntheticMap map = testMap(config, m_terrain);
+    const test::SyntheticMap map = test::tiledMap(config, m_terrain);
     EXPECT_EQ(writeTiled(config, m_terrain, map, 7), (m_dir / "map.world").string());
 
     EXPECT_THAT(listDir(m_dir.path()),
@@ -403,9 +362,9 @@ TEST_F(TiledTest, LargeMapsSplitIntoChunksPlacedByAWorld) {
 }
 
 TEST_F(TiledTest, MapsThatFitAChunkStayWhole) {
-    Config config = testConfig(m_dir.path());
-    config.output.tiled.chunkCells = 45;  // the longer side: not above, so no chunks
-    writeTiled(config, m_terrain, testMap(config, m_terrain), 16);
+    // Chunks of 45 cells, the longer side: not above it, so no chunks.
+    const Config config = test::tiledConfig(m_dir.path(), 45);
+    writeTiled(config, m_terrain, test::tiledMap(config, m_terrain), 16);
     EXPECT_THAT(listDir(m_dir.path()),
                 ElementsAre("blocked.png", "blocked.tsj", "map.tmj", "terrain.png", "terrain.tsj"));
     EXPECT_FALSE(properties(readJson(m_dir / "map.tmj")).contains("chunk_x"));
@@ -413,9 +372,8 @@ TEST_F(TiledTest, MapsThatFitAChunkStayWhole) {
 
 TEST_F(TiledTest, UncommittedSinkLeavesNoFiles) {
     for (const std::int64_t chunkCells : {0, 16}) {
-        Config config = testConfig(m_dir.path());
-        config.output.tiled.chunkCells = chunkCells;
-        const test::SyntheticMap map = testMap(config, m_terrain);
+        const Config config = test::tiledConfig(m_dir.path(), chunkCells);
+        const test::SyntheticMap map = test::tiledMap(config, m_terrain);
         {
             WalkableRegions regions(false);
             auto sinks = makeSinks(config, &m_terrain, &regions);
@@ -426,15 +384,10 @@ TEST_F(TiledTest, UncommittedSinkLeavesNoFiles) {
 }
 
 TEST_F(TiledTest, FailedWriteNamesTheMapAndLeavesNothing) {
-    Config config = testConfig(m_dir.path());
+    Config config = test::tiledConfig(m_dir.path());
     config.map.width = 300;
     config.map.height = 200;
-    test::SyntheticMap map = testMap(config, m_terrain);
-    std::minstd_rand random(7);
-    for (std::size_t i = 0; i < map.classIndex.size(); ++i) {  // noise zlib cannot shrink much
-        map.classIndex[i] = static_cast<std::uint8_t>(random() % 3);
-        map.walkable[i] = m_terrain.walkable(map.classIndex[i]);
-    }
+    const test::SyntheticMap map = noisyMap(config, 7);
     {
         WalkableRegions regions(false);
         auto sinks = makeSinks(config, &m_terrain, &regions);
@@ -448,8 +401,8 @@ TEST_F(TiledTest, FailedWriteNamesTheMapAndLeavesNothing) {
 }
 
 TEST_F(TiledTest, ClassesOutsideTheTilesetAreRefused) {
-    const Config config = testConfig(m_dir.path());
-    test::SyntheticMap map = testMap(config, m_terrain);
+    const Config config = test::tiledConfig(m_dir.path());
+    test::SyntheticMap map = test::tiledMap(config, m_terrain);
     map.classIndex[45 * 20 + 30] = 3;
     WalkableRegions regions(false);
     auto sinks = makeSinks(config, &m_terrain, &regions);
@@ -460,7 +413,7 @@ TEST_F(TiledTest, ClassesOutsideTheTilesetAreRefused) {
 }
 
 TEST_F(TiledTest, MapsTooWideForTiledAreRefusedUpFront) {
-    Config config = testConfig(m_dir.path());
+    Config config = test::tiledConfig(m_dir.path());
     config.map.width = std::int64_t{1} << 20;
     config.output.tiled.tilePixels = 4096;
     WalkableRegions regions(false);
@@ -472,7 +425,7 @@ TEST_F(TiledTest, MapsTooWideForTiledAreRefusedUpFront) {
 // Every chunk map's temporary file stays open until commit (AtomicFile), so a map cut into
 // more chunks than the process may open files fails before any work, not after it.
 TEST_F(TiledTest, MoreChunksThanOpenFilesAreRefusedUpFront) {
-    Config config = testConfig(m_dir.path());
+    Config config = test::tiledConfig(m_dir.path());
     config.map.width = 200;
     config.map.height = 200;
     config.output.tiled.chunkCells = 16;  // 13 x 13 = 169 chunk maps
@@ -491,14 +444,14 @@ TEST_F(TiledTest, MoreChunksThanOpenFilesAreRefusedUpFront) {
 }
 
 TEST_F(TiledTest, MakeSinksNeedsATerrain) {
-    const Config config = testConfig(m_dir.path());
+    const Config config = test::tiledConfig(m_dir.path());
     EXPECT_THAT([&] { makeSinks(config, nullptr, nullptr); },
                 ThrowsMessage<std::invalid_argument>(HasSubstr("map.tmj needs a Terrain")));
 }
 
 // The blocked layer is written from the regions' mask; without the layer none are needed.
 TEST_F(TiledTest, MakeSinksNeedsTheRegionsForTheBlockedLayer) {
-    Config config = testConfig(m_dir.path());
+    Config config = test::tiledConfig(m_dir.path());
     EXPECT_THAT([&] { makeSinks(config, &m_terrain, nullptr); },
                 ThrowsMessage<std::invalid_argument>(HasSubstr(
                     "map.tmj needs the WalkableRegions for 'output.tiled.walkable_layer'")));
@@ -515,12 +468,12 @@ TEST_F(TiledTest, MakeSinksNeedsTheRegionsForTheBlockedLayer) {
 // empty mask.
 TEST_F(TiledTest, RegionsThatHaveNotFinishedAreRefused) {
     for (const std::int64_t chunkCells : {0, 16}) {
-        Config config = testConfig(m_dir.path());
-        config.output.tiled.chunkCells = chunkCells;
+        const Config config = test::tiledConfig(m_dir.path(), chunkCells);
         WalkableRegions regions(false);
         auto sinks = makeSinks(config, &m_terrain, &regions);
-        EXPECT_THAT([&] { test::feedTiles({sinks.at(0).get()}, testMap(config, m_terrain), 16); },
-                    ThrowsMessage<std::logic_error>(HasSubstr("they must come before this sink")))
+        EXPECT_THAT(
+            [&] { test::feedTiles({sinks.at(0).get()}, test::tiledMap(config, m_terrain), 16); },
+            ThrowsMessage<std::logic_error>(HasSubstr("they must come before this sink")))
             << "chunks of " << chunkCells;
     }
 }
@@ -559,13 +512,10 @@ TEST_F(TiledTest, BlockedLayerIsTheMaskAfterConnectivity) {
     for (const std::int64_t chunkCells : {0, 16}) {
         SCOPED_TRACE("chunks of " + std::to_string(chunkCells));
         test::TempDir dir;
-        Config config = testConfig(dir.path());
-        config.output.tiled.chunkCells = chunkCells;
-        const test::SyntheticMap map = testMap(config, m_terrain);
+        const Config config = test::tiledConfig(dir.path(), chunkCells);
+        const test::SyntheticMap map = test::tiledMap(config, m_terrain);
         WalkableRegions regions(true);
-        auto sinks = makeSinks(config, &m_terrain, &regions);
-        test::feedTiles({&regions, sinks.at(0).get()}, map, 7);
-        sinks.at(0)->commit();
+        test::writeOutputs(config, &m_terrain, &regions, map, 7);
 
         // The test means something only when pruning took walkable cells away.
         const BitRaster& mask = regions.mask();

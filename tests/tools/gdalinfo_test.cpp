@@ -17,11 +17,9 @@
 #include <vector>
 
 #include "terragrid/config.hpp"
-#include "terragrid/generator.hpp"
 #include "terragrid/outputs.hpp"
 #include "terragrid/regions.hpp"
 #include "terragrid/terrain.hpp"
-#include "terragrid/tiling.hpp"
 #include "terragrid/version.hpp"
 #include "test_support.hpp"
 
@@ -53,16 +51,11 @@ class GdalinfoTest : public ::testing::Test {
 protected:
     Config config(int epsg, double originX, double originY, double cellSize,
                   Compression compression) const {
-        Config c;
+        Config c = test::outputConfig(m_dir.path().string(), {OutputFile::HeightTif});
         c.seed = 1234567890123ull;
-        c.map.width = 100;
-        c.map.height = 70;
-        c.map.tileSizeCells = 32;
         c.map.cellSize = cellSize;
         c.map.originX = originX;
         c.map.originY = originY;
-        c.output.directory = m_dir.path().string();
-        c.output.files = {OutputFile::HeightTif};
         c.output.epsg = epsg;
         c.output.compression = compression;
         c.hash = "00ff00ff00ff00ff";
@@ -78,23 +71,7 @@ protected:
         auto sinks = makeSinks(c, nullptr, nullptr);
         EXPECT_EQ(sinks.size(), 1u);
         OutputSink& sink = *sinks.at(0);
-        sink.begin(TileLayout(c.map));
-        const std::int64_t t = c.map.tileSizeCells;
-        std::int64_t index = 0;
-        for (std::int64_t row0 = 0; row0 < c.map.height; row0 += t) {
-            for (std::int64_t col0 = 0; col0 < c.map.width; col0 += t) {
-                Tile tile;
-                tile.rect = {index++, col0, row0, std::min(t, c.map.width - col0),
-                             std::min(t, c.map.height - row0)};
-                for (std::int64_t r = row0; r < row0 + tile.rect.height; ++r) {
-                    for (std::int64_t col = col0; col < col0 + tile.rect.width; ++col) {
-                        tile.elevationMeters.push_back(elevationAt(col, r));
-                    }
-                }
-                sink.consume(tile);
-            }
-        }
-        sink.finish();
+        test::feedElevationTiles(sink, c.map, elevationAt);
         sink.commit();
         return sink.path();
     }
@@ -119,6 +96,16 @@ protected:
             return json::object();
         }
         return parsed;
+    }
+
+    // The compression GDAL reports in `info` and, where it names one, the predictor.
+    static void expectCompression(const json& info, const std::string& compression,
+                                  const std::string& predictor) {
+        const json& structure = info["metadata"]["IMAGE_STRUCTURE"];
+        EXPECT_EQ(structure.value("COMPRESSION", ""), compression);
+        if (structure.contains("PREDICTOR")) {
+            EXPECT_EQ(structure.value("PREDICTOR", ""), predictor);
+        }
     }
 
     test::TempDir m_dir;  // a fresh directory per test, removed afterwards
@@ -185,11 +172,7 @@ TEST_P(GdalinfoCompressionTest, ReportsCompressionAndPredictor) {
     const Config c = config(3857, 0.0, 0.0, 10.0, GetParam().compression);
     const json info = gdalinfo(writeHeightTif(c));
     ASSERT_FALSE(info.empty());
-    const json& structure = info["metadata"]["IMAGE_STRUCTURE"];
-    EXPECT_EQ(structure.value("COMPRESSION", ""), GetParam().gdalName);
-    if (structure.contains("PREDICTOR")) {
-        EXPECT_EQ(structure.value("PREDICTOR", ""), "3");
-    }
+    expectCompression(info, GetParam().gdalName, "3");
     EXPECT_EQ(info["bands"][0].value("computedMax", 0.0), elevationAt(99, 69));
 }
 
@@ -199,23 +182,14 @@ protected:
     void SetUp() override {
         Config c = config(3857, 600000.0, 5400000.0, 30.0, Compression::Deflate);
         c.output.files = {OutputFile::HeightTif, OutputFile::ClassesTif, OutputFile::WalkableTif};
-        test::SyntheticMap map;
-        map.width = c.map.width;
-        map.height = c.map.height;
-        for (std::int64_t r = 0; r < map.height; ++r) {
-            for (std::int64_t col = 0; col < map.width; ++col) {
-                map.elevation.push_back(elevationAt(col, r));
-                const auto cls = static_cast<std::uint8_t>((col / 10 + r / 10) % 3);
-                map.classIndex.push_back(cls);
-                map.walkable.push_back(m_terrain.walkable(cls));
-            }
-        }
+        const test::SyntheticMap map = test::classifiedMap(
+            c.map.width, c.map.height, elevationAt,
+            [](std::int64_t col, std::int64_t r) {
+                return static_cast<std::uint8_t>((col / 10 + r / 10) % 3);
+            },
+            m_terrain);
         WalkableRegions regions(false);
-        auto sinks = makeSinks(c, &m_terrain, &regions);
-        std::vector<TileSink*> all{&regions};
-        for (const auto& sink : sinks) all.push_back(sink.get());
-        test::feedTiles(all, map, c.map.tileSizeCells);
-        for (const auto& sink : sinks) sink->commit();
+        test::writeOutputs(c, &m_terrain, &regions, map, c.map.tileSizeCells);
     }
 
     std::string pathOf(const char* name) const { return (m_dir / name).string(); }
@@ -224,11 +198,7 @@ protected:
     // fewer per test).
     const json kHeightGeoTransform = json::array({600000.0, 30.0, 0.0, 5400000.0, 0.0, -30.0});
 
-    const Terrain m_terrain{{
-        {"lake", {58, 110, 165}, false, 0.0, 0.3, 0.0, 1.0},
-        {"forest", {46, 110, 52}, true, 0.0, 1.0, 0.6, 1.0},
-        {"ground", {128, 170, 90}, true, 0.0, 1.0, 0.0, 1.0},
-    }};
+    const Terrain m_terrain = test::testTerrain("ground");
 };
 
 TEST_F(GdalinfoClassesTest, SeesClassesTifAsPaletteBytes) {
@@ -256,11 +226,7 @@ TEST_F(GdalinfoClassesTest, SeesClassesTifAsPaletteBytes) {
     EXPECT_EQ(entries[3], json::array({0, 0, 0, 255}));
     EXPECT_EQ(entries[255], json::array({0, 0, 0, 255}));
 
-    const json& structure = info["metadata"]["IMAGE_STRUCTURE"];
-    EXPECT_EQ(structure.value("COMPRESSION", ""), "DEFLATE");
-    if (structure.contains("PREDICTOR")) {
-        EXPECT_EQ(structure.value("PREDICTOR", ""), "2");
-    }
+    expectCompression(info, "DEFLATE", "2");
     const json& items = info["metadata"][""];
     EXPECT_EQ(items.value("TERRAGRID_SEED", ""), "1234567890123");
     EXPECT_EQ(items.value("TERRAGRID_VERSION", ""), kVersion);
@@ -294,19 +260,9 @@ protected:
         m_config = config(3857, 600000.0, 5400000.0, 30.0, Compression::Deflate);
         m_config.elevation = {-50.0, 250.0};
         m_config.output.files = {OutputFile::HeightTif, OutputFile::Height16Tif};
-        test::SyntheticMap map;
-        map.width = m_config.map.width;
-        map.height = m_config.map.height;
-        for (std::int64_t r = 0; r < map.height; ++r) {
-            for (std::int64_t col = 0; col < map.width; ++col) {
-                map.elevation.push_back(elevationAt(col, r));
-            }
-        }
-        auto sinks = makeSinks(m_config, nullptr, nullptr);
-        std::vector<TileSink*> all;
-        for (const auto& sink : sinks) all.push_back(sink.get());
-        test::feedTiles(all, map, m_config.map.tileSizeCells);
-        for (const auto& sink : sinks) sink->commit();
+        test::writeOutputs(m_config, nullptr, nullptr,
+                           test::elevationMap(m_config.map.width, m_config.map.height, elevationAt),
+                           m_config.map.tileSizeCells);
     }
 
     std::string pathOf(const char* name) const { return (m_dir / name).string(); }
@@ -343,11 +299,7 @@ TEST_F(GdalinfoHeight16Test, SeesUInt16WithOffsetAndScaleOnTheHeightGrid) {
     EXPECT_EQ(band.value("computedMin", -1.0), 13107.0);
     EXPECT_EQ(band.value("computedMax", -1.0), 63897.0);
 
-    const json& structure = info["metadata"]["IMAGE_STRUCTURE"];
-    EXPECT_EQ(structure.value("COMPRESSION", ""), "DEFLATE");
-    if (structure.contains("PREDICTOR")) {
-        EXPECT_EQ(structure.value("PREDICTOR", ""), "2");
-    }
+    expectCompression(info, "DEFLATE", "2");
     const json& items = info["metadata"][""];
     EXPECT_EQ(items.value("TERRAGRID_SEED", ""), "1234567890123");
     EXPECT_THAT(items.value("TERRAGRID_HEIGHT16_MAPPING", ""), HasSubstr("65535"));

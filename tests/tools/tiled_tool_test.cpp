@@ -32,46 +32,6 @@ using test::runCommand;
 using test::shellQuote;
 using ::testing::ElementsAre;
 
-Terrain toolTerrain() {
-    return Terrain({
-        {"lake", {58, 110, 165}, false, 0.0, 0.3, 0.0, 1.0},
-        {"mountain", {140, 130, 120}, false, 0.8, 1.0, 0.0, 1.0},
-        {"tall grass", {46, 150, 52}, true, 0.0, 1.0, 0.0, 1.0},
-    });
-}
-
-// 45 x 37 cells of 16 pixels; every class, walkable and not, in stripes and blobs.
-Config toolConfig(const fs::path& directory, std::int64_t chunkCells) {
-    Config config;
-    config.seed = 18446744073709551557ull;
-    config.map.width = 45;
-    config.map.height = 37;
-    config.map.tileSizeCells = 16;
-    config.map.cellSize = 1.0;
-    config.output.directory = directory.string();
-    config.output.files = {OutputFile::TiledMap};
-    config.output.tiled.tilePixels = 16;
-    config.output.tiled.walkableLayer = true;
-    config.output.tiled.chunkCells = chunkCells;
-    config.hash = "0123456789abcdef";
-    return config;
-}
-
-test::SyntheticMap toolMap(const Config& config, const Terrain& terrain) {
-    test::SyntheticMap map;
-    map.width = config.map.width;
-    map.height = config.map.height;
-    for (std::int64_t r = 0; r < map.height; ++r) {
-        for (std::int64_t c = 0; c < map.width; ++c) {
-            const auto cls = static_cast<std::uint8_t>((c / 4 + r / 3 + (c * r) % 5 / 4) % 3);
-            map.elevation.push_back(0.0f);
-            map.classIndex.push_back(cls);
-            map.walkable.push_back(terrain.walkable(cls) ? 1 : 0);
-        }
-    }
-    return map;
-}
-
 // An XML element as Tiled writes them: its attributes and the text up to its closing tag
 // (empty for an element that closes itself). Enough XML for TMX, whose elements of one name
 // never nest.
@@ -145,12 +105,10 @@ protected:
 
     // Writes the map with `chunkCells` through makeSinks into m_dir.
     test::SyntheticMap writeMap(std::int64_t chunkCells) {
-        const Config config = toolConfig(m_dir.path(), chunkCells);
-        const test::SyntheticMap map = toolMap(config, m_terrain);
+        const Config config = test::tiledConfig(m_dir.path(), chunkCells);
+        const test::SyntheticMap map = test::tiledMap(config, m_terrain);
         WalkableRegions regions(false);  // no connectivity rule: the mask is map.walkable
-        auto sinks = makeSinks(config, &m_terrain, &regions);
-        test::feedTiles({&regions, sinks.at(0).get()}, map, 16);
-        sinks.at(0)->commit();
+        test::writeOutputs(config, &m_terrain, &regions, map, 16);
         return map;
     }
 
@@ -211,7 +169,7 @@ protected:
 
     test::TempDir m_dir;
     test::TempDir m_home;
-    Terrain m_terrain = toolTerrain();
+    Terrain m_terrain = test::tiledTerrain();
 };
 
 TEST_F(TiledToolTest, TiledLoadsTheMapWithEveryCell) {
