@@ -1,10 +1,6 @@
 #include "terragrid/run.hpp"
 
-#include <unistd.h>
-
-#include <cerrno>
 #include <chrono>
-#include <cstring>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -133,17 +129,6 @@ Json statsJson(const RunFacts& f) {
     return j;
 }
 
-void writeAll(const AtomicFile& file, const std::string& text) {
-    std::size_t done = 0;
-    while (done < text.size()) {
-        const ssize_t n = ::write(file.fd(), text.data() + done, text.size() - done);
-        if (n < 0 && errno == EINTR) continue;
-        if (n < 0)
-            throw OutputError("writing '" + file.targetPath() + "': " + std::strerror(errno));
-        done += static_cast<std::size_t>(n);
-    }
-}
-
 }  // namespace
 
 RunReport runMap(const Config& config, const ProgressFn& progress) {
@@ -175,9 +160,8 @@ RunReport runMap(const Config& config, const ProgressFn& progress) {
     const GenerationTimes times = generateMap(config, rules, all, progress);
 
     if (statsFile)
-        writeAll(*statsFile,
-                 statsJson({config, rules, stats, regions.get(), terrainSeconds, times}).dump(2) +
-                     "\n");
+        statsFile->write(
+            statsJson({config, rules, stats, regions.get(), terrainSeconds, times}).dump(2) + "\n");
     // Every file is complete before any is renamed into place.
     RunReport report;
     for (auto& sink : sinks) {

@@ -29,10 +29,6 @@ class AtomicFileTest : public ::testing::Test {
 protected:
     std::string pathOf(const std::string& name) const { return (m_dir / name).string(); }
 
-    static void writeAll(int fd, const std::string& text) {
-        ASSERT_EQ(::write(fd, text.data(), text.size()), static_cast<ssize_t>(text.size()));
-    }
-
     static void writeFile(const std::string& path, const std::string& text) {
         std::ofstream(path, std::ios::binary) << text;
     }
@@ -56,7 +52,7 @@ TEST_F(AtomicFileTest, CommitPublishesContentAndRemovesTemp) {
     {
         AtomicFile file(target);
         temp = file.tempPath();
-        writeAll(file.fd(), "complete contents");
+        file.write("complete contents");
         file.commit();
         EXPECT_TRUE(file.committed());
     }
@@ -69,7 +65,7 @@ TEST_F(AtomicFileTest, CommitReplacesOlderFile) {
     const std::string target = pathOf("height.tif");
     writeFile(target, "old");
     AtomicFile file(target);
-    writeAll(file.fd(), "new");
+    file.write("new");
     file.commit();
     EXPECT_EQ(readFile(target), "new");
 }
@@ -77,7 +73,7 @@ TEST_F(AtomicFileTest, CommitReplacesOlderFile) {
 TEST_F(AtomicFileTest, DestroyedWithoutCommitLeavesNothing) {
     {
         AtomicFile file(pathOf("height.tif"));
-        writeAll(file.fd(), "abandoned");
+        file.write("abandoned");
     }
     EXPECT_THAT(listDir(m_dir.path()), ::testing::IsEmpty());
 }
@@ -88,7 +84,7 @@ TEST_F(AtomicFileTest, DestroyedWithoutCommitKeepsOlderFileByteForByte) {
     writeFile(target, old);
     {
         AtomicFile file(target);
-        writeAll(file.fd(), "abandoned, longer than the older file");
+        file.write("abandoned, longer than the older file");
     }
     EXPECT_EQ(readFile(target), old);
     EXPECT_THAT(listDir(m_dir.path()), ::testing::ElementsAre("height.tif"));
@@ -132,13 +128,31 @@ TEST_F(AtomicFileTest, FailedCommitThrowsNamingTargetAndCleansUp) {
     writeFile(target + "/inside", "kept");
     {
         AtomicFile file(target);
-        writeAll(file.fd(), "data");
+        file.write("data");
         EXPECT_THAT([&] { file.commit(); },
                     ThrowsMessage<OutputError>(HasSubstr("writing '" + target + "': ")));
         EXPECT_FALSE(file.committed());
     }
     EXPECT_THAT(listDir(m_dir.path()), ::testing::ElementsAre("height.tif"));
     EXPECT_EQ(readFile(target + "/inside"), "kept");
+}
+
+TEST_F(AtomicFileTest, WritesAtOffsetsInAnyOrder) {
+    const std::string target = pathOf("raw.bin");
+    AtomicFile file(target);
+    file.writeAt("cd", 2, 2);
+    file.writeAt("ab", 2, 0);
+    file.write("ab");  // pwrite does not move the position: this lands at 0 again
+    file.commit();
+    EXPECT_EQ(test::readFile(target), "abcd");
+}
+
+TEST_F(AtomicFileTest, WriteAfterCommitFailsNamingTheTarget) {
+    const std::string target = pathOf("late.bin");
+    AtomicFile file(target);
+    file.commit();
+    EXPECT_THAT([&] { file.write("late"); },
+                ThrowsMessage<OutputError>(HasSubstr("writing '" + target + "'")));
 }
 
 }  // namespace

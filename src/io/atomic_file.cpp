@@ -61,6 +61,37 @@ AtomicFile::AtomicFile(std::string targetPath) : m_targetPath(std::move(targetPa
     }
 }
 
+bool writeFully(int fd, const void* data, std::size_t size) noexcept {
+    const auto* bytes = static_cast<const unsigned char*>(data);
+    while (size > 0) {
+        const ssize_t n = ::write(fd, bytes, size);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            return false;
+        }
+        bytes += n;
+        size -= static_cast<std::size_t>(n);
+    }
+    return true;
+}
+
+void writeOrThrow(int fd, std::string_view bytes, const std::string& path) {
+    if (!writeFully(fd, bytes.data(), bytes.size()))
+        throw OutputError("writing '" + path + "': " + std::strerror(errno));
+}
+
+void AtomicFile::writeAt(const void* data, std::size_t size, std::uint64_t offset) {
+    const auto* bytes = static_cast<const unsigned char*>(data);
+    while (size > 0) {
+        const ssize_t n = ::pwrite(m_fd, bytes, size, static_cast<off_t>(offset));
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) fail(errno);
+        bytes += n;
+        size -= static_cast<std::size_t>(n);
+        offset += static_cast<std::uint64_t>(n);
+    }
+}
+
 AtomicFile::~AtomicFile() {
     if (m_fd >= 0) ::close(m_fd);
     if (!m_committed && !m_tempPath.empty()) ::unlink(m_tempPath.c_str());

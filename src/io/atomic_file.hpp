@@ -6,9 +6,21 @@
 // either the old file or the whole new one, never a half-written one; a run that fails or is
 // abandoned leaves no temporary file and any older target untouched.
 
+#include <cstddef>
+#include <cstdint>
 #include <string>
+#include <string_view>
 
 namespace terragrid {
+
+/// Writes all `size` bytes to `fd` at its position, through short writes and EINTR. Returns
+/// false with errno set when the system refuses: for callers that must not throw (libpng's
+/// callbacks).
+bool writeFully(int fd, const void* data, std::size_t size) noexcept;
+
+/// writeFully, or OutputError("writing '<path>': <strerror>"); `path` is the output file the
+/// bytes belong to.
+void writeOrThrow(int fd, std::string_view bytes, const std::string& path);
 
 class AtomicFile {
 public:
@@ -30,6 +42,12 @@ public:
     /// The path the file will have after commit().
     const std::string& targetPath() const noexcept { return m_targetPath; }
     bool committed() const noexcept { return m_committed; }
+
+    /// Appends `bytes` at the file position. Throws OutputError naming the target.
+    void write(std::string_view bytes) { writeOrThrow(m_fd, bytes, m_targetPath); }
+    /// Writes `size` bytes at `offset` without moving the file position (pwrite), so tiles can
+    /// land in a raw raster in any order. Throws OutputError naming the target.
+    void writeAt(const void* data, std::size_t size, std::uint64_t offset);
 
     /// Flushes the data to disk (fsync), closes the file and renames it onto targetPath(),
     /// replacing any older file there; then syncs the directory so the rename itself survives

@@ -59,21 +59,6 @@ void checkTile(const Tile& tile, const std::string& path) {
     }
 }
 
-// Writes all of `size` bytes at `offset`, through short writes and interruptions.
-void writeAllAt(const AtomicFile& file, const std::uint8_t* data, std::size_t size,
-                off_t offset) {
-    while (size > 0) {
-        const ssize_t n = ::pwrite(file.fd(), data, size, offset);
-        if (n < 0 && errno == EINTR) continue;
-        if (n < 0) {
-            throw OutputError("writing '" + file.targetPath() + "': " + std::strerror(errno));
-        }
-        data += n;
-        size -= static_cast<std::size_t>(n);
-        offset += n;
-    }
-}
-
 std::string engineName(Engine engine) {
     return std::string(kEngineNames[static_cast<std::size_t>(engine)]);
 }
@@ -153,7 +138,7 @@ public:
             const std::int64_t row = r.row0 + y;
             const std::int64_t fileRow = m_flipY ? m_map.height - 1 - row : row;
             const auto offset = static_cast<off_t>((fileRow * m_map.width + r.col0) * 2);
-            writeAllAt(m_file, m_row.data(), m_row.size(), offset);
+            m_file.writeAt(m_row.data(), m_row.size(), offset);
         }
         m_cellsWritten += r.cellCount();
     }
@@ -164,8 +149,7 @@ public:
             throw OutputError("writing '" + path() + "': only " + std::to_string(m_cellsWritten) +
                               " of " + std::to_string(cells) + " cells arrived");
         }
-        writeAllAt(m_sidecar, reinterpret_cast<const std::uint8_t*>(m_sidecarText.data()),
-                   m_sidecarText.size(), 0);
+        m_sidecar.write(m_sidecarText);
     }
 
     // The data first: a sidecar in place always describes a complete height.r16.

@@ -28,22 +28,8 @@ struct PngContext {
     unsigned char buffer[64 * 1024] = {};
 };
 
-// Writes all of `data`; false with errno set when the system refuses.
-bool writeAll(int fd, const unsigned char* data, std::size_t size) {
-    while (size > 0) {
-        const ssize_t n = ::write(fd, data, size);
-        if (n < 0) {
-            if (errno == EINTR) continue;
-            return false;
-        }
-        data += n;
-        size -= static_cast<std::size_t>(n);
-    }
-    return true;
-}
-
 bool flushBuffer(PngContext& context) {
-    const bool ok = writeAll(context.fd, context.buffer, context.buffered);
+    const bool ok = writeFully(context.fd, context.buffer, context.buffered);
     context.buffered = 0;
     return ok;
 }
@@ -70,7 +56,7 @@ void onPngWrite(png_structp png, png_bytep data, std::size_t size) {
         png_error(png, std::strerror(errno));
     }
     if (size > sizeof context->buffer) {
-        if (!writeAll(context->fd, data, size)) png_error(png, std::strerror(errno));
+        if (!writeFully(context->fd, data, size)) png_error(png, std::strerror(errno));
         return;
     }
     std::memcpy(context->buffer + context->buffered, data, size);

@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <utility>
 
-#include "io/tiled_file_io.hpp"
+#include "io/atomic_file.hpp"
 
 namespace terragrid {
 namespace {
@@ -133,7 +133,7 @@ void LayerDataEncoder::appendGroup(const unsigned char* group) {
 }
 
 void LayerDataEncoder::flushText() {
-    writeAllOrThrow(m_fd, m_text, m_path);
+    writeOrThrow(m_fd, m_text, m_path);
     m_text.clear();
 }
 

@@ -3,7 +3,7 @@
 #include <stdexcept>
 #include <utility>
 
-#include "io/tiled_file_io.hpp"
+#include "io/atomic_file.hpp"
 
 namespace terragrid {
 
@@ -18,7 +18,7 @@ TiledMapFile::TiledMapFile(AtomicFile& file, const TiledMapInfo& info)
       m_pieces(tiledMapPieces(info)),
       m_terrain(std::make_unique<LayerDataEncoder>(file.fd(), file.targetPath())),
       m_gids(static_cast<std::size_t>(info.width)) {
-    writeAllOrThrow(m_file.fd(), m_pieces.front(), m_file.targetPath());
+    writeOrThrow(m_file.fd(), m_pieces.front(), m_file.targetPath());
     std::string().swap(m_pieces.front());
 }
 
@@ -43,7 +43,7 @@ void TiledMapFile::finishTerrain() {
     m_terrain.reset();
     std::vector<std::uint32_t>().swap(m_gids);
     // Between the layers, or without a blocked layer the end of the file.
-    writeAllOrThrow(m_file.fd(), m_pieces[1], m_file.targetPath());
+    writeOrThrow(m_file.fd(), m_pieces[1], m_file.targetPath());
     std::string().swap(m_pieces[1]);
 }
 
@@ -60,7 +60,7 @@ void TiledMapFile::finish(const BitRaster* walkable) {
                                    "' needs a walkable mask that covers its cells");
         }
         writeBlockedLayer(*walkable);
-        writeAllOrThrow(m_file.fd(), m_pieces[2], m_file.targetPath());
+        writeOrThrow(m_file.fd(), m_pieces[2], m_file.targetPath());
     }
     m_pieces.clear();
     m_finished = true;

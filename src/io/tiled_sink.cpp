@@ -32,7 +32,7 @@
 #include "io/atomic_file.hpp"
 #include "io/png_writer.hpp"
 #include "io/sinks.hpp"
-#include "io/tiled_file_io.hpp"
+#include "io/atomic_file.hpp"
 #include "io/tiled_map_file.hpp"
 #include "io/tiled_map_json.hpp"
 #include "io/tiled_tileset.hpp"
@@ -59,7 +59,7 @@ struct TilesetFiles {
     void write() {
         image.write(static_cast<std::uint32_t>(tileset.tilePixels * std::ssize(tileset.tiles)),
                     static_cast<std::uint32_t>(tileset.tilePixels), tilesetImageRgb(tileset));
-        writeAllOrThrow(json.fd(), tilesetJson(tileset), json.targetPath());
+        writeOrThrow(json.fd(), tilesetJson(tileset), json.targetPath());
     }
 
     void commit() {
@@ -166,7 +166,7 @@ public:
             // One zlib state at a time, chunk after chunk.
             for (auto& chunk : m_chunkMaps) chunk->finish(walkable);
             m_chunkMaps.clear();
-            writeAllOrThrow(m_mainFile->fd(), tiledWorldJson(worldMaps()), path());
+            writeOrThrow(m_mainFile->fd(), tiledWorldJson(worldMaps()), path());
         }
         m_terrainTiles->write();
         if (m_blockedTiles) m_blockedTiles->write();
