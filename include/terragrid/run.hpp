@@ -12,7 +12,7 @@ namespace terragrid {
 
 /// What a run produced, for the summary line.
 struct RunReport {
-    std::vector<std::string> files;  ///< paths written, in config.output.files order
+    std::vector<std::string> files;  ///< main path of each output, files order, stats.json last
     std::int64_t tiles = 0;
     float elevationMin = 0;
     float elevationMax = 0;
