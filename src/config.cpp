@@ -40,14 +40,20 @@ std::string_view trim(std::string_view text) {
 /// nlohmann refuses numbers that overflow a double (1e309) while parsing; that is a problem with
 /// the value at `path`, not with the JSON.
 void reportOverflow(const std::string& path, const std::string& number, Problems& out) {
-    report(out, quote(path) + " must be a finite number (got " + number + ")");
+    report(out, quote(path) + " must be a finite number (got " + abbreviate(number) + ")");
 }
 
 void reportParseFailure(const JsonParseFailure& failure, std::string_view sourceName,
                         Problems& out) {
     if (!failure.overflowingNumber.empty() && !failure.keyPath.empty())
         return reportOverflow(failure.keyPath, failure.overflowingNumber, out);
-    report(out, quote(sourceName) + " is not valid JSON: " + failure.message);
+    if (failure.tooDeep) {
+        return report(out, quote(sourceName) + " nests arrays and objects more than " +
+                               std::to_string(kMaxJsonDepth) + " deep" +
+                               (failure.keyPath.empty() ? "" : " at " + quote(failure.keyPath)));
+    }
+    // nlohmann's words quote the last token read, which may be 100 MB of a string or spaces.
+    report(out, quote(sourceName) + " is not valid JSON: " + abbreviate(failure.message));
 }
 
 /// Parses `text` and merges it over `document`, and over `written` (what the user wrote) when

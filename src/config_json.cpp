@@ -2,6 +2,7 @@
 
 #include "config_json.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdint>
 #include <optional>
@@ -28,6 +29,7 @@ public:
     bool string(string_t&) override { return true; }
     bool binary(binary_t&) override { return true; }
     bool start_object(std::size_t) override {
+        if (tooDeep()) return false;
         m_keys.emplace_back(std::string{});
         return true;
     }
@@ -41,6 +43,7 @@ public:
     }
     // Arrays add no key: an element's problem is its array's problem.
     bool start_array(std::size_t) override {
+        if (tooDeep()) return false;
         m_keys.emplace_back(std::nullopt);
         return true;
     }
@@ -57,6 +60,15 @@ public:
     }
 
 private:
+    /// Whether an array or object starting now would pass kMaxJsonDepth (parseJson's limit);
+    /// records the failure if so.
+    bool tooDeep() {
+        if (m_keys.size() < kMaxJsonDepth) return false;
+        m_failure.tooDeep = true;
+        m_failure.keyPath = keyPath();
+        return true;
+    }
+
     static std::string withoutExceptionPrefix(std::string_view what) {
         const auto end = what.find("] ");
         return std::string(what.starts_with("[json.exception.") && end != std::string_view::npos
@@ -78,17 +90,53 @@ private:
     JsonParseFailure m_failure;
 };
 
+/// nlohmann stops at a NUL byte as at the end of the input, so a text that parsed may have
+/// had more after one ("{}\0garbage"). JSON text never holds a raw NUL: reports where it is.
+JsonParseFailure nulByteFailure(std::string_view text, std::size_t at) {
+    const std::string_view before = text.substr(0, at);
+    const auto lineStart = before.rfind('\n');
+    const auto breaks = std::count(before.begin(), before.end(), '\n');
+    const std::size_t line = 1 + static_cast<std::size_t>(breaks);
+    const std::size_t column = at - (lineStart == std::string_view::npos ? 0 : lineStart + 1) + 1;
+    JsonParseFailure failure;
+    failure.message = "parse error at line " + std::to_string(line) + ", column " +
+                      std::to_string(column) + ": unexpected NUL byte (binary data?)";
+    return failure;
+}
+
+/// Why `text` does not parse, for a text nlohmann refused or that nests too deep.
+JsonParseFailure locateFailure(std::string_view text, bool allowComments) {
+    FailureLocator locator;
+    Json::sax_parse(text, &locator, Json::input_format_t::json, true, allowComments);
+    return locator.failure();
+}
+
+/// Thrown by parseJson's parser callback when nesting passes kMaxJsonDepth.
+struct TooDeep {};
+
 }  // namespace
 
 JsonParseResult parseJson(std::string_view text, bool allowComments) {
     JsonParseResult result;
+    // nlohmann parses any depth without recursing, but copying and showing the value recurse.
+    const Json::parser_callback_t limitDepth = [](int depth, Json::parse_event_t event, Json&) {
+        const bool opens = event == Json::parse_event_t::object_start ||
+                           event == Json::parse_event_t::array_start;
+        if (opens && static_cast<std::size_t>(depth) >= kMaxJsonDepth) throw TooDeep{};
+        return true;
+    };
     try {
-        result.value = Json::parse(text, nullptr, true, allowComments);
+        result.value = Json::parse(text, limitDepth, true, allowComments);
+        if (const auto nul = text.find('\0'); nul != std::string_view::npos) {
+            result.value = Json();
+            result.failure = nulByteFailure(text, nul);
+            return result;
+        }
         result.ok = true;
     } catch (const Json::exception&) {
-        FailureLocator locator;
-        Json::sax_parse(text, &locator, Json::input_format_t::json, true, allowComments);
-        result.failure = locator.failure();
+        result.failure = locateFailure(text, allowComments);
+    } catch (const TooDeep&) {
+        result.failure = locateFailure(text, allowComments);
     }
     return result;
 }

@@ -11,10 +11,15 @@ namespace terragrid {
 
 using Json = nlohmann::json;
 
+/// The deepest nesting of arrays and objects parseJson accepts. A config needs 5; copying or
+/// showing a value recurses once per level, so 100000 levels would overflow the stack.
+inline constexpr std::size_t kMaxJsonDepth = 64;
+
 /// Why a text is not valid JSON.
 struct JsonParseFailure {
-    /// nlohmann's words without the "[json.exception...] " prefix; for a syntax error they
-    /// include the line and column.
+    /// nlohmann's words without the "[json.exception...] " prefix (or ours for a NUL byte,
+    /// which nlohmann takes for the end of the input); for a syntax error they include the
+    /// line and column.
     std::string message;
     /// The number as written when the failure is a number too large for a double ("1e309");
     /// empty for every other failure.
@@ -22,6 +27,9 @@ struct JsonParseFailure {
     /// Dotted key path, inside the text, of the value being read when parsing stopped ("" at
     /// the top level).
     std::string keyPath;
+    /// The text is JSON but nests arrays and objects deeper than kMaxJsonDepth (at keyPath);
+    /// `message` is empty.
+    bool tooDeep = false;
 };
 
 /// The result of parseJson: a value, or why there is none.
@@ -31,8 +39,8 @@ struct JsonParseResult {
     JsonParseFailure failure;
 };
 
-/// Parses `text` as JSON, with // and /* */ comments when `allowComments`. Never throws for
-/// bad input. Thread-safe.
+/// Parses `text` as JSON, with // and /* */ comments when `allowComments`, refusing nesting
+/// deeper than kMaxJsonDepth. Never throws for bad input. Thread-safe.
 JsonParseResult parseJson(std::string_view text, bool allowComments);
 
 /// Merges `overlay` into `base`: where both are objects, key by key and recursively; anything

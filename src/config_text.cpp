@@ -13,17 +13,35 @@ std::string oneLine(std::string text) {
 
 void report(Problems& out, const std::string& text) { out.push_back("config: " + oneLine(text)); }
 
+namespace {
+
+bool isUtf8Continuation(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
+
+}  // namespace
+
+std::string abbreviate(std::string_view text) {
+    if (text.size() <= kMaxShownBytes) return std::string(text);
+    std::size_t headEnd = kMaxShownBytes * 2 / 3;
+    while (headEnd > 0 && isUtf8Continuation(text[headEnd])) --headEnd;
+    std::size_t tailStart = text.size() - kMaxShownBytes / 3;
+    while (tailStart < text.size() && isUtf8Continuation(text[tailStart])) ++tailStart;
+    return std::string(text.substr(0, headEnd)) + "...(" +
+           std::to_string(tailStart - headEnd) + " bytes left out)..." +
+           std::string(text.substr(tailStart));
+}
+
 std::string quote(std::string_view name) {
+    const std::string shown = abbreviate(name);
     // Appended piecewise: "'" + std::string(name) trips GCC 12's -Wrestrict false positive.
     std::string text;
-    text.reserve(name.size() + 2);
+    text.reserve(shown.size() + 2);
     text += '\'';
-    text += name;
+    text += shown;
     text += '\'';
     return text;
 }
 
-std::string got(const Json& value) { return " (got " + showJson(value) + ")"; }
+std::string got(const Json& value) { return " (got " + abbreviate(showJson(value)) + ")"; }
 
 std::string joinNames(std::span<const std::string_view> names, std::string_view separator) {
     std::string text;

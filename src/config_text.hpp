@@ -19,8 +19,17 @@ std::string oneLine(std::string text);
 
 void report(Problems& out, const std::string& text);
 
+/// Longest key, file name, value or parser complaint a problem shows in full.
+inline constexpr std::size_t kMaxShownBytes = 256;
+
+/// `text`, or when it is longer than kMaxShownBytes its start and end around the number of
+/// bytes left out, cut between UTF-8 characters: a 100 MB value must not make a 100 MB message.
+std::string abbreviate(std::string_view text);
+
+/// `name` in single quotes, abbreviated.
 std::string quote(std::string_view name);
 
+/// " (got VALUE)", the value abbreviated.
 std::string got(const Json& value);
 
 std::string joinNames(std::span<const std::string_view> names, std::string_view separator);
