@@ -11,9 +11,11 @@ packages=(
   libpng-dev                       # PNG previews
   zlib1g-dev                       # Tiled layer data
   libtbb-dev                       # parallel tiles
+  libhwy-dev                       # SIMD rows (Google Highway)
   libgtest-dev libgmock-dev        # test suite
   gdal-bin                         # gdalinfo, used by the tests to check our GeoTIFFs
   tiled                            # the Tiled editor, used by the tests to open our maps
+  libbenchmark-dev libnoise-dev    # scripts/bench.sh: Google Benchmark, libnoise to compare with
 )
 
 missing=()

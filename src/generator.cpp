@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cmath>
 #include <memory>
+#include <optional>
 
 #include <tbb/parallel_pipeline.h>
 #include <tbb/task_arena.h>
@@ -48,16 +49,19 @@ void generateTile(const MapFields& fields, const TileRect& rect, Tile& tile) {
 
     const double low = fields.config.elevation.minMeters;
     const double span = fields.config.elevation.maxMeters - low;
+    NoiseRows heightRows(fields.height, xs.data(), width);
+    std::optional<NoiseRows> moistureRows;
+    if (fields.terrain) moistureRows.emplace(fields.moisture, xs.data(), width);
     std::vector<double> height(width);
     std::vector<double> moisture(fields.terrain ? width : 0);
     for (std::int64_t r = 0; r < rect.height; ++r) {
         const double y = fields.grid.cellY(rect.row0 + r);
         const std::size_t at = static_cast<std::size_t>(r) * width;
-        fields.height.sampleRow(xs.data(), width, y, height.data());
+        heightRows.row(y, height.data());
         for (std::size_t c = 0; c < width; ++c)
             tile.elevationMeters[at + c] = static_cast<float>(low + span * height[c]);
         if (!fields.terrain) continue;
-        fields.moisture.sampleRow(xs.data(), width, y, moisture.data());
+        moistureRows->row(y, moisture.data());
         for (std::size_t c = 0; c < width; ++c) {
             const std::uint8_t cls = fields.terrain->classify(height[c], moisture[c]);
             tile.classIndex[at + c] = cls;

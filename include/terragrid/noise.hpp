@@ -8,6 +8,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string_view>
 
 namespace terragrid {
@@ -150,6 +151,33 @@ private:
     double m_amplitudeSum;
     // Octaves are few (<= 16) and fixed after construction.
     std::array<Octave, kMaxOctaves> m_octave;
+};
+
+/// A NoiseField evaluated over whole rows of one fixed set of columns (a tile's width): the
+/// generator's hot path. What depends only on x (lattice index, fraction, fade weight, hash
+/// part) is computed once per column and octave in the constructor; what depends only on y
+/// once per row; the inner loop combines the two across SIMD lanes (Highway, dispatched at
+/// run time to the best instruction set of the CPU).
+///
+/// row(y) equals NoiseField::sample(xs[i], y) bit for bit, on every CPU. Rows may come in any
+/// order; consecutive rows with increasing y reuse the most. Not thread-safe (it caches per
+/// row): use one NoiseRows per thread / tile.
+class NoiseRows {
+public:
+    /// Copies `xs` (world x of each column); `field` must outlive this object.
+    NoiseRows(const NoiseField& field, const double* xs, std::size_t n);
+    ~NoiseRows();
+    NoiseRows(const NoiseRows&) = delete;
+    NoiseRows& operator=(const NoiseRows&) = delete;
+
+    std::size_t size() const noexcept;
+    /// out[i] = field.sample(xs[i], y) for i < size().
+    void row(double y, double* out);
+
+    struct State;  // defined in src/noise/rows.cpp
+
+private:
+    std::unique_ptr<State> m_state;
 };
 
 }  // namespace terragrid
