@@ -58,6 +58,16 @@ public:
     /// kinds, the top 24 bits / (2^24 - 1) for `Lattice`.
     double unit(std::uint32_t hash) const noexcept;
 
+    /// The 2D hash in two steps, so a row evaluator can do the x step once per column:
+    /// (*this)(ix, iy) == withY(xPart(ix), iy).
+    std::uint64_t xPart(std::int64_t ix) const noexcept;
+    std::uint32_t withY(std::uint64_t xPart, std::int64_t iy) const noexcept;
+
+    /// What a SIMD hash needs: the mixed seed (`Lattice`) and the doubled permutation (the
+    /// permutation kinds).
+    std::uint64_t key() const noexcept { return m_seed; }
+    const std::array<std::uint8_t, 512>& permutation() const noexcept { return m_perm; }
+
 private:
     HashKind m_kind;
     std::uint64_t m_seed;
@@ -137,6 +147,11 @@ public:
     void sampleRow(const double* xs, std::size_t n, double y, double* out) const noexcept;
 
 private:
+    friend class NoiseRows;  // reads the octaves; NoiseRows::row must equal sample()
+
+    /// The fractal sum of the octaves' terms mapped onto [0, 1] (shared by sample and rows).
+    double normalise(double sum) const noexcept;
+
     // Default member initialisers make Octave (and so the array) default-constructible;
     // the constructor then fills the octaves in use.
     struct Octave {

@@ -100,12 +100,20 @@ std::uint32_t LatticeHash::operator()(std::int64_t ix) const noexcept {
 }
 
 std::uint32_t LatticeHash::operator()(std::int64_t ix, std::int64_t iy) const noexcept {
+    return withY(xPart(ix), iy);
+}
+
+std::uint64_t LatticeHash::xPart(std::int64_t ix) const noexcept {
+    if (m_kind == HashKind::Lattice) return mix64(m_seed + static_cast<std::uint64_t>(ix));
+    return m_perm[wrap(ix)];
+}
+
+std::uint32_t LatticeHash::withY(std::uint64_t xPart, std::int64_t iy) const noexcept {
     if (m_kind == HashKind::Lattice) {
-        const std::uint64_t hx = mix64(m_seed + static_cast<std::uint64_t>(ix));
-        return static_cast<std::uint32_t>(mix64(hx + static_cast<std::uint64_t>(iy)) >> 32);
+        return static_cast<std::uint32_t>(mix64(xPart + static_cast<std::uint64_t>(iy)) >> 32);
     }
     // Perlin's nesting: p[p[ix] + iy]; the doubled table makes the sum a valid index.
-    return m_perm[m_perm[wrap(ix)] + wrap(iy)];
+    return m_perm[xPart + wrap(iy)];
 }
 
 std::uint32_t LatticeHash::operator()(std::int64_t ix, std::int64_t iy,

@@ -4,6 +4,15 @@
 #include <cmath>
 #include <cstdint>
 
+namespace terragrid {
+
+class LatticeHash;
+
+/// A lattice point's value noise value on [-1, 1] (value.cpp).
+double signedValue(const LatticeHash& h, std::uint32_t hash) noexcept;
+
+}  // namespace terragrid
+
 namespace terragrid::lattice {
 
 /// A coordinate split into an int64 lattice index and its fraction in [0, 1). The subtraction

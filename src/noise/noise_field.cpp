@@ -94,6 +94,10 @@ double NoiseField::sample(double x, double y) const noexcept {
         const double n = baseNoise(m_params.noise, u, v, m_params.fade, octave.hash);
         sum += octave.amplitude * octaveTerm(m_params.fractal, n);
     }
+    return normalise(sum);
+}
+
+double NoiseField::normalise(double sum) const noexcept {
     const double mean = sum / m_amplitudeSum;
     const bool isSigned = m_params.fractal == FractalKind::None ||
                           m_params.fractal == FractalKind::Fbm;
@@ -104,8 +108,8 @@ double NoiseField::sample(double x, double y) const noexcept {
 
 void NoiseField::sampleRow(const double* xs, std::size_t n, double y,
                            double* out) const noexcept {
-    // The scalar reference row; a SIMD path replaces this and must stay bit-identical.
-    for (std::size_t i = 0; i < n; ++i) out[i] = sample(xs[i], y);
+    NoiseRows rows(*this, xs, n);
+    rows.row(y, out);
 }
 
 }  // namespace terragrid

@@ -4,34 +4,22 @@
 #include "terragrid/noise.hpp"
 
 #include "noise/lattice.hpp"
+#include "noise/separable-inl.hpp"
 
 #include <cmath>
 
 namespace terragrid {
+
+// The scalar code uses the separable form with double (the static target's copy).
+namespace separable = HWY_NAMESPACE::separable;
 
 namespace {
 
 using lattice::grad3;
 using lattice::lerp;
 using lattice::split;
-
-constexpr double kSqrt2 = 1.4142135623730951;
-
-// 2D: the four axes and the four unit diagonals, with the final "times sqrt(2)" folded into
-// the gradients: axis x*sqrt(2), diagonal (x + y)/sqrt(2)*sqrt(2) = x + y. Same function, but
-// the cell-centre maximum comes out as exactly 1 instead of rounding to 1 + 2^-52.
-double grad2(std::uint32_t hash, double x, double y) noexcept {
-    switch (hash & 7u) {
-    case 0: return kSqrt2 * x;
-    case 1: return -kSqrt2 * x;
-    case 2: return kSqrt2 * y;
-    case 3: return -kSqrt2 * y;
-    case 4: return x + y;
-    case 5: return -x + y;
-    case 6: return x - y;
-    default: return -x - y;
-    }
-}
+using separable::Gradient;
+using separable::perlinGradient;
 
 }  // namespace
 
@@ -47,17 +35,18 @@ double perlinNoise(double x, FadeCurve f, const LatticeHash& h) noexcept {
 double perlinNoise(double x, double y, FadeCurve f, const LatticeHash& h) noexcept {
     const lattice::Coord cx = split(x);
     const lattice::Coord cy = split(y);
-    const std::int64_t ix = cx.index;
+    const std::uint64_t left = h.xPart(cx.index);
+    const std::uint64_t right = h.xPart(cx.index + 1);
     const std::int64_t iy = cy.index;
-    const double fx = cx.frac;
     const double fy = cy.frac;
-    const double u = fade(f, fx);
-    const double v = fade(f, fy);
-    // Lerp in x, then y (the same order as the 3D reference).
-    const double bottom = lerp(u, grad2(h(ix, iy), fx, fy), grad2(h(ix + 1, iy), fx - 1.0, fy));
-    const double top = lerp(u, grad2(h(ix, iy + 1), fx, fy - 1.0),
-                            grad2(h(ix + 1, iy + 1), fx - 1.0, fy - 1.0));
-    return lerp(v, bottom, top);
+    // Lerp in x, then y (the 3D reference's order), in the separable form of separable-inl.hpp.
+    const Gradient g00 = perlinGradient(h.withY(left, iy));
+    const Gradient g10 = perlinGradient(h.withY(right, iy));
+    const Gradient g01 = perlinGradient(h.withY(left, iy + 1));
+    const Gradient g11 = perlinGradient(h.withY(right, iy + 1));
+    const auto k = separable::perlinCoefficients(g00.x, g00.y, g10.x, g10.y, g01.x, g01.y,
+                                                 g11.x, g11.y, fy, fy - 1.0, fade(f, fy));
+    return separable::perlinEvaluate(k, cx.frac, fade(f, cx.frac));
 }
 
 double perlinNoise(double x, double y, double z, FadeCurve f, const LatticeHash& h) noexcept {

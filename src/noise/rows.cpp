@@ -1,25 +1,204 @@
-// NoiseRows: a NoiseField over rows of fixed columns.
+// NoiseRows: a NoiseField over rows of fixed columns, the generator's hot path.
+//
+// Per octave, the constructor does everything that depends on x alone, once per column:
+// the lattice coordinate, its cell and fraction, the fade weight, and the x half of the hash
+// (value / Perlin), or just the coordinate (simplex, whose skewed cells mix x and y). Value
+// and Perlin noise then need, per row, only the corners of the cells the row crosses; those
+// change when the row enters a new lattice row, which at the octaves that matter is every few
+// rows, and the cells' row coefficients (separable-inl.hpp) are shared by all their columns. The
+// SIMD kernels (rows_kernels.cpp) combine the two. A NoiseRows is per tile and per thread,
+// so its per-row cache is not state shared between tiles (design.md principle 1).
 
 #include "terragrid/noise.hpp"
 
+#include "noise/lattice.hpp"
+#include "noise/rows_kernels.hpp"
+#include "noise/separable-inl.hpp"
+
+#include <algorithm>
+#include <array>
+#include <utility>
 #include <vector>
 
 namespace terragrid {
 
-struct NoiseRows::State {
-    const NoiseField& field;
-    std::vector<double> xs;
+// The scalar code uses the separable form with double (the static target's copy).
+namespace separable = HWY_NAMESPACE::separable;
+
+namespace {
+
+using rows::kRowPadding;
+
+std::size_t paddedColumns(std::size_t n) {
+    return (n + kRowPadding - 1) / kRowPadding * kRowPadding;
+}
+
+// A lattice row of corners for the cells a row crosses: gradient (Perlin) or value (value
+// noise, in x) at each cell's left and right corner.
+struct CornerRow {
+    std::int64_t iy = 0;
+    std::vector<double> leftX, leftY, rightX, rightY;
+
+    void resize(std::size_t cells) {
+        for (auto* v : {&leftX, &leftY, &rightX, &rightY}) v->assign(cells, 0.0);
+    }
 };
 
+}  // namespace
+
+// One octave's columns and its per-row cache.
+struct OctaveRows {
+    // Per column (padded by repeating the last column).
+    std::vector<double> coordinate;  // lattice x: (x * f + offset) + shift
+    std::vector<double> fx;
+    std::vector<double> fade;
+    std::vector<std::int64_t> cell;  // index into the per-cell arrays
+    // Per cell the row crosses (padded by kRowPadding).
+    std::vector<std::uint64_t> leftHash;  // LatticeHash::xPart of the cell's two x corners
+    std::vector<std::uint64_t> rightHash;
+    std::size_t cells = 0;
+    std::vector<std::int64_t> perm;  // the permutation as int64 (SIMD gathers)
+    // Per row.
+    bool cached = false;
+    CornerRow bottom, top;  // at iy and iy + 1
+    std::vector<double> p, q, r, s;
+};
+
+struct NoiseRows::State {
+    const NoiseField& field;
+    std::size_t n;
+    std::vector<OctaveRows> octaves;
+    std::vector<double> sum;
+};
+
+namespace {
+
+void planColumns(OctaveRows& o, const LatticeHash& hash, const double* lattice, std::size_t n,
+                 bool separableKind) {
+    const std::size_t padded = paddedColumns(n);
+    o.coordinate.assign(lattice, lattice + n);
+    o.coordinate.resize(padded, n > 0 ? lattice[n - 1] : 0.0);
+    if (!separableKind) return;
+    o.fx.resize(padded);
+    o.cell.resize(padded);
+    std::int64_t previous = 0;
+    for (std::size_t c = 0; c < padded; ++c) {
+        const lattice::Coord x = lattice::split(o.coordinate[c]);
+        o.fx[c] = x.frac;
+        if (c == 0 || x.index != previous) {
+            o.leftHash.push_back(hash.xPart(x.index));
+            o.rightHash.push_back(hash.xPart(x.index + 1));
+            previous = x.index;
+        }
+        o.cell[c] = static_cast<std::int64_t>(o.leftHash.size()) - 1;
+    }
+    o.cells = o.leftHash.size();
+    const std::size_t cellsPadded = o.cells + kRowPadding;
+    for (auto* v : {&o.p, &o.q, &o.r, &o.s}) v->assign(cellsPadded, 0.0);
+    o.bottom.resize(cellsPadded);
+    o.top.resize(cellsPadded);
+}
+
+// The corners of every cell at lattice row iy: gradients for Perlin, values for value noise.
+void fillCorners(CornerRow& row, const OctaveRows& o, const LatticeHash& hash, NoiseKind kind,
+                 std::int64_t iy) {
+    row.iy = iy;
+    for (std::size_t k = 0; k < o.cells; ++k) {
+        const std::uint32_t left = hash.withY(o.leftHash[k], iy);
+        const std::uint32_t right = hash.withY(o.rightHash[k], iy);
+        if (kind == NoiseKind::Perlin) {
+            const separable::Gradient a = separable::perlinGradient(left);
+            const separable::Gradient b = separable::perlinGradient(right);
+            row.leftX[k] = a.x;
+            row.leftY[k] = a.y;
+            row.rightX[k] = b.x;
+            row.rightY[k] = b.y;
+        } else {
+            row.leftX[k] = signedValue(hash, left);
+            row.rightX[k] = signedValue(hash, right);
+        }
+    }
+}
+
+// Brings the cached lattice rows to iy and iy + 1, reusing what it can: rows usually move
+// down the map a fraction of a lattice row at a time.
+void updateCorners(OctaveRows& o, const LatticeHash& hash, NoiseKind kind, std::int64_t iy) {
+    if (o.cached && o.bottom.iy == iy) return;
+    if (o.cached && o.top.iy == iy) {
+        std::swap(o.bottom, o.top);
+    } else {
+        fillCorners(o.bottom, o, hash, kind, iy);
+    }
+    fillCorners(o.top, o, hash, kind, iy + 1);
+    o.cached = true;
+}
+
+}  // namespace
+
 NoiseRows::NoiseRows(const NoiseField& field, const double* xs, std::size_t n)
-    : m_state(new State{field, std::vector<double>(xs, xs + n)}) {}
+    : m_state(new State{field, n, {}, std::vector<double>(paddedColumns(n))}) {
+    const NoiseParams& params = field.params();
+    const bool separableKind = params.noise != NoiseKind::Simplex;
+    std::vector<double> lattice(n);
+    m_state->octaves.resize(static_cast<std::size_t>(field.m_octaves));
+    for (int i = 0; i < field.m_octaves; ++i) {
+        const NoiseField::Octave& octave = field.m_octave[i];
+        OctaveRows& o = m_state->octaves[static_cast<std::size_t>(i)];
+        // The same operations, in the same order, as NoiseField::sample.
+        for (std::size_t c = 0; c < n; ++c)
+            lattice[c] = (xs[c] * octave.frequency + params.offsetX) + octave.shiftX;
+        planColumns(o, octave.hash, lattice.data(), n, separableKind);
+        if (separableKind) {
+            o.fade.resize(o.fx.size());
+            for (std::size_t c = 0; c < o.fx.size(); ++c) o.fade[c] = fade(params.fade, o.fx[c]);
+        }
+        if (octave.hash.kind() != HashKind::Lattice) {
+            const auto& table = octave.hash.permutation();
+            o.perm.assign(table.begin(), table.end());
+        }
+    }
+}
 
 NoiseRows::~NoiseRows() = default;
 
-std::size_t NoiseRows::size() const noexcept { return m_state->xs.size(); }
+std::size_t NoiseRows::size() const noexcept { return m_state->n; }
 
 void NoiseRows::row(double y, double* out) {
-    for (std::size_t i = 0; i < m_state->xs.size(); ++i) out[i] = m_state->field.sample(m_state->xs[i], y);
+    State& st = *m_state;
+    const NoiseField& field = st.field;
+    const NoiseParams& params = field.params();
+    std::fill(st.sum.begin(), st.sum.end(), 0.0);
+    for (int i = 0; i < field.m_octaves; ++i) {
+        const NoiseField::Octave& octave = field.m_octave[i];
+        OctaveRows& o = st.octaves[static_cast<std::size_t>(i)];
+        const rows::Accumulate into{params.fractal, octave.amplitude, st.sum.data(),
+                                    st.sum.size()};
+        const double v = (y * octave.frequency + params.offsetY) + octave.shiftY;
+        if (params.noise == NoiseKind::Simplex) {
+            rows::accumulateSimplex({o.coordinate.data(), v, octave.hash.kind(),
+                                     octave.hash.key(), o.perm.data()},
+                                    into);
+            continue;
+        }
+        const lattice::Coord cy = lattice::split(v);
+        updateCorners(o, octave.hash, params.noise, cy.index);
+        const rows::CornerRows corners{
+            o.bottom.leftX.data(), o.bottom.leftY.data(), o.bottom.rightX.data(),
+            o.bottom.rightY.data(), o.top.leftX.data(),   o.top.leftY.data(),
+            o.top.rightX.data(),    o.top.rightY.data(),  cy.frac,
+            fade(params.fade, cy.frac), paddedColumns(o.cells)};
+        const bool perlin = params.noise == NoiseKind::Perlin;
+        if (perlin) {
+            rows::perlinCoefficients(corners, o.p.data(), o.q.data(), o.r.data(), o.s.data());
+        } else {
+            rows::valueCoefficients(corners, o.p.data(), o.r.data());
+        }
+        rows::accumulateSeparable({o.fx.data(), o.fade.data(), o.cell.data(), o.p.data(),
+                                   perlin ? o.q.data() : nullptr, o.r.data(),
+                                   perlin ? o.s.data() : nullptr},
+                                  into);
+    }
+    for (std::size_t c = 0; c < st.n; ++c) out[c] = field.normalise(st.sum[c]);
 }
 
 }  // namespace terragrid

@@ -4,6 +4,7 @@
 #include "terragrid/noise.hpp"
 
 #include "noise/lattice.hpp"
+#include "noise/simplex_constants.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -12,37 +13,21 @@ namespace terragrid {
 
 namespace {
 
-// Skew (F) and unskew (G) factors, written as the correctly rounded values of
-// (sqrt(3) - 1) / 2 and (3 - sqrt(3)) / 6 (sqrt is not constexpr in C++20).
-constexpr double kF2 = 0.36602540378443865;
-constexpr double kG2 = 0.21132486540518711;
-constexpr double kF3 = 1.0 / 3.0;
-constexpr double kG3 = 1.0 / 6.0;
-
-// Kernel radius^2. 0.5 is the largest value for which the kernel vanishes before it reaches
-// a simplex the point is not in, so the sum over one simplex's corners is continuous.
-constexpr double kRadius2 = 0.5;
-
-// Scales to [-1, 1]. The upper bound of the unscaled sum (every corner taking its best
-// gradient, maximised numerically over the cell) is 0.0142556 in 2D and 0.0130072 in 3D, so
-// 70 gives a maximum of 0.998 and 76.88 a maximum of 0.99999. (The 31.32 often quoted for 3D
-// belongs to other gradient lengths / radii; with these it would reach only 0.41.)
-constexpr double kScale2 = 70.0;
-constexpr double kScale3 = 76.88;
+using namespace simplex;
 
 
-// 2D gradients: the four axes and the four diagonals (+-1, +-1), Gustavson's 2D set.
+
+// 2D gradients: the four axes and the four diagonals (+-1, +-1), Gustavson's 2D set:
+// hash & 7 = 0..7 gives x, -x, y, -y, x + y, -x + y, x - y, -x - y. Written with the hash's
+// bits selecting terms (not a switch) because the SIMD rows (rows_kernels.cpp) select the
+// same way; an axis adds +0, so both produce the same bits, signed zeros included.
 double grad2(std::uint32_t hash, double x, double y) noexcept {
-    switch (hash & 7u) {
-    case 0: return x;
-    case 1: return -x;
-    case 2: return y;
-    case 3: return -y;
-    case 4: return x + y;
-    case 5: return -x + y;
-    case 6: return x - y;
-    default: return -x - y;
-    }
+    const bool negate = (hash & 1u) != 0;
+    const bool yAxis = (hash & 2u) != 0;
+    const bool diagonal = (hash & 4u) != 0;
+    const double first = yAxis && !diagonal ? y : x;
+    const double second = diagonal ? (yAxis ? -y : y) : 0.0;
+    return (negate ? -first : first) + second;
 }
 
 double corner2(std::uint32_t hash, double x, double y) noexcept {

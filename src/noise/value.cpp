@@ -3,22 +3,25 @@
 #include "terragrid/noise.hpp"
 
 #include "noise/lattice.hpp"
+#include "noise/separable-inl.hpp"
 
 #include <cmath>
 
 namespace terragrid {
+
+// The scalar code uses the separable form with double (the static target's copy).
+namespace separable = HWY_NAMESPACE::separable;
 
 namespace {
 
 using lattice::lerp;
 using lattice::split;
 
-// A lattice point's value on [-1, 1].
+}  // namespace
+
 double signedValue(const LatticeHash& h, std::uint32_t hash) noexcept {
     return 2.0 * h.unit(hash) - 1.0;
 }
-
-}  // namespace
 
 double fade(FadeCurve curve, double t) noexcept {
     switch (curve) {
@@ -43,15 +46,15 @@ double valueNoise(double x, FadeCurve f, const LatticeHash& h) noexcept {
 double valueNoise(double x, double y, FadeCurve f, const LatticeHash& h) noexcept {
     const lattice::Coord cx = split(x);
     const lattice::Coord cy = split(y);
-    const std::int64_t ix = cx.index;
+    const std::uint64_t left = h.xPart(cx.index);
+    const std::uint64_t right = h.xPart(cx.index + 1);
     const std::int64_t iy = cy.index;
-    const double u = fade(f, cx.frac);
-    const double v = fade(f, cy.frac);
-    // Bilinear: along x on both cell edges, then along y.
-    const double bottom = lerp(u, signedValue(h, h(ix, iy)), signedValue(h, h(ix + 1, iy)));
-    const double top =
-        lerp(u, signedValue(h, h(ix, iy + 1)), signedValue(h, h(ix + 1, iy + 1)));
-    return lerp(v, bottom, top);
+    // Bilinear, in the separable form the SIMD rows use (separable-inl.hpp).
+    const auto k = separable::valueCoefficients(
+        signedValue(h, h.withY(left, iy)), signedValue(h, h.withY(right, iy)),
+        signedValue(h, h.withY(left, iy + 1)), signedValue(h, h.withY(right, iy + 1)),
+        fade(f, cy.frac));
+    return separable::valueEvaluate(k, fade(f, cx.frac));
 }
 
 double valueNoise(double x, double y, double z, FadeCurve f, const LatticeHash& h) noexcept {

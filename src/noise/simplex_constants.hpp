@@ -1,0 +1,25 @@
+#pragma once
+// Simplex noise's constants, shared by the scalar reference (simplex.cpp) and the SIMD rows
+// (rows_kernels.cpp), which must agree bit for bit (private to src/noise).
+
+namespace terragrid::simplex {
+
+// Skew (F) and unskew (G) factors, written as the correctly rounded values of
+// (sqrt(3) - 1) / 2 and (3 - sqrt(3)) / 6 (sqrt is not constexpr in C++20).
+constexpr double kF2 = 0.36602540378443865;
+constexpr double kG2 = 0.21132486540518711;
+constexpr double kF3 = 1.0 / 3.0;
+constexpr double kG3 = 1.0 / 6.0;
+
+// Kernel radius^2. 0.5 is the largest value for which the kernel vanishes before it reaches
+// a simplex the point is not in, so the sum over one simplex's corners is continuous.
+constexpr double kRadius2 = 0.5;
+
+// Scales to [-1, 1]. The upper bound of the unscaled sum (every corner taking its best
+// gradient, maximised numerically over the cell) is 0.0142556 in 2D and 0.0130072 in 3D, so
+// 70 gives a maximum of 0.998 and 76.88 a maximum of 0.99999. (The 31.32 often quoted for 3D
+// belongs to other gradient lengths / radii; with these it would reach only 0.41.)
+constexpr double kScale2 = 70.0;
+constexpr double kScale3 = 76.88;
+
+}  // namespace terragrid::simplex
