@@ -1,0 +1,49 @@
+#pragma once
+// Running the terragrid CLI as a child process and reading the timings its stats.json reports.
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace terragrid::bench {
+
+/// stats.json's timing_seconds (what the run itself measured, in seconds).
+struct StageTimes {
+    double terrain = 0;           ///< resolving the class thresholds (coverage sampling)
+    double generateCpu = 0;       ///< noise and classification, summed over threads
+    double outputsStreaming = 0;  ///< sinks consuming tiles, serial
+    double outputsFinish = 0;     ///< sinks finishing their files, serial
+    double regions = 0;           ///< walkable-region analysis
+    double generationWall = 0;    ///< the whole tile pipeline, wall clock
+};
+
+/// One run of the CLI: its wall time seen from outside (process start to exit) and its own
+/// breakdown.
+struct CliRun {
+    double wallSeconds = 0;
+    StageTimes stages;
+};
+
+/// Runs `program` with `args` (no shell), waits for it and returns its wall time. Throws
+/// std::runtime_error when it cannot start or exits with anything but 0.
+double runTimed(const std::string& program, const std::vector<std::string>& args);
+
+/// timing_seconds of a stats.json. Throws std::runtime_error naming the file when it is
+/// missing or has no such object.
+StageTimes readStageTimes(const std::filesystem::path& statsJson);
+
+/// A fresh directory under the system's temporary directory, removed with everything in it
+/// when the object goes.
+class TempDir {
+public:
+    TempDir();
+    ~TempDir();
+    TempDir(const TempDir&) = delete;
+    TempDir& operator=(const TempDir&) = delete;
+    const std::filesystem::path& path() const noexcept { return m_path; }
+
+private:
+    std::filesystem::path m_path;
+};
+
+}  // namespace terragrid::bench

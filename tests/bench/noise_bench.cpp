@@ -1,0 +1,79 @@
+// NoiseRows over the grid (the generator's hot path) and NoiseField::sample (the reference).
+
+#include "noise_bench.hpp"
+
+#include <tbb/info.h>
+#include <tbb/task_arena.h>
+
+#include <algorithm>
+
+#include "bench_grid.hpp"
+
+namespace terragrid::bench {
+
+namespace {
+
+void rowsBenchmark(benchmark::State& state, NoiseKind noise, FractalKind fractal, int threads) {
+    const NoiseField field(benchLayer(noise, fractal), benchSeed());
+    const GridGeometry grid = benchGrid();
+    tbb::task_arena arena(threads);
+    for (auto _ : state) {
+        double sum = 0;
+        arena.execute([&] { sum = evaluateGridRows(field, grid); });
+        benchmark::DoNotOptimize(sum);
+    }
+    setSampleCounters(state, kGridSamples);
+}
+
+void scalarBenchmark(benchmark::State& state, NoiseKind noise, FractalKind fractal) {
+    const NoiseField field(benchLayer(noise, fractal), benchSeed());
+    const GridGeometry grid = benchGrid();
+    for (auto _ : state)
+        benchmark::DoNotOptimize(evaluateCornerScalar(field, grid, kScalarCornerCells));
+    setSampleCounters(state, kScalarCornerCells * kScalarCornerCells);
+}
+
+}  // namespace
+
+std::string rowsName(NoiseKind noise, FractalKind fractal, int threads) {
+    return "rows/" + layerName(noise, fractal) + "/threads:" + std::to_string(threads);
+}
+
+std::string scalarName(NoiseKind noise, FractalKind fractal) {
+    return "sample/" + layerName(noise, fractal) + "/threads:1";
+}
+
+std::vector<int> benchThreadCounts() {
+    const int cores = tbb::info::default_concurrency();
+    std::vector<int> counts{1};
+    if (cores >= 2) counts.push_back(2);
+    if (cores > 2) counts.push_back(cores);
+    return counts;
+}
+
+void setSampleCounters(benchmark::State& state, std::int64_t samplesPerIteration) {
+    const auto samples = static_cast<double>(samplesPerIteration);
+    state.SetItemsProcessed(state.iterations() * samplesPerIteration);
+    // Inverted rate: seconds / (iterations * samples), which the table shows as e.g. "3.6ns".
+    state.counters["time/sample"] = benchmark::Counter(
+        samples, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+}
+
+void registerNoiseBenchmarks(const std::vector<int>& threadCounts) {
+    for (NoiseKind noise : kNoiseKinds)
+        for (FractalKind fractal : kFractals) {
+            for (int threads : threadCounts)
+                benchmark::RegisterBenchmark(rowsName(noise, fractal, threads).c_str(),
+                                             rowsBenchmark, noise, fractal, threads)
+                    ->UseRealTime()
+                    ->MeasureProcessCPUTime()
+                    ->Unit(benchmark::kMillisecond);
+            benchmark::RegisterBenchmark(scalarName(noise, fractal).c_str(), scalarBenchmark, noise,
+                                         fractal)
+                ->UseRealTime()
+                ->MeasureProcessCPUTime()
+                ->Unit(benchmark::kMillisecond);
+        }
+}
+
+}  // namespace terragrid::bench

@@ -1,0 +1,39 @@
+#pragma once
+// Registration of the noise benchmarks and the names the summary looks them up by.
+
+#include <benchmark/benchmark.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "terragrid/noise.hpp"
+
+namespace terragrid::bench {
+
+inline constexpr NoiseKind kNoiseKinds[] = {NoiseKind::Value, NoiseKind::Perlin,
+                                            NoiseKind::Simplex};
+inline constexpr FractalKind kFractals[] = {FractalKind::None, FractalKind::Fbm};
+/// Edge of the corner the scalar reference samples: a sixteenth of the grid keeps it quick.
+inline constexpr std::int64_t kScalarCornerCells = 1024;
+/// Rows of the grid (every column) libnoise samples: its cost per sample does not depend on
+/// where it samples, and the whole grid would take it 6 s on an idle 2 GHz core.
+inline constexpr std::int64_t kLibnoiseRows = 1024;
+inline constexpr const char* kLibnoiseName = "libnoise/perlin/fbm8/threads:1";
+
+/// "rows/perlin/fbm8/threads:2": NoiseRows over the whole grid with `threads` TBB threads.
+std::string rowsName(NoiseKind noise, FractalKind fractal, int threads);
+/// "sample/perlin/fbm8/threads:1": NoiseField::sample over the corner, one thread.
+std::string scalarName(NoiseKind noise, FractalKind fractal);
+
+/// 1, 2 and every core (each once, none above what TBB offers on this machine).
+std::vector<int> benchThreadCounts();
+
+/// Reports ns per sample and samples per second. Benchmarks time real time (the work runs on
+/// TBB threads) and the whole process's CPU time (so the CPU column counts every thread).
+void setSampleCounters(benchmark::State& state, std::int64_t samplesPerIteration);
+
+void registerNoiseBenchmarks(const std::vector<int>& threadCounts);
+void registerLibnoiseBenchmark();
+
+}  // namespace terragrid::bench

@@ -1,0 +1,123 @@
+#include "summary.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+
+#include "bench_grid.hpp"
+#include "noise_bench.hpp"
+
+namespace terragrid::bench {
+
+namespace {
+
+constexpr std::size_t kLayerWidth = 14;
+constexpr std::size_t kCellWidth = 24;
+constexpr double kBusyCpuShare = 0.9;  ///< below this CPU / real time, the machine was busy
+
+std::string format(const char* pattern, double a, double b = 0) {
+    char text[256];
+    std::snprintf(text, sizeof text, pattern, a, b);
+    return text;
+}
+
+std::string padRight(std::string text, std::size_t width) {
+    if (text.size() < width) text.append(width - text.size(), ' ');
+    return text;
+}
+
+/// "  12.3 ns   81.30 M/s  ", or "-" when the benchmark did not run (filtered out).
+std::string rateCell(double samplesPerSecond) {
+    if (samplesPerSecond <= 0) return padRight("      -", kCellWidth);
+    return padRight(format("%7.1f ns %7.2f M/s", 1e9 / samplesPerSecond, samplesPerSecond / 1e6),
+                    kCellWidth);
+}
+
+std::string verdict(double ratio, double target) {
+    if (ratio <= 0) return "n/a (not measured)";
+    return format("%6.2fx   target >= %gx   ", ratio, target) + (ratio >= target ? "PASS" : "MISS");
+}
+
+void printLayerTable(const SummaryReporter& results, const std::vector<int>& threadCounts,
+                     std::ostream& out) {
+    out << padRight("layer", kLayerWidth);
+    for (int t : threadCounts)
+        out << padRight("NoiseRows, " + std::to_string(t) + (t == 1 ? " thread" : " threads"),
+                        kCellWidth);
+    out << "sample(), 1 thread\n";
+    for (NoiseKind noise : kNoiseKinds)
+        for (FractalKind fractal : kFractals) {
+            out << padRight(layerName(noise, fractal), kLayerWidth);
+            for (int t : threadCounts)
+                out << rateCell(results.samplesPerSecond(rowsName(noise, fractal, t)));
+            out << rateCell(results.samplesPerSecond(scalarName(noise, fractal))) << "\n";
+        }
+}
+
+/// A / B, or 0 when either is missing.
+double ratio(double a, double b) {
+    return a > 0 && b > 0 ? a / b : 0;
+}
+
+/// Warns when the one-thread runs the ratios rest on did not get a whole core: then absolute
+/// figures are slow and the thread scaling cannot show, though the ratio to libnoise (measured
+/// under the same load) still roughly holds.
+void printLoadWarning(const SummaryReporter& results, std::ostream& out) {
+    const double ours = results.cpuPerReal(rowsName(NoiseKind::Perlin, FractalKind::Fbm, 1));
+    const double libnoise = results.cpuPerReal(kLibnoiseName);
+    const double share = std::min(ours > 0 ? ours : 1.0, libnoise > 0 ? libnoise : 1.0);
+    if (share >= kBusyCpuShare) return;
+    out << format(
+        "note: the machine was busy: a 1-thread run got only %.0f %% of a core "
+        "(process CPU / real time),\n      so these figures are pessimistic and the "
+        "2-thread speedup cannot show; rerun on an idle machine.\n",
+        100.0 * share);
+}
+
+}  // namespace
+
+SummaryReporter::SummaryReporter()
+    : ConsoleReporter(isatty(STDOUT_FILENO) ? OO_ColorTabular : OO_Tabular) {}
+
+void SummaryReporter::ReportRuns(const std::vector<Run>& runs) {
+    for (const Run& run : runs) {
+        if (run.run_type != Run::RT_Iteration || run.error_occurred) continue;
+        const auto rate = run.counters.find("items_per_second");
+        if (rate == run.counters.end() || run.real_accumulated_time <= 0) continue;
+        m_runs[run.run_name.function_name] = {rate->second.value,
+                                              run.cpu_accumulated_time / run.real_accumulated_time};
+    }
+    ConsoleReporter::ReportRuns(runs);
+}
+
+double SummaryReporter::samplesPerSecond(const std::string& name) const {
+    const auto it = m_runs.find(name);
+    return it == m_runs.end() ? 0 : it->second.samplesPerSecond;
+}
+
+double SummaryReporter::cpuPerReal(const std::string& name) const {
+    const auto it = m_runs.find(name);
+    return it == m_runs.end() ? 0 : it->second.cpuPerReal;
+}
+
+void printSummary(const SummaryReporter& results, const std::vector<int>& threadCounts,
+                  std::ostream& out) {
+    out << "== noise: " << kGridCells << " x " << kGridCells << " cells in " << kTileCells << " x "
+        << kTileCells << " tiles, default layer parameters (sample(): top-left "
+        << kScalarCornerCells << " x " << kScalarCornerCells << ") ==\n";
+    printLayerTable(results, threadCounts, out);
+
+    const double one = results.samplesPerSecond(rowsName(NoiseKind::Perlin, FractalKind::Fbm, 1));
+    const double two = results.samplesPerSecond(rowsName(NoiseKind::Perlin, FractalKind::Fbm, 2));
+    const double libnoise = results.samplesPerSecond(kLibnoiseName);
+    out << "libnoise Perlin, " << kFbmOctaves << " octaves, 1 thread: " << rateCell(libnoise)
+        << "(top " << kLibnoiseRows << " rows)\n";
+    out << "ours / libnoise (perlin fbm8, 1 thread):  "
+        << verdict(ratio(one, libnoise), kTargetOverLibnoise) << "\n";
+    out << "2 threads / 1 thread (perlin fbm8):       "
+        << verdict(ratio(two, one), kTargetTwoThreads) << "\n";
+    printLoadWarning(results, out);
+}
+
+}  // namespace terragrid::bench

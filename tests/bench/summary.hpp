@@ -1,0 +1,41 @@
+#pragma once
+// Collects what the noise benchmarks measured and prints the summary block with the targets.
+
+#include <benchmark/benchmark.h>
+
+#include <map>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace terragrid::bench {
+
+inline constexpr double kTargetOverLibnoise = 50.0;  ///< ours / libnoise, Perlin fBm, 1 thread
+inline constexpr double kTargetTwoThreads = 1.8;     ///< 2 threads / 1 thread, same layer
+
+/// Google Benchmark's console table, and every run's samples per second kept for the summary.
+class SummaryReporter : public benchmark::ConsoleReporter {
+public:
+    /// Colours only on a terminal, so logs and pipes stay plain text.
+    SummaryReporter();
+    void ReportRuns(const std::vector<Run>& runs) override;
+    /// Samples per second of the benchmark registered as `name`; 0 if it did not run.
+    double samplesPerSecond(const std::string& name) const;
+    /// Process CPU time / real time of `name`: about the thread count on an idle machine, less
+    /// when other work took the cores; 0 if it did not run.
+    double cpuPerReal(const std::string& name) const;
+
+private:
+    struct Measured {
+        double samplesPerSecond = 0;
+        double cpuPerReal = 0;
+    };
+    std::map<std::string, Measured> m_runs;
+};
+
+/// The per-layer table (ns per sample and samples per second for each thread count and for
+/// the scalar reference) and the two ratios against their targets, as PASS or MISS.
+void printSummary(const SummaryReporter& results, const std::vector<int>& threadCounts,
+                  std::ostream& out);
+
+}  // namespace terragrid::bench
