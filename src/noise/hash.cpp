@@ -67,12 +67,6 @@ std::array<std::uint8_t, 256> shuffledPermutation(std::uint64_t seed) noexcept {
 
 }  // namespace
 
-std::uint64_t mix64(std::uint64_t x) noexcept {
-    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
-    return x ^ (x >> 31);
-}
-
 LatticeHash::LatticeHash(HashKind kind, std::uint64_t seed) : m_kind(kind), m_seed(0) {
     switch (kind) {
     case HashKind::Lattice:
@@ -101,19 +95,6 @@ std::uint32_t LatticeHash::operator()(std::int64_t ix) const noexcept {
 
 std::uint32_t LatticeHash::operator()(std::int64_t ix, std::int64_t iy) const noexcept {
     return withY(xPart(ix), iy);
-}
-
-std::uint64_t LatticeHash::xPart(std::int64_t ix) const noexcept {
-    if (m_kind == HashKind::Lattice) return mix64(m_seed + static_cast<std::uint64_t>(ix));
-    return m_perm[wrap(ix)];
-}
-
-std::uint32_t LatticeHash::withY(std::uint64_t xPart, std::int64_t iy) const noexcept {
-    if (m_kind == HashKind::Lattice) {
-        return static_cast<std::uint32_t>(mix64(xPart + static_cast<std::uint64_t>(iy)) >> 32);
-    }
-    // Perlin's nesting: p[p[ix] + iy]; the doubled table makes the sum a valid index.
-    return m_perm[xPart + wrap(iy)];
 }
 
 std::uint32_t LatticeHash::operator()(std::int64_t ix, std::int64_t iy,

@@ -68,7 +68,9 @@ struct NoiseRows::State {
     const NoiseField& field;
     std::size_t n;
     std::vector<OctaveRows> octaves;
-    std::vector<double> sum;
+    std::vector<rows::SeparableOctave> separable;  // per octave, refreshed per row
+    std::vector<rows::SimplexOctave> simplex;
+    std::vector<double> values;  // the row, padded
 };
 
 namespace {
@@ -94,15 +96,24 @@ void planColumns(OctaveRows& o, const LatticeHash& hash, const double* lattice, 
     }
     o.cells = o.leftHash.size();
     const std::size_t cellsPadded = o.cells + kRowPadding;
+    o.leftHash.resize(cellsPadded, 0);  // the SIMD corner fill reads whole vectors
+    o.rightHash.resize(cellsPadded, 0);
     for (auto* v : {&o.p, &o.q, &o.r, &o.s}) v->assign(cellsPadded, 0.0);
     o.bottom.resize(cellsPadded);
     o.top.resize(cellsPadded);
 }
 
 // The corners of every cell at lattice row iy: gradients for Perlin, values for value noise.
+// The lattice hash runs in SIMD; the permutation hashes are table lookups, kept scalar.
 void fillCorners(CornerRow& row, const OctaveRows& o, const LatticeHash& hash, NoiseKind kind,
                  std::int64_t iy) {
     row.iy = iy;
+    if (hash.kind() == HashKind::Lattice) {
+        rows::fillCorners({o.leftHash.data(), o.rightHash.data(), o.cells, iy, kind,
+                           row.leftX.data(), row.leftY.data(), row.rightX.data(),
+                           row.rightY.data()});
+        return;
+    }
     for (std::size_t k = 0; k < o.cells; ++k) {
         const std::uint32_t left = hash.withY(o.leftHash[k], iy);
         const std::uint32_t right = hash.withY(o.rightHash[k], iy);
@@ -136,11 +147,14 @@ void updateCorners(OctaveRows& o, const LatticeHash& hash, NoiseKind kind, std::
 }  // namespace
 
 NoiseRows::NoiseRows(const NoiseField& field, const double* xs, std::size_t n)
-    : m_state(new State{field, n, {}, std::vector<double>(paddedColumns(n))}) {
+    : m_state(new State{field, n, {}, {}, {}, std::vector<double>(paddedColumns(n))}) {
     const NoiseParams& params = field.params();
     const bool separableKind = params.noise != NoiseKind::Simplex;
     std::vector<double> lattice(n);
-    m_state->octaves.resize(static_cast<std::size_t>(field.m_octaves));
+    const auto octaves = static_cast<std::size_t>(field.m_octaves);
+    m_state->octaves.resize(octaves);
+    m_state->separable.resize(octaves);
+    m_state->simplex.resize(octaves);
     for (int i = 0; i < field.m_octaves; ++i) {
         const NoiseField::Octave& octave = field.m_octave[i];
         OctaveRows& o = m_state->octaves[static_cast<std::size_t>(i)];
@@ -167,17 +181,16 @@ void NoiseRows::row(double y, double* out) {
     State& st = *m_state;
     const NoiseField& field = st.field;
     const NoiseParams& params = field.params();
-    std::fill(st.sum.begin(), st.sum.end(), 0.0);
+    const bool simplexKind = params.noise == NoiseKind::Simplex;
+    const bool perlin = params.noise == NoiseKind::Perlin;
     for (int i = 0; i < field.m_octaves; ++i) {
         const NoiseField::Octave& octave = field.m_octave[i];
         OctaveRows& o = st.octaves[static_cast<std::size_t>(i)];
-        const rows::Accumulate into{params.fractal, octave.amplitude, st.sum.data(),
-                                    st.sum.size()};
+        // The same operations, in the same order, as NoiseField::sample.
         const double v = (y * octave.frequency + params.offsetY) + octave.shiftY;
-        if (params.noise == NoiseKind::Simplex) {
-            rows::accumulateSimplex({o.coordinate.data(), v, octave.hash.kind(),
-                                     octave.hash.key(), o.perm.data()},
-                                    into);
+        if (simplexKind) {
+            st.simplex[i] = {o.coordinate.data(), v, octave.hash.key(), o.perm.data(),
+                             octave.amplitude};
             continue;
         }
         const lattice::Coord cy = lattice::split(v);
@@ -186,19 +199,19 @@ void NoiseRows::row(double y, double* out) {
             o.bottom.leftX.data(), o.bottom.leftY.data(), o.bottom.rightX.data(),
             o.bottom.rightY.data(), o.top.leftX.data(),   o.top.leftY.data(),
             o.top.rightX.data(),    o.top.rightY.data(),  cy.frac,
-            fade(params.fade, cy.frac), paddedColumns(o.cells)};
-        const bool perlin = params.noise == NoiseKind::Perlin;
+            fade(params.fade, cy.frac), o.cells};
         if (perlin) {
             rows::perlinCoefficients(corners, o.p.data(), o.q.data(), o.r.data(), o.s.data());
         } else {
             rows::valueCoefficients(corners, o.p.data(), o.r.data());
         }
-        rows::accumulateSeparable({o.fx.data(), o.fade.data(), o.cell.data(), o.p.data(),
-                                   perlin ? o.q.data() : nullptr, o.r.data(),
-                                   perlin ? o.s.data() : nullptr},
-                                  into);
+        st.separable[i] = {o.fx.data(), o.fade.data(), o.cell.data(), o.p.data(),
+                           o.q.data(),  o.r.data(),    o.s.data(),    octave.amplitude};
     }
-    for (std::size_t c = 0; c < st.n; ++c) out[c] = field.normalise(st.sum[c]);
+    rows::evaluateRow({params.noise, params.fractal, params.hash, field.m_octaves,
+                       st.separable.data(), st.simplex.data(), field.m_amplitudeSum,
+                       st.values.size(), st.values.data()});
+    std::copy_n(st.values.begin(), st.n, out);
 }
 
 }  // namespace terragrid

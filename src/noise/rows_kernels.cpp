@@ -27,50 +27,50 @@ using VI = hn::Vec<DI>;
 using VU = hn::Vec<DU>;
 
 // One octave's term of the fractal sum (NoiseField's octaveTerm).
-V octaveTerm(D d, FractalKind kind, V n) {
-    switch (kind) {
-    case FractalKind::Turbulence:
-        return hn::Abs(n);
-    case FractalKind::Ridged: {
+template <FractalKind kKind>
+HWY_INLINE V octaveTerm(D d, V n) {
+    if constexpr (kKind == FractalKind::Turbulence) return hn::Abs(n);
+    if constexpr (kKind == FractalKind::Ridged) {
         const V r = hn::Sub(hn::Set(d, 1.0), hn::Abs(n));
         return hn::Mul(r, r);
     }
-    default:
-        return n;
-    }
+    return n;
 }
 
-void addTerm(D d, const rows::Accumulate& into, std::size_t c, V n) {
-    const V term = hn::Mul(hn::Set(d, into.amplitude), octaveTerm(d, into.fractal, n));
-    hn::StoreU(hn::Add(hn::LoadU(d, into.sum + c), term), d, into.sum + c);
+// NoiseField::normalise per lane.
+template <FractalKind kKind>
+HWY_INLINE V normalise(D d, V sum, double amplitudeSum) {
+    V value = hn::Div(sum, hn::Set(d, amplitudeSum));
+    if constexpr (kKind == FractalKind::None || kKind == FractalKind::Fbm)
+        value = hn::Div(hn::Add(value, hn::Set(d, 1.0)), hn::Set(d, 2.0));
+    return hn::Min(hn::Max(value, hn::Zero(d)), hn::Set(d, 1.0));
 }
 
 // ---------------------------------------------------------------------------------------------
 // Value and Perlin noise: per-cell coefficients looked up per lane.
 
-void AccumulateSeparable(const rows::SeparableRow& row, const rows::Accumulate& into) {
-    const D d;
+template <NoiseKind kNoise>
+HWY_INLINE V separableNoise(D d, const rows::SeparableOctave& o, std::size_t c) {
     const DI di;
-    const std::size_t lanes = hn::Lanes(d);
-    for (std::size_t c = 0; c < into.count; c += lanes) {
-        // The lanes' cells are consecutive from the first lane's, so a vector loaded there
-        // holds every coefficient this vector needs; a lane permutation hands them out.
-        const std::int64_t first = row.cell[c];
-        const auto lane = hn::IndicesFromVec(
-            d, hn::Sub(hn::LoadU(di, row.cell + c), hn::Set(di, first)));
-        const auto at = [&](const double* coefficients) {
-            return hn::TableLookupLanes(hn::LoadU(d, coefficients + first), lane);
-        };
-        const V u = hn::LoadU(d, row.fade + c);
-        V n;
-        if (row.q != nullptr) {
-            const separable::PerlinCoefficients<V> k{at(row.p), at(row.q), at(row.r), at(row.s)};
-            n = separable::perlinEvaluate(k, hn::LoadU(d, row.fx + c), u);
-        } else {
-            n = separable::valueEvaluate(separable::ValueCoefficients<V>{at(row.p), at(row.r)}, u);
+    // The lanes' cells are consecutive from the first lane's, so a vector loaded there holds
+    // every coefficient this vector needs; a lane permutation hands them out.
+    const std::int64_t first = o.cell[c];
+    const V u = hn::LoadU(d, o.fade + c);
+    const auto evaluate = [&](const auto& at) {
+        if constexpr (kNoise == NoiseKind::Perlin) {
+            const separable::PerlinCoefficients<V> k{at(o.p), at(o.q), at(o.r), at(o.s)};
+            return separable::perlinEvaluate(k, hn::LoadU(d, o.fx + c), u);
         }
-        addTerm(d, into, c, n);
-    }
+        return separable::valueEvaluate(separable::ValueCoefficients<V>{at(o.p), at(o.r)}, u);
+    };
+    // The low octaves' cells span many columns: most vectors lie in one cell.
+    if (o.cell[c + hn::Lanes(d) - 1] == first)
+        return evaluate([&](const double* coefficients) { return hn::Set(d, coefficients[first]); });
+    const auto lane =
+        hn::IndicesFromVec(d, hn::Sub(hn::LoadU(di, o.cell + c), hn::Set(di, first)));
+    return evaluate([&](const double* coefficients) {
+        return hn::TableLookupLanes(hn::LoadU(d, coefficients + first), lane);
+    });
 }
 
 void PerlinCoefficients(const rows::CornerRows& c, double* p, double* q, double* r, double* s) {
@@ -107,7 +107,7 @@ void ValueCoefficients(const rows::CornerRows& c, double* p, double* r) {
 
 // 64-bit multiply modulo 2^64. AVX-512 has it; the other x86 targets build it from 32x32->64
 // products (the high x high product only affects bits above 64).
-VU mul64(VU a, VU b) {
+HWY_INLINE VU mul64(VU a, VU b) {
 #if HWY_ARCH_X86 && HWY_TARGET > HWY_AVX3 && HWY_TARGET != HWY_EMU128 && HWY_TARGET != HWY_SCALAR
     const DU du;
     const hn::RepartitionToNarrow<DU> du32;
@@ -122,7 +122,7 @@ VU mul64(VU a, VU b) {
 }
 
 // mix64 (hash.cpp) per lane.
-VU mix64(VU x) {
+HWY_INLINE VU mix64(VU x) {
     const DU du;
     x = mul64(hn::Xor(x, hn::ShiftRight<30>(x)), hn::Set(du, 0xBF58476D1CE4E5B9ULL));
     x = mul64(hn::Xor(x, hn::ShiftRight<27>(x)), hn::Set(du, 0x94D049BB133111EBULL));
@@ -130,20 +130,20 @@ VU mix64(VU x) {
 }
 
 // LatticeHash(ix, iy) per lane; only the low 3 bits matter to the gradient.
-VU hash2(const rows::SimplexRow& row, VI ix, VI iy) {
+HWY_INLINE VU hash2(const rows::SimplexOctave& o, HashKind kind, VI ix, VI iy) {
     const DU du;
     const DI di;
-    if (row.hash == HashKind::Lattice) {
-        const VU hx = mix64(hn::Add(hn::Set(du, row.key), hn::BitCast(du, ix)));
+    if (kind == HashKind::Lattice) {
+        const VU hx = mix64(hn::Add(hn::Set(du, o.key), hn::BitCast(du, ix)));
         return hn::ShiftRight<32>(mix64(hn::Add(hx, hn::BitCast(du, iy))));
     }
     const VI mask = hn::Set(di, 255);
-    const VI px = hn::GatherIndex(di, row.perm, hn::And(ix, mask));
-    return hn::BitCast(du, hn::GatherIndex(di, row.perm, hn::Add(px, hn::And(iy, mask))));
+    const VI px = hn::GatherIndex(di, o.perm, hn::And(ix, mask));
+    return hn::BitCast(du, hn::GatherIndex(di, o.perm, hn::Add(px, hn::And(iy, mask))));
 }
 
 // simplex.cpp's grad2: the hash's bits select the terms.
-V grad2(VU hash, V x, V y) {
+HWY_INLINE V grad2(VU hash, V x, V y) {
     const D d;
     const DU du;
     const auto bit = [&](std::uint64_t b) {
@@ -157,14 +157,14 @@ V grad2(VU hash, V x, V y) {
     return hn::Add(hn::IfThenElse(negate, hn::Neg(first), first), second);
 }
 
-V corner2(VU hash, V x, V y) {
+HWY_INLINE V corner2(VU hash, V x, V y) {
     const D d;
     const V t = hn::Sub(hn::Sub(hn::Set(d, simplex::kRadius2), hn::Mul(x, x)), hn::Mul(y, y));
     const V t2 = hn::Mul(t, t);
     return hn::IfThenElseZero(hn::Gt(t, hn::Zero(d)), hn::Mul(hn::Mul(t2, t2), grad2(hash, x, y)));
 }
 
-V simplex2(const rows::SimplexRow& row, V x, V y) {
+HWY_INLINE V simplex2(const rows::SimplexOctave& o, HashKind kind, V x, V y) {
     using namespace simplex;
     const D d;
     const DI di;
@@ -187,17 +187,109 @@ V simplex2(const rows::SimplexRow& row, V x, V y) {
     const auto lowerI = hn::RebindMask(di, lower);
     const VI i1i = hn::IfThenElseZero(lowerI, one);
     const VI j1i = hn::IfThenZeroElse(lowerI, one);
-    const V n = hn::Add(hn::Add(corner2(hash2(row, i, j), x0, y0),
-                                corner2(hash2(row, hn::Add(i, i1i), hn::Add(j, j1i)), x1, y1)),
-                        corner2(hash2(row, hn::Add(i, one), hn::Add(j, one)), x2, y2));
+    const V n = hn::Add(
+        hn::Add(corner2(hash2(o, kind, i, j), x0, y0),
+                corner2(hash2(o, kind, hn::Add(i, i1i), hn::Add(j, j1i)), x1, y1)),
+        corner2(hash2(o, kind, hn::Add(i, one), hn::Add(j, one)), x2, y2));
     return hn::Min(hn::Max(hn::Mul(hn::Set(d, kScale2), n), hn::Set(d, -1.0)), hn::Set(d, 1.0));
 }
 
-void AccumulateSimplex(const rows::SimplexRow& row, const rows::Accumulate& into) {
+// ---------------------------------------------------------------------------------------------
+// Corners of a lattice row (lattice hash): the hash's y step per lane, then the gradient
+// (Perlin, the table of separable-inl.hpp selected by the hash's bits) or value.
+
+void FillCorners(const rows::CornerFill& f) {
     const D d;
-    const V y = hn::Set(d, row.y);
-    for (std::size_t c = 0; c < into.count; c += hn::Lanes(d)) {
-        addTerm(d, into, c, simplex2(row, hn::LoadU(d, row.xs + c), y));
+    const DI di;
+    const DU du;
+    const VU iy = hn::BitCast(du, hn::Set(di, f.iy));
+    const auto one = hn::Set(d, 1.0);
+    const auto root = hn::Set(d, separable::kSqrt2);
+    const auto store = [&](VU xPart, double* x, double* y, std::size_t i) {
+        const VU h = hn::ShiftRight<32>(mix64(hn::Add(xPart, iy)));
+        if (f.noise == NoiseKind::Value) {
+            // LatticeHash::unit: the top 24 of the 32 bits / (2^24 - 1), then onto [-1, 1].
+            const V unit = hn::Div(hn::ConvertTo(d, hn::BitCast(di, hn::ShiftRight<8>(h))),
+                                   hn::Set(d, 16777215.0));
+            hn::StoreU(hn::Sub(hn::Mul(hn::Set(d, 2.0), unit), one), d, x + i);
+            return;
+        }
+        const auto bit = [&](std::uint64_t b) {
+            return hn::RebindMask(d, hn::TestBit(h, hn::Set(du, b)));
+        };
+        const auto negate = bit(1);
+        const auto yAxis = bit(2);
+        const auto diagonal = bit(4);
+        const V signedOne = hn::IfThenElse(negate, hn::Neg(one), one);
+        const V signedRoot = hn::IfThenElse(negate, hn::Neg(root), root);
+        hn::StoreU(hn::IfThenElse(diagonal, signedOne, hn::IfThenZeroElse(yAxis, signedRoot)), d,
+                   x + i);
+        hn::StoreU(hn::IfThenElse(diagonal, hn::IfThenElse(yAxis, hn::Neg(one), one),
+                                  hn::IfThenElseZero(yAxis, signedRoot)),
+                   d, y + i);
+    };
+    for (std::size_t i = 0; i < f.count; i += hn::Lanes(d)) {
+        store(hn::LoadU(du, f.left + i), f.leftX, f.leftY, i);
+        store(hn::LoadU(du, f.right + i), f.rightX, f.rightY, i);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Whole rows: all octaves per vector of columns, the sum kept in a register.
+
+template <NoiseKind kNoise>
+HWY_INLINE V octaveNoise(D d, const rows::Row& row, int i, std::size_t c) {
+    if constexpr (kNoise == NoiseKind::Simplex) {
+        const rows::SimplexOctave& o = row.simplex[i];
+        return simplex2(o, row.hash, hn::LoadU(d, o.xs + c), hn::Set(d, o.y));
+    } else {
+        return separableNoise<kNoise>(d, row.separable[i], c);
+    }
+}
+
+template <NoiseKind kNoise>
+HWY_INLINE double octaveAmplitude(const rows::Row& row, int i) {
+    if constexpr (kNoise == NoiseKind::Simplex) return row.simplex[i].amplitude;
+    return row.separable[i].amplitude;
+}
+
+// Two vectors of columns per step (the padding allows it) give the CPU two independent
+// chains of octaves to interleave.
+template <NoiseKind kNoise, FractalKind kKind>
+void rowOf(const rows::Row& row) {
+    const D d;
+    const std::size_t lanes = hn::Lanes(d);
+    for (std::size_t c = 0; c < row.columns; c += 2 * lanes) {
+        // Summed from 0.0 in octave order, like NoiseField::sample.
+        V sum0 = hn::Zero(d);
+        V sum1 = hn::Zero(d);
+        for (int i = 0; i < row.octaves; ++i) {
+            const V amplitude = hn::Set(d, octaveAmplitude<kNoise>(row, i));
+            const V n0 = octaveNoise<kNoise>(d, row, i, c);
+            const V n1 = octaveNoise<kNoise>(d, row, i, c + lanes);
+            sum0 = hn::Add(sum0, hn::Mul(amplitude, octaveTerm<kKind>(d, n0)));
+            sum1 = hn::Add(sum1, hn::Mul(amplitude, octaveTerm<kKind>(d, n1)));
+        }
+        hn::StoreU(normalise<kKind>(d, sum0, row.amplitudeSum), d, row.out + c);
+        hn::StoreU(normalise<kKind>(d, sum1, row.amplitudeSum), d, row.out + c + lanes);
+    }
+}
+
+template <NoiseKind kNoise>
+void rowOfKind(const rows::Row& row) {
+    switch (row.fractal) {
+    case FractalKind::None: return rowOf<kNoise, FractalKind::None>(row);
+    case FractalKind::Fbm: return rowOf<kNoise, FractalKind::Fbm>(row);
+    case FractalKind::Turbulence: return rowOf<kNoise, FractalKind::Turbulence>(row);
+    case FractalKind::Ridged: return rowOf<kNoise, FractalKind::Ridged>(row);
+    }
+}
+
+void EvaluateRow(const rows::Row& row) {
+    switch (row.noise) {
+    case NoiseKind::Value: return rowOfKind<NoiseKind::Value>(row);
+    case NoiseKind::Perlin: return rowOfKind<NoiseKind::Perlin>(row);
+    case NoiseKind::Simplex: return rowOfKind<NoiseKind::Simplex>(row);
     }
 }
 
@@ -208,14 +300,14 @@ HWY_AFTER_NAMESPACE();
 #if HWY_ONCE
 namespace terragrid::rows {
 
-HWY_EXPORT(AccumulateSeparable);
+HWY_EXPORT(EvaluateRow);
+HWY_EXPORT(FillCorners);
 HWY_EXPORT(PerlinCoefficients);
 HWY_EXPORT(ValueCoefficients);
-HWY_EXPORT(AccumulateSimplex);
 
-void accumulateSeparable(const SeparableRow& row, const Accumulate& into) {
-    HWY_DYNAMIC_DISPATCH(AccumulateSeparable)(row, into);
-}
+void evaluateRow(const Row& row) { HWY_DYNAMIC_DISPATCH(EvaluateRow)(row); }
+
+void fillCorners(const CornerFill& fill) { HWY_DYNAMIC_DISPATCH(FillCorners)(fill); }
 
 void perlinCoefficients(const CornerRows& c, double* p, double* q, double* r, double* s) {
     HWY_DYNAMIC_DISPATCH(PerlinCoefficients)(c, p, q, r, s);
@@ -223,10 +315,6 @@ void perlinCoefficients(const CornerRows& c, double* p, double* q, double* r, do
 
 void valueCoefficients(const CornerRows& c, double* p, double* r) {
     HWY_DYNAMIC_DISPATCH(ValueCoefficients)(c, p, r);
-}
-
-void accumulateSimplex(const SimplexRow& row, const Accumulate& into) {
-    HWY_DYNAMIC_DISPATCH(AccumulateSimplex)(row, into);
 }
 
 }  // namespace terragrid::rows

@@ -15,48 +15,69 @@ namespace terragrid::rows {
 /// More than the lanes of any target (8 doubles in AVX-512).
 inline constexpr std::size_t kRowPadding = 16;
 
-/// One octave's term, amplitude * term(n), added to a row of sums.
-struct Accumulate {
-    FractalKind fractal;
-    double amplitude;
-    double* sum;
-    std::size_t count;  ///< columns, a multiple of kRowPadding
-};
-
-/// Value or Perlin noise of one row from per-cell coefficients (separable.hpp).
-struct SeparableRow {
-    const double* fx;         ///< per column: fraction in the lattice cell
-    const double* fade;       ///< per column: fade(fx)
-    const std::int64_t* cell; ///< per column: index of its cell in the row's cell arrays;
-                              ///< never grows by more than 1 from one column to the next
-    const double* p;          ///< per cell coefficients
-    const double* q;          ///< null for value noise
+/// One octave of value or Perlin noise on one row, from per-cell coefficients
+/// (separable-inl.hpp).
+struct SeparableOctave {
+    const double* fx;          ///< per column: fraction in the lattice cell
+    const double* fade;        ///< per column: fade(fx)
+    const std::int64_t* cell;  ///< per column: index of its cell in the coefficient arrays;
+                               ///< grows by at most 1 from one column to the next
+    const double* p;           ///< per cell coefficients
+    const double* q;           ///< (Perlin only)
     const double* r;
-    const double* s;          ///< null for value noise
+    const double* s;  ///< (Perlin only)
+    double amplitude;
 };
-void accumulateSeparable(const SeparableRow& row, const Accumulate& into);
 
-/// The cells' coefficients of one row: corners' gradients (Perlin) or values (value noise,
-/// in gx*, with gy* null) at (ix, iy) .. (ix + 1, iy + 1) for `count` cells.
+/// One octave of simplex noise on one row.
+struct SimplexOctave {
+    const double* xs;  ///< per column: lattice x coordinate
+    double y;          ///< the row's lattice y coordinate
+    std::uint64_t key;         ///< LatticeHash::key() (lattice hash)
+    const std::int64_t* perm;  ///< 512 entries (permutation hashes)
+    double amplitude;
+};
+
+/// A whole row: every octave's term summed per column, then normalised as
+/// NoiseField::normalise does, into out[0, columns).
+struct Row {
+    NoiseKind noise;
+    FractalKind fractal;
+    HashKind hash;
+    int octaves;
+    const SeparableOctave* separable;  ///< value / Perlin
+    const SimplexOctave* simplex;      ///< simplex
+    double amplitudeSum;
+    std::size_t columns;  ///< a multiple of kRowPadding
+    double* out;
+};
+void evaluateRow(const Row& row);
+
+/// The corners of `count` cells at lattice row iy for the lattice hash: from the
+/// x halves of the hash at each cell's left and right corner (LatticeHash::xPart), the
+/// gradients (Perlin) or the values (value noise, in leftX / rightX) of those corners.
+struct CornerFill {
+    const std::uint64_t* left;
+    const std::uint64_t* right;
+    std::size_t count;  ///< cells; whole vectors are computed, into the padding
+    std::int64_t iy;
+    NoiseKind noise;
+    double* leftX; double* leftY;
+    double* rightX; double* rightY;
+};
+void fillCorners(const CornerFill& fill);
+
+/// The cells' row coefficients: the corners' gradients (Perlin) or values (value noise, in
+/// gx*; gy* unused) at (ix, iy) .. (ix + 1, iy + 1).
 struct CornerRows {
     const double* gx00; const double* gy00;
     const double* gx10; const double* gy10;
     const double* gx01; const double* gy01;
     const double* gx11; const double* gy11;
     double fy, v;
-    std::size_t count;  ///< a multiple of kRowPadding
+    std::size_t count;  ///< cells; whole vectors are computed, into the padding
 };
 void perlinCoefficients(const CornerRows& c, double* p, double* q, double* r, double* s);
 void valueCoefficients(const CornerRows& c, double* p, double* r);
-
-/// 2D simplex noise of one row: xs are the columns' lattice x coordinates, y the row's.
-struct SimplexRow {
-    const double* xs;
-    double y;
-    HashKind hash;
-    std::uint64_t key;          ///< LatticeHash::key() (lattice hash)
-    const std::int64_t* perm;   ///< 512 entries (permutation hashes)
-};
-void accumulateSimplex(const SimplexRow& row, const Accumulate& into);
 
 }  // namespace terragrid::rows
