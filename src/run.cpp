@@ -38,13 +38,30 @@ double share(std::int64_t part, std::int64_t whole) {
 
 /// Everything a stats.json is made of, gathered by the run.
 struct RunFacts {
-    const Config& config;
+    const Config& config;     ///< the configured map
+    const MapWindow* window;  ///< the part of it generated; null: all of it
+    const Config& generated;  ///< windowConfig of the window, else config
     const Terrain* terrain;
     const MapStats& stats;
     const WalkableRegions* regions;
     double terrainSeconds;
     GenerationTimes times;
 };
+
+/// Where the window lies in the configured map and in the world.
+Json windowJson(const MapWindow& window, const Config& generated) {
+    Json j{{"col", window.cells.col0},
+           {"row", window.cells.row0},
+           {"width", window.cells.width},
+           {"height", window.cells.height},
+           {"cells", window.cells.cellCount()},
+           {"tiles", TileLayout(generated.map).tileCount()},
+           {"origin", {generated.map.originX, generated.map.originY}}};
+    if (window.shard) j["shard"] = {{"index", window.shard->index}, {"count", window.shard->count}};
+    j["note"] = "elevation, classes, walkable and regions describe this window alone; regions "
+                "are cut at its edges";
+    return j;
+}
 
 Json mapJson(const Config& config) {
     const TileLayout layout(config.map);
@@ -108,6 +125,7 @@ Json statsJson(const RunFacts& f) {
     j["seed"] = f.config.seed;
     j["config_hash"] = f.config.hash;
     j["map"] = mapJson(f.config);
+    if (f.window) j["window"] = windowJson(*f.window, f.generated);
     j["elevation"] = {{"min_m", f.stats.elevationMin()},
                       {"max_m", f.stats.elevationMax()},
                       {"mean_m", f.stats.elevationMean()}};
@@ -129,39 +147,43 @@ Json statsJson(const RunFacts& f) {
     return j;
 }
 
-}  // namespace
-
-RunReport runMap(const Config& config, const ProgressFn& progress) {
+/// Generates `generated` (config itself, or the window of it) into every output; terrain
+/// thresholds come from the whole configured map.
+RunReport runPiece(const Config& config, const MapWindow* window, const Config& generated,
+                   const ProgressFn& progress) {
     const auto start = Clock::now();
     // Resolving coverage targets can fail (ConfigError): before anything touches the disk.
+    // Always on the configured map, so every window classifies as the single run does.
     std::optional<Terrain> terrain;
     if (config.needsClasses()) terrain.emplace(makeTerrain(config));
     const double terrainSeconds = secondsSince(start);
     const Terrain* rules = terrain ? &*terrain : nullptr;
 
-    createOutputDirectory(config.output.directory);
+    createOutputDirectory(generated.output.directory);
     // The regions apply the connectivity rule for every output that shows walkability.
     std::unique_ptr<WalkableRegions> regions;
-    if (config.wants(OutputFile::WalkableTif) || config.wants(OutputFile::StatsJson) ||
-        (config.wants(OutputFile::TiledMap) && config.output.tiled.walkableLayer))
-        regions = std::make_unique<WalkableRegions>(config.terrain.connectivity ==
+    if (generated.wants(OutputFile::WalkableTif) || generated.wants(OutputFile::StatsJson) ||
+        (generated.wants(OutputFile::TiledMap) && generated.output.tiled.walkableLayer))
+        regions = std::make_unique<WalkableRegions>(generated.terrain.connectivity ==
                                                     Connectivity::Largest);
     MapStats stats(rules ? rules->classes().size() : 0);
-    auto sinks = makeSinks(config, rules, regions.get());
+    auto sinks = makeSinks(generated, rules, regions.get());
     std::optional<AtomicFile> statsFile;
-    if (config.wants(OutputFile::StatsJson))
-        statsFile.emplace(outputPath(config, OutputFile::StatsJson));
+    if (generated.wants(OutputFile::StatsJson))
+        statsFile.emplace(outputPath(generated, OutputFile::StatsJson));
 
     // Regions first: walkable.tif and map.tmj's blocked layer read their result in their own
     // finish().
     std::vector<TileSink*> all{&stats};
     if (regions) all.push_back(regions.get());
     for (auto& sink : sinks) all.push_back(sink.get());
-    const GenerationTimes times = generateMap(config, rules, all, progress);
+    const GenerationTimes times = generateMap(generated, rules, all, progress);
 
     if (statsFile)
-        statsFile->write(
-            statsJson({config, rules, stats, regions.get(), terrainSeconds, times}).dump(2) + "\n");
+        statsFile->write(statsJson({config, window, generated, rules, stats, regions.get(),
+                                    terrainSeconds, times})
+                             .dump(2) +
+                         "\n");
     // Every file is complete before any is renamed into place.
     RunReport report;
     for (auto& sink : sinks) {
@@ -172,11 +194,22 @@ RunReport runMap(const Config& config, const ProgressFn& progress) {
         statsFile->commit();
         report.files.push_back(statsFile->targetPath());
     }
-    report.tiles = TileLayout(config.map).tileCount();
+    report.tiles = TileLayout(generated.map).tileCount();
     report.elevationMin = stats.elevationMin();
     report.elevationMax = stats.elevationMax();
     report.seconds = secondsSince(start);
     return report;
+}
+
+}  // namespace
+
+RunReport runMap(const Config& config, const ProgressFn& progress) {
+    return runPiece(config, nullptr, config, progress);
+}
+
+RunReport runMap(const Config& config, const MapWindow& window, const ProgressFn& progress) {
+    checkWindow(config, window);
+    return runPiece(config, &window, windowConfig(config, window.cells), progress);
 }
 
 }  // namespace terragrid

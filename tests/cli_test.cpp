@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -308,6 +309,87 @@ TEST(CliTest, UnityRunWritesAnEngineReadyRawHeightmapAndSidecar) {
     EXPECT_EQ(sidecar["height"], 1025);
     EXPECT_EQ(sidecar["engine"], "unity");
     EXPECT_EQ(test::readGrey16Png(dir / "out/height16.png").width, 1025u);
+}
+
+std::vector<nlohmann::json> jsonLines(const std::string& text) {
+    std::vector<nlohmann::json> out;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) out.push_back(nlohmann::json::parse(line));
+    return out;
+}
+
+TEST(CliTest, ProgressJsonPrintsOneObjectPerLineAndADoneLineEvenWhenQuiet) {
+    test::TempDir dir;
+    for (const std::string quiet : {"", " -q"}) {
+        const auto r = terragrid(dir.path(), smallConfigArg() + " --width 200 --height 150 "
+                                             "--tile-size 32 --progress=json" + quiet);
+        ASSERT_EQ(r.exitCode, 0) << r.err;
+        const auto lines = jsonLines(r.err);  // every line of stderr is JSON, or this throws
+        ASSERT_GE(lines.size(), 2u) << r.err;
+        for (const auto& line : lines) {
+            EXPECT_EQ(line["tiles_total"], 35);
+            EXPECT_EQ(line["cells_total"], 200 * 150);
+        }
+        EXPECT_EQ(lines.front()["event"], "progress");
+        EXPECT_EQ(lines.back()["event"], "done");
+        EXPECT_EQ(lines.back()["tiles_done"], 35);
+        EXPECT_EQ(lines.back()["cells_done"], 200 * 150);
+        EXPECT_EQ(r.out.empty(), !quiet.empty());
+    }
+}
+
+TEST(CliTest, NoProgressBarWhenStderrIsNotATerminal) {
+    test::TempDir dir;
+    const auto r = terragrid(dir.path(), smallConfigArg() + " " + kHeightOnly);
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_EQ(r.err, "");
+    const auto none = terragrid(dir.path(), smallConfigArg() + " --progress none " + kHeightOnly);
+    EXPECT_EQ(none.err, "");
+}
+
+TEST(CliTest, BadRegionShardOrProgressExitsTwoNamingTheOptionAndWritesNothing) {
+    test::TempDir dir;
+    const std::pair<std::string, std::string> cases[] = {
+        {"--region 1,2,3", "'--region' must be X,Y,WIDTH,HEIGHT in cells"},
+        {"--region 0,0,0,5", "WIDTH and HEIGHT must be at least 1 cell (got 0 x 5)"},
+        {"--region 200,0,57,1", "'--region' 200,0,57,1 reaches past the map's right edge: X + "
+                                "WIDTH must be at most map.width 256 (got 200 + 57)"},
+        {"--shard 4/4", "K must be between 0 and N-1 = 3, shards are numbered from 0 (got 4)"},
+        {"--shard 1/0", "N must be between 1 and 1048576 (got 0)"},
+        {"--shard 0/5", "asks for 5 shards, but the map has only 4 rows of tiles"},
+        {"--shard one/4", "'--shard' must be K/N"},
+        {"--region 0,0,1,1 --shard 0/2", "give '--region' or '--shard', not both"},
+        {"--shard 1/2 --set terrain.connectivity=largest",
+         "'--shard' 1/2 cannot be used with 'terrain.connectivity' \"largest\""},
+        {"--progress=loud", "'--progress' must be one of auto, bar, json, none (got 'loud')"},
+    };
+    for (const auto& [args, message] : cases) {
+        const auto r = terragrid(dir.path(), smallConfigArg() + " " + args);
+        EXPECT_EQ(r.exitCode, 2) << args;
+        EXPECT_THAT(r.err, HasSubstr(message)) << args;
+        EXPECT_THAT(r.err, HasSubstr("Try 'terragrid --help'")) << args;
+    }
+    EXPECT_THAT(test::listDir(dir.path()), IsEmpty());
+}
+
+TEST(CliTest, ShardRunWritesItsBandAndSaysWhichWindow) {
+    test::TempDir dir;
+    const auto r = terragrid(dir.path(), smallConfigArg() + " --height 150 --tile-size 32 "
+                                         "--shard 3/4 --out-dir s3 " + kHeightOnly);
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_THAT(r.out, MatchesRegex("terragrid: 256 x 54 cells \\(window 0,96,256,54 of 256 x "
+                                    "150, shard 3/4\\), 16 tiles of 32, .* -> s3/height.tif\n"));
+    std::uint32_t w = 0, h = 0;
+    test::readFloatTiff(dir / "s3/height.tif", &w, &h);
+    EXPECT_EQ(w, 256u);
+    EXPECT_EQ(h, 54u);
+}
+
+TEST(CliTest, HelpDescribesProgressRegionAndShard) {
+    test::TempDir dir;
+    const auto help = terragrid(dir.path(), "--help");
+    for (const char* text : {"--progress MODE", "--region X,Y,W,H", "--shard K/N", "K from 0"})
+        EXPECT_THAT(help.out, HasSubstr(text));
 }
 
 }  // namespace

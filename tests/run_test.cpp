@@ -32,6 +32,25 @@ RunReport runWith(const Config& config, int threads = 2) {
     return report;
 }
 
+RunReport runWindowWith(const Config& config, const MapWindow& window, int threads = 2) {
+    tbb::global_control parallelism(tbb::global_control::max_allowed_parallelism,
+                                    static_cast<std::size_t>(threads));
+    tbb::task_arena arena(threads);
+    RunReport report;
+    arena.execute([&] { report = runMap(config, window); });
+    return report;
+}
+
+/// The `w` cells of a row-major `width`-wide raster.
+template <typename T>
+std::vector<T> crop(const std::vector<T>& raster, std::int64_t width, const CellWindow& w) {
+    std::vector<T> out;
+    for (std::int64_t row = w.row0; row < w.row0 + w.height; ++row)
+        for (std::int64_t col = w.col0; col < w.col0 + w.width; ++col)
+            out.push_back(raster[static_cast<std::size_t>(row * width + col)]);
+    return out;
+}
+
 Json readStats(const test::TempDir& dir) {
     return Json::parse(test::readFile(dir / "out/stats.json"));
 }
@@ -181,6 +200,84 @@ TEST(RunTest, HeightOnlyRunWritesOnlyHeightTif) {
     test::TempDir dir;
     runWith(configIn(dir, {"map.width=64", "map.height=64", R"(output.files=["height.tif"])"}));
     EXPECT_THAT(test::listDir(dir / "out"), testing::ElementsAre("height.tif"));
+}
+
+// Coverage thresholds depend on the whole map: a region must take them from the configured
+// map, not from its own cells, or its classes would not match the single run's.
+TEST(RunTest, RegionHoldsTheFullMapsCellsClassifiedWithTheFullMapsThresholds) {
+    test::TempDir full, piece, alone;
+    const std::vector<std::string> overrides{
+        "map.width=200", "map.height=150", "map.tile_size=32", "map.origin=[600000, 5400000]",
+        R"(terrain.lake_below={"coverage": 0.3})", R"(terrain.forest_above={"coverage": 0.4})",
+        R"(output.files=["height.tif", "classes.tif", "walkable.tif", "stats.json"])"};
+    runWith(configIn(full, overrides));
+    const Config config = configIn(piece, overrides);
+    const CellWindow region{37, 23, 101, 77};
+    const RunReport report = runWindowWith(config, regionWindow(config, region), 1);
+    EXPECT_EQ(report.tiles, 4 * 3);
+
+    std::uint32_t w = 0, h = 0;
+    const auto heights = test::readFloatTiff(piece / "out/height.tif", &w, &h);
+    EXPECT_EQ(w, 101u);
+    EXPECT_EQ(h, 77u);
+    EXPECT_EQ(heights, crop(test::readFloatTiff(full / "out/height.tif"), 200, region));
+    const auto classes = test::readByteTiff(piece / "out/classes.tif");
+    EXPECT_EQ(classes, crop(test::readByteTiff(full / "out/classes.tif"), 200, region));
+    EXPECT_EQ(test::readByteTiff(piece / "out/walkable.tif"),
+              crop(test::readByteTiff(full / "out/walkable.tif"), 200, region));
+    EXPECT_EQ(readStats(piece)["thresholds"], readStats(full)["thresholds"]);
+
+    // Georeferenced where the cells lie: 37 cells east, 23 south of the map's corner.
+    test::TiffReader tiff(piece / "out/classes.tif");
+    EXPECT_EQ(tiff.arrayField<double>(33922),
+              (std::vector<double>{0, 0, 0, 600000.0 + 37 * 30, 5400000.0 - 23 * 30, 0}));
+
+    // The same window as a map of its own estimates other thresholds: the test can fail.
+    runWith(windowConfig(configIn(alone, overrides), region));
+    EXPECT_NE(readStats(alone)["thresholds"], readStats(full)["thresholds"]);
+    EXPECT_NE(test::readByteTiff(alone / "out/classes.tif"), classes);
+}
+
+TEST(RunTest, ShardStatsDescribeTheirBandAndAddUpToTheFullMap) {
+    test::TempDir full;
+    const std::vector<std::string> overrides{"map.width=200", "map.height=150",
+                                             "map.tile_size=32"};
+    runWith(configIn(full, overrides));
+    const Json whole = readStats(full);
+    std::vector<std::int64_t> classCells(whole["classes"].size(), 0);
+    std::int64_t walkable = 0, rows = 0;
+    for (std::int64_t k = 0; k < 3; ++k) {
+        test::TempDir dir;
+        const Config config = configIn(dir, overrides);
+        runWindowWith(config, shardMapWindow(config, {k, 3}));
+        const Json stats = readStats(dir);
+        EXPECT_EQ(stats["map"], whole["map"]) << "map is the configured map";
+        const Json& window = stats["window"];
+        EXPECT_EQ(window["row"], rows);
+        EXPECT_EQ(window["col"], 0);
+        EXPECT_EQ(window["width"], 200);
+        EXPECT_EQ(window["shard"], (Json{{"index", k}, {"count", 3}}));
+        EXPECT_EQ(window["origin"], (Json{0.0, -30.0 * double(rows)}));
+        rows += window["height"].get<std::int64_t>();
+        for (std::size_t c = 0; c < classCells.size(); ++c)
+            classCells[c] += stats["classes"][c]["cells"].get<std::int64_t>();
+        walkable += stats["walkable"]["cells"].get<std::int64_t>();
+    }
+    EXPECT_EQ(rows, 150);
+    for (std::size_t c = 0; c < classCells.size(); ++c)
+        EXPECT_EQ(classCells[c], whole["classes"][c]["cells"].get<std::int64_t>()) << c;
+    EXPECT_EQ(walkable, whole["walkable"]["cells"].get<std::int64_t>());
+    EXPECT_FALSE(whole.contains("window"));
+}
+
+TEST(RunTest, LargestConnectivityRefusesAPieceBeforeTouchingTheDisk) {
+    test::TempDir dir;
+    const Config config = configIn(dir, {"map.width=64", "map.height=64", "map.tile_size=16",
+                                         "terrain.connectivity=largest"});
+    const MapWindow piece{{0, 16, 64, 16}, Shard{1, 4}};
+    EXPECT_THAT([&] { runWindowWith(config, piece); },
+                testing::ThrowsMessage<WindowError>(testing::HasSubstr("'terrain.connectivity'")));
+    EXPECT_FALSE(fs::exists(dir / "out"));
 }
 
 }  // namespace

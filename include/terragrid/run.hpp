@@ -7,6 +7,7 @@
 
 #include "terragrid/config.hpp"
 #include "terragrid/generator.hpp"
+#include "terragrid/window.hpp"
 
 namespace terragrid {
 
@@ -23,5 +24,13 @@ struct RunReport {
 /// Throws ConfigError (a coverage target that cannot be reached) or OutputError; on any
 /// failure no new file is left behind and older outputs are intact.
 RunReport runMap(const Config& config, const ProgressFn& progress = {});
+
+/// Runs only `window` of config's map, as if windowConfig(config, window.cells) had been run,
+/// except that what must hold for the whole map is taken from the whole map: coverage
+/// thresholds are estimated on config's full map, so every window classifies its cells as the
+/// single run does. stats.json then describes the window (its counts, shares, elevation and
+/// walkable regions, cut at its edges) and says so in a "window" object; "map" stays the
+/// configured map. Throws WindowError (checkWindow) before anything else, then as runMap.
+RunReport runMap(const Config& config, const MapWindow& window, const ProgressFn& progress = {});
 
 }  // namespace terragrid

@@ -1,10 +1,12 @@
 // terragrid: command-line front end. Parses options, loads and validates the config, generates
-// the map into the output sinks and commits the files. Two commands do less: `validate` only
+// the map (or one window of it: --region, --shard) into the output sinks, with progress on
+// stderr, and commits the files. Two commands do less: `validate` only
 // loads and checks a config, `schema` prints the config's JSON Schema. Exit codes: 0 success,
 // 1 runtime or output failure, 2 usage or config error.
 
 #include <cstdio>
 #include <iostream>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -14,10 +16,13 @@
 #include <nlohmann/json.hpp>
 #include <tbb/global_control.h>
 #include <tbb/info.h>
+#include <unistd.h>
 
 #include "terragrid/config.hpp"
+#include "terragrid/progress.hpp"
 #include "terragrid/run.hpp"
 #include "terragrid/version.hpp"
+#include "terragrid/window.hpp"
 
 namespace po = boost::program_options;
 using namespace terragrid;
@@ -48,6 +53,17 @@ struct CommandInfo {
 };
 constexpr CommandInfo kCommands[] = {{Command::Validate, "validate"}, {Command::Schema, "schema"}};
 
+/// --progress: auto draws a bar when stderr is a terminal and the run is not --quiet.
+enum class ProgressMode { Auto, Bar, Json, None };
+struct ProgressModeInfo {
+    ProgressMode mode;
+    std::string_view name;
+};
+constexpr ProgressModeInfo kProgressModes[] = {{ProgressMode::Auto, "auto"},
+                                               {ProgressMode::Bar, "bar"},
+                                               {ProgressMode::Json, "json"},
+                                               {ProgressMode::None, "none"}};
+
 struct CliOptions {
     Command command = Command::Run;
     std::optional<std::string> configPath;
@@ -55,6 +71,9 @@ struct CliOptions {
     std::vector<std::string> overrides;  // "key.path=value", applied in order
     int threads = 0;                     // 0: every core
     bool quiet = false;
+    ProgressMode progress = ProgressMode::Auto;
+    std::optional<CellWindow> region;  // --region, checked against the map once it is loaded
+    std::optional<Shard> shard;        // --shard
 };
 
 void addHelpOption(po::options_description& d) {
@@ -93,8 +112,19 @@ po::options_description describeOptions(Command command) {
             d.add_options()
                 ("threads,j", po::value<int>()->value_name("N"),
                  "worker threads (default: every core); the output does not depend on it");
-            addQuietOption(d, "print nothing on success (not even notes)");
+            addQuietOption(d, "print nothing on success (not even notes or the progress bar)");
             d.add_options()
+                ("progress", po::value<std::string>()->value_name("MODE"),
+                 "auto (default): a progress bar on stderr for runs over a second when stderr "
+                 "is a terminal; bar: the bar even when it is not; json: one JSON object per "
+                 "line on stderr (tiles, cells, elapsed, rate, ETA; a last line with "
+                 "\"event\":\"done\"), also with --quiet; none")
+                ("region", po::value<std::string>()->value_name("X,Y,W,H"),
+                 "generate only the W x H cells from column X, row Y (0-based) of the "
+                 "configured map, georeferenced where they lie in it")
+                ("shard", po::value<std::string>()->value_name("K/N"),
+                 "generate only shard K of N (K from 0 to N-1): the K-th of N equal bands of "
+                 "tile rows; give each shard its own --out-dir")
                 ("print-config", "print the resolved config (every default filled in) and exit")
                 ("config-reference", "print the table of every config key (Markdown) and exit");
             break;
@@ -123,6 +153,7 @@ void printHelp(Command command, const po::options_description& d) {
                          "[--height N]\n"
                          "                 [--tile-size N] [--threads N] [--set key.path=value "
                          "...] [--quiet]\n"
+                         "                 [--progress MODE] [--region X,Y,W,H | --shard K/N]\n"
                          "       terragrid validate [FILE] [--set key.path=value ...]\n"
                          "       terragrid schema\n\n"
                          "Commands:\n"
@@ -186,6 +217,28 @@ Command commandOf(int argc, char** argv) {
                      "' (commands: validate, schema; a config file goes after --config)");
 }
 
+ProgressMode progressModeOf(const std::string& text) {
+    for (const auto& [mode, name] : kProgressModes)
+        if (text == name) return mode;
+    throw UsageError("'--progress' must be one of auto, bar, json, none (got '" + text + "')");
+}
+
+/// --progress, --region and --shard as given; whether the window fits the map is checked once
+/// the config is loaded.
+void parseProgressAndWindow(const po::variables_map& vm, CliOptions& o) {
+    if (vm.count("progress")) o.progress = progressModeOf(vm["progress"].as<std::string>());
+    if (vm.count("region") && vm.count("shard"))
+        throw UsageError("give '--region' or '--shard', not both (got '--region " +
+                         vm["region"].as<std::string>() + "' and '--shard " +
+                         vm["shard"].as<std::string>() + "')");
+    try {
+        if (vm.count("region")) o.region = parseRegion(vm["region"].as<std::string>());
+        if (vm.count("shard")) o.shard = parseShard(vm["shard"].as<std::string>());
+    } catch (const WindowError& e) {
+        throw UsageError(e.what());
+    }
+}
+
 /// Returns nullopt when --help, --version or --config-reference was handled.
 std::optional<CliOptions> parseArgs(int argc, char** argv) {
     const Command command = commandOf(argc, argv);
@@ -233,6 +286,7 @@ std::optional<CliOptions> parseArgs(int argc, char** argv) {
     o.overrides = keyOverrides(vm);
     o.quiet = vm.count("quiet") > 0;
     o.printConfig = vm.count("print-config") > 0;
+    parseProgressAndWindow(vm, o);
     if (vm.count("threads")) {
         o.threads = vm["threads"].as<int>();
         if (o.threads < 1)
@@ -242,13 +296,29 @@ std::optional<CliOptions> parseArgs(int argc, char** argv) {
     return o;
 }
 
-std::string formatSummary(const Config& config, const RunReport& report) {
+/// " (window 0,38,200,38 of 200 x 150, shard 1/4)" for a window run, else "".
+std::string windowSummary(const Config& config, const std::optional<MapWindow>& window) {
+    if (!window) return {};
+    const CellWindow& w = window->cells;
+    std::string text = " (window " + std::to_string(w.col0) + "," + std::to_string(w.row0) + "," +
+                       std::to_string(w.width) + "," + std::to_string(w.height) + " of " +
+                       std::to_string(config.map.width) + " x " +
+                       std::to_string(config.map.height);
+    if (window->shard)
+        text += ", shard " + std::to_string(window->shard->index) + "/" +
+                std::to_string(window->shard->count);
+    return text + ")";
+}
+
+/// `map` is the map generated: config.map, or the window's.
+std::string formatSummary(const Config& config, const std::optional<MapWindow>& window,
+                          const MapConfig& map, const RunReport& report) {
     char buf[256];
     std::snprintf(buf, sizeof buf,
-                  "terragrid: %lld x %lld cells, %lld tiles of %lld, elevation %.1f .. %.1f m, "
+                  "terragrid: %lld x %lld cells%s, %lld tiles of %lld, elevation %.1f .. %.1f m, "
                   "%.2f s ->",
-                  static_cast<long long>(config.map.width),
-                  static_cast<long long>(config.map.height), static_cast<long long>(report.tiles),
+                  static_cast<long long>(map.width), static_cast<long long>(map.height),
+                  windowSummary(config, window).c_str(), static_cast<long long>(report.tiles),
                   static_cast<long long>(config.map.tileSizeCells), double(report.elevationMin),
                   double(report.elevationMax), report.seconds);
     std::string line = buf;
@@ -263,6 +333,28 @@ Config loadFrom(const CliOptions& options) {
     if (!options.quiet)
         for (const auto& note : config.notes) std::cerr << "terragrid: note: " << note << "\n";
     return config;
+}
+
+/// The window --region or --shard asks for, checked against the loaded config.
+std::optional<MapWindow> windowOf(const CliOptions& options, const Config& config) {
+    try {
+        if (options.region) return regionWindow(config, *options.region);
+        if (options.shard) return shardMapWindow(config, *options.shard);
+    } catch (const WindowError& e) {
+        throw UsageError(e.what());
+    }
+    return std::nullopt;
+}
+
+/// The reporter --progress asks for on stderr, or none.
+std::unique_ptr<ProgressReporter> progressReporter(const CliOptions& options,
+                                                   const TileLayout& layout) {
+    ProgressMode mode = options.progress;
+    if (mode == ProgressMode::Auto)
+        mode = !options.quiet && ::isatty(STDERR_FILENO) ? ProgressMode::Bar : ProgressMode::None;
+    if (mode == ProgressMode::None) return nullptr;
+    return std::make_unique<ProgressReporter>(
+        mode == ProgressMode::Json ? ProgressStyle::Json : ProgressStyle::Bar, std::cerr, layout);
 }
 
 int run(const CliOptions& options) {
@@ -282,8 +374,14 @@ int run(const CliOptions& options) {
     const int threads = options.threads > 0 ? options.threads : tbb::info::default_concurrency();
     tbb::global_control parallelism(tbb::global_control::max_allowed_parallelism,
                                     static_cast<std::size_t>(threads));
-    const RunReport report = runMap(config);
-    if (!options.quiet) std::cout << formatSummary(config, report) << "\n";
+    const std::optional<MapWindow> window = windowOf(options, config);
+    const MapConfig generated = window ? windowConfig(config, window->cells).map : config.map;
+    const auto progress = progressReporter(options, TileLayout(generated));
+    const ProgressFn onTile = progress ? progress->callback() : ProgressFn();
+    const RunReport report = window ? runMap(config, *window, onTile) : runMap(config, onTile);
+    if (progress) progress->finish();
+    if (!options.quiet)
+        std::cout << formatSummary(config, window, generated, report) << "\n";
     return kExitOk;
 }
 

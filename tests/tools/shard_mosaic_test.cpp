@@ -1,0 +1,96 @@
+// Shards made by the real CLI, mosaicked by GDAL (gdalbuildvrt, then gdal_translate), are the
+// single run: the same pixels and the same georeferencing, as the README promises.
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "test_support.hpp"
+
+namespace terragrid {
+namespace {
+
+using nlohmann::json;
+using test::runCommand;
+using test::shellQuote;
+
+class ShardMosaicTest : public ::testing::Test {
+protected:
+    /// Runs `command` in the test's directory; a test failure when it fails.
+    test::CommandResult run(const std::string& command) {
+        const auto r = runCommand("cd " + shellQuote(m_dir.path().string()) + " && " + command);
+        EXPECT_EQ(r.exitCode, 0) << command << "\n" << r.err;
+        return r;
+    }
+
+    /// A 200 x 150 map in tiles of 32 (five tile rows, so four shards are uneven), off the
+    /// world's origin, with thresholds by coverage (estimated on the whole map).
+    std::string terragrid(const std::string& args) {
+        return shellQuote(test::cliPath()) +
+               " --width 200 --height 150 --tile-size 32 --seed 11 -q"
+               " --set 'map.origin=[600000, 5400000]' --set output.epsg=32633"
+               " --set 'terrain.lake_below={\"coverage\": 0.3}'"
+               " --set 'terrain.mountain_above={\"coverage\": 0.15}'"
+               " --set 'output.files=[\"height.tif\", \"classes.tif\"]' " + args;
+    }
+
+    /// `file` of the four shards mosaicked by gdalbuildvrt into NAME.vrt and copied out by
+    /// gdal_translate into NAME-mosaic.tif; returns NAME.
+    std::string mosaic(const std::string& file) {
+        const std::string name = file.substr(0, file.find('.'));
+        run("gdalbuildvrt -q " + name + ".vrt shard-*/" + file);
+        run("gdal_translate -q -co TILED=YES " + name + ".vrt " + name + "-mosaic.tif");
+        return name;
+    }
+
+    json gdalinfo(const std::string& file) {
+        return json::parse(run("gdalinfo -json " + file).out);
+    }
+
+    test::TempDir m_dir;
+};
+
+TEST_F(ShardMosaicTest, FourShardsMosaicIntoTheSingleRun) {
+    run(terragrid("--out-dir full"));
+    for (int k = 0; k < 4; ++k)
+        run(terragrid("--shard " + std::to_string(k) + "/4 --out-dir shard-" + std::to_string(k)));
+    ASSERT_FALSE(HasFailure());
+
+    const std::string height = mosaic("height.tif");
+    const std::string classes = mosaic("classes.tif");
+    ASSERT_FALSE(HasFailure());
+    std::uint32_t w = 0, h = 0;
+    EXPECT_EQ(test::readFloatTiff(m_dir / (height + "-mosaic.tif"), &w, &h),
+              test::readFloatTiff(m_dir / "full/height.tif"));
+    EXPECT_EQ(w, 200u);
+    EXPECT_EQ(h, 150u);
+    EXPECT_EQ(test::readByteTiff(m_dir / (classes + "-mosaic.tif")),
+              test::readByteTiff(m_dir / "full/classes.tif"));
+
+    for (const std::string& name : {height, classes}) {
+        const json single = gdalinfo("full/" + name + ".tif");
+        const json pieces = gdalinfo(name + ".vrt");
+        EXPECT_EQ(pieces["size"], json::array({200, 150})) << name;
+        EXPECT_EQ(pieces["geoTransform"], single["geoTransform"]) << name;
+        EXPECT_EQ(single["geoTransform"],
+                  json::array({600000.0, 30.0, 0.0, 5400000.0, 0.0, -30.0}));
+        // The VRT spells the CRS in GDAL's own words (a datum ensemble, no usage); what
+        // matters is that it is the same EPSG code.
+        for (const json* info : {&single, &pieces})
+            EXPECT_THAT((*info)["coordinateSystem"].value("wkt", ""),
+                        ::testing::EndsWith("ID[\"EPSG\",32633]]"))
+                << name;
+    }
+    // Each shard is where its band lies: the last one starts 96 rows down, 54 rows tall.
+    const json last = gdalinfo("shard-3/height.tif");
+    EXPECT_EQ(last["size"], json::array({200, 54}));
+    EXPECT_EQ(last["geoTransform"],
+              json::array({600000.0, 30.0, 0.0, 5400000.0 - 96 * 30, 0.0, -30.0}));
+}
+
+}  // namespace
+}  // namespace terragrid
