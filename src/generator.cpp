@@ -7,6 +7,8 @@
 #include <memory>
 #include <optional>
 
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
 #include <tbb/parallel_pipeline.h>
 #include <tbb/task_arena.h>
 
@@ -73,16 +75,27 @@ void generateTile(const MapFields& fields, const TileRect& rect, Tile& tile) {
 CoverageSample sampleForCoverage(const Config& config) {
     const MapFields fields(config, nullptr);
     const std::int64_t step = coverageStep(config.map);
-    CoverageSample sample;
     // The centre cell of each step x step block, so the sample spreads evenly over the map.
-    for (std::int64_t row = step / 2; row < config.map.height; row += step) {
-        const double y = fields.grid.cellY(row);
-        for (std::int64_t col = step / 2; col < config.map.width; col += step) {
-            const double x = fields.grid.cellX(col);
-            sample.height.push_back(fields.height.sample(x, y));
-            sample.moisture.push_back(fields.moisture.sample(x, y));
+    std::vector<double> xs;
+    for (std::int64_t col = step / 2; col < config.map.width; col += step)
+        xs.push_back(fields.grid.cellX(col));
+    const std::int64_t rows = (config.map.height - step / 2 + step - 1) / step;
+    const std::size_t width = xs.size();
+    CoverageSample sample;
+    sample.height.resize(static_cast<std::size_t>(rows) * width);
+    sample.moisture.resize(sample.height.size());
+    // Rows through the SIMD row path, in parallel; each row has its own place in the sample,
+    // so the result does not depend on the threads.
+    tbb::parallel_for(tbb::blocked_range<std::int64_t>(0, rows), [&](const auto& range) {
+        NoiseRows height(fields.height, xs.data(), width);
+        NoiseRows moisture(fields.moisture, xs.data(), width);
+        for (std::int64_t r = range.begin(); r < range.end(); ++r) {
+            const double y = fields.grid.cellY(step / 2 + r * step);
+            const std::size_t at = static_cast<std::size_t>(r) * width;
+            height.row(y, sample.height.data() + at);
+            moisture.row(y, sample.moisture.data() + at);
         }
-    }
+    });
     return sample;
 }
 

@@ -192,6 +192,33 @@ TEST(GeneratorTest, CoverageSampleIsEveryCellOfSmallMapsAndAnEvenGridOfBigOnes) 
     EXPECT_EQ(sample.height.size(), sample.moisture.size());
 }
 
+// The sample is computed by rows in parallel: the same values on any thread count, and each
+// one the field's value at the centre cell of its block.
+TEST(GeneratorTest, CoverageSampleIsTheFieldAtItsCellsOnAnyThreadCount) {
+    const Config big = defaultConfig({"map.width=3001", "map.height=2003"});
+    const auto sampleWith = [&](int threads) {
+        tbb::global_control parallelism(tbb::global_control::max_allowed_parallelism,
+                                        static_cast<std::size_t>(threads));
+        tbb::task_arena arena(threads);
+        return arena.execute([&] { return sampleForCoverage(big); });
+    };
+    const CoverageSample one = sampleWith(1);
+    const CoverageSample eight = sampleWith(8);
+    EXPECT_TRUE(one.height == eight.height);
+    EXPECT_TRUE(one.moisture == eight.moisture);
+    // 3001 x 2003 cells / 2^20 -> blocks of 3 x 3: columns 1, 4, ..., 2998, rows 1, ..., 2002
+    const MapFields fields(big, nullptr);
+    const std::size_t width = 1000;
+    ASSERT_EQ(one.height.size(), width * 668);
+    for (std::size_t i : {std::size_t{0}, std::size_t{999}, std::size_t{1001}, width * 668 - 1}) {
+        const std::int64_t col = 1 + 3 * std::int64_t(i % width);
+        const std::int64_t row = 1 + 3 * std::int64_t(i / width);
+        EXPECT_EQ(one.height[i], fields.height.sample(fields.grid.cellX(col), fields.grid.cellY(row)));
+        EXPECT_EQ(one.moisture[i],
+                  fields.moisture.sample(fields.grid.cellX(col), fields.grid.cellY(row)));
+    }
+}
+
 TEST(GeneratorTest, CoverageTargetsAreMetOnTheMap) {
     const Config config = smallConfig({R"(terrain.lake_below={"coverage": 0.25})",
                                        R"(terrain.mountain_above={"coverage": 0.1})",
