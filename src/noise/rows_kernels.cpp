@@ -129,17 +129,21 @@ HWY_INLINE VU mix64(VU x) {
     return hn::Xor(x, hn::ShiftRight<31>(x));
 }
 
-// LatticeHash(ix, iy) per lane; only the low 3 bits matter to the gradient.
-HWY_INLINE VU hash2(const rows::SimplexOctave& o, HashKind kind, VI ix, VI iy) {
+// LatticeHash::xPart and withY per lane; only the low 3 bits of the hash matter to the
+// gradient.
+HWY_INLINE VU hashX(const rows::SimplexOctave& o, HashKind kind, VI ix) {
     const DU du;
     const DI di;
-    if (kind == HashKind::Lattice) {
-        const VU hx = mix64(hn::Add(hn::Set(du, o.key), hn::BitCast(du, ix)));
-        return hn::ShiftRight<32>(mix64(hn::Add(hx, hn::BitCast(du, iy))));
-    }
-    const VI mask = hn::Set(di, 255);
-    const VI px = hn::GatherIndex(di, o.perm, hn::And(ix, mask));
-    return hn::BitCast(du, hn::GatherIndex(di, o.perm, hn::Add(px, hn::And(iy, mask))));
+    if (kind == HashKind::Lattice) return mix64(hn::Add(hn::Set(du, o.key), hn::BitCast(du, ix)));
+    return hn::BitCast(du, hn::GatherIndex(di, o.perm, hn::And(ix, hn::Set(di, 255))));
+}
+
+HWY_INLINE VU hashY(const rows::SimplexOctave& o, HashKind kind, VU xPart, VI iy) {
+    const DU du;
+    const DI di;
+    if (kind == HashKind::Lattice) return hn::ShiftRight<32>(mix64(hn::Add(xPart, hn::BitCast(du, iy))));
+    const VI index = hn::Add(hn::BitCast(di, xPart), hn::And(iy, hn::Set(di, 255)));
+    return hn::BitCast(du, hn::GatherIndex(di, o.perm, index));
 }
 
 // simplex.cpp's grad2: the hash's bits select the terms.
@@ -181,16 +185,19 @@ HWY_INLINE V simplex2(const rows::SimplexOctave& o, HashKind kind, V x, V y) {
     const V y1 = hn::Add(hn::Sub(y0, j1), hn::Set(d, kG2));
     const V x2 = hn::Add(hn::Sub(x0, hn::Set(d, 1.0)), hn::Set(d, 2.0 * kG2));
     const V y2 = hn::Add(hn::Sub(y0, hn::Set(d, 1.0)), hn::Set(d, 2.0 * kG2));
+    // The corners are (i, j), (i + i1, j + j1) and (i + 1, j + 1): two x halves of the hash
+    // serve all three.
     const VI i = hn::ConvertTo(di, fi);
     const VI j = hn::ConvertTo(di, fj);
     const VI one = hn::Set(di, 1);
     const auto lowerI = hn::RebindMask(di, lower);
-    const VI i1i = hn::IfThenElseZero(lowerI, one);
-    const VI j1i = hn::IfThenZeroElse(lowerI, one);
-    const V n = hn::Add(
-        hn::Add(corner2(hash2(o, kind, i, j), x0, y0),
-                corner2(hash2(o, kind, hn::Add(i, i1i), hn::Add(j, j1i)), x1, y1)),
-        corner2(hash2(o, kind, hn::Add(i, one), hn::Add(j, one)), x2, y2));
+    const VU hx0 = hashX(o, kind, i);
+    const VU hx1 = hashX(o, kind, hn::Add(i, one));
+    const VU hxMiddle = hn::IfThenElse(hn::RebindMask(DU(), lowerI), hx1, hx0);
+    const VI jMiddle = hn::Add(j, hn::IfThenZeroElse(lowerI, one));
+    const V n = hn::Add(hn::Add(corner2(hashY(o, kind, hx0, j), x0, y0),
+                                corner2(hashY(o, kind, hxMiddle, jMiddle), x1, y1)),
+                        corner2(hashY(o, kind, hx1, hn::Add(j, one)), x2, y2));
     return hn::Min(hn::Max(hn::Mul(hn::Set(d, kScale2), n), hn::Set(d, -1.0)), hn::Set(d, 1.0));
 }
 
