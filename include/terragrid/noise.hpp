@@ -38,8 +38,13 @@ inline constexpr std::array<std::string_view, 3> kHashKindNames{"lattice", "perm
 /// Ken Perlin's reference permutation of 0..255 (improved noise, 2002).
 extern const std::array<std::uint8_t, 256> kPerlinPermutation;
 
-/// splitmix64's output function: a fixed, platform-independent 64-bit mixer.
-std::uint64_t mix64(std::uint64_t x) noexcept;
+/// splitmix64's output function: a fixed, platform-independent 64-bit mixer. (Inline: the
+/// row evaluator hashes in its inner loops.)
+inline std::uint64_t mix64(std::uint64_t x) noexcept {
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
+    return x ^ (x >> 31);
+}
 
 /// Hashes integer lattice points to 32 bits. A value type (the permutation kinds keep their
 /// 512-byte doubled table inline); thread-safe once constructed.
@@ -60,8 +65,17 @@ public:
 
     /// The 2D hash in two steps, so a row evaluator can do the x step once per column:
     /// (*this)(ix, iy) == withY(xPart(ix), iy).
-    std::uint64_t xPart(std::int64_t ix) const noexcept;
-    std::uint32_t withY(std::uint64_t xPart, std::int64_t iy) const noexcept;
+    std::uint64_t xPart(std::int64_t ix) const noexcept {
+        if (m_kind == HashKind::Lattice) return mix64(m_seed + static_cast<std::uint64_t>(ix));
+        return m_perm[static_cast<std::size_t>(ix & 255)];
+    }
+    std::uint32_t withY(std::uint64_t xPart, std::int64_t iy) const noexcept {
+        if (m_kind == HashKind::Lattice)
+            return static_cast<std::uint32_t>(mix64(xPart + static_cast<std::uint64_t>(iy)) >> 32);
+        // Perlin's nesting: p[p[ix] + iy]; the doubled table makes the sum a valid index.
+        // `& 255` on two's-complement int64 maps negative indices like Java's `(int)floor & 255`.
+        return m_perm[xPart + static_cast<std::size_t>(iy & 255)];
+    }
 
     /// What a SIMD hash needs: the mixed seed (`Lattice`) and the doubled permutation (the
     /// permutation kinds).
