@@ -4,6 +4,8 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <tbb/global_control.h>
+#include <tbb/task_arena.h>
 #include <tiffio.h>
 
 #include <algorithm>
@@ -16,6 +18,7 @@
 #include <random>
 #include <string>
 #include <tuple>
+#include <type_traits>
 #include <vector>
 
 #include "terragrid/generator.hpp"
@@ -562,6 +565,180 @@ TEST_F(GeoTiffTest, WrongSampleTypeOrPaletteIsRejected) {
     options = byteOptions();
     options.palette.assign(257, Rgb{});
     EXPECT_THROW(GeoTiffWriter(pathOf("b.tif"), options), std::invalid_argument);
+    EXPECT_THAT(listDir(m_dir.path()), IsEmpty());
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tiles compressed on TBB workers
+
+// Runs `body` in an arena of `threads` threads, TBB's default cap (one worker per core)
+// lifted so 8 threads really are 8.
+template <typename Body>
+void inArena(int threads, Body body) {
+    tbb::global_control parallelism(tbb::global_control::max_allowed_parallelism,
+                                    static_cast<std::size_t>(threads));
+    tbb::task_arena arena(threads);
+    arena.execute(body);
+}
+
+// How a parallel-encoding case writes: the tile jobs and the arena's threads.
+struct Encoding {
+    const char* name;
+    std::size_t tileJobs;  // 1 serial, 0 automatic
+    int threads;
+};
+
+constexpr Encoding kSerial{"serial (one job)", 1, 1};
+constexpr Encoding kEncodings[] = {
+    {"automatic, 1 thread", 0, 1},  {"automatic, 8 threads", 0, 8},
+    {"3 jobs, 8 threads", 3, 8},    {"8 jobs, 8 threads", 8, 8},
+    {"8 jobs, 1 thread", 8, 1},
+};
+
+// Cells of every sample format, the same hard-to-compress pattern as makeRaster.
+template <typename T>
+std::vector<T> patternOf(std::int64_t width, std::int64_t height) {
+    if constexpr (std::is_same_v<T, float>) {
+        return makeRaster(width, height);
+    } else {
+        std::vector<T> cells(static_cast<std::size_t>(width * height));
+        std::uint32_t state = 99;
+        for (T& cell : cells) {
+            state = state * 1664525u + 1013904223u;
+            // Runs and noise, so predictors and codecs both have work.
+            cell = static_cast<T>((state >> 20) % 4 == 0 ? state >> 9 : (&cell - cells.data()) / 7);
+        }
+        return cells;
+    }
+}
+
+// Bit for bit, so NaN cells compare equal to themselves.
+template <typename T>
+bool sameCells(const std::vector<T>& a, const std::vector<T>& b) {
+    return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0;
+}
+
+template <typename T>
+std::vector<T> readBack(const std::string& path) {
+    if constexpr (std::is_same_v<T, float>) return test::readFloatTiff(path);
+    if constexpr (std::is_same_v<T, std::uint8_t>) return test::readByteTiff(path);
+    if constexpr (std::is_same_v<T, std::uint16_t>) return test::readUInt16Tiff(path);
+}
+
+class GeoTiffParallelTest
+    : public GeoTiffTest,
+      public ::testing::WithParamInterface<std::tuple<SampleFormat, Compression, BigTiffMode>> {
+protected:
+    // Writes `cells` in 70x45 blocks, which straddle the 32-cell TIFF tiles, so tiles complete
+    // out of index order and some wait for several blocks. Returns the file's bytes.
+    template <typename T>
+    std::string write(const std::string& name, const std::vector<T>& cells,
+                      const Encoding& encoding) {
+        const auto [format, compression, bigTiff] = GetParam();
+        GeoTiffOptions options = smallOptions(compression);
+        options.sampleFormat = format;
+        options.bigTiff = bigTiff;
+        options.tileJobs = encoding.tileJobs;
+        if (format != SampleFormat::Float32) options.unit.clear();
+        if (format == SampleFormat::UInt8) options.palette = {{10, 20, 30}, {200, 100, 0}};
+        const std::string path = pathOf(name);
+        inArena(encoding.threads, [&] {
+            GeoTiffWriter writer(path, options);
+            std::vector<T> part;
+            for (std::int64_t row0 = 0; row0 < kHeight; row0 += 45) {
+                for (std::int64_t col0 = 0; col0 < kWidth; col0 += 70) {
+                    const std::int64_t w = std::min<std::int64_t>(70, kWidth - col0);
+                    const std::int64_t h = std::min<std::int64_t>(45, kHeight - row0);
+                    part.clear();
+                    for (std::int64_t r = row0; r < row0 + h; ++r) {
+                        const auto first = cells.begin() + r * kWidth + col0;
+                        part.insert(part.end(), first, first + w);
+                    }
+                    writer.writeBlock(col0, row0, w, h, part.data());
+                }
+            }
+            writer.close();
+            writer.commit();
+        });
+        return readFile(path);
+    }
+
+    template <typename T>
+    void expectSameBytesEverywhere() {
+        const std::vector<T> cells = patternOf<T>(kWidth, kHeight);
+        const std::string serial = write("serial.tif", cells, kSerial);
+        ASSERT_TRUE(sameCells(readBack<T>(pathOf("serial.tif")), cells)) << "serial pixels";
+        for (const Encoding& encoding : kEncodings) {
+            SCOPED_TRACE(encoding.name);
+            const std::string bytes = write("parallel.tif", cells, encoding);
+            EXPECT_TRUE(bytes == serial) << "the file differs from the serial writer's";
+            EXPECT_TRUE(sameCells(readBack<T>(pathOf("parallel.tif")), cells)) << "pixels";
+        }
+    }
+};
+
+// Same bytes as the serial writer (hence the same pixels) for every thread count, job limit,
+// sample format, codec and TIFF flavour.
+TEST_P(GeoTiffParallelTest, EveryThreadCountGivesTheSerialWritersBytes) {
+    switch (std::get<0>(GetParam())) {
+        case SampleFormat::Float32: expectSameBytesEverywhere<float>(); break;
+        case SampleFormat::UInt8: expectSameBytesEverywhere<std::uint8_t>(); break;
+        case SampleFormat::UInt16: expectSameBytesEverywhere<std::uint16_t>(); break;
+    }
+}
+
+std::string parallelCaseName(const std::tuple<SampleFormat, Compression, BigTiffMode>& param) {
+    constexpr const char* kFormats[] = {"Float32", "UInt8", "UInt16"};
+    return std::string(kFormats[static_cast<std::size_t>(std::get<0>(param))]) + "_" +
+           std::string(kCompressionNames[static_cast<std::size_t>(std::get<1>(param))]) +
+           (std::get<2>(param) == BigTiffMode::Always ? "_BigTiff" : "_Classic");
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    FormatsAndCodecs, GeoTiffParallelTest,
+    ::testing::Combine(::testing::Values(SampleFormat::Float32, SampleFormat::UInt8,
+                                         SampleFormat::UInt16),
+                       ::testing::Values(Compression::None, Compression::Deflate,
+                                         Compression::Lzw, Compression::Zstd),
+                       ::testing::Values(BigTiffMode::Auto, BigTiffMode::Always)),
+    [](const auto& info) { return parallelCaseName(info.param); });
+
+// A tile that cannot be written surfaces, from writeBlock or close(), as this file's
+// OutputError, and the older file stays.
+TEST_F(GeoTiffTest, ParallelWriteFailureNamesFileAndKeepsOlderFile) {
+    const std::string path = writeFile("height.tif", smallOptions(), makeRaster(kWidth, kHeight));
+    const std::string old = readFile(path);
+    inArena(4, [&] {
+        GeoTiffOptions options = smallOptions(Compression::Deflate, 256);
+        options.width = 1024;
+        options.height = 512;
+        options.tileJobs = 4;
+        GeoTiffWriter writer(path, options);
+        const std::vector<float> cells = makeRaster(1024, 512);  // ~200 KiB per tile compressed
+        EXPECT_THAT(
+            [&] {
+                FileSizeLimit limit(64 * 1024);
+                writer.writeBlock(0, 0, 1024, 512, cells.data());
+                writer.close();
+            },
+            ThrowsMessage<OutputError>(::testing::AllOf(HasSubstr("writing '" + path + "': "),
+                                                        HasSubstr("File too large"))));
+        EXPECT_THAT([&] { writer.close(); },
+                    ThrowsMessage<OutputError>(HasSubstr("an earlier write failed")));
+    });
+    EXPECT_TRUE(readFile(path) == old);
+    EXPECT_THAT(listDir(m_dir.path()), ElementsAre("height.tif"));
+}
+
+// A writer dropped while tiles are being encoded waits for them and leaves nothing behind.
+TEST_F(GeoTiffTest, ParallelWriterDroppedMidwayLeavesNoFile) {
+    inArena(8, [&] {
+        GeoTiffOptions options = smallOptions(Compression::Zstd);
+        options.tileJobs = 16;
+        GeoTiffWriter writer(pathOf("height.tif"), options);
+        const std::vector<float> cells = makeRaster(kWidth, kHeight);
+        writer.writeBlock(0, 0, kWidth, 160, cells.data());  // 50 tiles complete, 20 do not
+    });
     EXPECT_THAT(listDir(m_dir.path()), IsEmpty());
 }
 

@@ -96,7 +96,12 @@ void writeMask(GeoTiffWriter& writer, const BitRaster& mask, std::int64_t tileSi
             block.resize(static_cast<std::size_t>(rows * cols));
             auto out = block.begin();
             for (std::int64_t r = row0; r < row0 + rows; ++r) {
-                for (std::int64_t c = col0; c < col0 + cols; ++c) *out++ = mask.get(c, r);
+                // Bit c of word k is column 64k + c (regions.hpp): read the words, not cells.
+                const std::uint64_t* words = mask.rowWords(r);
+                for (std::int64_t c = col0; c < col0 + cols; ++c) {
+                    const auto col = static_cast<std::uint64_t>(c);
+                    *out++ = static_cast<std::uint8_t>((words[col >> 6] >> (col & 63)) & 1);
+                }
             }
             writer.writeBlock(col0, row0, cols, rows, block.data());
         }

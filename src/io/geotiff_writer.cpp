@@ -1,5 +1,7 @@
 #include "io/geotiff_writer.hpp"
 
+#include <tbb/enumerable_thread_specific.h>
+#include <tbb/task_arena.h>
 #include <tiffio.h>
 #include <unistd.h>
 
@@ -7,7 +9,6 @@
 #include <array>
 #include <cerrno>
 #include <charconv>
-#include <cstdarg>
 #include <cstdio>
 #include <cstring>
 #include <limits>
@@ -17,6 +18,9 @@
 #include <utility>
 
 #include "io/atomic_file.hpp"
+#include "io/libtiff_support.hpp"
+#include "io/tiff_tile_encoder.hpp"
+#include "io/tile_job_queue.hpp"
 #include "terragrid/outputs.hpp"
 #include "terragrid/version.hpp"
 
@@ -24,32 +28,7 @@ namespace terragrid {
 namespace {
 
 // ---------------------------------------------------------------------------------------------
-// Sample formats: one row per SampleFormat value.
-
-struct SampleFormatInfo {
-    std::uint16_t bitsPerSample;
-    std::uint16_t tiffSampleFormat;
-    std::uint16_t predictor;  // PREDICTOR_FLOATINGPOINT for floats, HORIZONTAL for integers
-};
-
-constexpr std::array<SampleFormatInfo, 3> kSampleFormats{{
-    {32, SAMPLEFORMAT_IEEEFP, PREDICTOR_FLOATINGPOINT},  // Float32
-    {8, SAMPLEFORMAT_UINT, PREDICTOR_HORIZONTAL},        // UInt8
-    {16, SAMPLEFORMAT_UINT, PREDICTOR_HORIZONTAL},       // UInt16
-}};
-static_assert(kSampleFormats.size() == static_cast<std::size_t>(SampleFormat::UInt16) + 1);
-
-const SampleFormatInfo& infoOf(SampleFormat format) {
-    return kSampleFormats[static_cast<std::size_t>(format)];
-}
-
-// TIFF's code for each Compression value (names: kCompressionNames).
-constexpr std::array<std::uint16_t, 4> kTiffCompressions{
-    COMPRESSION_NONE, COMPRESSION_ADOBE_DEFLATE, COMPRESSION_LZW, COMPRESSION_ZSTD};
-static_assert(kTiffCompressions.size() == kCompressionNames.size());
-
-// ---------------------------------------------------------------------------------------------
-// GeoTIFF and GDAL tags, and libtiff's messages.
+// GeoTIFF and GDAL tags (libtiff's messages: libtiff_support.hpp).
 
 constexpr std::uint32_t kTagModelPixelScale = 33550;
 constexpr std::uint32_t kTagModelTiepoint = 33922;
@@ -83,41 +62,6 @@ TIFFExtendProc g_parentExtender = nullptr;
 void extendTags(TIFF* tif) {
     TIFFMergeFieldInfo(tif, kGeoTiffFields, sizeof kGeoTiffFields / sizeof kGeoTiffFields[0]);
     if (g_parentExtender) g_parentExtender(tif);
-}
-
-// libtiff reports problems through process-wide handlers, on the thread that made the failing
-// call. Collecting them per thread lets each writer read the words of its own failure right
-// after the call, whichever thread the pipeline runs it on.
-struct TiffMessages {
-    std::string errors;
-    std::string warnings;  // not failures, but they may explain one that follows
-};
-thread_local TiffMessages t_tiffMessages;
-
-void collect(std::string& into, const char* module, const char* format, va_list args) {
-    constexpr std::size_t kMaxCollected = 2000;  // a runaway loop must not grow it unbounded
-    if (into.size() > kMaxCollected) return;
-    char text[1024];
-    std::vsnprintf(text, sizeof text, format, args);
-    if (!into.empty()) into += "; ";
-    if (module && *module) {
-        into += module;
-        into += ": ";
-    }
-    into += text;
-}
-
-void onTiffError(const char* module, const char* format, va_list args) {
-    collect(t_tiffMessages.errors, module, format, args);
-}
-
-void onTiffWarning(const char* module, const char* format, va_list args) {
-    collect(t_tiffMessages.warnings, module, format, args);
-}
-
-void clearTiffMessages() {
-    t_tiffMessages.errors.clear();
-    t_tiffMessages.warnings.clear();
 }
 
 std::string xmlEscape(const std::string& text) {
@@ -175,7 +119,7 @@ std::string gdalMetadataXml(const GeoTiffOptions& options) {
 bool isGeographicEpsg(int epsg) noexcept { return epsg >= 4000 && epsg <= 4999; }
 
 std::size_t bytesPerSample(SampleFormat format) noexcept {
-    return infoOf(format).bitsPerSample / 8u;
+    return sampleFormatInfo(format).bitsPerSample / 8u;
 }
 
 bool needsBigTiff(std::int64_t width, std::int64_t height, std::size_t bytesPerSample,
@@ -197,8 +141,8 @@ bool needsBigTiff(std::int64_t width, std::int64_t height, std::size_t bytesPerS
 void prepareLibTiff() {
     static const bool prepared = [] {
         g_parentExtender = TIFFSetTagExtender(extendTags);
-        TIFFSetErrorHandler(onTiffError);
-        TIFFSetWarningHandler(onTiffWarning);
+        TIFFSetErrorHandler(collectTiffError);
+        TIFFSetWarningHandler(collectTiffWarning);
         return true;
     }();
     (void)prepared;
@@ -234,6 +178,11 @@ private:
     void writeTags();
     void writeColorMap();
     void encodeTile(std::int64_t index, PendingTile& tile);
+    bool encodesInParallel();
+    void writeRawTile(std::int64_t index, const std::vector<std::byte>& bytes);
+    void encodeOnThisThread(std::vector<std::byte>& raw, std::vector<std::byte>& out);
+    template <typename Step>
+    void runJobs(Step step);
     std::int64_t cellsInTile(std::int64_t tx, std::int64_t ty) const noexcept;
 
     template <typename... Args>
@@ -257,6 +206,12 @@ private:
     std::int64_t m_tilesWrittenCount = 0;
     std::size_t m_peakPending = 0;
     std::vector<std::byte> m_spare;  // a written tile's buffer, reused for the next tile
+
+    // Parallel encoding, set up when the first tile completes (it depends on the arena the
+    // tiles come from). Declared last: destroyed first, while what the jobs use still exists.
+    bool m_jobsDecided = false;
+    tbb::enumerable_thread_specific<std::unique_ptr<TiffTileEncoder>> m_encoders;
+    std::optional<TileJobQueue> m_jobs;
 };
 
 GeoTiffWriter::Impl::Impl(std::string path, GeoTiffOptions options)
@@ -304,6 +259,7 @@ GeoTiffWriter::Impl::Impl(std::string path, GeoTiffOptions options)
 GeoTiffWriter::Impl::~Impl() { abandonTiff(); }
 
 void GeoTiffWriter::Impl::abandonTiff() noexcept {
+    m_jobs.reset();  // waits for the jobs still running: they use this writer's encoders
     if (m_tif) {
         // TIFFClose also writes a directory into the doomed temporary file, which m_file's
         // destructor then removes; that costs little and frees everything libtiff holds.
@@ -313,11 +269,9 @@ void GeoTiffWriter::Impl::abandonTiff() noexcept {
 }
 
 void GeoTiffWriter::Impl::open() {
-    const SampleFormatInfo& format = infoOf(m_options.sampleFormat);
     const auto compression = static_cast<std::size_t>(m_options.compression);
-    const std::uint16_t codec = kTiffCompressions[compression];
     prepareLibTiff();
-    if (!TIFFIsCODECConfigured(codec)) {
+    if (!TIFFIsCODECConfigured(tiffCompressionCode(m_options.compression))) {
         fail("the libtiff on this system cannot write " +
              std::string(kCompressionNames[compression]) +
              " compression; choose another compression");
@@ -334,25 +288,14 @@ void GeoTiffWriter::Impl::open() {
         ::close(fd);  // TIFFFdOpen leaves the descriptor open when it fails
         failTiff("TIFFFdOpen", true);
     }
-
-    setField(TIFFTAG_IMAGEWIDTH, static_cast<std::uint32_t>(m_options.width));
-    setField(TIFFTAG_IMAGELENGTH, static_cast<std::uint32_t>(m_options.height));
-    setField(TIFFTAG_TILEWIDTH, static_cast<std::uint32_t>(m_options.tileSize));
-    setField(TIFFTAG_TILELENGTH, static_cast<std::uint32_t>(m_options.tileSize));
-    // libtiff reads 16-bit tag values from varargs as int.
-    setField(TIFFTAG_SAMPLESPERPIXEL, 1);
-    setField(TIFFTAG_BITSPERSAMPLE, static_cast<int>(format.bitsPerSample));
-    setField(TIFFTAG_SAMPLEFORMAT, static_cast<int>(format.tiffSampleFormat));
     const bool palette = !m_options.palette.empty();
-    setField(TIFFTAG_PHOTOMETRIC,
-             static_cast<int>(palette ? PHOTOMETRIC_PALETTE : PHOTOMETRIC_MINISBLACK));
-    setField(TIFFTAG_PLANARCONFIG, static_cast<int>(PLANARCONFIG_CONTIG));
-    if (palette) writeColorMap();
-    // The predictor tag exists only once a compressing codec is selected, so order matters.
-    setField(TIFFTAG_COMPRESSION, static_cast<int>(codec));
-    if (m_options.compression != Compression::None) {
-        setField(TIFFTAG_PREDICTOR, static_cast<int>(format.predictor));
+    try {
+        setEncodingTags(m_tif, m_options, static_cast<std::uint32_t>(m_options.width),
+                        static_cast<std::uint32_t>(m_options.height), palette);
+    } catch (const TiffError& e) {
+        fail(e.what());
     }
+    if (palette) writeColorMap();
     writeTags();
 }
 
@@ -464,16 +407,78 @@ void GeoTiffWriter::Impl::writeSamples(std::int64_t col0, std::int64_t row0,
 }
 
 void GeoTiffWriter::Impl::encodeTile(std::int64_t index, PendingTile& tile) {
-    clearTiffMessages();
-    errno = 0;
-    // libtiff may apply the predictor and byte swapping in place: the buffer is ours to spoil.
-    const auto size = static_cast<tmsize_t>(tile.bytes.size());
-    if (TIFFWriteEncodedTile(m_tif, static_cast<std::uint32_t>(index), tile.bytes.data(),
-                             size) != size) {
-        failTiff("TIFFWriteEncodedTile", true);
+    if (encodesInParallel()) {
+        runJobs([&] { m_jobs->submit(index, std::move(tile.bytes)); });
+        tile.bytes = m_jobs->takeBuffer();
+    } else {
+        clearTiffMessages();
+        errno = 0;
+        // libtiff may apply the predictor and byte swapping in place: the buffer is ours to
+        // spoil.
+        const auto size = static_cast<tmsize_t>(tile.bytes.size());
+        if (TIFFWriteEncodedTile(m_tif, static_cast<std::uint32_t>(index), tile.bytes.data(),
+                                 size) != size) {
+            failTiff("TIFFWriteEncodedTile", true);
+        }
     }
     m_tileWritten[static_cast<std::size_t>(index)] = true;
     ++m_tilesWrittenCount;
+}
+
+// Compressing on TBB workers pays when there are workers and something to compress; the bytes
+// are the same either way (tiff_tile_encoder.hpp), and tiles reach the file in the order they
+// completed, as in serial mode.
+bool GeoTiffWriter::Impl::encodesInParallel() {
+    if (m_jobsDecided) return m_jobs.has_value();
+    m_jobsDecided = true;
+    const auto threads = static_cast<std::size_t>(tbb::this_task_arena::max_concurrency());
+    const std::size_t jobs = m_options.tileJobs != 0 ? m_options.tileJobs
+                             : threads > 1          ? 2 * threads
+                                                    : 1;
+    if (jobs > 1 && m_options.compression != Compression::None) {
+        m_jobs.emplace(
+            jobs,
+            [this](std::vector<std::byte>& raw, std::vector<std::byte>& out) {
+                encodeOnThisThread(raw, out);
+            },
+            [this](std::int64_t index, const std::vector<std::byte>& bytes) {
+                writeRawTile(index, bytes);
+            });
+    }
+    return m_jobs.has_value();
+}
+
+// On a worker thread: several run at once, each with its own encoder.
+void GeoTiffWriter::Impl::encodeOnThisThread(std::vector<std::byte>& raw,
+                                             std::vector<std::byte>& out) {
+    std::unique_ptr<TiffTileEncoder>& encoder = m_encoders.local();
+    if (!encoder) encoder = std::make_unique<TiffTileEncoder>(m_options);
+    encoder->encode(raw.data(), raw.size(), out);
+}
+
+void GeoTiffWriter::Impl::writeRawTile(std::int64_t index, const std::vector<std::byte>& bytes) {
+    clearTiffMessages();
+    errno = 0;
+    const auto size = static_cast<tmsize_t>(bytes.size());
+    // TIFFWriteRawTile takes a non-const buffer but only reads it.
+    if (TIFFWriteRawTile(m_tif, static_cast<std::uint32_t>(index),
+                         const_cast<std::byte*>(bytes.data()), size) != size) {
+        failTiff("TIFFWriteRawTile", true);
+    }
+}
+
+// A job's libtiff failure becomes this file's OutputError; any other failure leaves the
+// writer failed too.
+template <typename Step>
+void GeoTiffWriter::Impl::runJobs(Step step) {
+    try {
+        step();
+    } catch (const TiffError& e) {
+        fail(e.what());
+    } catch (...) {
+        m_state = State::Failed;
+        throw;
+    }
 }
 
 std::int64_t GeoTiffWriter::Impl::cellsInTile(std::int64_t tx, std::int64_t ty) const noexcept {
@@ -492,12 +497,13 @@ void GeoTiffWriter::Impl::close() {
         fail("only " + std::to_string(m_tilesWrittenCount) + " of " +
              std::to_string(tileCount) + " TIFF tiles received all their cells");
     }
+    if (m_jobs) runJobs([&] { m_jobs->finish(); });
     clearTiffMessages();
     errno = 0;
     // TIFFFlush writes the directory and reports failure; TIFFClose cannot.
     if (TIFFFlush(m_tif) != 1) failTiff("TIFFFlush", true);
     TIFFClose(std::exchange(m_tif, nullptr));
-    if (!t_tiffMessages.errors.empty()) failTiff("TIFFClose");
+    if (tiffErrorCollected()) failTiff("TIFFClose");
     m_state = State::Closed;
 }
 
@@ -532,12 +538,7 @@ void GeoTiffWriter::Impl::fail(const std::string& cause) {
 // that do I/O, because libtiff's words ("Write error at scanline 0") do not say why.
 void GeoTiffWriter::Impl::failTiff(const char* call, bool withErrno) {
     const int error = errno;
-    std::string cause = !t_tiffMessages.errors.empty()     ? t_tiffMessages.errors
-                        : !t_tiffMessages.warnings.empty() ? t_tiffMessages.warnings
-                                                           : std::string(call) + " failed";
-    clearTiffMessages();
-    if (withErrno && error != 0) cause += std::string(" (") + std::strerror(error) + ")";
-    fail(cause);
+    fail(tiffFailureText(call, withErrno ? error : 0));
 }
 
 void GeoTiffWriter::Impl::failOverlap(std::int64_t index) {

@@ -8,7 +8,13 @@
 // size at worst, never with its area. The file is written into an AtomicFile and appears under
 // its name only on commit().
 //
-// This header keeps libtiff out: geotiff_writer.cpp is the only file that includes tiffio.h.
+// Compressed tiles are encoded on TBB workers of the caller's arena (tiff_tile_encoder.hpp,
+// tile_job_queue.hpp) and written with TIFFWriteRawTile in the order they completed, so the
+// file has the same bytes as when each tile is encoded in the calling thread (tileJobs 1),
+// whatever the thread count; at most tileJobs tiles are being encoded at once.
+//
+// This header keeps libtiff out: geotiff_writer.cpp and tiff_tile_encoder.cpp, through
+// libtiff_support.hpp, are the only files that include tiffio.h.
 
 #include <cstddef>
 #include <cstdint>
@@ -70,6 +76,12 @@ struct GeoTiffOptions {
     /// the colour of value i; the 256 - palette.size() entries after it are black. UInt8 only,
     /// at most 256 entries. Empty: grey values (MinIsBlack).
     std::vector<Rgb> palette;
+    /// How many completed TIFF tiles may be in the hands of TBB workers at once, being
+    /// compressed: 1 compresses each in the calling thread as it completes (serial); 0 picks
+    /// twice the calling arena's concurrency, or serial when the arena has one thread.
+    /// Uncompressed files are always written serially: there is nothing to hand over. Any value
+    /// gives the same bytes.
+    std::size_t tileJobs = 0;
 };
 
 /// Whether a tiled raster could pass the 4 GiB limit of classic TIFF. Counts every tile at its
@@ -87,8 +99,9 @@ bool needsBigTiff(std::int64_t width, std::int64_t height, std::size_t bytesPerS
 void prepareLibTiff();
 
 /// Writes one GeoTIFF. Not thread-safe: use it from one thread at a time (which thread may
-/// change between calls). Every failure throws OutputError("writing '<path>': <cause>") and
-/// leaves the writer failed; an uncommitted writer's destructor removes its temporary file.
+/// change between calls, but not the TBB arena). Every failure throws
+/// OutputError("writing '<path>': <cause>") and leaves the writer failed; an uncommitted
+/// writer's destructor waits for its encoding jobs and removes its temporary file.
 class GeoTiffWriter {
 public:
     /// Creates the temporary file beside `path` and writes the TIFF header and tags.
@@ -107,7 +120,9 @@ public:
     /// Stores cells [col0, col0 + width) x [row0, row0 + height), `data` row-major with
     /// width x height values. Blocks may come in any order and size but must not overlap and
     /// must lie inside the raster (std::invalid_argument otherwise). Every TIFF tile completed
-    /// by this block is compressed and written before returning. Float32 rasters only.
+    /// by this block is compressed and written before returning, or (with parallel encoding)
+    /// handed to a worker; a worker's failure is thrown by a later writeBlock or by close().
+    /// Float32 rasters only.
     void writeBlock(std::int64_t col0, std::int64_t row0, std::int64_t width,
                     std::int64_t height, const float* data);
     /// The same for UInt8 rasters.
@@ -118,7 +133,8 @@ public:
     void writeBlock(std::int64_t col0, std::int64_t row0, std::int64_t width,
                     std::int64_t height, const std::uint16_t* data);
 
-    /// Checks that every cell arrived, writes the TIFF directory and closes the TIFF.
+    /// Checks that every cell arrived, waits for the tiles being encoded and writes them,
+    /// writes the TIFF directory and closes the TIFF.
     /// The data is still in the temporary file; commit() publishes it.
     void close();
 

@@ -14,7 +14,12 @@ std::uint16_t toHeight16(double elevationMeters, double minMeters, double maxMet
     // Negated test so NaN lands on 0.
     if (!(scaled > 0.0)) return 0;
     if (scaled >= 65535.0) return kHeight16Max;
-    return static_cast<std::uint16_t>(std::round(scaled));
+    // std::round without the library call (this runs three times per cell, once per 16-bit
+    // output): on (0, 65535) the cast truncates, and scaled - whole is exact (Sterbenz), so
+    // comparing it with 0.5 rounds halves away from zero exactly as std::round does.
+    const auto whole = static_cast<std::uint32_t>(scaled);
+    const double fraction = scaled - static_cast<double>(whole);
+    return static_cast<std::uint16_t>(whole + (fraction >= 0.5 ? 1u : 0u));
 }
 
 double fromHeight16(std::uint16_t v, double minMeters, double maxMeters) noexcept {
