@@ -67,6 +67,8 @@ struct OctaveRows {
 struct NoiseRows::State {
     const NoiseField& field;
     std::size_t n;
+    bool simd;                    // false: rows are scalar samples (hasSimdRows)
+    std::vector<double> columns;  // world x of each column
     std::vector<OctaveRows> octaves;
     std::vector<rows::SeparableOctave> separable;  // per octave, refreshed per row
     std::vector<rows::SimplexOctave> simplex;
@@ -144,11 +146,36 @@ void updateCorners(OctaveRows& o, const LatticeHash& hash, NoiseKind kind, std::
     o.cached = true;
 }
 
+// Kinds without a SIMD path are evaluated with the scalar reference itself, so a new kind
+// is correct in rows from the start and can be made fast later. (A switch, so the compiler
+// points at this function when an enum grows.)
+bool hasSimdRows(const NoiseParams& params) {
+    switch (params.noise) {
+    case NoiseKind::Value:
+    case NoiseKind::Perlin:
+    case NoiseKind::Simplex:
+        break;
+    default:
+        return false;
+    }
+    switch (params.fractal) {
+    case FractalKind::None:
+    case FractalKind::Fbm:
+    case FractalKind::Turbulence:
+    case FractalKind::Ridged:
+        return true;
+    default:
+        return false;
+    }
+}
+
 }  // namespace
 
 NoiseRows::NoiseRows(const NoiseField& field, const double* xs, std::size_t n)
-    : m_state(new State{field, n, {}, {}, {}, std::vector<double>(paddedColumns(n))}) {
+    : m_state(new State{field, n, hasSimdRows(field.params()), std::vector<double>(xs, xs + n),
+                        {}, {}, {}, std::vector<double>(paddedColumns(n))}) {
     const NoiseParams& params = field.params();
+    if (!m_state->simd) return;
     const bool separableKind = params.noise != NoiseKind::Simplex;
     std::vector<double> lattice(n);
     const auto octaves = static_cast<std::size_t>(field.m_octaves);
@@ -180,6 +207,10 @@ std::size_t NoiseRows::size() const noexcept { return m_state->n; }
 void NoiseRows::row(double y, double* out) {
     State& st = *m_state;
     const NoiseField& field = st.field;
+    if (!st.simd) {
+        for (std::size_t c = 0; c < st.n; ++c) out[c] = field.sample(st.columns[c], y);
+        return;
+    }
     const NoiseParams& params = field.params();
     const bool simplexKind = params.noise == NoiseKind::Simplex;
     const bool perlin = params.noise == NoiseKind::Perlin;
