@@ -29,11 +29,7 @@ MapCollector generate(const Config& config, int threads = 2) {
     MapCollector map;
     std::optional<Terrain> terrain;
     if (config.needsClasses()) terrain.emplace(makeTerrain(config));
-    // Lifts TBB's default cap (one worker per core) so 8 threads really are 8.
-    tbb::global_control parallelism(tbb::global_control::max_allowed_parallelism,
-                                    static_cast<std::size_t>(threads));
-    tbb::task_arena arena(threads);
-    arena.execute([&] { generateMap(config, terrain ? &*terrain : nullptr, {&map}); });
+    test::inArena(threads, [&] { generateMap(config, terrain ? &*terrain : nullptr, {&map}); });
     return map;
 }
 
@@ -197,10 +193,7 @@ TEST(GeneratorTest, CoverageSampleIsEveryCellOfSmallMapsAndAnEvenGridOfBigOnes) 
 TEST(GeneratorTest, CoverageSampleIsTheFieldAtItsCellsOnAnyThreadCount) {
     const Config big = defaultConfig({"map.width=3001", "map.height=2003"});
     const auto sampleWith = [&](int threads) {
-        tbb::global_control parallelism(tbb::global_control::max_allowed_parallelism,
-                                        static_cast<std::size_t>(threads));
-        tbb::task_arena arena(threads);
-        return arena.execute([&] { return sampleForCoverage(big); });
+        return test::inArena(threads, [&] { return sampleForCoverage(big); });
     };
     const CoverageSample one = sampleWith(1);
     const CoverageSample eight = sampleWith(8);

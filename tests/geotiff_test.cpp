@@ -571,15 +571,7 @@ TEST_F(GeoTiffTest, WrongSampleTypeOrPaletteIsRejected) {
 // ---------------------------------------------------------------------------------------------
 // Tiles compressed on TBB workers
 
-// Runs `body` in an arena of `threads` threads, TBB's default cap (one worker per core)
-// lifted so 8 threads really are 8.
-template <typename Body>
-void inArena(int threads, Body body) {
-    tbb::global_control parallelism(tbb::global_control::max_allowed_parallelism,
-                                    static_cast<std::size_t>(threads));
-    tbb::task_arena arena(threads);
-    arena.execute(body);
-}
+using test::inArena;
 
 // How a parallel-encoding case writes: the tile jobs and the arena's threads.
 struct Encoding {

@@ -13,6 +13,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "test_support.hpp"
+
 namespace terragrid {
 namespace {
 
@@ -20,12 +22,7 @@ using Json = nlohmann::json;
 using testing::HasSubstr;
 
 MapConfig mapOf(std::int64_t w, std::int64_t h, std::int64_t tile) {
-    MapConfig m;
-    m.width = w;
-    m.height = h;
-    m.tileSizeCells = tile;
-    m.cellSize = 1;
-    return m;
+    return test::mapOf(w, h, tile, 1);
 }
 
 /// A clock the test moves by hand.

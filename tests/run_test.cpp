@@ -23,22 +23,11 @@ Config configIn(const test::TempDir& dir, std::vector<std::string> overrides = {
 }
 
 RunReport runWith(const Config& config, int threads = 2) {
-    // Lifts TBB's default cap (one worker per core) so 8 threads really are 8.
-    tbb::global_control parallelism(tbb::global_control::max_allowed_parallelism,
-                                    static_cast<std::size_t>(threads));
-    tbb::task_arena arena(threads);
-    RunReport report;
-    arena.execute([&] { report = runMap(config); });
-    return report;
+    return test::inArena(threads, [&] { return runMap(config); });
 }
 
 RunReport runWindowWith(const Config& config, const MapWindow& window, int threads = 2) {
-    tbb::global_control parallelism(tbb::global_control::max_allowed_parallelism,
-                                    static_cast<std::size_t>(threads));
-    tbb::task_arena arena(threads);
-    RunReport report;
-    arena.execute([&] { report = runMap(config, window); });
-    return report;
+    return test::inArena(threads, [&] { return runMap(config, window); });
 }
 
 /// The `w` cells of a row-major `width`-wide raster.

@@ -3,6 +3,8 @@
 // reading back TIFF and PNG files, and the maps, terrains and configs the output tests write.
 
 #include <gtest/gtest.h>
+#include <tbb/global_control.h>
+#include <tbb/task_arena.h>
 #include <sys/resource.h>
 #include <tiffio.h>
 
@@ -22,6 +24,29 @@
 #include "terragrid/terrain.hpp"
 
 namespace terragrid::test {
+
+/// Runs `body` in an arena of `threads` threads and returns its result. Lifts TBB's default
+/// cap (one worker per core) so 8 threads really are 8 on a 2-core machine.
+template <typename Body>
+auto inArena(int threads, Body body) {
+    tbb::global_control parallelism(tbb::global_control::max_allowed_parallelism,
+                                    static_cast<std::size_t>(threads));
+    tbb::task_arena arena(threads);
+    return arena.execute(body);
+}
+
+/// A map of w x h cells in tiles of `tile`, cells of `cell` world units, origin (ox, oy).
+inline MapConfig mapOf(std::int64_t w, std::int64_t h, std::int64_t tile, double cell = 30,
+                       double ox = 0, double oy = 0) {
+    MapConfig m;
+    m.width = w;
+    m.height = h;
+    m.tileSizeCells = tile;
+    m.cellSize = cell;
+    m.originX = ox;
+    m.originY = oy;
+    return m;
+}
 
 /// A fresh, empty directory under the system temp dir, removed with everything in it.
 class TempDir {

@@ -14,6 +14,8 @@
 #include <stdexcept>
 #include <vector>
 
+#include "test_support.hpp"
+
 namespace terragrid {
 namespace {
 
@@ -21,13 +23,7 @@ using ::testing::ElementsAreArray;
 using ::testing::HasSubstr;
 using ::testing::ThrowsMessage;
 
-template <typename Body>
-void inArena(int threads, Body body) {
-    tbb::global_control parallelism(tbb::global_control::max_allowed_parallelism,
-                                    static_cast<std::size_t>(threads));
-    tbb::task_arena arena(threads);
-    arena.execute(body);
-}
+using test::inArena;
 
 // A tile of `index`: a few bytes naming it, and work that differs from tile to tile, so jobs
 // finish in another order than they started.

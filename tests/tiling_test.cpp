@@ -4,20 +4,12 @@
 
 #include <vector>
 
+#include "test_support.hpp"
+
 namespace terragrid {
 namespace {
 
-MapConfig mapOf(std::int64_t w, std::int64_t h, std::int64_t tile, double cell = 30,
-                double ox = 0, double oy = 0) {
-    MapConfig m;
-    m.width = w;
-    m.height = h;
-    m.tileSizeCells = tile;
-    m.cellSize = cell;
-    m.originX = ox;
-    m.originY = oy;
-    return m;
-}
+using test::mapOf;
 
 TEST(TilingTest, TilesCoverEveryCellExactlyOnceInRowMajorOrder) {
     for (std::int64_t tile : {1, 7, 16, 64, 100, 333, 1000}) {

@@ -13,23 +13,15 @@
 
 #include "terragrid/tiling.hpp"
 
+#include "test_support.hpp"
+
 namespace terragrid {
 namespace {
 
 using testing::HasSubstr;
 using testing::ThrowsMessage;
 
-MapConfig mapOf(std::int64_t w, std::int64_t h, std::int64_t tile, double cell = 30,
-                double ox = 0, double oy = 0) {
-    MapConfig m;
-    m.width = w;
-    m.height = h;
-    m.tileSizeCells = tile;
-    m.cellSize = cell;
-    m.originX = ox;
-    m.originY = oy;
-    return m;
-}
+using test::mapOf;
 
 Config configOf(const MapConfig& map,
                 Connectivity connectivity = Connectivity::Report) {
