@@ -198,6 +198,49 @@ constexpr std::array kLayerRows{
     LayerRow{"seed_offset", integerIn(0, kMaxUint64),
              "Added to seed for this layer, so layers with equal parameters differ.",
              [](NoiseParams& p, const Json& v) { p.seedOffset = v.get<std::uint64_t>(); }},
+    LayerRow{"proximity", oneOf(kProximityNames),
+             "What each lattice point contributes under noise generic_lattice (other noises "
+             "ignore it), weighted by the fade. constant gives value noise, gradient Perlin "
+             "noise; triangular a sharp crest (or trough) through the point across a hashed "
+             "direction, ridged such a crest with curved flanks, semi_ridged a crest leaning "
+             "into a gradient.",
+             [](NoiseParams& p, const Json& v) {
+                 p.proximity = enumNamed<Proximity>(kProximityNames, v);
+             }},
+    LayerRow{"grid_displacement", oneOf(kGridDisplacementNames),
+             "Moves each octave's lattice of noise generic_lattice (other noises ignore it) by "
+             "half or a quarter of its own grid step, so the lattice points of successive "
+             "octaves do not coincide.",
+             [](NoiseParams& p, const Json& v) {
+                 p.displacement = enumNamed<GridDisplacement>(kGridDisplacementNames, v);
+             }},
+    LayerRow{"marble_frequency", numberIn(0, kMaxFrequency),
+             "Marble stripes per world unit along x (other fractals ignore it); the layer is "
+             "(sin(2 pi (marble_frequency x + marble_turbulence t)) + 1) / 2 with t the "
+             "layer's turbulence sum.",
+             [](NoiseParams& p, const Json& v) { p.marbleFrequency = v.get<double>(); }},
+    LayerRow{"marble_turbulence", numberIn(0, kMaxMarbleTurbulence),
+             "How far the turbulence bends the marble stripes (other fractals ignore it), in "
+             "stripe widths per unit of turbulence; 0 gives straight stripes.",
+             [](NoiseParams& p, const Json& v) { p.marbleTurbulence = v.get<double>(); }},
+    LayerRow{"cellular.return", oneOf(kCellularReturnNames),
+             "What noise cellular returns (other noises ignore it): the distance to the "
+             "nearest feature point (f1), to the second nearest (f2), or their difference "
+             "(f2_minus_f1: 0 along the borders between cells, a network of creases).",
+             [](NoiseParams& p, const Json& v) {
+                 p.cellularReturn = enumNamed<CellularReturn>(kCellularReturnNames, v);
+             }},
+    LayerRow{"cellular.distance", oneOf(kCellularDistanceNames),
+             "How noise cellular measures distance (other noises ignore it): euclidean gives "
+             "round cells, manhattan (the sum of the distances along x and y) diamond-shaped "
+             "ones.",
+             [](NoiseParams& p, const Json& v) {
+                 p.cellularDistance = enumNamed<CellularDistance>(kCellularDistanceNames, v);
+             }},
+    LayerRow{"cellular.jitter", numberIn(0, 1),
+             "How far noise cellular's feature points stray from their lattice cell's centre "
+             "(other noises ignore it): 0 is a regular grid, 1 anywhere in the cell.",
+             [](NoiseParams& p, const Json& v) { p.cellularJitter = v.get<double>(); }},
 };
 
 constexpr std::array kTailRows{

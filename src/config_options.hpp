@@ -35,6 +35,8 @@ inline constexpr double kMaxOriginCells = 0x1p46;
 inline constexpr double kMaxLacunarity = 8;
 inline constexpr double kMaxFrequency = 1e3;
 inline constexpr double kMaxNoiseOffset = 1e9;
+// Marble stripes bent by more than this many stripe widths are noise, not marble.
+inline constexpr double kMaxMarbleTurbulence = 64;
 inline constexpr double kMaxElevationMeters = 1e5;
 // A class index is a byte (Terrain::classify).
 inline constexpr std::size_t kMaxClasses = 255;

@@ -105,6 +105,16 @@ void expectLayerIs(const NoiseParams& p, const Json& section) {
     EXPECT_EQ(p.offsetX, section["offset"][0].get<double>());
     EXPECT_EQ(p.offsetY, section["offset"][1].get<double>());
     EXPECT_EQ(p.seedOffset, section["seed_offset"].get<std::uint64_t>());
+    EXPECT_EQ(kProximityNames[static_cast<std::size_t>(p.proximity)], section["proximity"]);
+    EXPECT_EQ(kGridDisplacementNames[static_cast<std::size_t>(p.displacement)],
+              section["grid_displacement"]);
+    EXPECT_EQ(p.marbleFrequency, section["marble_frequency"].get<double>());
+    EXPECT_EQ(p.marbleTurbulence, section["marble_turbulence"].get<double>());
+    EXPECT_EQ(kCellularReturnNames[static_cast<std::size_t>(p.cellularReturn)],
+              section["cellular"]["return"]);
+    EXPECT_EQ(kCellularDistanceNames[static_cast<std::size_t>(p.cellularDistance)],
+              section["cellular"]["distance"]);
+    EXPECT_EQ(p.cellularJitter, section["cellular"]["jitter"].get<double>());
 }
 
 bool isReferenceOption(const std::string& path) {
@@ -230,7 +240,8 @@ const std::vector<ProblemCase> kProblemCases = {
     {"StringEmpty", R"({"output": {"directory": ""}})", {},
      R"(config: 'output.directory' must be a non-empty string (got ""))"},
     {"ChoiceGivenNumber", R"({"height": {"noise": 1}})", {},
-     "config: 'height.noise' must be one of value, perlin, simplex (got 1)"},
+     "config: 'height.noise' must be one of value, perlin, simplex, generic_lattice, "
+     "cellular (got 1)"},
     {"FileListGivenString", R"({"output": {"files": "height.tif"}})", {},
      R"(config: 'output.files' must be a non-empty array of file names (got "height.tif"))"},
     {"FileListEmpty", R"({"output": {"files": []}})", {},
@@ -240,11 +251,13 @@ const std::vector<ProblemCase> kProblemCases = {
 
     // Enum choices, for every enum.
     {"NoiseChoice", R"({"height": {"noise": "perlin2"}})", {},
-     R"(config: 'height.noise' must be one of value, perlin, simplex (got "perlin2"))"},
+     "config: 'height.noise' must be one of value, perlin, simplex, generic_lattice, "
+     R"(cellular (got "perlin2"))"},
     {"FadeChoice", R"({"height": {"fade": "smooth"}})", {},
      R"(config: 'height.fade' must be one of linear, cubic, quintic (got "smooth"))"},
     {"FractalChoiceIsCaseSensitive", R"({"height": {"fractal": "FBM"}})", {},
-     R"(config: 'height.fractal' must be one of none, fbm, turbulence, ridged (got "FBM"))"},
+     "config: 'height.fractal' must be one of none, fbm, turbulence, ridged, marble "
+     R"((got "FBM"))"},
     {"HashChoice", R"({"height": {"hash": "xxhash"}})", {},
      R"(config: 'height.hash' must be one of lattice, permutation, reference (got "xxhash"))"},
     {"CompressionChoice", R"({"output": {"compression": "gzip"}})", {},
@@ -299,6 +312,32 @@ const std::vector<ProblemCase> kProblemCases = {
      "config: 'height.offset' values must be between -1e9 and 1e9 (got [0, 1.5e9])"},
     {"SeedOffsetNegative", R"({"height": {"seed_offset": -5}})", {},
      "config: 'height.seed_offset' must be between 0 and 18446744073709551615 (got -5)"},
+    {"ProximityChoice", R"({"height": {"proximity": "perlin"}})", {},
+     "config: 'height.proximity' must be one of constant, gradient, triangular, ridged, "
+     R"(semi_ridged (got "perlin"))"},
+    {"GridDisplacementGivenNumber", R"({"height": {"grid_displacement": 0.5}})", {},
+     "config: 'height.grid_displacement' must be one of none, half, quarter (got 0.5)"},
+    {"MarbleFrequencyNegative", R"({"height": {"marble_frequency": -0.001}})", {},
+     "config: 'height.marble_frequency' must be between 0 and 1000 (got -0.001)"},
+    {"MarbleFrequencyTooLarge", R"({"height": {"marble_frequency": 1e4}})", {},
+     "config: 'height.marble_frequency' must be between 0 and 1000 (got 10000)"},
+    {"MarbleTurbulenceNegative", R"({"moisture": {"marble_turbulence": -1}})", {},
+     "config: 'moisture.marble_turbulence' must be between 0 and 64 (got -1)"},
+    {"MarbleTurbulenceTooLarge", R"({"height": {"marble_turbulence": 65}})", {},
+     "config: 'height.marble_turbulence' must be between 0 and 64 (got 65)"},
+    {"CellularReturnChoice", R"({"height": {"cellular": {"return": "f3"}}})", {},
+     R"(config: 'height.cellular.return' must be one of f1, f2, f2_minus_f1 (got "f3"))"},
+    {"CellularDistanceChoice", R"({"moisture": {"cellular": {"distance": "chebyshev"}}})", {},
+     "config: 'moisture.cellular.distance' must be one of euclidean, manhattan "
+     R"((got "chebyshev"))"},
+    {"CellularJitterNegative", R"({"height": {"cellular": {"jitter": -0.1}}})", {},
+     "config: 'height.cellular.jitter' must be between 0 and 1 (got -0.1)"},
+    {"CellularJitterTooLarge", R"({"height": {"cellular": {"jitter": 1.5}}})", {},
+     "config: 'height.cellular.jitter' must be between 0 and 1 (got 1.5)"},
+    {"CellularUnknownKey", R"({"height": {"cellular": {"jiter": 0.5}}})", {},
+     "config: unknown key 'height.cellular.jiter' (did you mean 'jitter'?)"},
+    {"CellularNotAnObject", R"({"height": {"cellular": 1}})", {},
+     "config: 'height.cellular' must be an object (got 1)"},
     {"ElevationTooLow", R"({"elevation": {"min": -1e6}})", {},
      "config: 'elevation.min' must be between -1e5 and 1e5 (got -1e6)"},
     {"ElevationTooHigh", R"({"elevation": {"max": 200000}})", {},
@@ -342,7 +381,8 @@ const std::vector<ProblemCase> kProblemCases = {
 
     // The moisture layer: the same keys and rules as height.
     {"MoistureNoiseChoice", R"({"moisture": {"noise": "perlin2"}})", {},
-     R"(config: 'moisture.noise' must be one of value, perlin, simplex (got "perlin2"))"},
+     "config: 'moisture.noise' must be one of value, perlin, simplex, generic_lattice, "
+     R"(cellular (got "perlin2"))"},
     {"MoistureOctavesTooMany", R"({"moisture": {"octaves": 40}})", {},
      "config: 'moisture.octaves' must be between 1 and 16 (got 40)"},
     {"MoisturePersistenceZero", "{}", {"moisture.persistence=0"},
@@ -819,6 +859,27 @@ TEST(ConfigTest, EveryOptionLandsInItsField) {
     EXPECT_TRUE(c.wants(OutputFile::HeightTif));
 }
 
+TEST(ConfigTest, GenericLatticeAndMarbleOptionsLandInTheirFields) {
+    const Config c = defaultConfig(
+        {"height.noise=generic_lattice", "height.proximity=semi_ridged",
+         "height.grid_displacement=quarter", "height.fractal=marble",
+         "height.marble_frequency=0.5", "height.marble_turbulence=64",
+         "moisture.proximity=triangular", "moisture.grid_displacement=half",
+         "moisture.marble_frequency=0"});
+    EXPECT_EQ(c.height.noise, NoiseKind::GenericLattice);
+    EXPECT_EQ(c.height.proximity, Proximity::SemiRidged);
+    EXPECT_EQ(c.height.displacement, GridDisplacement::Quarter);
+    EXPECT_EQ(c.height.fractal, FractalKind::Marble);
+    EXPECT_EQ(c.height.marbleFrequency, 0.5);
+    EXPECT_EQ(c.height.marbleTurbulence, 64.0);
+    EXPECT_EQ(c.moisture.proximity, Proximity::Triangular);
+    EXPECT_EQ(c.moisture.displacement, GridDisplacement::Half);
+    EXPECT_EQ(c.moisture.marbleFrequency, 0.0);
+    const Config d = defaultConfig({"height.proximity=ridged", "height.proximity=constant"});
+    EXPECT_EQ(d.height.proximity, Proximity::Constant);
+    EXPECT_EQ(d.height.displacement, GridDisplacement::None);
+}
+
 TEST(ConfigTest, DefaultMoistureIsTheHeightLayerWithOffsetOverThree) {
     const Config c = defaultConfig();
     EXPECT_EQ(c.height.offsetX, 37.5);
@@ -1241,7 +1302,7 @@ TEST(ConfigTest, MoistureOptionsAreTheHeightOptions) {
         if (option.path.starts_with("moisture.")) moisture.push_back(option);
     }
     ASSERT_THAT(moisture, SizeIs(height.size()));
-    ASSERT_THAT(height, SizeIs(10));
+    ASSERT_THAT(height, SizeIs(17));
     for (std::size_t i = 0; i < height.size(); ++i) {
         EXPECT_EQ(moisture[i].path, "moisture." + height[i].path.substr(7));
         EXPECT_EQ(moisture[i].type, height[i].type) << moisture[i].path;
@@ -1295,7 +1356,8 @@ TEST(ConfigTest, OptionReferenceDescribesRanges) {
             EXPECT_EQ(option.type, "integer");
             EXPECT_EQ(option.range, "1..16");
         } else if (option.path == "height.noise") {
-            EXPECT_EQ(option.range, "one of: value, perlin, simplex");
+            EXPECT_EQ(option.range,
+                      "one of: value, perlin, simplex, generic_lattice, cellular");
         } else if (option.path == "map.cell_size") {
             EXPECT_EQ(option.range, "> 0 and <= 1e7");
         } else if (option.path == "map.origin") {
@@ -1340,6 +1402,27 @@ TEST(ConfigTest, LoadConfigNamesTheFileInJsonErrors) {
                 ThrowsMessage<ConfigError>(
                     StartsWith("config: '" + path.string() + "' is not valid JSON: parse error")));
     std::filesystem::remove(path);
+}
+
+}  // namespace
+}  // namespace terragrid
+
+namespace terragrid {
+namespace {
+
+TEST(ConfigTest, CellularSettingsReachTheLayer) {
+    const Config c = parseConfig(
+        R"({"height": {"noise": "cellular", "cellular": {"return": "f2_minus_f1",
+            "distance": "manhattan", "jitter": 0.25}}})",
+        "test.json", {"moisture.cellular.return=f2"});
+    EXPECT_EQ(c.height.noise, NoiseKind::Cellular);
+    EXPECT_EQ(c.height.cellularReturn, CellularReturn::F2MinusF1);
+    EXPECT_EQ(c.height.cellularDistance, CellularDistance::Manhattan);
+    EXPECT_EQ(c.height.cellularJitter, 0.25);
+    EXPECT_EQ(c.moisture.cellularReturn, CellularReturn::F2);
+    // The other keys of the section keep their defaults.
+    EXPECT_EQ(c.moisture.cellularDistance, CellularDistance::Euclidean);
+    EXPECT_EQ(c.moisture.cellularJitter, 1.0);
 }
 
 }  // namespace

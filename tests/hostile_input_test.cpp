@@ -153,10 +153,11 @@ std::vector<HostileCase> hostileCases() {
         config("SchemaKeyGivenNumber", R"({"$schema": 3})",
                {"config: '$schema' must be a string (got 3)"}),
         config("EnumGivenNumber", R"({"height": {"noise": 3}})",
-               {"config: 'height.noise' must be one of value, perlin, simplex (got 3)"}),
+               {"config: 'height.noise' must be one of value, perlin, simplex, "
+                "generic_lattice, cellular (got 3)"}),
         config("EnumMisspelt", R"({"moisture": {"fractal": "fmb"}})",
-               {"config: 'moisture.fractal' must be one of none, fbm, turbulence, ridged (got "
-                "\"fmb\")"}),
+               {"config: 'moisture.fractal' must be one of none, fbm, turbulence, ridged, "
+                "marble (got \"fmb\")"}),
         config("BooleanGivenString", R"({"output": {"engine_snap": "yes"}})",
                {"config: 'output.engine_snap' must be a boolean (got \"yes\")"}),
         config("BooleanGivenNumber", R"({"output": {"tiled": {"walkable_layer": 1}}})",

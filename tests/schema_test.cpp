@@ -179,7 +179,7 @@ TEST(SchemaTest, SpotChecks) {
     EXPECT_EQ(octaves.at("minimum"), 1);
     EXPECT_EQ(octaves.at("maximum"), 16);
     EXPECT_EQ(option("moisture.octaves").at("maximum"), 16);
-    EXPECT_EQ(option("height.noise").at("enum"), Json::parse(R"(["value", "perlin", "simplex"])"));
+    EXPECT_EQ(option("height.noise").at("enum"), Json::parse(R"(["value", "perlin", "simplex", "generic_lattice", "cellular"])"));
     EXPECT_EQ(option("height.noise").at("type"), "string");
     EXPECT_EQ(option("map.cell_size").at("exclusiveMinimum"), 0);
     EXPECT_FALSE(option("map.cell_size").contains("minimum"));

@@ -16,21 +16,44 @@ namespace terragrid {
 // ---------------------------------------------------------------------------------------------
 // Enums, each with one constexpr name table (config keys and messages use these names).
 
-enum class NoiseKind : std::uint8_t { Value, Perlin, Simplex };
+enum class NoiseKind : std::uint8_t { Value, Perlin, Simplex, GenericLattice, Cellular };
 enum class FadeCurve : std::uint8_t { Linear, Cubic, Quintic };
-enum class FractalKind : std::uint8_t { None, Fbm, Turbulence, Ridged };
+enum class FractalKind : std::uint8_t { None, Fbm, Turbulence, Ridged, Marble };
 /// Lattice hashing. `Lattice`: integer hash of (ix, iy[, iz], seed), never repeats.
 /// `Permutation`: a 256-entry permutation shuffled from the seed (repeats every 256 lattice
 /// cells, like the classic implementations). `Reference`: Ken Perlin's fixed permutation; the
 /// seed then only moves each octave's domain.
 enum class HashKind : std::uint8_t { Lattice, Permutation, Reference };
 
-inline constexpr std::array<std::string_view, 3> kNoiseKindNames{"value", "perlin", "simplex"};
+inline constexpr std::array<std::string_view, 5> kNoiseKindNames{"value", "perlin", "simplex",
+                                                                 "generic_lattice", "cellular"};
 inline constexpr std::array<std::string_view, 3> kFadeCurveNames{"linear", "cubic", "quintic"};
-inline constexpr std::array<std::string_view, 4> kFractalKindNames{"none", "fbm", "turbulence",
-                                                                   "ridged"};
+inline constexpr std::array<std::string_view, 5> kFractalKindNames{"none", "fbm", "turbulence",
+                                                                   "ridged", "marble"};
 inline constexpr std::array<std::string_view, 3> kHashKindNames{"lattice", "permutation",
                                                                 "reference"};
+
+/// What NoiseKind::GenericLattice places at each lattice point: a function of the offset d
+/// from the point to the sample and the point's hash (genericLatticeNoise defines each).
+enum class Proximity : std::uint8_t { Constant, Gradient, Triangular, Ridged, SemiRidged };
+inline constexpr std::array<std::string_view, 5> kProximityNames{
+    "constant", "gradient", "triangular", "ridged", "semi_ridged"};
+
+/// GenericLattice only: each octave's grid moved by 0, -1/2 or -1/4 of its own step, so the
+/// lattice points of successive octaves do not coincide.
+enum class GridDisplacement : std::uint8_t { None, Half, Quarter };
+inline constexpr std::array<std::string_view, 3> kGridDisplacementNames{"none", "half",
+                                                                        "quarter"};
+
+/// NoiseKind::Cellular: which distance it returns: F1 (to the nearest feature point), F2 (to
+/// the second nearest) or F2 - F1 (0 on the borders between cells).
+enum class CellularReturn : std::uint8_t { F1, F2, F2MinusF1 };
+inline constexpr std::array<std::string_view, 3> kCellularReturnNames{"f1", "f2",
+                                                                      "f2_minus_f1"};
+/// NoiseKind::Cellular: how distance is measured (Manhattan gives diamond-shaped cells).
+enum class CellularDistance : std::uint8_t { Euclidean, Manhattan };
+inline constexpr std::array<std::string_view, 2> kCellularDistanceNames{"euclidean",
+                                                                        "manhattan"};
 
 // ---------------------------------------------------------------------------------------------
 // Hashing
@@ -59,6 +82,8 @@ public:
     std::uint32_t operator()(std::int64_t ix) const noexcept;
     std::uint32_t operator()(std::int64_t ix, std::int64_t iy) const noexcept;
     std::uint32_t operator()(std::int64_t ix, std::int64_t iy, std::int64_t iz) const noexcept;
+    std::uint32_t operator()(std::int64_t ix, std::int64_t iy, std::int64_t iz,
+                             std::int64_t iw) const noexcept;
     /// The hash of a point mapped onto [0, 1] (value noise): h / 255 for the permutation
     /// kinds, the top 24 bits / (2^24 - 1) for `Lattice`.
     double unit(std::uint32_t hash) const noexcept;
@@ -112,7 +137,44 @@ double perlinNoise(double x, double y, double z, FadeCurve f, const LatticeHash&
 double simplexNoise(double x, double y, const LatticeHash& h) noexcept;
 double simplexNoise(double x, double y, double z, const LatticeHash& h) noexcept;
 
-/// 2D dispatch on kind (simplex ignores `f`).
+/// 4D Perlin and simplex noise, for tileable maps (two circles in 4D). Both use the 32
+/// gradients with one coordinate 0 and the others +-1 (hash & 31). Perlin: quadrilinear blend
+/// with the fade curve, 0 at every lattice point, divided by its largest magnitude for that
+/// fade (about 1.54 to 1.57); simplex: radius^2 = 0.5 kernels (continuous), times 62.77. Both
+/// clamped to [-1, 1]; noise4d.cpp says how the bounds were found.
+double perlinNoise(double x, double y, double z, double w, FadeCurve f,
+                   const LatticeHash& h) noexcept;
+double simplexNoise(double x, double y, double z, double w, const LatticeHash& h) noexcept;
+
+/// Cellular (Worley) noise: one feature point per lattice cell, at the cell centre moved by up
+/// to jitter / 2 along each axis (hashed; jitter in [0, 1], 0 gives a regular grid). Returns
+/// F1, F2 or F2 - F1 (`r`) in the metric `d`, mapped from [0, bound] onto [-1, 1], where the
+/// bound is the largest value the geometry allows for this return, metric and jitter
+/// (cellularBound). Exact (every cell that could hold one of the two nearest points is
+/// searched), so F1 and F2 are continuous.
+double cellularNoise(double x, double y, CellularReturn r, CellularDistance d, double jitter,
+                     const LatticeHash& h) noexcept;
+/// The largest F1 / F2 / F2 - F1 any point can see for this metric and jitter (the maximum
+/// cellularNoise maps to 1): F1: (1 + j) / sqrt(2) Euclidean, 1 + j Manhattan; F2 and F2 - F1:
+/// sqrt((1 + j/2)^2 + (j/2)^2) Euclidean, 1 + j Manhattan. Derived in cellular.cpp.
+double cellularBound(CellularReturn r, CellularDistance d, double jitter) noexcept;
+
+/// Generic lattice noise: each corner of the lattice cell contributes proximity(d, hash),
+/// d = the offset from the corner to (x, y), weighted by the separable fade weight
+/// fade(1 - |dx|) fade(1 - |dy|); the four contributions are summed. `Constant` gives
+/// valueNoise (bit for bit), `Gradient` perlinNoise (to rounding); the other proximities are
+/// defined in src/noise/generic_lattice.cpp. In [-1, 1] for every proximity.
+double genericLatticeNoise(double x, double y, Proximity p, FadeCurve f,
+                           const LatticeHash& h) noexcept;
+
+/// The contribution of one lattice point to genericLatticeNoise: (dx, dy) is the offset from
+/// the point to the sample (each in [-1, 1] inside the point's cells), `hash` the point's hash.
+/// In [-1, 1] for every proximity but Gradient (Perlin's ramp, up to +-2 at a far corner).
+double latticeProximity(Proximity p, double dx, double dy, std::uint32_t hash,
+                        const LatticeHash& h) noexcept;
+
+/// 2D dispatch on kind (simplex ignores `f`; GenericLattice uses the gradient proximity here,
+/// NoiseField the layer's; Cellular F1, Euclidean, jitter 1 here, NoiseField the layer's).
 double baseNoise(NoiseKind kind, double x, double y, FadeCurve f, const LatticeHash& h) noexcept;
 
 // ---------------------------------------------------------------------------------------------
@@ -133,6 +195,13 @@ struct NoiseParams {
     double offsetX = 0.0;        ///< added to the lattice coordinate (noise units)
     double offsetY = 0.0;
     std::uint64_t seedOffset = 0;  ///< added to the map seed, so layers differ
+    Proximity proximity = Proximity::Gradient;          ///< GenericLattice only
+    GridDisplacement displacement = GridDisplacement::None;  ///< GenericLattice only
+    double marbleFrequency = 2.5e-4;  ///< Marble only: sine cycles per world unit along x
+    double marbleTurbulence = 1.0;    ///< Marble only: phase cycles per unit of turbulence
+    CellularReturn cellularReturn = CellularReturn::F1;                ///< Cellular only
+    CellularDistance cellularDistance = CellularDistance::Euclidean;  ///< Cellular only
+    double cellularJitter = 1.0;  ///< Cellular only: 0 (regular grid) .. 1
 };
 
 /// A noise layer: sample(x, y) is a pure function of world coordinates, in [0, 1].
@@ -142,7 +211,11 @@ struct NoiseParams {
 ///   fbm:         (sum a_o n_o / sum a_o + 1) / 2
 ///   turbulence:  sum a_o |n_o| / sum a_o
 ///   ridged:      sum a_o (1 - |n_o|)^2 / sum a_o
+///   marble:      (sin(2 pi (marbleFrequency x + marbleTurbulence T)) + 1) / 2
+///                T = the turbulence value above, x = world x (not shifted by offsetX)
 /// clamped to [0, 1] (3D Perlin and simplex can overshoot 1 by a few per cent).
+/// GenericLattice octaves add the grid displacement (1/2 or 1/4, in lattice cells) to both
+/// lattice coordinates, which moves the octave's grid by minus that many of its steps.
 /// Octave o samples base noise at (x * f_o + offsetX + d_o, y * f_o + offsetY + e_o), where
 /// f_o = frequency * lacunarity^o and (d_o, e_o) is a per-octave domain shift in [0, 256)
 /// derived from the seed, which keeps octaves from lining up at the origin.

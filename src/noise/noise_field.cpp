@@ -33,6 +33,7 @@ double octaveTerm(FractalKind kind, double n) noexcept {
     case FractalKind::Fbm:
         return n;
     case FractalKind::Turbulence:
+    case FractalKind::Marble:  // marble's phase is moved by the turbulence sum
         return std::fabs(n);
     case FractalKind::Ridged: {
         const double r = 1.0 - std::fabs(n);
@@ -40,6 +41,31 @@ double octaveTerm(FractalKind kind, double n) noexcept {
     }
     }
     return n;
+}
+
+constexpr double kTwoPi = 6.283185307179586;
+
+// Marble (seed-notes "Fractal sums": sin(x k + turbulence)) from world x and the normalised
+// turbulence in [0, 1], both in cycles, onto [0, 1].
+double marble(const NoiseParams& p, double x, double turbulence) noexcept {
+    const double cycles = x * p.marbleFrequency + p.marbleTurbulence * turbulence;
+    // Only the fraction of a cycle matters: reducing it first keeps sin's argument below 2 pi,
+    // so stripes far from the origin are as exact as near it.
+    const double phase = cycles - std::floor(cycles);
+    return (std::sin(kTwoPi * phase) + 1.0) / 2.0;
+}
+
+// GenericLattice's grid displacement in lattice cells, added to the octave's coordinates.
+double displacementCells(GridDisplacement d) noexcept {
+    switch (d) {
+    case GridDisplacement::None:
+        return 0.0;
+    case GridDisplacement::Half:
+        return 0.5;
+    case GridDisplacement::Quarter:
+        return 0.25;
+    }
+    return 0.0;
 }
 
 }  // namespace
@@ -52,6 +78,10 @@ double baseNoise(NoiseKind kind, double x, double y, FadeCurve f, const LatticeH
         return perlinNoise(x, y, f, h);
     case NoiseKind::Simplex:
         return simplexNoise(x, y, h);
+    case NoiseKind::GenericLattice:
+        return genericLatticeNoise(x, y, Proximity::Gradient, f, h);
+    case NoiseKind::Cellular:
+        return cellularNoise(x, y, CellularReturn::F1, CellularDistance::Euclidean, 1.0, h);
     }
     return 0.0;
 }
@@ -80,6 +110,15 @@ NoiseField::NoiseField(const NoiseParams& params, std::uint64_t mapSeed)
         frequency *= params.lacunarity;
         amplitude *= params.persistence;
     }
+    // Folded into the shifts (exact: they are multiples of 2^-45 below 256), so sample() and
+    // the rows need no extra term.
+    if (params.noise == NoiseKind::GenericLattice) {
+        const double cells = displacementCells(params.displacement);
+        for (int o = 0; o < m_octaves; ++o) {
+            m_octave[o].shiftX += cells;
+            m_octave[o].shiftY += cells;
+        }
+    }
 }
 
 double NoiseField::sample(double x, double y) const noexcept {
@@ -91,10 +130,17 @@ double NoiseField::sample(double x, double y) const noexcept {
         // the same operations to agree bit for bit.
         const double u = (x * octave.frequency + m_params.offsetX) + octave.shiftX;
         const double v = (y * octave.frequency + m_params.offsetY) + octave.shiftY;
-        const double n = baseNoise(m_params.noise, u, v, m_params.fade, octave.hash);
+        const double n =
+            m_params.noise == NoiseKind::GenericLattice
+                ? genericLatticeNoise(u, v, m_params.proximity, m_params.fade, octave.hash)
+            : m_params.noise == NoiseKind::Cellular
+                ? cellularNoise(u, v, m_params.cellularReturn, m_params.cellularDistance,
+                                m_params.cellularJitter, octave.hash)
+                : baseNoise(m_params.noise, u, v, m_params.fade, octave.hash);
         sum += octave.amplitude * octaveTerm(m_params.fractal, n);
     }
-    return normalise(sum);
+    const double value = normalise(sum);
+    return m_params.fractal == FractalKind::Marble ? marble(m_params, x, value) : value;
 }
 
 double NoiseField::normalise(double sum) const noexcept {

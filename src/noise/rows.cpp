@@ -155,6 +155,10 @@ bool hasSimdRows(const NoiseParams& params) {
     case NoiseKind::Perlin:
     case NoiseKind::Simplex:
         break;
+    case NoiseKind::GenericLattice:  // proximities other than constant are not separable
+        return false;
+    case NoiseKind::Cellular:  // a nearest-point search, not a blend of lattice values
+        return false;
     default:
         return false;
     }
@@ -164,6 +168,8 @@ bool hasSimdRows(const NoiseParams& params) {
     case FractalKind::Turbulence:
     case FractalKind::Ridged:
         return true;
+    case FractalKind::Marble:  // depends on world x after the sum
+        return false;
     default:
         return false;
     }

@@ -289,6 +289,7 @@ void rowOfKind(const rows::Row& row) {
     case FractalKind::Fbm: return rowOf<kNoise, FractalKind::Fbm>(row);
     case FractalKind::Turbulence: return rowOf<kNoise, FractalKind::Turbulence>(row);
     case FractalKind::Ridged: return rowOf<kNoise, FractalKind::Ridged>(row);
+    default: return;  // kinds without a SIMD path never get here (rows.cpp: hasSimdRows)
     }
 }
 
@@ -297,6 +298,7 @@ void EvaluateRow(const rows::Row& row) {
     case NoiseKind::Value: return rowOfKind<NoiseKind::Value>(row);
     case NoiseKind::Perlin: return rowOfKind<NoiseKind::Perlin>(row);
     case NoiseKind::Simplex: return rowOfKind<NoiseKind::Simplex>(row);
+    default: return;  // kinds without a SIMD path never get here (rows.cpp: hasSimdRows)
     }
 }
 
