@@ -7,7 +7,7 @@
 #include <memory>
 #include <optional>
 
-#include <tbb/blocked_range.h>
+#include <tbb/blocked_range2d.h>
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_pipeline.h>
 #include <tbb/task_arena.h>
@@ -84,18 +84,29 @@ CoverageSample sampleForCoverage(const Config& config) {
     CoverageSample sample;
     sample.height.resize(static_cast<std::size_t>(rows) * width);
     sample.moisture.resize(sample.height.size());
-    // Rows through the SIMD row path, in parallel; each row has its own place in the sample,
-    // so the result does not depend on the threads.
-    tbb::parallel_for(tbb::blocked_range<std::int64_t>(0, rows), [&](const auto& range) {
-        NoiseRows height(fields.height, xs.data(), width);
-        NoiseRows moisture(fields.moisture, xs.data(), width);
-        for (std::int64_t r = range.begin(); r < range.end(); ++r) {
-            const double y = fields.grid.cellY(step / 2 + r * step);
-            const std::size_t at = static_cast<std::size_t>(r) * width;
-            height.row(y, sample.height.data() + at);
-            moisture.row(y, sample.moisture.data() + at);
-        }
-    });
+    // Blocks of rows and columns through the SIMD row path, in parallel; each cell has its
+    // own place in the sample, so the result does not depend on the threads. The simple
+    // partitioner splits down to the grain, so a NoiseRows (about 2 kB per column) never spans
+    // more than kColumnGrain columns, however elongated the map.
+    constexpr std::size_t kRowGrain = 16;
+    constexpr std::size_t kColumnGrain = 1024;
+    const tbb::blocked_range2d<std::size_t> cells(0, static_cast<std::size_t>(rows), kRowGrain, 0,
+                                                  width, kColumnGrain);
+    tbb::parallel_for(
+        cells,
+        [&](const tbb::blocked_range2d<std::size_t>& block) {
+            const std::size_t c0 = block.cols().begin();
+            const std::size_t n = block.cols().size();
+            NoiseRows height(fields.height, xs.data() + c0, n);
+            NoiseRows moisture(fields.moisture, xs.data() + c0, n);
+            for (std::size_t r = block.rows().begin(); r < block.rows().end(); ++r) {
+                const double y = fields.grid.cellY(step / 2 + std::int64_t(r) * step);
+                const std::size_t at = r * width + c0;
+                height.row(y, sample.height.data() + at);
+                moisture.row(y, sample.moisture.data() + at);
+            }
+        },
+        tbb::simple_partitioner());
     return sample;
 }
 
