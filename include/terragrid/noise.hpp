@@ -238,6 +238,8 @@ private:
 
     /// The fractal sum of the octaves' terms mapped onto [0, 1] (shared by sample and rows).
     double normalise(double sum) const noexcept;
+    /// One octave's base noise at lattice coordinates (u, v), with this layer's settings.
+    double layerNoise(double u, double v, const LatticeHash& hash) const noexcept;
 
     // Default member initialisers make Octave (and so the array) default-constructible;
     // the constructor then fills the octaves in use.

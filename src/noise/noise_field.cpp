@@ -121,6 +121,19 @@ NoiseField::NoiseField(const NoiseParams& params, std::uint64_t mapSeed)
     }
 }
 
+double NoiseField::layerNoise(double u, double v, const LatticeHash& hash) const noexcept {
+    // baseNoise with the layer's own settings for the kinds that have some.
+    switch (m_params.noise) {
+    case NoiseKind::GenericLattice:
+        return genericLatticeNoise(u, v, m_params.proximity, m_params.fade, hash);
+    case NoiseKind::Cellular:
+        return cellularNoise(u, v, m_params.cellularReturn, m_params.cellularDistance,
+                             m_params.cellularJitter, hash);
+    default:
+        return baseNoise(m_params.noise, u, v, m_params.fade, hash);
+    }
+}
+
 double NoiseField::sample(double x, double y) const noexcept {
     double sum = 0.0;
     for (int o = 0; o < m_octaves; ++o) {
@@ -130,13 +143,7 @@ double NoiseField::sample(double x, double y) const noexcept {
         // the same operations to agree bit for bit.
         const double u = (x * octave.frequency + m_params.offsetX) + octave.shiftX;
         const double v = (y * octave.frequency + m_params.offsetY) + octave.shiftY;
-        const double n =
-            m_params.noise == NoiseKind::GenericLattice
-                ? genericLatticeNoise(u, v, m_params.proximity, m_params.fade, octave.hash)
-            : m_params.noise == NoiseKind::Cellular
-                ? cellularNoise(u, v, m_params.cellularReturn, m_params.cellularDistance,
-                                m_params.cellularJitter, octave.hash)
-                : baseNoise(m_params.noise, u, v, m_params.fade, octave.hash);
+        const double n = layerNoise(u, v, octave.hash);
         sum += octave.amplitude * octaveTerm(m_params.fractal, n);
     }
     const double value = normalise(sum);
