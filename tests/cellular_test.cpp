@@ -11,12 +11,15 @@
 #include <random>
 #include <string>
 
+#include "noise_test_support.hpp"
+
 namespace terragrid {
 namespace {
 
+using test::kHashKinds;
+
 constexpr std::array kReturns{CellularReturn::F1, CellularReturn::F2, CellularReturn::F2MinusF1};
 constexpr std::array kDistances{CellularDistance::Euclidean, CellularDistance::Manhattan};
-constexpr std::array kHashKinds{HashKind::Lattice, HashKind::Permutation, HashKind::Reference};
 constexpr std::array kJitters{0.0, 0.35, 0.8, 1.0};
 
 /// The raw distance (F1, F2 or F2 - F1) behind a cellularNoise value.

@@ -19,36 +19,26 @@
 
 #include "terragrid/config.hpp"
 #include "terragrid/generator.hpp"
+#include "noise_test_support.hpp"
 #include "test_support.hpp"
 
 namespace terragrid {
 namespace {
+
+using test::kHashKinds;
+using test::kFades;
+using test::Points;
+using test::name;
 
 using ::testing::AllOf;
 using ::testing::Each;
 using ::testing::Ge;
 using ::testing::Le;
 
-constexpr std::array kHashKinds{HashKind::Lattice, HashKind::Permutation, HashKind::Reference};
-constexpr std::array kFades{FadeCurve::Linear, FadeCurve::Cubic, FadeCurve::Quintic};
 constexpr std::array kProximities{Proximity::Constant, Proximity::Gradient, Proximity::Triangular,
                                   Proximity::Ridged, Proximity::SemiRidged};
 constexpr double kTwoPi = 6.283185307179586;
 
-// Test points only: mt19937_64's output is fixed by the standard, the std distributions are not.
-class Points {
-public:
-    explicit Points(std::uint64_t seed) : m_rng(seed) {}
-    double next(double lo, double hi) {
-        return lo + (hi - lo) * (static_cast<double>(m_rng() >> 11) * 0x1p-53);
-    }
-
-private:
-    std::mt19937_64 m_rng;
-};
-
-std::string name(HashKind k) { return std::string(kHashKindNames[static_cast<int>(k)]); }
-std::string name(FadeCurve f) { return std::string(kFadeCurveNames[static_cast<int>(f)]); }
 std::string name(Proximity p) { return std::string(kProximityNames[static_cast<int>(p)]); }
 
 /// A point mostly near the origin, every fourth far out where lattice indices are large.

@@ -11,11 +11,13 @@
 #include <random>
 #include <set>
 
+#include "noise_test_support.hpp"
+
 namespace terragrid {
 namespace {
 
-constexpr std::array kHashKinds{HashKind::Lattice, HashKind::Permutation, HashKind::Reference};
-constexpr std::array kFades{FadeCurve::Linear, FadeCurve::Cubic, FadeCurve::Quintic};
+using test::kHashKinds;
+using test::kFades;
 
 using Point = std::array<double, 4>;
 

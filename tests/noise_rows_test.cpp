@@ -15,11 +15,14 @@
 #include <string>
 #include <vector>
 
+#include "noise_test_support.hpp"
+
 namespace terragrid {
 namespace {
 
-constexpr std::array kHashKinds{HashKind::Lattice, HashKind::Permutation, HashKind::Reference};
-constexpr std::array kFades{FadeCurve::Linear, FadeCurve::Cubic, FadeCurve::Quintic};
+using test::kHashKinds;
+using test::kFades;
+
 constexpr std::array kNoiseKinds{NoiseKind::Value, NoiseKind::Perlin, NoiseKind::Simplex,
                                  NoiseKind::GenericLattice, NoiseKind::Cellular};
 constexpr std::array kFractals{FractalKind::None, FractalKind::Fbm, FractalKind::Turbulence,

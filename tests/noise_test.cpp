@@ -16,8 +16,15 @@
 #include <string>
 #include <vector>
 
+#include "noise_test_support.hpp"
+
 namespace terragrid {
 namespace {
+
+using test::kHashKinds;
+using test::kFades;
+using test::Points;
+using test::name;
 
 using ::testing::AllOf;
 using ::testing::Each;
@@ -25,8 +32,6 @@ using ::testing::Ge;
 using ::testing::Le;
 using ::testing::SizeIs;
 
-constexpr std::array kHashKinds{HashKind::Lattice, HashKind::Permutation, HashKind::Reference};
-constexpr std::array kFades{FadeCurve::Linear, FadeCurve::Cubic, FadeCurve::Quintic};
 constexpr std::array kNoiseKinds{NoiseKind::Value, NoiseKind::Perlin, NoiseKind::Simplex};
 constexpr std::array kFractals{FractalKind::None, FractalKind::Fbm, FractalKind::Turbulence,
                                FractalKind::Ridged};
@@ -38,25 +43,6 @@ constexpr double kPerlin3Bound = 1.0364;
 // per kind: value <= 3.1, Perlin <= 3.2, simplex <= 7.3).
 constexpr double kMaxSlope = 16.0;
 
-// Test points only. mt19937_64's output sequence is fixed by the standard; the std
-// distributions are not, so the bits are mapped to [lo, hi) here.
-class Points {
-public:
-    explicit Points(std::uint64_t seed) : m_rng(seed) {}
-    double next(double lo, double hi) {
-        const double unit = static_cast<double>(m_rng() >> 11) * 0x1p-53;
-        return lo + (hi - lo) * unit;
-    }
-    std::int64_t nextIndex(std::int64_t lo, std::int64_t hi) {
-        return lo + static_cast<std::int64_t>(m_rng() % static_cast<std::uint64_t>(hi - lo));
-    }
-
-private:
-    std::mt19937_64 m_rng;
-};
-
-std::string name(HashKind k) { return std::string(kHashKindNames[static_cast<int>(k)]); }
-std::string name(FadeCurve f) { return std::string(kFadeCurveNames[static_cast<int>(f)]); }
 std::string name(NoiseKind k) { return std::string(kNoiseKindNames[static_cast<int>(k)]); }
 std::string name(FractalKind k) { return std::string(kFractalKindNames[static_cast<int>(k)]); }
 
