@@ -45,6 +45,7 @@ constexpr Rule colourPer(std::span<const std::string_view> names) {
     return {.kind = Kind::ColourPerClass, .choices = names};
 }
 constexpr Rule classTable() { return {.kind = Kind::ClassTable}; }
+constexpr Rule layerList() { return {.kind = Kind::LayerList}; }
 
 /// The enum named `value` in `names`; `value` has passed its Choice or FileList rule.
 template <typename Enum, std::size_t N>
@@ -114,14 +115,6 @@ struct Row {
     Store store;
 };
 
-/// One key of every noise layer, declared once (kLayerRows) and instantiated per layer.
-struct LayerRow {
-    std::string_view key;
-    Rule rule;
-    std::string_view meaning;
-    void (*store)(NoiseParams&, const Json&);
-};
-
 // Documentation order: the README's reference table follows it (kHeadRows, the layers, then
 // kTailRows).
 constexpr std::array kHeadRows{
@@ -146,15 +139,32 @@ constexpr std::array kHeadRows{
             c.map.originX = v[0].get<double>();
             c.map.originY = v[1].get<double>();
         }},
+    Row{"map.projection", oneOf(kProjectionNames),
+        "plane: cells lie on the plane of world coordinates. equirectangular: the map is a "
+        "whole planet, columns longitudes from -180 to 180 and rows latitudes from 90 to "
+        "-90, its noise sampled on a sphere, so it joins across the 180th meridian and is "
+        "not pinched at the poles; it needs map.width = 2 x map.height with an even height, "
+        "is written in EPSG:4326 (output.epsg must be 4326 or left out), and map.cell_size "
+        "is then the width of a cell at the equator (map.origin has no effect).",
+        [](Config& c, const Json& v) {
+            c.map.projection = enumNamed<Projection>(kProjectionNames, v);
+        }},
+    Row{"map.wrap", boolean(),
+        "A tileable map: the noise is sampled on two circles in 4D, so the right edge "
+        "continues into the left and the bottom into the top without a seam. Every layer's "
+        "noise must be perlin or simplex (they have a 4D form).",
+        [](Config& c, const Json& v) { c.map.wrap = v.get<bool>(); }},
 };
 
-/// The noise layers, each a section with the keys of kLayerRows.
+/// The layer sections, each with the keys of kLayerRows, a `layers` list, and (height) the
+/// shaping keys of kShapingRows.
 struct Layer {
     std::string_view name;
-    NoiseParams Config::*params;
+    LayerStackParams Config::*stack;
+    bool shaping;
 };
-constexpr std::array kLayers{Layer{"height", &Config::height},
-                             Layer{"moisture", &Config::moisture}};
+constexpr std::array kLayers{Layer{"height", &Config::height, true},
+                             Layer{"moisture", &Config::moisture, false}};
 
 constexpr std::array kLayerRows{
     LayerRow{
@@ -214,12 +224,12 @@ constexpr std::array kLayerRows{
              [](NoiseParams& p, const Json& v) {
                  p.displacement = enumNamed<GridDisplacement>(kGridDisplacementNames, v);
              }},
-    LayerRow{"marble_frequency", numberIn(0, kMaxFrequency),
+    LayerRow{"marble.frequency", numberIn(0, kMaxFrequency),
              "Marble stripes per world unit along x (other fractals ignore it); the layer is "
-             "(sin(2 pi (marble_frequency x + marble_turbulence t)) + 1) / 2 with t the "
-             "layer's turbulence sum.",
+             "(sin(2 pi (frequency x + turbulence t)) + 1) / 2 with t the layer's turbulence "
+             "sum.",
              [](NoiseParams& p, const Json& v) { p.marbleFrequency = v.get<double>(); }},
-    LayerRow{"marble_turbulence", numberIn(0, kMaxMarbleTurbulence),
+    LayerRow{"marble.turbulence", numberIn(0, kMaxMarbleTurbulence),
              "How far the turbulence bends the marble stripes (other fractals ignore it), in "
              "stripe widths per unit of turbulence; 0 gives straight stripes.",
              [](NoiseParams& p, const Json& v) { p.marbleTurbulence = v.get<double>(); }},
@@ -241,6 +251,50 @@ constexpr std::array kLayerRows{
              "How far noise cellular's feature points stray from their lattice cell's centre "
              "(other noises ignore it): 0 is a regular grid, 1 anywhere in the cell.",
              [](NoiseParams& p, const Json& v) { p.cellularJitter = v.get<double>(); }},
+    LayerRow{"warp.amplitude", numberIn(0, kMaxWarpAmplitude),
+             "Domain warp: how far, in world units, each sample point is moved by fBm of Perlin "
+             "noise before the layer is sampled there (0: no warp). Bends coastlines and "
+             "ridges into natural shapes; about 1 to 4 times the layer's feature size "
+             "(1 / frequency) looks natural.",
+             [](NoiseParams& p, const Json& v) { p.warp.amplitude = v.get<double>(); }},
+    LayerRow{"warp.frequency", numberAbove(0, kMaxFrequency),
+             "Cycles per world unit of the warp's first octave.",
+             [](NoiseParams& p, const Json& v) { p.warp.frequency = v.get<double>(); }},
+    LayerRow{"warp.octaves", integerIn(1, kMaxOctaves), "Octaves of the warp's fBm.",
+             [](NoiseParams& p, const Json& v) { p.warp.octaves = v.get<int>(); }},
+};
+
+/// A layer section's list of layers stacked on its base layer.
+constexpr std::string_view kLayersMeaning =
+        "More noise layers combined with the base layer, in order: each entry takes any "
+        "layer key (left-out keys are the section's own, but each entry draws its own "
+        "noise) and combine (add, multiply, min or max: how its term joins the value so "
+        "far), weight (-100..100, default 1: term = weight x its value) and mask (none, or "
+        "base: the term is also multiplied by the base layer's value, e.g. mountains only "
+        "where the continents are high). At most 8 entries. The result is mapped onto 0..1 "
+        "by the range the combination can take (from the weights alone).";
+
+/// Height's shaping keys, applied after the layers are combined.
+constexpr std::array kShapingRows{
+    Row{"falloff.shape", oneOf(kFalloffNames),
+        "Island shaping: lower the height toward the map's edge, by the distance from the "
+        "centre measured as a circle (radial) or a square; none leaves it. Not on wrapping "
+        "maps or planets.",
+        [](Config& c, const Json& v) {
+            c.height.falloff.shape = enumNamed<Falloff>(kFalloffNames, v);
+        }},
+    Row{"falloff.strength", numberIn(0, 1),
+        "How far the falloff lowers the edge: the height becomes h (1 - strength d^exponent), "
+        "d from 0 at the centre to 1 at the edge.",
+        [](Config& c, const Json& v) { c.height.falloff.strength = v.get<double>(); }},
+    Row{"falloff.exponent", numberAbove(0, kMaxFalloffExponent),
+        "Shape of the falloff: 1 slopes from the centre, larger values keep more of the "
+        "centre untouched and drop near the edge.",
+        [](Config& c, const Json& v) { c.height.falloff.exponent = v.get<double>(); }},
+    Row{"redistribution", numberAbove(0, kMaxRedistribution),
+        "The height h (0..1) becomes h^redistribution, last: above 1 flattens valleys and "
+        "sharpens peaks, below 1 raises plateaus; 1 leaves it.",
+        [](Config& c, const Json& v) { c.height.redistribution = v.get<double>(); }},
 };
 
 constexpr std::array kTailRows{
@@ -362,18 +416,28 @@ std::vector<Option> buildOptions() {
     };
     std::for_each(kHeadRows.begin(), kHeadRows.end(), add);
     for (const Layer& layer : kLayers) {
+        const std::string section = std::string(layer.name) + ".";
         for (const LayerRow& row : kLayerRows) {
-            options.push_back({std::string(layer.name) + "." + std::string(row.key), row.rule,
-                               row.meaning,
-                               [params = layer.params, store = row.store](
-                                   Config& c, const Json& v) { store(c.*params, v); }});
+            options.push_back({section + std::string(row.key), row.rule, row.meaning,
+                               [stack = layer.stack, store = row.store](
+                                   Config& c, const Json& v) { store((c.*stack).base, v); }});
         }
+        // After the base rows, so the entries can start from the stored base layer.
+        options.push_back({section + "layers", layerList(), kLayersMeaning,
+                           [stack = layer.stack](Config& c, const Json& v) {
+                               (c.*stack).layers = stackedLayersFrom((c.*stack).base, v);
+                           }});
+        if (!layer.shaping) continue;
+        for (const Row& row : kShapingRows)
+            options.push_back({section + std::string(row.path), row.rule, row.meaning, row.store});
     }
     std::for_each(kTailRows.begin(), kTailRows.end(), add);
     return options;
 }
 
 }  // namespace
+
+std::span<const LayerRow> layerRows() { return kLayerRows; }
 
 const std::vector<Option>& options() {
     static const std::vector<Option> table = buildOptions();

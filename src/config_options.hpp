@@ -90,6 +90,7 @@ enum class Kind : std::uint8_t {
     FlagPerClass,    ///< {"lake": true, ...}: one boolean per name in `choices`
     ColourPerClass,  ///< {"lake": "#3a6ea5", ...}: one "#rrggbb" per name in `choices`
     ClassTable,      ///< an array of class entries (kClassEntryKeys)
+    LayerList,       ///< an array of stacked layers (layer keys plus kStackedLayerKeys)
 };
 
 /// What a value must look like. Only the fields of its kind matter.
@@ -104,6 +105,24 @@ struct Rule {
         choices{};  ///< Choice, FileList, FlagPerClass, ColourPerClass
 };
 
+/// One key of every noise layer: the base layer of height and moisture, and each entry of
+/// their `layers` lists. Declared once in config_options.cpp.
+struct LayerRow {
+    std::string_view key;  ///< "octaves", "cellular.return"
+    Rule rule;
+    std::string_view meaning;
+    void (*store)(NoiseParams&, const Json&);
+};
+std::span<const LayerRow> layerRows();
+
+/// The keys an entry of a `layers` list has besides the layer keys.
+inline constexpr std::array<std::string_view, 3> kStackedLayerKeys{"combine", "weight", "mask"};
+inline constexpr double kMaxLayerWeight = 100;
+inline constexpr std::size_t kMaxStackedLayers = 8;
+inline constexpr double kMaxWarpAmplitude = 1e9;
+inline constexpr double kMaxFalloffExponent = 16;
+inline constexpr double kMaxRedistribution = 16;
+
 /// An option as the parser and the reference see it.
 struct Option {
     std::string path;
@@ -117,6 +136,9 @@ const std::vector<Option>& options();
 
 /// The index of `path` in options(), or options().size().
 std::size_t optionIndex(std::string_view path);
+
+/// A checked `layers` list as stacked layers, each starting from `base` (config_layers.cpp).
+std::vector<StackedLayer> stackedLayersFrom(const NoiseParams& base, const Json& entries);
 
 /// A checked class table (every entry complete, ranges filled in).
 std::vector<TerrainClass> classesFrom(const Json& entries);

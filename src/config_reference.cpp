@@ -43,6 +43,8 @@ std::string rangeText(const Rule& rule) {
             return "\"#rrggbb\" for each of: " + joinNames(rule.choices, ", ");
         case Kind::ClassTable:
             return "at most " + std::to_string(kMaxClasses) + " classes; [] for the defaults";
+        case Kind::LayerList:
+            return "at most " + std::to_string(kMaxStackedLayers) + " layers";
     }
     return {};
 }
@@ -70,6 +72,8 @@ std::string typeText(Kind kind) {
             return "object of colours";
         case Kind::ClassTable:
             return "array of classes";
+        case Kind::LayerList:
+            return "array of layers";
     }
     return {};
 }

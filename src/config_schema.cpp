@@ -75,6 +75,33 @@ SchemaJson schemaClassEntry() {
             {"additionalProperties", false}};
 }
 
+SchemaJson schemaOf(const Rule& rule);
+SchemaJson schemaSection();
+
+/// An entry of a `layers` list: combine, weight, mask and every layer key, none required.
+SchemaJson schemaStackedLayer() {
+    SchemaJson properties = SchemaJson::object();
+    properties["combine"] = {{"type", "string"},
+                             {"enum", schemaNames(kCombineNames)},
+                             {"description", "How the layer's term joins the value so far."}};
+    properties["weight"] = schemaNumber(-kMaxLayerWeight, kMaxLayerWeight);
+    properties["weight"]["description"] = "The layer's term is weight x its value.";
+    properties["mask"] = {{"type", "string"},
+                          {"enum", schemaNames(kLayerMaskNames)},
+                          {"description", "base: the term is also multiplied by the base layer."}};
+    for (const LayerRow& row : layerRows()) {
+        const auto keys = splitPath(row.key);
+        SchemaJson* section = &properties;
+        if (keys.size() == 2) {
+            if (!properties.contains(keys[0])) properties[keys[0]] = schemaSection();
+            section = &properties[keys[0]]["properties"];
+        }
+        (*section)[keys.back()] = schemaOf(row.rule);
+        (*section)[keys.back()]["description"] = std::string(row.meaning);
+    }
+    return {{"type", "object"}, {"properties", properties}, {"additionalProperties", false}};
+}
+
 /// The schema of a value that passes `rule`, without default and description.
 SchemaJson schemaOf(const Rule& rule) {
     switch (rule.kind) {
@@ -112,6 +139,10 @@ SchemaJson schemaOf(const Rule& rule) {
             return schemaPerName(rule.choices, schemaColour());
         case Kind::ClassTable:
             return {{"type", "array"}, {"items", schemaClassEntry()}, {"maxItems", kMaxClasses}};
+        case Kind::LayerList:
+            return {{"type", "array"},
+                    {"items", schemaStackedLayer()},
+                    {"maxItems", kMaxStackedLayers}};
     }
     return {};
 }

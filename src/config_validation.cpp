@@ -119,6 +119,7 @@ Validation validate(Json& document, const Json& written, Problems& out) {
     checkUnusedDefaultRules(v, out);
     // After the other rules, which read the size the user gave.
     checkEngineSize(v, out);
+    checkWorldShape(v, out);
     return v;
 }
 

@@ -177,6 +177,8 @@ Checked checkPerClass(const Option& o, const Json& value, const std::string& sha
     return ok ? Checked(std::move(canonical)) : std::nullopt;
 }
 
+}  // namespace
+
 Checked checkValue(const Option& o, const Json& value, Problems& out) {
     switch (o.rule.kind) {
         case Kind::Integer:
@@ -201,11 +203,11 @@ Checked checkValue(const Option& o, const Json& value, Problems& out) {
             return checkPerClass(o, value, "an object of colours", checkColourAt, out);
         case Kind::ClassTable:
             return checkClassTable(o, value, out);
+        case Kind::LayerList:
+            return checkLayerList(o, value, out);
     }
     return std::nullopt;
 }
-
-}  // namespace
 
 bool checkOption(const Option& option, Json& document, Config& config, Problems& out) {
     Json* section = sectionOf(document, option.path);

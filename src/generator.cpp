@@ -32,9 +32,9 @@ std::int64_t coverageStep(const MapConfig& map) {
 
 MapFields::MapFields(const Config& cfg, const Terrain* terrainRules)
     : config(cfg),
-      grid(TileLayout(cfg.map).geometry()),
-      height(cfg.height, cfg.seed),
-      moisture(cfg.moisture, cfg.seed),
+      surface(cfg.map),
+      height(cfg.height, surface, cfg.seed),
+      moisture(cfg.moisture, surface, cfg.seed),
       terrain(terrainRules) {}
 
 void generateTile(const MapFields& fields, const TileRect& rect, Tile& tile) {
@@ -45,25 +45,24 @@ void generateTile(const MapFields& fields, const TileRect& rect, Tile& tile) {
     tile.classIndex.resize(fields.terrain ? cells : 0);
     tile.walkable.resize(fields.terrain ? cells : 0);
 
-    // x depends only on the column: computed once per tile, reused by every row.
-    std::vector<double> xs(width);
-    for (std::size_t c = 0; c < width; ++c) xs[c] = fields.grid.cellX(rect.col0 + std::int64_t(c));
+    std::vector<std::int64_t> cols(width);
+    for (std::size_t c = 0; c < width; ++c) cols[c] = rect.col0 + std::int64_t(c);
 
     const double low = fields.config.elevation.minMeters;
     const double span = fields.config.elevation.maxMeters - low;
-    NoiseRows heightRows(fields.height, xs.data(), width);
-    std::optional<NoiseRows> moistureRows;
-    if (fields.terrain) moistureRows.emplace(fields.moisture, xs.data(), width);
+    LayerStackRows heightRows(fields.height, cols.data(), width);
+    std::optional<LayerStackRows> moistureRows;
+    if (fields.terrain) moistureRows.emplace(fields.moisture, cols.data(), width);
     std::vector<double> height(width);
     std::vector<double> moisture(fields.terrain ? width : 0);
     for (std::int64_t r = 0; r < rect.height; ++r) {
-        const double y = fields.grid.cellY(rect.row0 + r);
+        const std::int64_t row = rect.row0 + r;
         const std::size_t at = static_cast<std::size_t>(r) * width;
-        heightRows.row(y, height.data());
+        heightRows.row(row, height.data());
         for (std::size_t c = 0; c < width; ++c)
             tile.elevationMeters[at + c] = static_cast<float>(low + span * height[c]);
         if (!fields.terrain) continue;
-        moistureRows->row(y, moisture.data());
+        moistureRows->row(row, moisture.data());
         for (std::size_t c = 0; c < width; ++c) {
             const std::uint8_t cls = fields.terrain->classify(height[c], moisture[c]);
             tile.classIndex[at + c] = cls;
@@ -76,18 +75,17 @@ CoverageSample sampleForCoverage(const Config& config) {
     const MapFields fields(config, nullptr);
     const std::int64_t step = coverageStep(config.map);
     // The centre cell of each step x step block, so the sample spreads evenly over the map.
-    std::vector<double> xs;
-    for (std::int64_t col = step / 2; col < config.map.width; col += step)
-        xs.push_back(fields.grid.cellX(col));
+    std::vector<std::int64_t> cols;
+    for (std::int64_t col = step / 2; col < config.map.width; col += step) cols.push_back(col);
     const std::int64_t rows = (config.map.height - step / 2 + step - 1) / step;
-    const std::size_t width = xs.size();
+    const std::size_t width = cols.size();
     CoverageSample sample;
     sample.height.resize(static_cast<std::size_t>(rows) * width);
     sample.moisture.resize(sample.height.size());
     // Blocks of rows and columns through the SIMD row path, in parallel; each cell has its
     // own place in the sample, so the result does not depend on the threads. The simple
-    // partitioner splits down to the grain, so a NoiseRows (about 2 kB per column) never spans
-    // more than kColumnGrain columns, however elongated the map.
+    // partitioner splits down to the grain, so a LayerStackRows (about 2 kB per column and
+    // layer) never spans more than kColumnGrain columns, however elongated the map.
     constexpr std::size_t kRowGrain = 16;
     constexpr std::size_t kColumnGrain = 1024;
     const tbb::blocked_range2d<std::size_t> cells(0, static_cast<std::size_t>(rows), kRowGrain, 0,
@@ -97,13 +95,13 @@ CoverageSample sampleForCoverage(const Config& config) {
         [&](const tbb::blocked_range2d<std::size_t>& block) {
             const std::size_t c0 = block.cols().begin();
             const std::size_t n = block.cols().size();
-            NoiseRows height(fields.height, xs.data() + c0, n);
-            NoiseRows moisture(fields.moisture, xs.data() + c0, n);
+            LayerStackRows height(fields.height, cols.data() + c0, n);
+            LayerStackRows moisture(fields.moisture, cols.data() + c0, n);
             for (std::size_t r = block.rows().begin(); r < block.rows().end(); ++r) {
-                const double y = fields.grid.cellY(step / 2 + std::int64_t(r) * step);
+                const std::int64_t row = step / 2 + std::int64_t(r) * step;
                 const std::size_t at = r * width + c0;
-                height.row(y, sample.height.data() + at);
-                moisture.row(y, sample.moisture.data() + at);
+                height.row(row, sample.height.data() + at);
+                moisture.row(row, sample.moisture.data() + at);
             }
         },
         tbb::simple_partitioner());

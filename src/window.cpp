@@ -171,6 +171,12 @@ Config windowConfig(const Config& config, const CellWindow& window) {
     MapConfig& map = piece.map;
     map.width = window.width;
     map.height = window.height;
+    // What the surface needs to place the window's cells in the full map (wrapping, planet,
+    // falloff).
+    map.fullCol0 = config.map.fullCol0 + window.col0;
+    map.fullRow0 = config.map.fullRow0 + window.row0;
+    map.fullWidth = config.map.wholeWidth();
+    map.fullHeight = config.map.wholeHeight();
     // The same expression GDAL evaluates for the full map's pixel corner (origin + index *
     // size), and x + 0 * size == x, so a window at the map's corner keeps its origin exactly.
     map.originX = config.map.originX + static_cast<double>(window.col0) * config.map.cellSize;

@@ -108,8 +108,8 @@ void expectLayerIs(const NoiseParams& p, const Json& section) {
     EXPECT_EQ(kProximityNames[static_cast<std::size_t>(p.proximity)], section["proximity"]);
     EXPECT_EQ(kGridDisplacementNames[static_cast<std::size_t>(p.displacement)],
               section["grid_displacement"]);
-    EXPECT_EQ(p.marbleFrequency, section["marble_frequency"].get<double>());
-    EXPECT_EQ(p.marbleTurbulence, section["marble_turbulence"].get<double>());
+    EXPECT_EQ(p.marbleFrequency, section["marble"]["frequency"].get<double>());
+    EXPECT_EQ(p.marbleTurbulence, section["marble"]["turbulence"].get<double>());
     EXPECT_EQ(kCellularReturnNames[static_cast<std::size_t>(p.cellularReturn)],
               section["cellular"]["return"]);
     EXPECT_EQ(kCellularDistanceNames[static_cast<std::size_t>(p.cellularDistance)],
@@ -317,14 +317,14 @@ const std::vector<ProblemCase> kProblemCases = {
      R"(semi_ridged (got "perlin"))"},
     {"GridDisplacementGivenNumber", R"({"height": {"grid_displacement": 0.5}})", {},
      "config: 'height.grid_displacement' must be one of none, half, quarter (got 0.5)"},
-    {"MarbleFrequencyNegative", R"({"height": {"marble_frequency": -0.001}})", {},
-     "config: 'height.marble_frequency' must be between 0 and 1000 (got -0.001)"},
-    {"MarbleFrequencyTooLarge", R"({"height": {"marble_frequency": 1e4}})", {},
-     "config: 'height.marble_frequency' must be between 0 and 1000 (got 10000)"},
-    {"MarbleTurbulenceNegative", R"({"moisture": {"marble_turbulence": -1}})", {},
-     "config: 'moisture.marble_turbulence' must be between 0 and 64 (got -1)"},
-    {"MarbleTurbulenceTooLarge", R"({"height": {"marble_turbulence": 65}})", {},
-     "config: 'height.marble_turbulence' must be between 0 and 64 (got 65)"},
+    {"MarbleFrequencyNegative", R"({"height": {"marble": {"frequency": -0.001}}})", {},
+     "config: 'height.marble.frequency' must be between 0 and 1000 (got -0.001)"},
+    {"MarbleFrequencyTooLarge", R"({"height": {"marble": {"frequency": 1e4}}})", {},
+     "config: 'height.marble.frequency' must be between 0 and 1000 (got 10000)"},
+    {"MarbleTurbulenceNegative", R"({"moisture": {"marble": {"turbulence": -1}}})", {},
+     "config: 'moisture.marble.turbulence' must be between 0 and 64 (got -1)"},
+    {"MarbleTurbulenceTooLarge", R"({"height": {"marble": {"turbulence": 65}}})", {},
+     "config: 'height.marble.turbulence' must be between 0 and 64 (got 65)"},
     {"CellularReturnChoice", R"({"height": {"cellular": {"return": "f3"}}})", {},
      R"(config: 'height.cellular.return' must be one of f1, f2, f2_minus_f1 (got "f3"))"},
     {"CellularDistanceChoice", R"({"moisture": {"cellular": {"distance": "chebyshev"}}})", {},
@@ -598,6 +598,75 @@ const std::vector<ProblemCase> kProblemCases = {
     {"OverrideValueCheckedLikeFileValue", "{}", {"map.width=big"},
      R"(config: 'map.width' must be an integer (got "big"))"},
 
+    // World shapes: wrapping maps, planets, warp, layer stacks, shaping.
+    {"WrapNeedsFourDimensionalNoise", R"({"map": {"wrap": true}, "height": {"noise": "value"}})", {},
+     "config: 'height.noise' (value) has no 4D form, which 'map.wrap' (true) needs: use perlin "
+     "or simplex", false},
+    {"WrapNeedsItForStackedLayersToo", R"({"map": {"wrap": true},
+        "height": {"layers": [{}, {"noise": "cellular"}]}})", {},
+     "config: 'height.layers[1].noise' (cellular) has no 4D form, which 'map.wrap' (true) "
+     "needs: use perlin or simplex", false},
+    {"PlanetNeedsThreeDimensionalNoise", R"({"map": {"projection": "equirectangular",
+        "width": 64, "height": 32}, "moisture": {"noise": "generic_lattice"}})", {},
+     "config: 'moisture.noise' (generic_lattice) has no 3D form, which 'map.projection' "
+     "(\"equirectangular\") needs: use value, perlin or simplex", false},
+    {"PlanetAndWrap", R"({"map": {"projection": "equirectangular", "wrap": true}})", {},
+     "config: 'map.wrap' (true) and 'map.projection' (\"equirectangular\") cannot go together", false},
+    {"PlanetNotTwoToOne", R"({"map": {"projection": "equirectangular", "width": 64,
+        "height": 64}})", {},
+     "config: 'map.width' x 'map.height' (64 x 64) must be 2h x h with h even for "
+     "'map.projection' (\"equirectangular\")", false},
+    {"PlanetOddHeight", R"({"map": {"projection": "equirectangular", "width": 66,
+        "height": 33}})", {},
+     "config: 'map.width' x 'map.height' (66 x 33) must be 2h x h with h even", false},
+    {"PlanetOtherEpsg", R"({"map": {"projection": "equirectangular", "width": 64,
+        "height": 32}, "output": {"epsg": 3857}})", {},
+     "config: 'output.epsg' (3857) must be 4326 for 'map.projection' (\"equirectangular\")", false},
+    {"PlanetWithOrigin", R"({"map": {"projection": "equirectangular", "width": 64,
+        "height": 32, "origin": [30, 30]}})", {},
+     "config: 'map.origin' has no effect with 'map.projection' (\"equirectangular\")", false},
+    {"ProjectionUnknown", R"({"map": {"projection": "mercator"}})", {},
+     "config: 'map.projection' must be one of plane, equirectangular (got \"mercator\")", false},
+    {"FalloffOnAWrappingMap", R"({"map": {"wrap": true}, "height": {"falloff":
+        {"shape": "square"}}})", {},
+     "config: 'height.falloff.shape' (\"square\") has no place on a wrapping map", false},
+    {"FalloffShapeUnknown", R"({"height": {"falloff": {"shape": "round"}}})", {},
+     "config: 'height.falloff.shape' must be one of none, radial, square (got \"round\")", false},
+    {"FalloffExponentZero", R"({"height": {"falloff": {"exponent": 0}}})", {},
+     "config: 'height.falloff.exponent' must be greater than 0 and at most 16 (got 0)", false},
+    {"FalloffStrengthAboveOne", R"({"height": {"falloff": {"strength": 1.5}}})", {},
+     "config: 'height.falloff.strength' must be between 0 and 1 (got 1.5)", false},
+    {"FalloffOnMoisture", R"({"moisture": {"falloff": {"shape": "radial"}}})", {},
+     "config: unknown key 'moisture.falloff'", false},
+    {"RedistributionZero", R"({"height": {"redistribution": 0}})", {},
+     "config: 'height.redistribution' must be greater than 0 and at most 16 (got 0)", false},
+    {"WarpAmplitudeNegative", R"({"height": {"warp": {"amplitude": -1}}})", {},
+     "config: 'height.warp.amplitude' must be between 0 and 1e9 (got -1)", false},
+    {"WarpOctavesZero", R"({"moisture": {"warp": {"octaves": 0}}})", {},
+     "config: 'moisture.warp.octaves' must be between 1 and 16 (got 0)", false},
+    {"LayersGivenObject", R"({"height": {"layers": {"noise": "value"}}})", {},
+     R"(config: 'height.layers' must be an array of layers (got {"noise": "value"}))", false},
+    {"LayersTooMany", R"({"height": {"layers": [{}, {}, {}, {}, {}, {}, {}, {}, {}]}})", {},
+     "config: 'height.layers' must hold at most 8 layers (got 9)", false},
+    {"LayerEntryNotAnObject", R"({"height": {"layers": [3]}})", {},
+     "config: 'height.layers[0]' must be an object (got 3)", false},
+    {"LayerEntryUnknownKey", R"({"height": {"layers": [{"wieght": 2}]}})", {},
+     "config: unknown key 'height.layers[0].wieght' (did you mean 'weight'?)", false},
+    {"LayerEntryUnknownGroupKey", R"({"height": {"layers": [{"warp": {"amp": 2}}]}})", {},
+     "config: unknown key 'height.layers[0].warp.amp' (did you mean 'amplitude'?)", false},
+    {"LayerEntryGroupNotAnObject", R"({"height": {"layers": [{"cellular": 2}]}})", {},
+     "config: 'height.layers[0].cellular' must be an object (got 2)", false},
+    {"LayerEntryBadCombine", R"({"moisture": {"layers": [{"combine": "sum"}]}})", {},
+     "config: 'moisture.layers[0].combine' must be one of add, multiply, min, max (got \"sum\")", false},
+    {"LayerEntryWeightTooLarge", R"({"height": {"layers": [{"weight": 101}]}})", {},
+     "config: 'height.layers[0].weight' must be between -100 and 100 (got 101)", false},
+    {"LayerEntryBadMask", R"({"height": {"layers": [{"mask": "previous"}]}})", {},
+     "config: 'height.layers[0].mask' must be one of none, base (got \"previous\")", false},
+    {"LayerEntryBadLayerKey", R"({"height": {"layers": [{}, {"octaves": 17}]}})", {},
+     "config: 'height.layers[1].octaves' must be between 1 and 16 (got 17)", false},
+    {"LayersLeaveNoRange", R"({"height": {"layers": [{"combine": "multiply", "weight": 0}]}})",
+     {}, "config: 'height.layers' always give 0: their weights leave the height no range", false},
+
     // Broken JSON: nlohmann's words, with line and column.
     {"BrokenJson", "{\n  \"seed\": 1,\n  \"map\" 2, \"x\": 1\n}", {},
      "config: 'test.json' is not valid JSON: parse error at line 3, column 9: syntax error", false},
@@ -657,8 +726,8 @@ TEST(ConfigTest, BuiltinDefaultFillsEveryFieldFromDefaultJson) {
     EXPECT_EQ(c.map.cellSize, d["map"]["cell_size"].get<double>());
     EXPECT_EQ(c.map.originX, d["map"]["origin"][0].get<double>());
     EXPECT_EQ(c.map.originY, d["map"]["origin"][1].get<double>());
-    expectLayerIs(c.height, d["height"]);
-    expectLayerIs(c.moisture, d["moisture"]);
+    expectLayerIs(c.height.base, d["height"]);
+    expectLayerIs(c.moisture.base, d["moisture"]);
     EXPECT_EQ(c.elevation.minMeters, d["elevation"]["min"].get<double>());
     EXPECT_EQ(c.elevation.maxMeters, d["elevation"]["max"].get<double>());
     const Json& t = d["terrain"];
@@ -839,17 +908,17 @@ TEST(ConfigTest, EveryOptionLandsInItsField) {
     EXPECT_EQ(c.map.cellSize, 2.5);
     EXPECT_EQ(c.map.originX, -5.0);
     EXPECT_EQ(c.map.originY, 7.5);
-    EXPECT_EQ(c.height.noise, NoiseKind::Simplex);
-    EXPECT_EQ(c.height.fade, FadeCurve::Cubic);
-    EXPECT_EQ(c.height.fractal, FractalKind::Ridged);
-    EXPECT_EQ(c.height.hash, HashKind::Reference);
-    EXPECT_EQ(c.height.octaves, 3);
-    EXPECT_EQ(c.height.lacunarity, 1.5);
-    EXPECT_EQ(c.height.persistence, 1.0);
-    EXPECT_EQ(c.height.frequency, 0.25);
-    EXPECT_EQ(c.height.offsetX, 1.5);
-    EXPECT_EQ(c.height.offsetY, -2.5);
-    EXPECT_EQ(c.height.seedOffset, 11u);
+    EXPECT_EQ(c.height.base.noise, NoiseKind::Simplex);
+    EXPECT_EQ(c.height.base.fade, FadeCurve::Cubic);
+    EXPECT_EQ(c.height.base.fractal, FractalKind::Ridged);
+    EXPECT_EQ(c.height.base.hash, HashKind::Reference);
+    EXPECT_EQ(c.height.base.octaves, 3);
+    EXPECT_EQ(c.height.base.lacunarity, 1.5);
+    EXPECT_EQ(c.height.base.persistence, 1.0);
+    EXPECT_EQ(c.height.base.frequency, 0.25);
+    EXPECT_EQ(c.height.base.offsetX, 1.5);
+    EXPECT_EQ(c.height.base.offsetY, -2.5);
+    EXPECT_EQ(c.height.base.seedOffset, 11u);
     EXPECT_EQ(c.elevation.minMeters, -10.0);
     EXPECT_EQ(c.elevation.maxMeters, 20.0);
     EXPECT_EQ(c.output.directory, "there");
@@ -863,40 +932,40 @@ TEST(ConfigTest, GenericLatticeAndMarbleOptionsLandInTheirFields) {
     const Config c = defaultConfig(
         {"height.noise=generic_lattice", "height.proximity=semi_ridged",
          "height.grid_displacement=quarter", "height.fractal=marble",
-         "height.marble_frequency=0.5", "height.marble_turbulence=64",
+         "height.marble.frequency=0.5", "height.marble.turbulence=64",
          "moisture.proximity=triangular", "moisture.grid_displacement=half",
-         "moisture.marble_frequency=0"});
-    EXPECT_EQ(c.height.noise, NoiseKind::GenericLattice);
-    EXPECT_EQ(c.height.proximity, Proximity::SemiRidged);
-    EXPECT_EQ(c.height.displacement, GridDisplacement::Quarter);
-    EXPECT_EQ(c.height.fractal, FractalKind::Marble);
-    EXPECT_EQ(c.height.marbleFrequency, 0.5);
-    EXPECT_EQ(c.height.marbleTurbulence, 64.0);
-    EXPECT_EQ(c.moisture.proximity, Proximity::Triangular);
-    EXPECT_EQ(c.moisture.displacement, GridDisplacement::Half);
-    EXPECT_EQ(c.moisture.marbleFrequency, 0.0);
+         "moisture.marble.frequency=0"});
+    EXPECT_EQ(c.height.base.noise, NoiseKind::GenericLattice);
+    EXPECT_EQ(c.height.base.proximity, Proximity::SemiRidged);
+    EXPECT_EQ(c.height.base.displacement, GridDisplacement::Quarter);
+    EXPECT_EQ(c.height.base.fractal, FractalKind::Marble);
+    EXPECT_EQ(c.height.base.marbleFrequency, 0.5);
+    EXPECT_EQ(c.height.base.marbleTurbulence, 64.0);
+    EXPECT_EQ(c.moisture.base.proximity, Proximity::Triangular);
+    EXPECT_EQ(c.moisture.base.displacement, GridDisplacement::Half);
+    EXPECT_EQ(c.moisture.base.marbleFrequency, 0.0);
     const Config d = defaultConfig({"height.proximity=ridged", "height.proximity=constant"});
-    EXPECT_EQ(d.height.proximity, Proximity::Constant);
-    EXPECT_EQ(d.height.displacement, GridDisplacement::None);
+    EXPECT_EQ(d.height.base.proximity, Proximity::Constant);
+    EXPECT_EQ(d.height.base.displacement, GridDisplacement::None);
 }
 
 TEST(ConfigTest, DefaultMoistureIsTheHeightLayerWithOffsetOverThree) {
     const Config c = defaultConfig();
-    EXPECT_EQ(c.height.offsetX, 37.5);
-    EXPECT_EQ(c.height.offsetY, 81.0);
-    EXPECT_EQ(c.height.seedOffset, 0u);
+    EXPECT_EQ(c.height.base.offsetX, 37.5);
+    EXPECT_EQ(c.height.base.offsetY, 81.0);
+    EXPECT_EQ(c.height.base.seedOffset, 0u);
     // The original generator's relation: the second layer's offsets are the first's over 3.
-    EXPECT_EQ(c.moisture.offsetX, c.height.offsetX / 3);
-    EXPECT_EQ(c.moisture.offsetY, c.height.offsetY / 3);
-    EXPECT_EQ(c.moisture.seedOffset, 1u);
-    EXPECT_EQ(c.moisture.noise, c.height.noise);
-    EXPECT_EQ(c.moisture.fade, c.height.fade);
-    EXPECT_EQ(c.moisture.fractal, c.height.fractal);
-    EXPECT_EQ(c.moisture.hash, c.height.hash);
-    EXPECT_EQ(c.moisture.octaves, c.height.octaves);
-    EXPECT_EQ(c.moisture.lacunarity, c.height.lacunarity);
-    EXPECT_EQ(c.moisture.persistence, c.height.persistence);
-    EXPECT_EQ(c.moisture.frequency, c.height.frequency);
+    EXPECT_EQ(c.moisture.base.offsetX, c.height.base.offsetX / 3);
+    EXPECT_EQ(c.moisture.base.offsetY, c.height.base.offsetY / 3);
+    EXPECT_EQ(c.moisture.base.seedOffset, 1u);
+    EXPECT_EQ(c.moisture.base.noise, c.height.base.noise);
+    EXPECT_EQ(c.moisture.base.fade, c.height.base.fade);
+    EXPECT_EQ(c.moisture.base.fractal, c.height.base.fractal);
+    EXPECT_EQ(c.moisture.base.hash, c.height.base.hash);
+    EXPECT_EQ(c.moisture.base.octaves, c.height.base.octaves);
+    EXPECT_EQ(c.moisture.base.lacunarity, c.height.base.lacunarity);
+    EXPECT_EQ(c.moisture.base.persistence, c.height.base.persistence);
+    EXPECT_EQ(c.moisture.base.frequency, c.height.base.frequency);
 }
 
 TEST(ConfigTest, DefaultTerrainIsTheOriginalGenerators) {
@@ -939,22 +1008,22 @@ TEST(ConfigTest, MoistureOptionsLandInTheMoistureLayer) {
                                     "moisture.octaves=2", "moisture.lacunarity=3",
                                     "moisture.persistence=0.25", "moisture.frequency=0.5",
                                     "moisture.offset=[-1, 2]", "moisture.seed_offset=9"});
-    EXPECT_EQ(c.moisture.noise, NoiseKind::Simplex);
-    EXPECT_EQ(c.moisture.fade, FadeCurve::Cubic);
-    EXPECT_EQ(c.moisture.fractal, FractalKind::Turbulence);
-    EXPECT_EQ(c.moisture.hash, HashKind::Permutation);
-    EXPECT_EQ(c.moisture.octaves, 2);
-    EXPECT_EQ(c.moisture.lacunarity, 3.0);
-    EXPECT_EQ(c.moisture.persistence, 0.25);
-    EXPECT_EQ(c.moisture.frequency, 0.5);
-    EXPECT_EQ(c.moisture.offsetX, -1.0);
-    EXPECT_EQ(c.moisture.offsetY, 2.0);
-    EXPECT_EQ(c.moisture.seedOffset, 9u);
+    EXPECT_EQ(c.moisture.base.noise, NoiseKind::Simplex);
+    EXPECT_EQ(c.moisture.base.fade, FadeCurve::Cubic);
+    EXPECT_EQ(c.moisture.base.fractal, FractalKind::Turbulence);
+    EXPECT_EQ(c.moisture.base.hash, HashKind::Permutation);
+    EXPECT_EQ(c.moisture.base.octaves, 2);
+    EXPECT_EQ(c.moisture.base.lacunarity, 3.0);
+    EXPECT_EQ(c.moisture.base.persistence, 0.25);
+    EXPECT_EQ(c.moisture.base.frequency, 0.5);
+    EXPECT_EQ(c.moisture.base.offsetX, -1.0);
+    EXPECT_EQ(c.moisture.base.offsetY, 2.0);
+    EXPECT_EQ(c.moisture.base.seedOffset, 9u);
     // The height layer is untouched.
-    EXPECT_EQ(c.height.noise, base.height.noise);
-    EXPECT_EQ(c.height.octaves, base.height.octaves);
-    EXPECT_EQ(c.height.offsetX, base.height.offsetX);
-    EXPECT_EQ(c.height.seedOffset, base.height.seedOffset);
+    EXPECT_EQ(c.height.base.noise, base.height.base.noise);
+    EXPECT_EQ(c.height.base.octaves, base.height.base.octaves);
+    EXPECT_EQ(c.height.base.offsetX, base.height.base.offsetX);
+    EXPECT_EQ(c.height.base.seedOffset, base.height.base.seedOffset);
 }
 
 TEST(ConfigTest, TerrainOptionsLandInTheirFields) {
@@ -1158,7 +1227,7 @@ TEST(ConfigTest, UserValuesMergeOverDefaultsKeyByKey) {
     EXPECT_EQ(c.map.cellSize, base.map.cellSize);
     EXPECT_EQ(c.map.originX, 30.0);  // arrays replace
     EXPECT_EQ(c.map.originY, 60.0);
-    EXPECT_EQ(c.height.octaves, base.height.octaves);
+    EXPECT_EQ(c.height.base.octaves, base.height.base.octaves);
 }
 
 TEST(ConfigTest, OverridesReplaceFileValues) {
@@ -1294,15 +1363,18 @@ TEST(ConfigTest, OptionReferenceFollowsTheOrderOfDefaultJson) {
                                       "terrain", "output"));
 }
 
-TEST(ConfigTest, MoistureOptionsAreTheHeightOptions) {
+TEST(ConfigTest, MoistureOptionsAreTheHeightOptionsButTheShaping) {
     std::vector<OptionInfo> height;
     std::vector<OptionInfo> moisture;
+    const auto shaping = [](const std::string& path) {
+        return path.starts_with("height.falloff.") || path == "height.redistribution";
+    };
     for (const auto& option : optionReference()) {
-        if (option.path.starts_with("height.")) height.push_back(option);
+        if (option.path.starts_with("height.") && !shaping(option.path)) height.push_back(option);
         if (option.path.starts_with("moisture.")) moisture.push_back(option);
     }
     ASSERT_THAT(moisture, SizeIs(height.size()));
-    ASSERT_THAT(height, SizeIs(17));
+    ASSERT_THAT(height, SizeIs(21));
     for (std::size_t i = 0; i < height.size(); ++i) {
         EXPECT_EQ(moisture[i].path, "moisture." + height[i].path.substr(7));
         EXPECT_EQ(moisture[i].type, height[i].type) << moisture[i].path;
@@ -1415,14 +1487,52 @@ TEST(ConfigTest, CellularSettingsReachTheLayer) {
         R"({"height": {"noise": "cellular", "cellular": {"return": "f2_minus_f1",
             "distance": "manhattan", "jitter": 0.25}}})",
         "test.json", {"moisture.cellular.return=f2"});
-    EXPECT_EQ(c.height.noise, NoiseKind::Cellular);
-    EXPECT_EQ(c.height.cellularReturn, CellularReturn::F2MinusF1);
-    EXPECT_EQ(c.height.cellularDistance, CellularDistance::Manhattan);
-    EXPECT_EQ(c.height.cellularJitter, 0.25);
-    EXPECT_EQ(c.moisture.cellularReturn, CellularReturn::F2);
+    EXPECT_EQ(c.height.base.noise, NoiseKind::Cellular);
+    EXPECT_EQ(c.height.base.cellularReturn, CellularReturn::F2MinusF1);
+    EXPECT_EQ(c.height.base.cellularDistance, CellularDistance::Manhattan);
+    EXPECT_EQ(c.height.base.cellularJitter, 0.25);
+    EXPECT_EQ(c.moisture.base.cellularReturn, CellularReturn::F2);
     // The other keys of the section keep their defaults.
-    EXPECT_EQ(c.moisture.cellularDistance, CellularDistance::Euclidean);
-    EXPECT_EQ(c.moisture.cellularJitter, 1.0);
+    EXPECT_EQ(c.moisture.base.cellularDistance, CellularDistance::Euclidean);
+    EXPECT_EQ(c.moisture.base.cellularJitter, 1.0);
+}
+
+TEST(ConfigTest, WorldShapeOptionsLandInTheirFields) {
+    const Config c = parseConfig(R"({
+        "map": {"wrap": true},
+        "height": {"noise": "perlin", "warp": {"amplitude": 500, "frequency": 0.001, "octaves": 2},
+                   "falloff": {"shape": "none", "strength": 0.5, "exponent": 3},
+                   "redistribution": 1.5,
+                   "layers": [{"fractal": "ridged", "combine": "max", "weight": -0.5,
+                               "mask": "base", "warp": {"octaves": 5}},
+                              {"octaves": 2}]}})",
+                                 "test.json");
+    EXPECT_TRUE(c.map.wrap);
+    EXPECT_EQ(c.map.projection, Projection::Plane);
+    EXPECT_EQ(c.height.base.warp.amplitude, 500.0);
+    EXPECT_EQ(c.height.base.warp.frequency, 0.001);
+    EXPECT_EQ(c.height.base.warp.octaves, 2);
+    EXPECT_EQ(c.height.falloff.strength, 0.5);
+    EXPECT_EQ(c.height.falloff.exponent, 3.0);
+    EXPECT_EQ(c.height.redistribution, 1.5);
+    ASSERT_EQ(c.height.layers.size(), 2u);
+    const StackedLayer& first = c.height.layers[0];
+    EXPECT_EQ(first.noise.noise, NoiseKind::Perlin);  // the section's own
+    EXPECT_EQ(first.noise.fractal, FractalKind::Ridged);
+    EXPECT_EQ(first.noise.warp.amplitude, 500.0);
+    EXPECT_EQ(first.noise.warp.octaves, 5);
+    EXPECT_EQ(first.combine, Combine::Max);
+    EXPECT_EQ(first.weight, -0.5);
+    EXPECT_EQ(first.mask, LayerMask::Base);
+    const StackedLayer& second = c.height.layers[1];
+    EXPECT_EQ(second.noise.octaves, 2);
+    EXPECT_EQ(second.noise.fractal, c.height.base.fractal);
+    EXPECT_EQ(second.combine, Combine::Add);
+    EXPECT_EQ(second.weight, 1.0);
+    EXPECT_EQ(second.mask, LayerMask::None);
+    EXPECT_TRUE(c.moisture.layers.empty());
+    // The resolved config holds the entries in canonical form (2 -> 2, weights as numbers).
+    EXPECT_THAT(c.resolvedJson, HasSubstr("\"weight\": -0.5"));
 }
 
 }  // namespace

@@ -156,8 +156,8 @@ TEST(GeneratorTest, EveryCellIsClassifiedFromItsOwnHeightAndMoisture) {
     const Terrain terrain = makeTerrain(config);
     const MapCollector map = generate(config);
     const TileLayout layout(config.map);
-    const NoiseField height(config.height, config.seed);
-    const NoiseField moisture(config.moisture, config.seed);
+    const NoiseField height(config.height.base, config.seed);
+    const NoiseField moisture(config.moisture.base, config.seed);
     std::vector<std::int64_t> seen(terrain.classes().size(), 0);
     for (std::int64_t row = 0; row < map.height; row += 3)
         for (std::int64_t col = 0; col < map.width; col += 5) {
@@ -206,9 +206,8 @@ TEST(GeneratorTest, CoverageSampleIsTheFieldAtItsCellsOnAnyThreadCount) {
     for (std::size_t i : {std::size_t{0}, std::size_t{999}, std::size_t{1001}, width * 668 - 1}) {
         const std::int64_t col = 1 + 3 * std::int64_t(i % width);
         const std::int64_t row = 1 + 3 * std::int64_t(i / width);
-        EXPECT_EQ(one.height[i], fields.height.sample(fields.grid.cellX(col), fields.grid.cellY(row)));
-        EXPECT_EQ(one.moisture[i],
-                  fields.moisture.sample(fields.grid.cellX(col), fields.grid.cellY(row)));
+        EXPECT_EQ(one.height[i], fields.height.sample(col, row));
+        EXPECT_EQ(one.moisture[i], fields.moisture.sample(col, row));
     }
 }
 

@@ -402,7 +402,7 @@ std::vector<float> mapElevation(const std::string& tileSize, int threads) {
         {"map.width=200", "map.height=136", "map.tile_size=" + tileSize,
          R"(output.files=["height.tif"])", "height.noise=generic_lattice",
          "height.proximity=semi_ridged", "height.grid_displacement=quarter",
-         "height.fractal=marble", "height.frequency=0.002", "height.marble_frequency=0.001"});
+         "height.fractal=marble", "height.frequency=0.002", "height.marble.frequency=0.001"});
     test::MapCollector map;
     test::inArena(threads, [&] { generateMap(config, nullptr, {&map}); });
     return map.elevation;

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "terragrid/engine.hpp"
+#include "terragrid/layers.hpp"
 #include "terragrid/noise.hpp"
 #include "terragrid/terrain.hpp"
 
@@ -62,13 +63,38 @@ struct TiledConfig {
                                       ///< of chunkCells x chunkCells placed by map.world
 };
 
+/// How the map's cells lie: on a plane (world x, y), or as an equirectangular planet (columns
+/// are longitudes -180..180, rows latitudes 90..-90; the noise is sampled on a sphere).
+enum class Projection : std::uint8_t { Plane, Equirectangular };
+inline constexpr std::array<std::string_view, 2> kProjectionNames{"plane", "equirectangular"};
+
 struct MapConfig {
     std::int64_t width = 0;       ///< cells across
     std::int64_t height = 0;      ///< cells down
     std::int64_t tileSizeCells = 0;
-    double cellSize = 0;          ///< world units (CRS units) per cell
+    double cellSize = 0;          ///< world units (CRS units) per cell: degrees on a planet
     double originX = 0;           ///< world x of the map's left edge
     double originY = 0;           ///< world y of the map's top edge
+    Projection projection = Projection::Plane;
+    /// A tileable map: the noise is sampled on two circles in 4D, so the right edge continues
+    /// into the left and the bottom into the top.
+    bool wrap = false;
+    /// Ground distance of one cell (world units; 0: cellSize). On a planet, the width of a cell
+    /// at the equator (the config's map.cell_size), while cellSize is in degrees.
+    double groundCellSize = 0;
+
+    /// This map as a window of a bigger one (windowConfig): its cells are the cells
+    /// [fullCol0, fullCol0 + width) x [fullRow0, fullRow0 + height) of a fullWidth x
+    /// fullHeight map (0: this map is whole). Wrapping, the planet's longitudes and latitudes
+    /// and the island falloff are functions of the full map's cells.
+    std::int64_t fullCol0 = 0;
+    std::int64_t fullRow0 = 0;
+    std::int64_t fullWidth = 0;
+    std::int64_t fullHeight = 0;
+
+    std::int64_t wholeWidth() const noexcept { return fullWidth > 0 ? fullWidth : width; }
+    std::int64_t wholeHeight() const noexcept { return fullHeight > 0 ? fullHeight : height; }
+    double groundCell() const noexcept { return groundCellSize > 0 ? groundCellSize : cellSize; }
 };
 
 struct ElevationConfig {
@@ -95,8 +121,8 @@ struct OutputConfig {
 struct Config {
     std::uint64_t seed = 0;
     MapConfig map;
-    NoiseParams height;
-    NoiseParams moisture;
+    LayerStackParams height;
+    LayerStackParams moisture;
     ElevationConfig elevation;
     TerrainConfig terrain;
     OutputConfig output;

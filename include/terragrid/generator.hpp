@@ -6,7 +6,9 @@
 #include <vector>
 
 #include "terragrid/config.hpp"
+#include "terragrid/layer_stack.hpp"
 #include "terragrid/noise.hpp"
+#include "terragrid/surface.hpp"
 #include "terragrid/terrain.hpp"
 #include "terragrid/tiling.hpp"
 
@@ -44,9 +46,9 @@ struct MapFields {
     MapFields(const Config& config, const Terrain* terrain);
 
     const Config& config;
-    GridGeometry grid;
-    NoiseField height;
-    NoiseField moisture;
+    Surface surface;
+    LayerStack height;
+    LayerStack moisture;
     const Terrain* terrain;
 };
 

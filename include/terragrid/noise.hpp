@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <memory>
 #include <string_view>
+#include <vector>
 
 namespace terragrid {
 
@@ -182,6 +183,14 @@ double baseNoise(NoiseKind kind, double x, double y, FadeCurve f, const LatticeH
 
 inline constexpr int kMaxOctaves = 16;
 
+/// Domain warp: a layer's sample point moved by fBm of Perlin noise before the layer is
+/// sampled there (natural-looking coastlines). Off when the amplitude is 0.
+struct WarpParams {
+    double amplitude = 0.0;      ///< largest displacement along each axis, world units
+    double frequency = 1.25e-4;  ///< cycles per world unit of the warp's first octave
+    int octaves = 3;             ///< 1..16
+};
+
 /// A flat layer description (design.md principle 5); config.hpp fills it from JSON.
 struct NoiseParams {
     NoiseKind noise = NoiseKind::Perlin;
@@ -202,7 +211,19 @@ struct NoiseParams {
     CellularReturn cellularReturn = CellularReturn::F1;                ///< Cellular only
     CellularDistance cellularDistance = CellularDistance::Euclidean;  ///< Cellular only
     double cellularJitter = 1.0;  ///< Cellular only: 0 (regular grid) .. 1
+    WarpParams warp;
 };
+
+/// A point a layer is sampled at: world (x, y) on a flat map, a point of a torus in 4D on a
+/// wrapping map, of a sphere in 3D on a planet (surface.hpp says which). World units.
+struct NoisePoint {
+    std::array<double, 4> at{};
+    int dimensions = 2;  ///< 2, 3 or 4
+};
+
+/// Whether `kind` has a base noise in `dimensions` (2: every kind; 3: value, Perlin, simplex;
+/// 4: Perlin, simplex).
+bool hasDimensions(NoiseKind kind, int dimensions) noexcept;
 
 /// A noise layer: sample(x, y) is a pure function of world coordinates, in [0, 1].
 ///
@@ -218,7 +239,10 @@ struct NoiseParams {
 /// lattice coordinates, which moves the octave's grid by minus that many of its steps.
 /// Octave o samples base noise at (x * f_o + offsetX + d_o, y * f_o + offsetY + e_o), where
 /// f_o = frequency * lacunarity^o and (d_o, e_o) is a per-octave domain shift in [0, 256)
-/// derived from the seed, which keeps octaves from lining up at the origin.
+/// derived from the seed, which keeps octaves from lining up at the origin. A 3D or 4D point
+/// adds its z and w the same way, with their own shifts and no offset.
+/// With a warp, the point p is first moved to p + amplitude (2 w_d(p) - 1) along each axis d,
+/// w_d an fBm of Perlin noise (the layer's fade and hash, its own seed per axis) in [0, 1].
 /// Thread-safe: const after construction.
 class NoiseField {
 public:
@@ -228,6 +252,9 @@ public:
 
     /// The field at world position (x, y); in [0, 1].
     double sample(double x, double y) const noexcept;
+    /// The field at `p`, in [0, 1]; the layer's noise must have p's dimensions
+    /// (hasDimensions). sample(x, y) is sample({{x, y}, 2}).
+    double sample(const NoisePoint& p) const noexcept;
 
     /// out[i] = sample(xs[i], y) for i < n, bit for bit. xs are world x coordinates (computed
     /// once per tile column by the caller), y is the row's world y.
@@ -240,6 +267,11 @@ private:
     double normalise(double sum) const noexcept;
     /// One octave's base noise at lattice coordinates (u, v), with this layer's settings.
     double layerNoise(double u, double v, const LatticeHash& hash) const noexcept;
+    /// The same in 3 or 4 dimensions (the kinds hasDimensions allows).
+    double layerNoise(const std::array<double, 4>& u, int dimensions,
+                      const LatticeHash& hash) const noexcept;
+    /// The field at `p` without the warp.
+    double unwarped(const NoisePoint& p) const noexcept;
 
     // Default member initialisers make Octave (and so the array) default-constructible;
     // the constructor then fills the octaves in use.
@@ -248,6 +280,8 @@ private:
         double amplitude = 0.0;
         double shiftX = 0.0;
         double shiftY = 0.0;
+        double shiftZ = 0.0;  ///< 3D and 4D points only
+        double shiftW = 0.0;
         LatticeHash hash{HashKind::Lattice, 0};
     };
     NoiseParams m_params;
@@ -255,6 +289,8 @@ private:
     double m_amplitudeSum;
     // Octaves are few (<= 16) and fixed after construction.
     std::array<Octave, kMaxOctaves> m_octave;
+    /// The warp's fields, one per axis (empty without a warp).
+    std::vector<NoiseField> m_warp;
 };
 
 /// A NoiseField evaluated over whole rows of one fixed set of columns (a tile's width): the

@@ -83,7 +83,11 @@ public:
 
 private:
     static double pixelSizeMeters(const Config& config, const PreviewGeometry& geometry) {
-        const double size = config.map.cellSize * static_cast<double>(geometry.scale);
+        const auto scale = static_cast<double>(geometry.scale);
+        // A planet's noise is laid out in ground units (map.cell_size at the equator).
+        if (config.map.projection == Projection::Equirectangular)
+            return config.map.groundCell() * scale;
+        const double size = config.map.cellSize * scale;
         return isGeographicEpsg(config.output.epsg) ? size * kMetresPerDegree : size;
     }
 

@@ -55,6 +55,27 @@ double marble(const NoiseParams& p, double x, double turbulence) noexcept {
     return (std::sin(kTwoPi * phase) + 1.0) / 2.0;
 }
 
+// Draws of the layer seed's stream beyond the octaves' (3o + 1 .. 3o + 3 < 64): the z and w
+// shifts of octave o are draws 64 + 2o and 65 + 2o; warp axis d is seeded by draw 128 + d.
+constexpr std::uint64_t kFirstZwDraw = 64;
+constexpr std::uint64_t kFirstWarpDraw = 128;
+static_assert(kDrawsPerOctave * kMaxOctaves < kFirstZwDraw);
+static_assert(kFirstZwDraw + 2 * kMaxOctaves <= kFirstWarpDraw);
+
+/// The warp field of one axis: fBm of Perlin noise with the layer's fade and hash.
+NoiseParams warpParams(const NoiseParams& layer) {
+    NoiseParams p;
+    p.noise = NoiseKind::Perlin;
+    p.fade = layer.fade;
+    p.fractal = FractalKind::Fbm;
+    p.hash = layer.hash;
+    p.octaves = layer.warp.octaves;
+    p.frequency = layer.warp.frequency;
+    p.offsetX = p.offsetY = 0.0;
+    p.seedOffset = 0;
+    return p;
+}
+
 // GenericLattice's grid displacement in lattice cells, added to the octave's coordinates.
 double displacementCells(GridDisplacement d) noexcept {
     switch (d) {
@@ -86,6 +107,19 @@ double baseNoise(NoiseKind kind, double x, double y, FadeCurve f, const LatticeH
     return 0.0;
 }
 
+bool hasDimensions(NoiseKind kind, int dimensions) noexcept {
+    switch (dimensions) {
+    case 2:
+        return true;
+    case 3:
+        return kind == NoiseKind::Value || kind == NoiseKind::Perlin || kind == NoiseKind::Simplex;
+    case 4:
+        return kind == NoiseKind::Perlin || kind == NoiseKind::Simplex;
+    default:
+        return false;
+    }
+}
+
 NoiseField::NoiseField(const NoiseParams& params, std::uint64_t mapSeed)
     : m_params(params),
       m_octaves(params.fractal == FractalKind::None ? 1
@@ -104,8 +138,11 @@ NoiseField::NoiseField(const NoiseParams& params, std::uint64_t mapSeed)
     for (int o = 0; o < m_octaves; ++o) {
         const std::uint64_t draw = kDrawsPerOctave * static_cast<std::uint64_t>(o);
         m_octave[o] = Octave{frequency, amplitude, shiftFrom(streamValue(layerSeed, draw + 1)),
-                             shiftFrom(streamValue(layerSeed, draw + 2)),
+                             shiftFrom(streamValue(layerSeed, draw + 2)), 0.0, 0.0,
                              LatticeHash(params.hash, streamValue(layerSeed, draw + 3))};
+        const std::uint64_t zwDraw = kFirstZwDraw + 2 * static_cast<std::uint64_t>(o);
+        m_octave[o].shiftZ = shiftFrom(streamValue(layerSeed, zwDraw));
+        m_octave[o].shiftW = shiftFrom(streamValue(layerSeed, zwDraw + 1));
         m_amplitudeSum += amplitude;
         frequency *= params.lacunarity;
         amplitude *= params.persistence;
@@ -118,6 +155,10 @@ NoiseField::NoiseField(const NoiseParams& params, std::uint64_t mapSeed)
             m_octave[o].shiftX += cells;
             m_octave[o].shiftY += cells;
         }
+    }
+    if (params.warp.amplitude > 0.0) {
+        for (std::uint64_t axis = 0; axis < 4; ++axis)
+            m_warp.emplace_back(warpParams(params), streamValue(layerSeed, kFirstWarpDraw + axis));
     }
 }
 
@@ -134,20 +175,57 @@ double NoiseField::layerNoise(double u, double v, const LatticeHash& hash) const
     }
 }
 
+double NoiseField::layerNoise(const std::array<double, 4>& u, int dimensions,
+                              const LatticeHash& hash) const noexcept {
+    if (dimensions == 2) return layerNoise(u[0], u[1], hash);
+    const bool four = dimensions == 4;
+    switch (m_params.noise) {
+    case NoiseKind::Value:
+        return valueNoise(u[0], u[1], u[2], m_params.fade, hash);
+    case NoiseKind::Perlin:
+        return four ? perlinNoise(u[0], u[1], u[2], u[3], m_params.fade, hash)
+                    : perlinNoise(u[0], u[1], u[2], m_params.fade, hash);
+    case NoiseKind::Simplex:
+        return four ? simplexNoise(u[0], u[1], u[2], u[3], hash)
+                    : simplexNoise(u[0], u[1], u[2], hash);
+    default:  // config refuses 3D and 4D maps for the other kinds (hasDimensions)
+        assert(false);
+        return 0.0;
+    }
+}
+
 double NoiseField::sample(double x, double y) const noexcept {
+    return sample(NoisePoint{{x, y, 0.0, 0.0}, 2});
+}
+
+double NoiseField::sample(const NoisePoint& p) const noexcept {
+    if (m_warp.empty()) return unwarped(p);
+    NoisePoint moved = p;
+    for (int d = 0; d < p.dimensions; ++d) {
+        const auto axis = static_cast<std::size_t>(d);
+        moved.at[axis] += m_params.warp.amplitude * (2.0 * m_warp[axis].unwarped(p) - 1.0);
+    }
+    return unwarped(moved);
+}
+
+double NoiseField::unwarped(const NoisePoint& p) const noexcept {
+    const std::array<double, 4> offset{m_params.offsetX, m_params.offsetY, 0.0, 0.0};
     double sum = 0.0;
     for (int o = 0; o < m_octaves; ++o) {
         const Octave& octave = m_octave[o];
+        const std::array<double, 4> shift{octave.shiftX, octave.shiftY, octave.shiftZ,
+                                          octave.shiftW};
         // The lattice coordinate is always ((x * f_o) + offset) + shift, in that order:
         // floating-point addition is not associative, and sampleRow / SIMD rows must perform
         // the same operations to agree bit for bit.
-        const double u = (x * octave.frequency + m_params.offsetX) + octave.shiftX;
-        const double v = (y * octave.frequency + m_params.offsetY) + octave.shiftY;
-        const double n = layerNoise(u, v, octave.hash);
+        std::array<double, 4> u{};
+        for (std::size_t d = 0; d < static_cast<std::size_t>(p.dimensions); ++d)
+            u[d] = (p.at[d] * octave.frequency + offset[d]) + shift[d];
+        const double n = layerNoise(u, p.dimensions, octave.hash);
         sum += octave.amplitude * octaveTerm(m_params.fractal, n);
     }
     const double value = normalise(sum);
-    return m_params.fractal == FractalKind::Marble ? marble(m_params, x, value) : value;
+    return m_params.fractal == FractalKind::Marble ? marble(m_params, p.at[0], value) : value;
 }
 
 double NoiseField::normalise(double sum) const noexcept {

@@ -150,6 +150,8 @@ void updateCorners(OctaveRows& o, const LatticeHash& hash, NoiseKind kind, std::
 // is correct in rows from the start and can be made fast later. (A switch, so the compiler
 // points at this function when an enum grows.)
 bool hasSimdRows(const NoiseParams& params) {
+    // A warped layer samples points off the row, each moved its own way.
+    if (params.warp.amplitude > 0.0) return false;
     switch (params.noise) {
     case NoiseKind::Value:
     case NoiseKind::Perlin:
