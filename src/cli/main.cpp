@@ -1,8 +1,10 @@
 // terragrid: command-line front end. Parses options, loads and validates the config, generates
 // the map (or one window of it: --region, --shard) into the output sinks, with progress on
-// stderr, and commits the files. Two commands do less: `validate` only
-// loads and checks a config, `schema` prints the config's JSON Schema. Exit codes: 0 success,
-// 1 runtime or output failure, 2 usage or config error.
+// stderr, and commits the files. Before anything is created, the run's plan (plan.hpp) is
+// checked against free disk and memory; --dry-run prints it instead of running. Two commands do
+// less: `validate` only loads and checks a config, `schema` prints the config's JSON Schema.
+// Exit codes: 0 success, 1 runtime or output failure, 2 usage or config error or a run that
+// cannot fit, 128 + N stopped by signal N (stop_signals.hpp).
 
 #include <cstdio>
 #include <iostream>
@@ -19,8 +21,10 @@
 #include <unistd.h>
 
 #include "terragrid/config.hpp"
+#include "terragrid/plan.hpp"
 #include "terragrid/progress.hpp"
 #include "terragrid/run.hpp"
+#include "terragrid/stop_signals.hpp"
 #include "terragrid/version.hpp"
 #include "terragrid/window.hpp"
 
@@ -64,6 +68,9 @@ constexpr ProgressModeInfo kProgressModes[] = {{ProgressMode::Auto, "auto"},
                                                {ProgressMode::Json, "json"},
                                                {ProgressMode::None, "none"}};
 
+/// --dry-run: print the plan as text or JSON instead of running.
+enum class DryRun { No, Text, Json };
+
 struct CliOptions {
     Command command = Command::Run;
     std::optional<std::string> configPath;
@@ -74,6 +81,7 @@ struct CliOptions {
     ProgressMode progress = ProgressMode::Auto;
     std::optional<CellWindow> region;  // --region, checked against the map once it is loaded
     std::optional<Shard> shard;        // --shard
+    DryRun dryRun = DryRun::No;
 };
 
 void addHelpOption(po::options_description& d) {
@@ -125,6 +133,10 @@ po::options_description describeOptions(Command command) {
                 ("shard", po::value<std::string>()->value_name("K/N"),
                  "generate only shard K of N (K from 0 to N-1): the K-th of N equal bands of "
                  "tile rows; give each shard its own --out-dir")
+                ("dry-run", po::value<std::string>()->implicit_value("text")->value_name("FORMAT"),
+                 "print the plan (size, tiles, threads, each output with an upper bound on its "
+                 "size, disk and memory estimates against what is free) and exit without "
+                 "writing anything; --dry-run=json prints it as JSON")
                 ("print-config", "print the resolved config (every default filled in) and exit")
                 ("config-reference", "print the table of every config key (Markdown) and exit");
             break;
@@ -142,7 +154,9 @@ constexpr const char* kNotesHelp =
     "Notes on what loading decided for you (a map size snapped for output.engine) go to stderr "
     "as\n'terragrid: note: ...'; --quiet silences them.\n";
 constexpr const char* kExitCodesHelp =
-    "Exit codes: 0 success, 1 runtime or output failure, 2 usage or config error.\n";
+    "Exit codes: 0 success; 1 runtime or output failure; 2 usage or config error, or a run that\n"
+    "needs more disk or memory than there is (nothing is created); 128 + N stopped by signal N\n"
+    "(130 SIGINT, 143 SIGTERM), temporary files removed.\n";
 
 void printHelp(Command command, const po::options_description& d) {
     std::cout << "terragrid " << kVersion;
@@ -154,6 +168,7 @@ void printHelp(Command command, const po::options_description& d) {
                          "                 [--tile-size N] [--threads N] [--set key.path=value "
                          "...] [--quiet]\n"
                          "                 [--progress MODE] [--region X,Y,W,H | --shard K/N]\n"
+                         "                 [--dry-run[=json]]\n"
                          "       terragrid validate [FILE] [--set key.path=value ...]\n"
                          "       terragrid schema\n\n"
                          "Commands:\n"
@@ -227,6 +242,12 @@ ProgressMode progressModeOf(const std::string& text) {
 /// the config is loaded.
 void parseProgressAndWindow(const po::variables_map& vm, CliOptions& o) {
     if (vm.count("progress")) o.progress = progressModeOf(vm["progress"].as<std::string>());
+    if (vm.count("dry-run")) {
+        const std::string format = vm["dry-run"].as<std::string>();
+        if (format != "text" && format != "json")
+            throw UsageError("'--dry-run' takes text or json (got '" + format + "')");
+        o.dryRun = format == "json" ? DryRun::Json : DryRun::Text;
+    }
     if (vm.count("region") && vm.count("shard"))
         throw UsageError("give '--region' or '--shard', not both (got '--region " +
                          vm["region"].as<std::string>() + "' and '--shard " +
@@ -357,6 +378,35 @@ std::unique_ptr<ProgressReporter> progressReporter(const CliOptions& options,
         mode == ProgressMode::Json ? ProgressStyle::Json : ProgressStyle::Bar, std::cerr, layout);
 }
 
+void printShortfalls(const std::vector<std::string>& shortfalls) {
+    for (const std::string& line : shortfalls) std::cerr << "terragrid: error: " << line << "\n";
+}
+
+void printWarnings(const std::vector<std::string>& warnings) {
+    for (const std::string& line : warnings) std::cerr << "terragrid: warning: " << line << "\n";
+}
+
+/// Plans the run and checks it against the machine: prints the plan for --dry-run and returns
+/// its exit code; throws PlanError when the run cannot fit. nullopt: go ahead.
+std::optional<int> checkPlan(const CliOptions& options, const Config& config,
+                             const std::optional<MapWindow>& window, int threads) {
+    const RunPlan plan =
+        planRun(config, window ? *window : MapWindow{wholeMap(config.map), std::nullopt}, threads);
+    const Resources resources = probeResources(config.output.directory);
+    const std::vector<std::string> shortfalls = planShortfalls(plan, resources);
+    if (options.dryRun == DryRun::No) {
+        if (!shortfalls.empty()) throw PlanError(shortfalls);
+        printWarnings(planWarnings(plan, resources));
+        return std::nullopt;
+    }
+    std::cout << (options.dryRun == DryRun::Json ? planJson(plan, resources)
+                                                 : planText(plan, resources));
+    // The exit code the run would have: a script can ask whether a run would start.
+    printShortfalls(shortfalls);
+    printWarnings(planWarnings(plan, resources));
+    return shortfalls.empty() ? kExitOk : kExitUsage;
+}
+
 int run(const CliOptions& options) {
     if (options.command == Command::Schema) {
         std::cout << configSchemaJson();
@@ -376,6 +426,7 @@ int run(const CliOptions& options) {
                                     static_cast<std::size_t>(threads));
     const std::optional<MapWindow> window = windowOf(options, config);
     const MapConfig generated = window ? windowConfig(config, window->cells).map : config.map;
+    if (const auto dryRunExit = checkPlan(options, config, window, threads)) return *dryRunExit;
     const auto progress = progressReporter(options, TileLayout(generated));
     const ProgressFn onTile = progress ? progress->callback() : ProgressFn();
     const RunReport report = window ? runMap(config, *window, onTile) : runMap(config, onTile);
@@ -388,6 +439,7 @@ int run(const CliOptions& options) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    stopOnSignals();  // before any thread starts
     try {
         const auto options = parseArgs(argc, argv);
         if (!options) return kExitOk;
@@ -397,6 +449,9 @@ int main(int argc, char** argv) {
         return kExitUsage;
     } catch (const ConfigError& e) {
         std::cerr << e.what() << "\n";
+        return kExitUsage;
+    } catch (const PlanError& e) {
+        printShortfalls(e.shortfalls());
         return kExitUsage;
     } catch (const std::exception& e) {
         std::cerr << "terragrid: error: " << e.what() << "\n";

@@ -9,7 +9,9 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <mutex>
 #include <stdexcept>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -40,7 +42,32 @@ mode_t currentUmask() {
     return mask;
 }
 
+// Every temporary file that exists, so a stopping signal can remove them all. Creating
+// (mkstemp), renaming and removing a temporary file each happen under the lock together with
+// the registry update, so the removal never misses a file that is being created nor removes
+// one that is being renamed into place. Never destroyed: the signal watcher may use it while
+// the process exits.
+struct TempRegistry {
+    std::mutex mutex;
+    std::unordered_set<const AtomicFile*> files;
+};
+
+TempRegistry& registry() {
+    static TempRegistry& r = *new TempRegistry;
+    return r;
+}
+
 }  // namespace
+
+std::size_t abandonAllTemporaryFiles() noexcept {
+    TempRegistry& r = registry();
+    r.mutex.lock();  // held until the process ends: see the header
+    std::size_t removed = 0;
+    for (const AtomicFile* file : r.files)
+        if (::unlink(file->tempPath().c_str()) == 0) ++removed;
+    r.files.clear();
+    return removed;
+}
 
 AtomicFile::AtomicFile(std::string targetPath) : m_targetPath(std::move(targetPath)) {
     const std::string name = std::filesystem::path(m_targetPath).filename().string();
@@ -49,14 +76,16 @@ AtomicFile::AtomicFile(std::string targetPath) : m_targetPath(std::move(targetPa
                               .string();
     std::vector<char> buffer(pattern.begin(), pattern.end());
     buffer.push_back('\0');
-    m_fd = ::mkstemp(buffer.data());
-    if (m_fd < 0) fail(errno);
-    m_tempPath = buffer.data();
+    {
+        const std::lock_guard lock(registry().mutex);
+        m_fd = ::mkstemp(buffer.data());
+        if (m_fd < 0) fail(errno);
+        m_tempPath = buffer.data();
+        registry().files.insert(this);
+    }
     if (::fchmod(m_fd, 0666 & ~currentUmask()) != 0) {
         const int error = errno;
-        ::close(m_fd);
-        ::unlink(m_tempPath.c_str());
-        m_fd = -1;
+        removeTemporary();
         fail(error);
     }
 }
@@ -92,9 +121,15 @@ void AtomicFile::writeAt(const void* data, std::size_t size, std::uint64_t offse
     }
 }
 
-AtomicFile::~AtomicFile() {
-    if (m_fd >= 0) ::close(m_fd);
-    if (!m_committed && !m_tempPath.empty()) ::unlink(m_tempPath.c_str());
+AtomicFile::~AtomicFile() { removeTemporary(); }
+
+void AtomicFile::removeTemporary() noexcept {
+    if (m_fd >= 0) ::close(std::exchange(m_fd, -1));
+    if (m_committed || m_tempPath.empty()) return;
+    const std::lock_guard lock(registry().mutex);
+    ::unlink(m_tempPath.c_str());
+    registry().files.erase(this);
+    m_tempPath.clear();
 }
 
 void AtomicFile::commit() {
@@ -108,8 +143,12 @@ void AtomicFile::commit() {
     // close() reports deferred write errors on some file systems (NFS); it is not retried on
     // EINTR because Linux releases the descriptor either way.
     if (::close(fd) != 0) fail(errno);
-    if (::rename(m_tempPath.c_str(), m_targetPath.c_str()) != 0) fail(errno);
-    m_committed = true;
+    {
+        const std::lock_guard lock(registry().mutex);
+        if (::rename(m_tempPath.c_str(), m_targetPath.c_str()) != 0) fail(errno);
+        registry().files.erase(this);
+        m_committed = true;
+    }
 
     // Best effort: the file is complete and in place whatever happens here; some file systems
     // refuse to fsync a directory (EINVAL), which is no reason to report a failed write.

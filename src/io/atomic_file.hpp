@@ -18,6 +18,12 @@ namespace terragrid {
 /// callbacks).
 bool writeFully(int fd, const void* data, std::size_t size) noexcept;
 
+/// Removes the temporary file of every AtomicFile not yet committed, for a process about to end
+/// by a signal (stop_signals.hpp). From then on no AtomicFile can be created, committed or
+/// removed: those calls wait for good, so no new temporary file appears and none is renamed
+/// into place after the removal. Returns how many files it removed. Call once.
+std::size_t abandonAllTemporaryFiles() noexcept;
+
 /// writeFully, or OutputError("writing '<path>': <strerror>"); `path` is the output file the
 /// bytes belong to.
 void writeOrThrow(int fd, std::string_view bytes, const std::string& path);
@@ -57,6 +63,8 @@ public:
 
 private:
     [[noreturn]] void fail(int error) const;
+    /// Closes the file and, unless committed, removes the temporary file. Idempotent.
+    void removeTemporary() noexcept;
 
     std::string m_targetPath;
     std::string m_tempPath;

@@ -189,6 +189,7 @@ private:
     void setField(std::uint32_t tag, Args... args);
     [[noreturn]] void fail(const std::string& cause);
     [[noreturn]] void failTiff(const char* call, bool withErrno = false);
+    [[noreturn]] void failTileWrite(const char* call, std::int64_t index);
     [[noreturn]] void failOverlap(std::int64_t index);
 
     std::string m_path;
@@ -418,7 +419,7 @@ void GeoTiffWriter::Impl::encodeTile(std::int64_t index, PendingTile& tile) {
         const auto size = static_cast<tmsize_t>(tile.bytes.size());
         if (TIFFWriteEncodedTile(m_tif, static_cast<std::uint32_t>(index), tile.bytes.data(),
                                  size) != size) {
-            failTiff("TIFFWriteEncodedTile", true);
+            failTileWrite("TIFFWriteEncodedTile", index);
         }
     }
     m_tileWritten[static_cast<std::size_t>(index)] = true;
@@ -463,7 +464,7 @@ void GeoTiffWriter::Impl::writeRawTile(std::int64_t index, const std::vector<std
     // TIFFWriteRawTile takes a non-const buffer but only reads it.
     if (TIFFWriteRawTile(m_tif, static_cast<std::uint32_t>(index),
                          const_cast<std::byte*>(bytes.data()), size) != size) {
-        failTiff("TIFFWriteRawTile", true);
+        failTileWrite("TIFFWriteRawTile", index);
     }
 }
 
@@ -539,6 +540,16 @@ void GeoTiffWriter::Impl::fail(const std::string& cause) {
 void GeoTiffWriter::Impl::failTiff(const char* call, bool withErrno) {
     const int error = errno;
     fail(tiffFailureText(call, withErrno ? error : 0));
+}
+
+// A tile that did not reach the file because the system refused the write (a full disk): the
+// system's reason and the tile say it; libtiff's words for it count rows, and for a raw tile
+// say "Write error at scanline 4294967295".
+void GeoTiffWriter::Impl::failTileWrite(const char* call, std::int64_t index) {
+    const int error = errno;
+    if (error == 0) failTiff(call);
+    clearTiffMessages();
+    fail("TIFF tile " + std::to_string(index) + ": " + std::strerror(error));
 }
 
 void GeoTiffWriter::Impl::failOverlap(std::int64_t index) {

@@ -1,0 +1,23 @@
+#pragma once
+// Stopping a run by a signal without leaving a temporary file behind.
+//
+// SIGINT, SIGTERM and SIGHUP are blocked in every thread and taken by one watcher thread
+// (sigwait) rather than by a handler. The watcher is an ordinary thread, so it may lock, allocate
+// and print: it removes every uncommitted output's temporary file under the lock AtomicFile
+// creates, renames and removes them with (so none slips through while being made or renamed),
+// and ends the process at once, whatever stage the run is in. A cooperative stop (a flag the
+// pipeline polls) would wait for the tile, the region labelling or the file being encoded to
+// finish, which on big maps takes seconds, and could not reach code outside the pipeline.
+
+namespace terragrid {
+
+/// Makes SIGINT, SIGTERM and SIGHUP stop the process cleanly. Call first thing in main(),
+/// before any other thread starts (threads inherit the blocked signals). On the first such
+/// signal, every temporary output file is removed (finished files already renamed into place
+/// stay, complete), "terragrid: stopped by SIGINT ..." goes to stderr, and the process ends by
+/// that signal, so a shell reports 128 + its number (130 for SIGINT, 143 for SIGTERM; a
+/// process that cannot die by it, such as a container's PID 1, exits with that code). Signals
+/// ignored when the process started (nohup, background jobs) stay ignored.
+void stopOnSignals();
+
+}  // namespace terragrid

@@ -1,0 +1,134 @@
+// --dry-run and the check before a run (plan.hpp) through the real terragrid binary: the plan
+// is printed and nothing created; a run that needs more disk or memory than there is exits 2
+// before creating anything, with the estimate in the message; the memory estimate is above
+// the peak RSS real runs reach.
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+#include "child_process.hpp"
+#include "terragrid/config.hpp"
+#include "terragrid/plan.hpp"
+#include "test_support.hpp"
+
+namespace terragrid {
+namespace {
+
+using testing::HasSubstr;
+using testing::IsEmpty;
+
+test::ChildResult terragrid(const test::TempDir& dir, std::vector<std::string> args) {
+    return test::runChild({dir.path(), std::move(args)});
+}
+
+TEST(DryRunTest, PrintsThePlanAndCreatesNothing) {
+    test::TempDir dir;
+    const auto r = terragrid(dir, {"--width", "4096", "--height", "2048", "--out-dir", "new/out",
+                                   "--threads", "2", "--dry-run"});
+    ASSERT_EQ(r.exit.shellCode(), 0) << r.err;
+    EXPECT_EQ(r.err, "");
+    EXPECT_THAT(r.out, HasSubstr("map:     4096 x 2048 cells, 128 tiles of 256, 2 threads\n"));
+    for (const auto name : kOutputFileNames)
+        EXPECT_THAT(r.out, HasSubstr("new/out/" + std::string(name))) << name;
+    EXPECT_THAT(r.out, HasSubstr("new/out/height.r16"));
+    EXPECT_THAT(r.out, HasSubstr("(compressed)"));
+    EXPECT_THAT(r.out, testing::ContainsRegex("disk:    up to [0-9.]+ [KMG]iB; [0-9.]+ [KMGT]iB "
+                                              "free in '[^']+'\n"));
+    EXPECT_THAT(r.out, testing::ContainsRegex("memory:  up to [0-9.]+ MiB \\(program .*\\); "
+                                              "[0-9.]+ [MGT]iB available\n"));
+    EXPECT_THAT(r.out, HasSubstr("fits:    yes\n"));
+    EXPECT_THAT(test::listDir(dir.path()), IsEmpty());
+}
+
+TEST(DryRunTest, JsonDescribesTheWindowAndEveryOutput) {
+    test::TempDir dir;
+    const auto r = terragrid(dir, {"--width", "1000", "--height", "800", "--tile-size", "100",
+                                   "--shard", "1/4", "--dry-run=json"});
+    ASSERT_EQ(r.exit.shellCode(), 0) << r.err;
+    const auto plan = nlohmann::json::parse(r.out);
+    EXPECT_EQ(plan["map"]["width"], 1000);
+    EXPECT_EQ(plan["window"]["row"], 200);
+    EXPECT_EQ(plan["window"]["height"], 200);
+    EXPECT_EQ(plan["tiles"], 20);
+    EXPECT_EQ(plan["outputs"].size(), kOutputFileNames.size());
+    std::uint64_t sum = 0;
+    for (const auto& output : plan["outputs"]) sum += output["bytes"].get<std::uint64_t>();
+    EXPECT_EQ(plan["disk"]["bytes"], sum);
+    EXPECT_TRUE(plan["fits"].get<bool>());
+    EXPECT_THAT(test::listDir(dir.path()), IsEmpty());
+    EXPECT_EQ(terragrid(dir, {"--dry-run=yaml"}).exit.shellCode(), 2);
+}
+
+TEST(DryRunTest, RunNeedingMoreDiskThanIsFreeExitsTwoBeforeCreatingAnything) {
+    test::TempDir dir;
+    // 2^40 cells of Float32: 4 TiB of height.tif, uncompressed.
+    const std::vector<std::string> args{"--width", "1048576", "--height", "1048576",
+                                        "--set", R"(output.files=["height.tif"])",
+                                        "--set", "output.compression=none", "--out-dir", "out"};
+    const Resources resources = probeResources(dir.path().string());
+    if (!resources.freeDiskBytes || *resources.freeDiskBytes > (4ull << 40))
+        GTEST_SKIP() << "more than 4 TiB free";
+    const auto r = terragrid(dir, args);
+    EXPECT_EQ(r.exit.shellCode(), 2);
+    EXPECT_THAT(r.err, testing::MatchesRegex("terragrid: error: the run needs 4\\.0 TiB on "
+                                             "disk in 'out' for its uncompressed outputs alone, "
+                                             "but only [0-9.]+ [KMGT]iB are free "
+                                             "there \\(on '\\.'\\); [^\n]*\n"));
+    EXPECT_THAT(test::listDir(dir.path()), IsEmpty());
+
+    auto dryArgs = args;
+    dryArgs.push_back("--dry-run");
+    const auto dry = terragrid(dir, dryArgs);
+    EXPECT_EQ(dry.exit.shellCode(), 2);  // what the run would do
+    EXPECT_THAT(dry.out, HasSubstr("fits:    no\n"));
+    EXPECT_EQ(dry.err, r.err);
+    EXPECT_THAT(test::listDir(dir.path()), IsEmpty());
+}
+
+TEST(DryRunTest, RunNeedingMoreMemoryThanIsAvailableExitsTwoBeforeCreatingAnything) {
+    test::TempDir dir;
+    // The walkable regions take 2 bits a cell: 256 GiB for 2^40 cells; stats.json is small.
+    const Resources resources = probeResources(dir.path().string());
+    if (!resources.availableMemoryBytes || *resources.availableMemoryBytes > (256ull << 30))
+        GTEST_SKIP() << "more than 256 GiB of memory available";
+    const auto r = terragrid(dir, {"--width", "1048576", "--height", "1048576", "--set",
+                                   R"(output.files=["stats.json"])"});
+    EXPECT_EQ(r.exit.shellCode(), 2);
+    EXPECT_THAT(r.err, testing::MatchesRegex("terragrid: error: the run needs up to 256\\.[0-9] "
+                                             "GiB of memory, but only [0-9.]+ [KMG]iB are "
+                                             "available; [^\n]*\n"));
+    EXPECT_THAT(test::listDir(dir.path()), IsEmpty());
+}
+
+/// The dry run's memory estimate for `args`, and the peak RSS of the real run.
+std::pair<std::uint64_t, std::uint64_t> estimateAndPeak(std::vector<std::string> args) {
+    test::TempDir dir;
+    const auto real = terragrid(dir, args);
+    EXPECT_EQ(real.exit.shellCode(), 0) << real.err;
+    args.push_back("--dry-run=json");
+    const auto dry = terragrid(dir, args);
+    const auto estimate = nlohmann::json::parse(dry.out)["memory"]["bytes"].get<std::uint64_t>();
+    return {estimate, std::uint64_t(real.exit.maxRssKiB) * 1024};
+}
+
+TEST(DryRunTest, MemoryEstimateIsAboveThePeakOfRealRuns) {
+    for (const std::vector<std::string>& args :
+         {std::vector<std::string>{"--width", "800", "--height", "600", "--threads", "2", "-q"},
+          {"--width", "2000", "--height", "1000", "--threads", "2", "-q", "--set",
+           R"(output.files=["height.tif", "stats.json"])"},
+          {"--width", "1500", "--height", "500", "--tile-size", "100", "--threads", "2", "-q",
+           "--set", R"(output.files=["classes.tif", "height16.png", "map.tmj"])"}}) {
+        const auto [estimate, peak] = estimateAndPeak(args);
+        EXPECT_GE(estimate, peak) << testing::PrintToString(args);
+        // An estimate, not a blanket: within a few times the real peak.
+        EXPECT_LT(estimate, 3 * peak + (32u << 20)) << testing::PrintToString(args);
+    }
+}
+
+}  // namespace
+}  // namespace terragrid

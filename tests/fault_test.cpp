@@ -1,0 +1,152 @@
+// Faults of the file system under a real terragrid run: a missing output directory (created),
+// one that cannot be written or created, and a disk that fills up during the run (a file size
+// limit: the write fails with EFBIG as it would with ENOSPC). A failed run exits 1 with one
+// line naming the file and the cause, leaves no partial or temporary file, and leaves an older
+// output of the same name as it was, byte for byte.
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "child_process.hpp"
+#include "test_support.hpp"
+
+namespace terragrid {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::HasSubstr;
+using testing::MatchesRegex;
+
+/// Every file of `directory` with its bytes.
+std::map<std::string, std::string> snapshot(const fs::path& directory) {
+    std::map<std::string, std::string> files;
+    for (const std::string& name : test::listDir(directory))
+        files[name] = test::readFile(directory / name);
+    return files;
+}
+
+/// `args` of a small run writing `files` (a JSON list) into `outDir`.
+std::vector<std::string> runArgs(const std::string& outDir, int size, int seed,
+                                 const std::string& files, const std::string& compression) {
+    return {"--width", std::to_string(size), "--height", std::to_string(size), "--tile-size",
+            "64", "--seed", std::to_string(seed), "--threads", "2", "--out-dir", outDir, "-q",
+            "--set", "output.files=" + files, "--set", "output.compression=" + compression};
+}
+
+const std::string kAllFiles = "[\"height.tif\", \"classes.tif\", \"walkable.tif\", "
+                              "\"preview.png\", \"height.png\", \"stats.json\", \"height.r16\", "
+                              "\"height16.png\", \"height16.tif\", \"map.tmj\"]";
+
+/// A directory holding `out/`, the outputs of an older run (every file, seed 1), to check that
+/// a failed run leaves them as they were.
+class FaultTest : public testing::Test {
+protected:
+    void SetUp() override {
+        const auto older =
+            test::runChild({m_dir.path(), runArgs("out", 32, 1, kAllFiles, "deflate")});
+        ASSERT_EQ(older.exit.shellCode(), 0) << older.err;
+        m_older = snapshot(m_dir / "out");
+        ASSERT_GE(m_older.size(), 10u);
+    }
+
+    /// The older outputs are all there, byte for byte, and nothing else is.
+    void expectOlderOutputsIntact() const { EXPECT_TRUE(snapshot(m_dir / "out") == m_older); }
+
+    test::TempDir m_dir;
+    std::map<std::string, std::string> m_older;
+};
+
+TEST_F(FaultTest, MissingOutputDirectoryIsCreatedWithItsParents) {
+    const auto r = test::runChild(
+        {m_dir.path(), runArgs("new/deeper/out", 32, 2, "[\"height.tif\"]", "deflate")});
+    ASSERT_EQ(r.exit.shellCode(), 0) << r.err;
+    EXPECT_EQ(test::listDir(m_dir / "new/deeper/out"), std::vector<std::string>{"height.tif"});
+}
+
+TEST_F(FaultTest, OutputDirectoryThatCannotBeCreatedExitsOne) {
+    // A path under a regular file: mkdir fails with ENOTDIR even for root.
+    std::ofstream(m_dir / "file") << "not a directory";
+    const auto r = test::runChild({m_dir.path(), runArgs("file/out", 32, 2, kAllFiles, "deflate")});
+    EXPECT_EQ(r.exit.shellCode(), 1);
+    EXPECT_EQ(r.err, "terragrid: error: cannot create output directory 'file/out': Not a "
+                     "directory\n");
+    EXPECT_EQ(test::readFile(m_dir / "file"), "not a directory");
+}
+
+TEST_F(FaultTest, UnwritableOutputDirectoryExitsOneAndKeepsOlderOutputs) {
+    // Root passes every permission check, so as root the run becomes "nobody".
+    const auto user = test::unprivilegedUser();
+    if (::geteuid() == 0 && !user) GTEST_SKIP() << "running as root without a 'nobody' user";
+    fs::permissions(m_dir.path(), fs::perms(0755));
+    fs::permissions(m_dir / "out", fs::perms(0555));
+    const auto r =
+        test::runChild({m_dir.path(), runArgs("out", 64, 2, kAllFiles, "deflate"), {}, user});
+    fs::permissions(m_dir / "out", fs::perms(0755));
+    EXPECT_EQ(r.exit.shellCode(), 1) << r.err;
+    // The first file the run creates is height.tif's temporary file beside it.
+    EXPECT_EQ(r.err, "terragrid: error: writing 'out/height.tif': Permission denied\n");
+    expectOlderOutputsIntact();
+}
+
+/// One output (or all) and a compression, run against a file size limit of half its largest
+/// file.
+struct FullDiskCase {
+    std::string files;
+    std::string compression;
+};
+
+void PrintTo(const FullDiskCase& c, std::ostream* os) { *os << c.files << " " << c.compression; }
+
+class FullDiskTest : public FaultTest, public testing::WithParamInterface<FullDiskCase> {};
+
+TEST_P(FullDiskTest, FailsNamingTheFileAndLeavesOlderOutputsIntact) {
+    const FullDiskCase& c = GetParam();
+    // The same run without a limit says how large its files get.
+    const auto reference =
+        test::runChild({m_dir.path(), runArgs("ref", 128, 2, c.files, c.compression)});
+    ASSERT_EQ(reference.exit.shellCode(), 0) << reference.err;
+    const auto written = snapshot(m_dir / "ref");
+    std::size_t largest = 0;
+    for (const auto& [name, bytes] : written) largest = std::max(largest, bytes.size());
+
+    const auto r = test::runChild(
+        {m_dir.path(), runArgs("out", 128, 2, c.files, c.compression), rlim_t(largest / 2)});
+    EXPECT_EQ(r.exit.shellCode(), 1) << r.err;
+    // One line: the file and the system's reason.
+    EXPECT_THAT(r.err, MatchesRegex("terragrid: error: writing 'out/[^'/]+': [^\n]*File too "
+                                    "large[^\n]*\n"));
+    const std::string named = r.err.substr(r.err.find("'out/") + 5);
+    EXPECT_TRUE(written.count(named.substr(0, named.find('\''))))
+        << "names a file the run does not write: " << r.err;
+    expectOlderOutputsIntact();
+}
+
+std::vector<FullDiskCase> fullDiskCases() {
+    // Uncompressed TIFF tiles are written in the calling thread, compressed ones by workers
+    // (TIFFWriteRawTile): both paths, and every compression once.
+    const std::pair<const char*, const char*> tiffs[] = {{"height.tif", "none"},
+                                                         {"classes.tif", "deflate"},
+                                                         {"walkable.tif", "lzw"},
+                                                         {"height16.tif", "zstd"}};
+    std::vector<FullDiskCase> cases;
+    for (const auto& [file, compression] : tiffs)
+        cases.push_back({std::string("[\"") + file + "\"]", compression});
+    for (const char* file : {"preview.png", "height.png", "stats.json", "height.r16",
+                             "height16.png", "map.tmj"})
+        cases.push_back({std::string("[\"") + file + "\"]", "deflate"});
+    cases.push_back({kAllFiles, "deflate"});
+    return cases;
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryOutput, FullDiskTest, testing::ValuesIn(fullDiskCases()));
+
+}  // namespace
+}  // namespace terragrid
