@@ -136,6 +136,18 @@ std::vector<HostileCase> hostileCases() {
                 "while parsing value - invalid string: ill-formed UTF-8 byte"}),
 
         // --- every key class with a wrong type -----------------------------------------------
+        // World shapes (issue 6): stacked layers, warp, wrap, planets.
+        config("LayerEntryGivenString", R"({"height": {"layers": ["ridged"]}})",
+               {"config: 'height.layers[0]' must be an object (got \"ridged\")"}),
+        config("LayerEntryDeepUnknownKey",
+               R"({"moisture": {"layers": [{"warp": {"amplitude": 1, "octave": 2}}]}})",
+               {"config: unknown key 'moisture.layers[0].warp.octave' (did you mean "
+                "'octaves'?)"}),
+        config("WarpAmplitudeHuge", R"({"height": {"warp": {"amplitude": 1e300}}})",
+               {"config: 'height.warp.amplitude' must be between 0 and 1e9 (got 1e300)"}),
+        config("PlanetSquare", R"({"map": {"projection": "equirectangular", "width": 8,
+                                   "height": 8}})",
+               {"config: 'map.width' x 'map.height' (8 x 8) must be 2h x h with h even"}),
         config("IntegerGivenString", R"({"seed": "7"})",
                {"config: 'seed' must be an integer (got \"7\")"}),
         config("IntegerGivenFraction", R"({"height": {"octaves": 4.5}})",
