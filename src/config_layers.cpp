@@ -13,12 +13,6 @@
 namespace terragrid::config_detail {
 namespace {
 
-template <typename Enum, std::size_t N>
-Enum enumNamed(const std::array<std::string_view, N>& names, const Json& value) {
-    const auto& name = value.get_ref<const std::string&>();
-    return static_cast<Enum>(std::find(names.begin(), names.end(), name) - names.begin());
-}
-
 /// The rule of each of kStackedLayerKeys, in order.
 const std::array<Rule, kStackedLayerKeys.size()> kStackedLayerRules{
     Rule{.kind = Kind::Choice, .choices = kCombineNames},

@@ -47,13 +47,6 @@ constexpr Rule colourPer(std::span<const std::string_view> names) {
 constexpr Rule classTable() { return {.kind = Kind::ClassTable}; }
 constexpr Rule layerList() { return {.kind = Kind::LayerList}; }
 
-/// The enum named `value` in `names`; `value` has passed its Choice or FileList rule.
-template <typename Enum, std::size_t N>
-Enum enumNamed(const std::array<std::string_view, N>& names, const Json& value) {
-    const auto& name = value.get_ref<const std::string&>();
-    return static_cast<Enum>(std::find(names.begin(), names.end(), name) - names.begin());
-}
-
 std::vector<OutputFile> outputFilesFrom(const Json& names) {
     std::vector<OutputFile> files;
     for (const auto& name : names) files.push_back(enumNamed<OutputFile>(kOutputFileNames, name));

@@ -2,6 +2,7 @@
 // The option table (private to src/): every key of a config with its type, range and meaning,
 // and the limits the ranges are written from. The table itself is in config_options.cpp.
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -136,6 +137,13 @@ const std::vector<Option>& options();
 
 /// The index of `path` in options(), or options().size().
 std::size_t optionIndex(std::string_view path);
+
+/// The enum named `value` in `names`; `value` has passed its Choice or FileList rule.
+template <typename Enum, std::size_t N>
+Enum enumNamed(const std::array<std::string_view, N>& names, const Json& value) {
+    const auto& name = value.get_ref<const std::string&>();
+    return static_cast<Enum>(std::find(names.begin(), names.end(), name) - names.begin());
+}
 
 /// A checked `layers` list as stacked layers, each starting from `base` (config_layers.cpp).
 std::vector<StackedLayer> stackedLayersFrom(const NoiseParams& base, const Json& entries);

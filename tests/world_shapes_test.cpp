@@ -176,8 +176,10 @@ TEST(PlanetTest, MatchesAcrossTheDatelineAndIsNotPinchedAtThePoles) {
     EXPECT_LT(spread(127), 0.1 * spread(64));
 }
 
-TEST(WorldShapeTest, WindowsOfWrappingMapsAndPlanetsHoldTheFullMapsCells) {
-    for (const Config& config : {wrapConfig(), planetConfig()}) {
+TEST(WorldShapeTest, WindowsOfWrappingMapsPlanetsAndIslandsHoldTheFullMapsCells) {
+    // The falloff too is a function of the cell's place in the full map.
+    const Config island = wrapConfig({"map.wrap=false", "height.falloff.shape=radial"});
+    for (const Config& config : {wrapConfig(), planetConfig(), island}) {
         const MapCollector full = heightsOf(config);
         const CellWindow window{37, 21, 90, 50};
         const MapCollector piece = heightsOf(windowConfig(config, window));
