@@ -16,6 +16,7 @@ packages=(
   gdal-bin                         # gdalinfo, used by the tests to check our GeoTIFFs
   tiled                            # the Tiled editor, used by the tests to open our maps
   libbenchmark-dev libnoise-dev    # scripts/bench.sh: Google Benchmark, libnoise to compare with
+  clang libclang-rt-14-dev         # scripts/fuzz.sh: clang++ and libFuzzer with its sanitizers
 )
 
 missing=()

@@ -128,7 +128,12 @@ GenerationTimes generateMap(const Config& config, const Terrain* terrain,
     std::int64_t done = 0;
     std::atomic<std::int64_t> generateNanos{0};
     GenerationTimes times;
-    using TilePtr = std::shared_ptr<Tile>;
+    // The tiles in flight live here and only pointers to them pass through the pipeline: TBB
+    // does not destroy the items a pipeline stopped by an exception still holds, so a sink that
+    // threw leaked the tiles waiting for it (LeakSanitizer). The pipeline admits at most
+    // liveTiles tiles and the sink takes them in order, so the tiles in flight always have
+    // distinct indices modulo liveTiles; generateTile overwrites every cell of a reused tile.
+    std::vector<Tile> slots(liveTiles);
     tbb::parallel_pipeline(
         liveTiles,
         tbb::make_filter<void, std::int64_t>(tbb::filter_mode::serial_in_order,
@@ -136,19 +141,19 @@ GenerationTimes generateMap(const Config& config, const Terrain* terrain,
                                                  if (next == count) fc.stop();
                                                  return next < count ? next++ : 0;
                                              }) &
-            tbb::make_filter<std::int64_t, TilePtr>(
+            tbb::make_filter<std::int64_t, Tile*>(
                 tbb::filter_mode::parallel,
                 [&](std::int64_t index) {
                     const auto t0 = Clock::now();
-                    auto tile = std::make_shared<Tile>();
+                    Tile* tile = &slots[static_cast<std::size_t>(index) % liveTiles];
                     generateTile(fields, layout.tile(index), *tile);
                     generateNanos += std::chrono::duration_cast<std::chrono::nanoseconds>(
                                          Clock::now() - t0)
                                          .count();
                     return tile;
                 }) &
-            tbb::make_filter<TilePtr, void>(tbb::filter_mode::serial_in_order,
-                                            [&](const TilePtr& tile) {
+            tbb::make_filter<Tile*, void>(tbb::filter_mode::serial_in_order,
+                                          [&](const Tile* tile) {
                                                 const auto t0 = Clock::now();
                                                 for (TileSink* sink : sinks) sink->consume(*tile);
                                                 times.sinkSeconds += secondsSince(t0);

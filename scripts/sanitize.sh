@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# Builds terragrid with sanitizers in a build directory of its own and runs tests through ctest.
+#
+#   scripts/sanitize.sh asan   AddressSanitizer + UndefinedBehaviorSanitizer (+ LeakSanitizer):
+#                              the whole test suite, the CLI the tests spawn included.
+#   scripts/sanitize.sh tsan   ThreadSanitizer: the tests that run terragrid code on several
+#                              TBB threads (see TSAN_TESTS below).
+#
+# Any sanitizer report fails the test that caused it, so a green run means no report.
+# Extra arguments go to ctest (e.g. asan -R GeneratorTest to run fewer tests).
+# Environment:
+#   TERRAGRID_ASAN_BUILD_DIR   build directory for asan (default: build-asan beside build)
+#   TERRAGRID_TSAN_BUILD_DIR   build directory for tsan (default: build-tsan beside build)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+
+mode="${1:-}"
+case "$mode" in
+  asan)
+    build="${TERRAGRID_ASAN_BUILD_DIR:-$root/build-asan}"
+    # float-cast-overflow is UB that -fsanitize=undefined leaves out with GCC (clang includes
+    # it); hostile configs (1e309, NaN) make it a real risk wherever a double becomes an integer.
+    sanitizers="address,undefined,float-cast-overflow"
+    ;;
+  tsan)
+    build="${TERRAGRID_TSAN_BUILD_DIR:-$root/build-tsan}"
+    sanitizers="thread"
+    ;;
+  *)
+    echo "usage: scripts/sanitize.sh asan|tsan [ctest arguments]" >&2
+    exit 2
+    ;;
+esac
+shift
+
+"$root/scripts/deps.sh"
+
+# RelWithDebInfo with -O1 instead of its -O2 -DNDEBUG: -O1 is what the sanitizers' authors
+# recommend (fast enough for the whole suite, stack traces still exact), -g gives file:line in
+# reports, and leaving NDEBUG undefined keeps every assert() armed, which is what a hardening
+# build wants. Debug (-O0) would make the noise and GeoTIFF tests several times slower for no
+# extra checking. -fno-omit-frame-pointer keeps the sanitizers' fast unwinder accurate, and
+# -fno-sanitize-recover=all turns every UBSan finding into an abort, so it fails the test
+# instead of scrolling past in its output. The flags also reach the link step (CMake passes
+# CMAKE_CXX_FLAGS when linking), which is where the sanitizer runtimes come in.
+flags="-fsanitize=$sanitizers -fno-omit-frame-pointer -fno-sanitize-recover=all"
+link_flags="-fsanitize=$sanitizers"
+if [ "$mode" = tsan ]; then
+  # Debian's libtbb is not instrumented, so TSan cannot see how TBB hands work between threads
+  # and reports every hand-over as a race, in terragrid's own frames. tbb_tsan_sync.cpp tells
+  # TSan where TBB synchronises (its comment says how, and what that costs); it is linked into
+  # every executable of this build. Compiled without -fsanitize=thread: it implements TSan's
+  # function-entry hooks. Its object lives outside CMake so the compiler checks link it too.
+  # The object's name carries a hash of its source: a changed source changes the link flags,
+  # which makes CMake relink every executable with the new object.
+  mkdir -p "$build"
+  sync_src="$root/tests/sanitizers/tbb_tsan_sync.cpp"
+  sync_obj="$build/tbb_tsan_sync-$(sha256sum "$sync_src" | cut -c1-12).o"
+  c++ -std=c++20 -O2 -g -fPIE -Wall -Wextra -c "$sync_src" -o "$sync_obj"
+  link_flags="$link_flags $sync_obj"
+fi
+# Configured every time: cheap, and it keeps the flags right even if the directory was
+# configured differently before.
+cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCMAKE_CXX_FLAGS="$flags" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" \
+  -DCMAKE_EXE_LINKER_FLAGS="$link_flags" >/dev/null
+
+log="$build/build.log"
+# tsan needs only the test executable and the CLI it spawns, which is everything there is.
+if ! cmake --build "$build" --parallel "$(nproc)" >"$log" 2>&1; then
+  cat "$log" >&2
+  echo "sanitize $mode: build failed (log: $log)" >&2
+  exit 1
+fi
+
+# Runtime options. halt_on_error: the first report aborts the process (non-zero exit, so the
+# test fails); print_stacktrace: UBSan prints where, not just what; detect_leaks: LeakSanitizer
+# runs at exit of every test process and of every CLI run the tests spawn.
+# abort_on_error=0: a report ends the process with exit code 1 instead of SIGABRT, so no
+# core file is written. strict_string_checks and detect_stack_use_after_return catch more misuse at
+# little cost. The test executable and the CLI inherit all of this from ctest's environment.
+export ASAN_OPTIONS="halt_on_error=1:abort_on_error=0:detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1:check_initialization_order=1:strict_init_order=1"
+export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
+export LSAN_OPTIONS="print_suppressions=0"
+# second_deadlock_stack: both stacks of a lock-order inversion; history_size=4: more of the
+# older access's stack survives in long runs (the default keeps only the newest 128K events per
+# thread, so "failed to restore the stack" would be common with many tiles).
+suppressions="$root/tests/sanitizers/tsan.supp"
+export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:history_size=4:suppressions=$suppressions"
+
+if [ "$mode" = tsan ]; then
+  # The canary: a deliberate race between two TBB tasks (tests/sanitizers/tsan_canary.cpp),
+  # built and linked like the tests. TSan must report it (exit code 66 and a race report), in
+  # a task group and in a pipeline like generateMap's, or tbb_tsan_sync.o and tsan.supp have
+  # made TSan blind and a green run below would mean nothing.
+  c++ -std=c++20 $flags -O1 -g "$root/tests/sanitizers/tsan_canary.cpp" $link_flags -ltbb \
+    -o "$build/tsan_canary"
+  for canary in task_group pipeline; do
+    canary_status=0
+    "$build/tsan_canary" "$canary" >"$build/tsan_canary.log" 2>&1 || canary_status=$?
+    if [ "$canary_status" -ne 66 ] ||
+       ! grep -q 'WARNING: ThreadSanitizer: data race' "$build/tsan_canary.log"; then
+      cat "$build/tsan_canary.log" >&2
+      echo "sanitize tsan: the canary race ($canary) was not reported (exit $canary_status)" >&2
+      exit 1
+    fi
+  done
+  echo "sanitize tsan: canary races reported as they must be (task_group, pipeline)"
+fi
+
+if [ "$mode" = asan ]; then
+  ctest --test-dir "$build" --output-on-failure --parallel "$(nproc)" "$@"
+  exit
+fi
+
+# ThreadSanitizer slows code 5-15x, so it runs the tests whose terragrid code runs on several
+# threads at once: TBB arenas of 2 and 8 threads through src/generator.cpp (tile pipeline,
+# parallel coverage sample), src/io/geotiff_writer.cpp (parallel tile encoder) and
+# src/io/tile_job_queue.cpp:
+#   GeneratorTest         tile pipeline and coverage sample on 1, 2, 8 threads; the SIMD rows
+#                         (NoiseRows) run on the workers here
+#   GenericLatticeTest    maps of the scalar-path noises generated on 1, 2, 8 threads
+#   GeoTiff(Parallel|Bytes|Blocks)Test, GeoTiffTest.Parallel*, HeightSinkTest
+#                         the parallel encoder: per-thread encoders, ordered raw writes,
+#                         failures and dropped writers mid-way
+#   TileJobQueueTest      the bounded job queue under the encoder
+#   RunTest               whole jobs (generation, every writer, stats) in arenas
+#   WorldShapeTest        layer stacks, warps, wrapping maps and planets on 1, 2, 8 threads
+#   SignalTest            SIGINT/SIGTERM stopping a 2-thread CLI run mid-way: the stop flag
+#                         read by the workers, the clean-up racing the tiles in flight
+#   CliTest.OutputIsByteIdenticalForAnyThreadCount
+#                         the CLI itself: its global_control, --threads 1, 2 and 8
+# Left out: NoiseRowsTest and TilingTest start no thread (TSan has nothing to check there;
+# NoiseRowsTest alone took 6.4 min under TSan) and the NoiseRows code runs on TBB workers in
+# GeneratorTest anyway; the rest is single-threaded or spawns tools, and runs under asan.
+TSAN_TESTS='^(GeneratorTest|GenericLatticeTest|GeoTiff(Parallel|Bytes|Blocks)Test|HeightSinkTest|TileJobQueueTest|RunTest|WorldShapeTest|SignalTest)\.|^GeoTiffTest\.Parallel|^CliTest\.OutputIsByteIdenticalForAnyThreadCount$'
+ctest --test-dir "$build" --output-on-failure --parallel "$(nproc)" -R "$TSAN_TESTS" "$@"
