@@ -58,6 +58,8 @@ if [ "$mode" = tsan ]; then
   sync_obj="$build/tbb_tsan_sync-$(sha256sum "$sync_src" | cut -c1-12).o"
   c++ -std=c++20 -O2 -g -fPIE -Wall -Wextra -c "$sync_src" -o "$sync_obj"
   link_flags="$link_flags $sync_obj"
+  # TBB's headers then report their own release and acquire points to the shim too.
+  flags="$flags -DTBB_USE_PROFILING_TOOLS=2"
 fi
 # Configured every time: cheap, and it keeps the flags right even if the directory was
 # configured differently before.
@@ -93,6 +95,8 @@ if [ "$mode" = tsan ]; then
   # built and linked like the tests. TSan must report it (exit code 66 and a race report), in
   # a task group and in a pipeline like generateMap's, or tbb_tsan_sync.o and tsan.supp have
   # made TSan blind and a green run below would mean nothing.
+  # $flags and $link_flags are lists of options: split on purpose.
+  # shellcheck disable=SC2086
   c++ -std=c++20 $flags -O1 -g "$root/tests/sanitizers/tsan_canary.cpp" $link_flags -ltbb \
     -o "$build/tsan_canary"
   for canary in task_group pipeline; do
@@ -109,7 +113,12 @@ if [ "$mode" = tsan ]; then
 fi
 
 if [ "$mode" = asan ]; then
-  ctest --test-dir "$build" --output-on-failure --parallel "$(nproc)" "$@"
+  # Every test but one: DryRunTest.MemoryEstimateIsAboveThePeakOfRealRuns compares the
+  # --dry-run memory estimate with the peak RSS of real CLI runs, and an ASan process's RSS
+  # also holds shadow memory, redzones and the free quarantine (2-4x the real peak here), which
+  # no estimate of terragrid's own memory should include. The normal suite runs it.
+  ctest --test-dir "$build" --output-on-failure --parallel "$(nproc)" \
+    -E '^DryRunTest\.MemoryEstimateIsAboveThePeakOfRealRuns$' "$@"
   exit
 fi
 

@@ -21,6 +21,14 @@
 //   * callbacks from libtbb into instrumented code (a task's execute(), a filter's operator(),
 //     an arena delegate), found by TSan's own function-entry hook: acquire on entry, release
 //     on exit.
+//   * the release and acquire points TBB's own header templates mark for threading tools
+//     (TBB_USE_PROFILING_TOOLS=2, set by scripts/sanitize.sh for this build): "releasing"
+//     just before a task signals its wait_context or folds into its parent, "acquired" once a
+//     wait is over. They matter where a callback signals completion before it returns: the
+//     waiter may go on (and reuse the task's memory) while the callback's last instructions
+//     still run, so the release at callback exit alone would come too late;
+//   * after a wait returns, the wait_context's own counter, whose last decrement (an atomic in
+//     TBB's header) comes after the "releasing" notification.
 // So whatever a thread did before giving control to TBB happens-before whatever any thread
 // does after TBB gives it control. That is at least what TBB guarantees (spawn before execute,
 // execute before wait returns, filter stages in token order) and more: two callbacks that did
@@ -39,6 +47,7 @@
 #include <sanitizer/tsan_interface.h>
 
 #include <oneapi/tbb/detail/_task.h>
+#include <oneapi/tbb/profiling.h>
 #include <oneapi/tbb/parallel_pipeline.h>
 #include <oneapi/tbb/task_arena.h>
 
@@ -47,6 +56,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <type_traits>
 
 namespace {
 
@@ -64,6 +74,16 @@ void* next(const char* name) {
         std::abort();
     }
     return f;
+}
+
+/// The reference count a wait_context's waiter waits on (its second member; private). Tasks
+/// decrement it with an instrumented atomic in TBB's header, and a waiter inside libtbb wakes
+/// on it, so acquiring it after a wait orders that last decrement, too, before what the waiter
+/// does next (e.g. reuse the stack the wait_context lived on).
+void* refCount(tbb::detail::d1::wait_context& wait) {
+    static_assert(std::is_standard_layout_v<tbb::detail::d1::wait_context> &&
+                  sizeof(tbb::detail::d1::wait_context) == 2 * sizeof(std::uint64_t));
+    return reinterpret_cast<char*>(&wait) + sizeof(std::uint64_t);
 }
 
 /// Release on construction, acquire on destruction: around a call into libtbb.
@@ -200,15 +220,21 @@ void execute_and_wait(d1::task& t, d1::task_group_context& tctx, d1::wait_contex
         void (*)(d1::task&, d1::task_group_context&, d1::wait_context&, d1::task_group_context&),
         "_ZN3tbb6detail2r116execute_and_waitERNS0_2d14taskERNS2_18task_group_contextERNS2_12wait_"
         "contextES6_");
-    Crossing crossing;
-    real(t, tctx, wait, wctx);
+    {
+        Crossing crossing;
+        real(t, tctx, wait, wctx);
+    }
+    __tsan_acquire(refCount(wait));
 }
 
 void wait(d1::wait_context& wait, d1::task_group_context& ctx) {
     TERRAGRID_TBB_REAL(void (*)(d1::wait_context&, d1::task_group_context&),
                        "_ZN3tbb6detail2r14waitERNS0_2d112wait_contextERNS2_18task_group_contextE");
-    Crossing crossing;
-    real(wait, ctx);
+    {
+        Crossing crossing;
+        real(wait, ctx);
+    }
+    __tsan_acquire(refCount(wait));
 }
 
 void notify_waiters(std::uintptr_t waitContext) {
@@ -278,6 +304,16 @@ void deallocate(d1::small_object_pool& pool, void* p, std::size_t size,
         "_ZN3tbb6detail2r110deallocateERNS0_2d117small_object_poolEPvmRKNS2_14execution_dataE");
     Crossing crossing;
     real(pool, p, size, ed);
+}
+
+// TBB's notifications for threading tools, called from its header templates when they are
+// compiled with TBB_USE_PROFILING_TOOLS=2 (d1::notify_type: prepare, cancel, acquired,
+// releasing, destroy).
+void call_itt_notify(int type, void* object) {
+    TERRAGRID_TBB_REAL(void (*)(int, void*), "_ZN3tbb6detail2r115call_itt_notifyEiPv");
+    if (type == d1::releasing) release();
+    real(type, object);
+    if (type == d1::acquired) acquire();
 }
 
 #undef TERRAGRID_TBB_REAL
