@@ -2,20 +2,26 @@
 // Every case must exit 2, say on stderr which key or file is wrong and by which rule (in a few
 // lines, however big the input), print nothing on stdout, and leave the output directory as it
 // was: an older output file keeps its bytes and mtime, nothing is added, and an output directory
-// that does not exist yet is not created.
+// that does not exist yet is not created. Below the table, every key of the option table with
+// a value of each wrong type, in process.
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
 #include <chrono>
 #include <cstddef>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <ostream>
 #include <random>
 #include <string>
 #include <vector>
 
+#include "terragrid/config.hpp"
 #include "test_support.hpp"
 
 namespace terragrid {
@@ -23,6 +29,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using testing::HasSubstr;
+using Json = nlohmann::json;
 
 /// What --config gets.
 enum class Input {
@@ -229,6 +236,18 @@ std::vector<HostileCase> hostileCases() {
                {"config: 'map.cell_size' must be a finite number (got 1e309)"}),
         config("NumberBelowDoubleRange", R"({"elevation": {"min": -1e309}})",
                {"config: 'elevation.min' must be a finite number (got -1e309)"}),
+        // JSON has no NaN or Infinity; a file that writes them is broken JSON, and an override
+        // that spells them is a string where a number belongs.
+        config("NaNLiteral", "{\"height\": {\n  \"persistence\": NaN}}",
+               {"config: 'config.json' is not valid JSON: parse error at line 2, column"}),
+        config("InfinityLiteral", R"({"elevation": {"max": Infinity}})",
+               {"config: 'config.json' is not valid JSON: parse error at line 1, column"}),
+        options("SetNaN", "--set height.lacunarity=nan",
+                {"config: 'height.lacunarity' must be a number (got \"nan\")"}),
+        options("SetMinusInfinity", "--set elevation.min=-inf",
+                {"config: 'elevation.min' must be a number (got \"-inf\")"}),
+        options("WidthOptionNaN", "--width NaN",
+                {"config: 'map.width' must be an integer (got \"NaN\")"}),
         config("PairElementAboveDoubleRange", R"({"height": {"offset": [0, 1e400]}})",
                {"config: 'height.offset' must be a finite number (got 1e400)"}),
         config("NegativeSizes", R"({"map": {"width": -5, "height": -1}})",
@@ -455,6 +474,84 @@ TEST(HostileInputTest, ByteOrderMarkIsSkipped) {
     EXPECT_EQ(r.exitCode, 0) << r.err;
     EXPECT_EQ(r.out, "ok\n");
     EXPECT_EQ(r.err, "");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Every key with a wrong type. The table above shows one key of each kind through the CLI (exit
+// 2, nothing written); this goes through every key the option table has, and every key a
+// stacked layer entry takes, with values of each wrong JSON type, in process (parseConfig is
+// what the CLI calls, and every ConfigError it throws exits 2).
+
+/// JSON values of every type but the one `value` has (a whole number and a fraction count as
+/// one type, as they do for the options).
+std::vector<Json> wrongTypesFor(const Json& value) {
+    std::vector<Json> wrong;
+    if (!value.is_boolean()) wrong.push_back(true);
+    if (!value.is_number()) wrong.push_back(-2.5);
+    if (!value.is_string()) wrong.push_back("text");
+    if (!value.is_array()) wrong.push_back(Json::array({1, "a"}));
+    if (!value.is_object()) wrong.push_back(Json{{"x", 1}});
+    wrong.push_back(nullptr);
+    return wrong;
+}
+
+/// `value` at `path` ("a.b.c") of an otherwise empty document.
+Json documentWith(const std::string& path, Json value) {
+    std::string pointer = "/" + path;
+    std::replace(pointer.begin(), pointer.end(), '.', '/');
+    Json document = Json::object();
+    document[Json::json_pointer(pointer)] = std::move(value);
+    return document;
+}
+
+/// The problem parseConfig reports for `document`, or "" when it accepts it.
+std::string problemsOf(const Json& document) {
+    try {
+        parseConfig(document.dump(), "config.json");
+    } catch (const ConfigError& e) {
+        return e.what();
+    }
+    return "";
+}
+
+/// Every option's wrong types are refused with a message naming the key and the rule.
+void expectWrongTypesNamed(const std::string& path, const Json& rightValue,
+                           const std::function<Json(Json)>& place) {
+    for (const Json& wrong : wrongTypesFor(rightValue)) {
+        const std::string problems = problemsOf(place(wrong));
+        EXPECT_THAT(problems, HasSubstr("config: '" + path + "' must "))
+            << path << " = " << wrong.dump();
+        EXPECT_THAT(problems, HasSubstr("(got ")) << path << " = " << wrong.dump();
+    }
+}
+
+TEST(HostileInputTest, EveryKeyGivenAWrongTypeIsNamedWithItsRule) {
+    const auto options = optionReference();
+    ASSERT_GT(options.size(), 70u);
+    for (const OptionInfo& option : options) {
+        expectWrongTypesNamed(option.path, Json::parse(option.defaultJson),
+                              [&](Json wrong) { return documentWith(option.path, wrong); });
+    }
+}
+
+TEST(HostileInputTest, EveryKeyOfAStackedLayerGivenAWrongTypeIsNamedWithItsRule) {
+    // A stacked layer takes the keys of the moisture section (the layer keys, without the
+    // height's shaping) but its own list, plus combine, weight and mask.
+    std::vector<std::pair<std::string, Json>> keys{
+        {"combine", "add"}, {"weight", 1.0}, {"mask", "none"}};
+    for (const OptionInfo& option : optionReference()) {
+        if (option.path.starts_with("moisture.") && option.path != "moisture.layers")
+            keys.emplace_back(option.path.substr(9), Json::parse(option.defaultJson));
+    }
+    ASSERT_GT(keys.size(), 20u);
+    for (const auto& [key, rightValue] : keys) {
+        ASSERT_EQ(problemsOf(Json{{"height", {{"layers", {documentWith(key, rightValue)}}}}}),
+                  "")
+            << key << " = " << rightValue.dump() << " is a right value";
+        expectWrongTypesNamed("height.layers[0]." + key, rightValue, [&](Json wrong) {
+            return Json{{"height", {{"layers", {documentWith(key, wrong)}}}}};
+        });
+    }
 }
 
 }  // namespace
