@@ -9,7 +9,6 @@
 #include <chrono>
 #include <csignal>
 #include <filesystem>
-#include <map>
 #include <string>
 #include <thread>
 #include <vector>
@@ -23,13 +22,6 @@ namespace {
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 using testing::HasSubstr;
-
-std::map<std::string, std::string> snapshot(const fs::path& directory) {
-    std::map<std::string, std::string> files;
-    for (const std::string& name : test::listDir(directory))
-        files[name] = test::readFile(directory / name);
-    return files;
-}
 
 bool hasTemporaryFile(const fs::path& directory) {
     const auto names = test::listDir(directory);
@@ -49,7 +41,7 @@ TEST_P(SignalTest, StopsABigRunPromptlyRemovingTemporaryFiles) {
     test::TempDir dir;
     // Older outputs of every file, which the stopped run must leave as they were.
     ASSERT_EQ(test::runChild({dir.path(), runArgs(64)}).exit.shellCode(), 0);
-    const auto older = snapshot(dir / "out");
+    const auto older = test::snapshotDir(dir / "out");
 
     // Every default output of 8192 x 8192 cells: a run of half a minute or more.
     test::Child child({dir.path(), runArgs(8192)});
@@ -72,7 +64,7 @@ TEST_P(SignalTest, StopsABigRunPromptlyRemovingTemporaryFiles) {
     EXPECT_THAT(child.err(), testing::MatchesRegex("terragrid: stopped by SIG(INT|TERM); "
                                                    "removed [1-9][0-9]* temporary files\n"));
     EXPECT_THAT(child.err(), HasSubstr(sig == SIGINT ? "SIGINT" : "SIGTERM"));
-    EXPECT_TRUE(snapshot(dir / "out") == older)
+    EXPECT_TRUE(test::snapshotDir(dir / "out") == older)
         << testing::PrintToString(test::listDir(dir / "out"));
 }
 

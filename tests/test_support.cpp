@@ -57,6 +57,12 @@ std::vector<std::string> listDir(const fs::path& directory) {
     return names;
 }
 
+std::map<std::string, std::string> snapshotDir(const fs::path& directory) {
+    std::map<std::string, std::string> files;
+    for (const std::string& name : listDir(directory)) files[name] = readFile(directory / name);
+    return files;
+}
+
 CommandResult runCommand(const std::string& command) {
     // stderr goes to a scratch file so stdout and stderr stay apart without threads.
     TempDir scratch;

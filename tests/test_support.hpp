@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -317,5 +318,9 @@ std::string readFile(const std::filesystem::path& path);
 
 /// The names of everything in `directory` (files and subdirectories alike), sorted.
 std::vector<std::string> listDir(const std::filesystem::path& directory);
+
+/// Every file of `directory` (hidden ones too, so a temporary file left behind shows) with its
+/// bytes: to check that a failed or stopped run left older outputs as they were.
+std::map<std::string, std::string> snapshotDir(const std::filesystem::path& directory);
 
 }  // namespace terragrid::test
