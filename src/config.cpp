@@ -10,7 +10,6 @@
 #include <cerrno>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <string>
 #include <string_view>
 #include <system_error>
@@ -151,6 +150,11 @@ ConfigError cannotRead(const std::string& path, const std::string& reason) {
     return ConfigError({"config: cannot read " + quote(path) + ": " + oneLine(reason)});
 }
 
+/// Far above any config (a few KB) and above the 100 MB the hostile-input table feeds in, but a
+/// bound: a wrong file that never ends (/dev/zero, /dev/urandom) or a disk image would
+/// otherwise be read until memory runs out. Pipes stay allowed (--config <(jq ...)).
+constexpr std::size_t kMaxConfigBytes = std::size_t{256} << 20;
+
 std::string readFile(const std::string& path) {
     std::error_code error;
     // Opening a directory with ifstream succeeds on some systems and then reads nothing.
@@ -160,10 +164,16 @@ std::string readFile(const std::string& path) {
     if (!in)
         throw cannotRead(path,
                          errno != 0 ? std::generic_category().message(errno) : "cannot open it");
-    std::ostringstream text;
-    text << in.rdbuf();
+    std::string text;
+    std::vector<char> chunk(std::size_t{1} << 20);
+    while (in.read(chunk.data(), static_cast<std::streamsize>(chunk.size())) || in.gcount() > 0) {
+        const auto count = static_cast<std::size_t>(in.gcount());
+        if (text.size() + count > kMaxConfigBytes)
+            throw cannotRead(path, "it holds more than 256 MiB, and a config is a few KB");
+        text.append(chunk.data(), count);
+    }
     if (in.bad()) throw cannotRead(path, "read error");
-    return std::move(text).str();
+    return text;
 }
 
 }  // namespace

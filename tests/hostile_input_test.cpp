@@ -38,6 +38,7 @@ enum class Input {
     Directory,  ///< a directory
     Missing,    ///< a file that does not exist
     Huge,       ///< hugeConfig(): 100 MB
+    Endless,    ///< /dev/zero: a file that never ends
 };
 
 /// Where --out-dir points.
@@ -370,6 +371,9 @@ std::vector<HostileCase> hostileCases() {
                      std::to_string(kHugeSpaces + 12) +
                      ": syntax error while parsing object key - unexpected '}'; expected string "
                      "literal"}),
+        special("FileThatNeverEnds", Input::Endless,
+                {"config: cannot read '/dev/zero': it holds more than 256 MiB, and a config is "
+                 "a few KB"}),
         // A byte order mark is skipped (editors on Windows write one): the content counts.
         config("ByteOrderMarkThenBadValue", "\xef\xbb\xbf{\"seed\": -1}",
                {"config: 'seed' must be between 0 and 18446744073709551615 (got -1)"}),
@@ -441,6 +445,9 @@ TEST_P(HostileInputTest, ExitsTwoNamesTheProblemAndTouchesNothing) {
             break;
         case Input::Huge:
             command += " --config " + test::shellQuote(hugeConfig().string());
+            break;
+        case Input::Endless:
+            command += " --config /dev/zero";
             break;
     }
     command += c.outDir == OutDir::Fresh ? " --out-dir fresh/new" : " --out-dir out";
