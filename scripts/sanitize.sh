@@ -137,10 +137,13 @@ fi
 #   WorldShapeTest        layer stacks, warps, wrapping maps and planets on 1, 2, 8 threads
 #   SignalTest            SIGINT/SIGTERM stopping a 2-thread CLI run mid-way: the stop flag
 #                         read by the workers, the clean-up racing the tiles in flight
+#   FullDiskTest, SmallDiskTest
+#                         2-thread CLI runs whose writes fail mid-way (file size limit, full
+#                         tmpfs): the failure in a worker stopping the others and the clean-up
 #   CliTest.OutputIsByteIdenticalForAnyThreadCount
 #                         the CLI itself: its global_control, --threads 1, 2 and 8
 # Left out: NoiseRowsTest and TilingTest start no thread (TSan has nothing to check there;
 # NoiseRowsTest alone took 6.4 min under TSan) and the NoiseRows code runs on TBB workers in
 # GeneratorTest anyway; the rest is single-threaded or spawns tools, and runs under asan.
-TSAN_TESTS='^(GeneratorTest|GenericLatticeTest|GeoTiff(Parallel|Bytes|Blocks)Test|HeightSinkTest|TileJobQueueTest|RunTest|WorldShapeTest|SignalTest)\.|^GeoTiffTest\.Parallel|^CliTest\.OutputIsByteIdenticalForAnyThreadCount$'
+TSAN_TESTS='^([A-Za-z]+/)?(GeneratorTest|GenericLatticeTest|GeoTiff(Parallel|Bytes|Blocks)Test|HeightSinkTest|TileJobQueueTest|RunTest|WorldShapeTest|SignalTest|FullDiskTest|SmallDiskTest)\.|^GeoTiffTest\.Parallel|^CliTest\.OutputIsByteIdenticalForAnyThreadCount$'
 ctest --test-dir "$build" --output-on-failure --parallel "$(nproc)" -R "$TSAN_TESTS" "$@"
