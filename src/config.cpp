@@ -169,7 +169,8 @@ std::string readFile(const std::string& path) {
     while (in.read(chunk.data(), static_cast<std::streamsize>(chunk.size())) || in.gcount() > 0) {
         const auto count = static_cast<std::size_t>(in.gcount());
         if (text.size() + count > kMaxConfigBytes)
-            throw cannotRead(path, "it holds more than 256 MiB, and a config is a few KB");
+            throw cannotRead(path, "it holds more than " + std::to_string(kMaxConfigBytes >> 20) +
+                                       " MiB, and a config is a few KB");
         text.append(chunk.data(), count);
     }
     if (in.bad()) throw cannotRead(path, "read error");
