@@ -183,6 +183,12 @@ protected:
         FaultTest::SetUp();
     }
 
+    /// The older outputs are intact, and nothing else is anywhere on the disk.
+    void expectOnlyOlderOutputsOnTheDisk() const {
+        expectOlderOutputsIntact();
+        EXPECT_EQ(test::listDir(m_dir.path()), std::vector<std::string>{"out"});
+    }
+
     SmallDisk m_disk{m_dir.path(), 512 << 10};
 };
 
@@ -196,8 +202,7 @@ TEST_F(SmallDiskTest, CompressedOutputsThatFillTheDiskFailWithNoSpaceAndKeepOlde
     EXPECT_THAT(r.err, MatchesRegex("terragrid: warning: the run may need up to [^\n]*\n"
                                     "terragrid: error: writing 'out/[^'/]+': No space left on "
                                     "device\n"));
-    expectOlderOutputsIntact();
-    EXPECT_EQ(test::listDir(m_dir.path()), std::vector<std::string>{"out"});
+    expectOnlyOlderOutputsOnTheDisk();
 }
 
 TEST_F(SmallDiskTest, UncompressedOutputsLargerThanTheFreeSpaceAreRefusedBeforeWriting) {
@@ -208,8 +213,7 @@ TEST_F(SmallDiskTest, UncompressedOutputsLargerThanTheFreeSpaceAreRefusedBeforeW
     EXPECT_THAT(r.err, MatchesRegex("terragrid: error: the run needs 2\\.0 MiB on disk in 'out' "
                                     "for its uncompressed outputs alone, but only [0-9.]+ KiB "
                                     "are free there; [^\n]*\n"));
-    expectOlderOutputsIntact();
-    EXPECT_EQ(test::listDir(m_dir.path()), std::vector<std::string>{"out"});
+    expectOnlyOlderOutputsOnTheDisk();
 }
 
 }  // namespace
