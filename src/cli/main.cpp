@@ -20,13 +20,13 @@
 #include <tbb/info.h>
 #include <unistd.h>
 
-#include "terragrid/config.hpp"
-#include "terragrid/plan.hpp"
-#include "terragrid/progress.hpp"
-#include "terragrid/run.hpp"
-#include "terragrid/stop_signals.hpp"
+#include "terragrid/config/loader.hpp"
+#include "terragrid/app/plan.hpp"
+#include "terragrid/app/progress.hpp"
+#include "terragrid/app/run.hpp"
+#include "terragrid/app/stop_signals.hpp"
 #include "terragrid/version.hpp"
-#include "terragrid/window.hpp"
+#include "terragrid/model/window.hpp"
 
 namespace po = boost::program_options;
 using namespace terragrid;
@@ -348,8 +348,8 @@ std::string formatSummary(const Config& config, const std::optional<MapWindow>& 
 }
 
 /// Loads the config the options name and tells its notes (unless quiet). Throws ConfigError.
-Config loadFrom(const CliOptions& options) {
-    Config config = options.configPath ? loadConfig(*options.configPath, options.overrides)
+LoadedConfig loadFrom(const CliOptions& options) {
+    LoadedConfig config = options.configPath ? loadConfig(*options.configPath, options.overrides)
                                        : defaultConfig(options.overrides);
     if (!options.quiet)
         for (const auto& note : config.notes) std::cerr << "terragrid: note: " << note << "\n";
@@ -412,7 +412,7 @@ int run(const CliOptions& options) {
         std::cout << configSchemaJson();
         return kExitOk;
     }
-    const Config config = loadFrom(options);
+    const LoadedConfig config = loadFrom(options);
     if (options.command == Command::Validate) {
         if (!options.quiet) std::cout << "ok\n";
         return kExitOk;

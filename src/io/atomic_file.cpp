@@ -15,7 +15,7 @@
 #include <utility>
 #include <vector>
 
-#include "terragrid/outputs.hpp"
+#include "terragrid/io/outputs.hpp"
 
 namespace terragrid {
 namespace {
