@@ -166,7 +166,8 @@ RunReport runPiece(const Config& config, const MapWindow* window, const Config& 
         (generated.wants(OutputFile::TiledMap) && generated.output.tiled.walkableLayer))
         regions = std::make_unique<WalkableRegions>(generated.terrain.connectivity ==
                                                     Connectivity::Largest);
-    MapStats stats(rules ? rules->classes().size() : 0);
+    // Without stats.json the run reports only the elevation range: no sums, no class counts.
+    MapStats stats(rules ? rules->classes().size() : 0, generated.wants(OutputFile::StatsJson));
     auto sinks = makeSinks(generated, rules, regions.get());
     std::optional<AtomicFile> statsFile;
     if (generated.wants(OutputFile::StatsJson))
