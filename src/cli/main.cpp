@@ -27,6 +27,7 @@
 #include "terragrid/stop_signals.hpp"
 #include "terragrid/version.hpp"
 #include "terragrid/window.hpp"
+#include "cli/std_streams.hpp"
 
 namespace po = boost::program_options;
 using namespace terragrid;
@@ -438,8 +439,9 @@ int run(const CliOptions& options) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
-    stopOnSignals();  // before any thread starts
+namespace {
+
+int runCommandLine(int argc, char** argv) {
     try {
         const auto options = parseArgs(argc, argv);
         if (!options) return kExitOk;
@@ -457,4 +459,19 @@ int main(int argc, char** argv) {
         std::cerr << "terragrid: error: " << e.what() << "\n";
         return kExitRuntime;
     }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    // Before anything opens a file, so no output file can become descriptor 0, 1 or 2; with
+    // no /dev/null there is nowhere to say so.
+    if (!cli::openClosedStandardStreams()) return kExitRuntime;
+    stopOnSignals();  // before any thread starts
+    cli::checkStdoutWrites();
+    const int code = runCommandLine(argc, argv);
+    const std::string failure = cli::stdoutFailure();
+    if (failure.empty()) return code;
+    std::cerr << "terragrid: error: " << failure << "\n";
+    return code == kExitOk ? kExitRuntime : code;
 }
