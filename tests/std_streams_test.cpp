@@ -88,5 +88,26 @@ INSTANTIATE_TEST_SUITE_P(
                     StdoutCase{"RunSummary", "--width 64 --height 64 --out-dir out"}),
     [](const testing::TestParamInfo<StdoutCase>& info) { return info.param.name; });
 
+TEST(StdoutPipeTest, ReaderThatHasGoneIsNoError) {
+    // `true` has exited before terragrid writes: every write meets EPIPE (SIGPIPE would kill
+    // a program that does not ignore it: exit 141).
+    test::TempDir dir;
+    const std::string code = (dir / "code").string();
+    const auto r = test::runCommand("{ sleep 0.3; " + cli() + " schema; echo $? > " +
+                                    test::shellQuote(code) + "; } | true");
+    EXPECT_EQ(test::readFile(code), "0\n");
+    EXPECT_EQ(r.err, "");
+}
+
+TEST(StdoutPipeTest, HeadTakesWhatItWantsAndTheRestIsDropped) {
+    test::TempDir dir;
+    const std::string code = (dir / "code").string();
+    const auto r = test::runCommand("{ " + cli() + " --config-reference; echo $? > " +
+                                    test::shellQuote(code) + "; } | head -c 20");
+    EXPECT_EQ(r.out, "| key | type | defau");
+    EXPECT_EQ(test::readFile(code), "0\n");
+    EXPECT_EQ(r.err, "");
+}
+
 }  // namespace
 }  // namespace terragrid
