@@ -134,6 +134,7 @@ std::vector<std::string> planShortfalls(const RunPlan& plan, const Resources& re
                            " are available; fewer threads, a smaller output.preview_max_size, "
                            "fewer outputs or --shard need less (see --dry-run)");
     }
+    for (std::string& problem : outputNameProblems(plan)) problems.push_back(std::move(problem));
     return problems;
 }
 

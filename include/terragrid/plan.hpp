@@ -84,8 +84,12 @@ std::vector<std::string> planWarnings(const RunPlan& plan, const Resources& reso
 
 /// One sentence for each resource the plan needs more of than there is, with the estimate
 /// ("the run needs up to 12.3 GiB on disk in 'out', but only 4.1 GiB are free there ...");
-/// empty when the plan fits or the resource cannot be told.
+/// empty when the plan fits or the resource cannot be told. Then outputNameProblems.
 std::vector<std::string> planShortfalls(const RunPlan& plan, const Resources& resources);
+
+/// One sentence for each output name the run could not replace: a directory in the way of
+/// a file it writes, an output directory it cannot write into. Looks at the file system.
+std::vector<std::string> outputNameProblems(const RunPlan& plan);
 
 /// A run refused before it started because it cannot fit (exit code 2). what() holds every
 /// shortfall, one per line.
