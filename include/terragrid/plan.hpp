@@ -71,8 +71,11 @@ struct Resources {
     /// directory (statvfs f_bavail), or of its nearest existing parent when it is missing.
     std::optional<std::uint64_t> freeDiskBytes;
     std::string diskPath;  ///< the directory statvfs looked at
-    /// /proc/meminfo's MemAvailable, lowered to what a cgroup memory limit leaves.
+    /// /proc/meminfo's MemAvailable, lowered to what a cgroup memory limit leaves, and to what
+    /// the process's own limits leave (RLIMIT_AS, RLIMIT_DATA).
     std::optional<std::uint64_t> availableMemoryBytes;
+    /// The process limit that set availableMemoryBytes ("ulimit -v (RLIMIT_AS)"), else empty.
+    std::string memoryLimit;
 };
 
 /// Looks up the free space for `directory` and the available memory. Never throws.
