@@ -9,65 +9,14 @@
 
 #include "io/preview.hpp"
 #include "io/sinks.hpp"
+#include "io/size_bounds.hpp"
 #include "terragrid/pipeline/generator.hpp"
 #include "terragrid/model/tiling.hpp"
 
 namespace terragrid {
 namespace {
 
-using Bytes = std::uint64_t;
-
-constexpr Bytes kKiB = 1024;
-constexpr Bytes kMiB = 1024 * kKiB;
-
-Bytes ceilDiv(Bytes a, Bytes b) { return (a + b - 1) / b; }
-Bytes cells(std::int64_t width, std::int64_t height) { return Bytes(width) * Bytes(height); }
-
-// One zlib stream of n bytes at worst: deflate falls back to stored blocks (5 bytes each,
-// blocks of at least 16 KiB with zlib's default memory level) plus header and trailer.
-// n / 1024 is four times zlib's own deflateBound for these parameters.
-Bytes deflateBound(Bytes n) { return n + n / 1024 + 64; }
-
-// One compressed TIFF tile of n bytes at worst (n itself when uncompressed).
-Bytes tiffTileBound(Bytes n, Compression compression) {
-    switch (compression) {
-        case Compression::None: return n;
-        case Compression::Deflate: return deflateBound(n);
-        case Compression::Lzw: return n + n / 2 + n / 1024 + 64;  // a 12-bit code per byte
-        case Compression::Zstd: return n + n / 128 + 256;         // above ZSTD_compressBound
-    }
-    return n + n / 2 + 64;
-}
-
-// Text that may be escaped (XML entities, JSON \u escapes) takes at most 6 bytes a character.
-Bytes escaped(const std::string& text) { return 6 * Bytes(text.size()); }
-
-Bytes classNamesBytes(const Config& config, Bytes perClass) {
-    Bytes total = 0;
-    for (const TerrainClass& c : config.terrain.classes) total += perClass + escaped(c.name);
-    return total;
-}
-
-// A tiled GeoTIFF: every tile at its full, padded size, the tile offset and byte count
-// arrays (8 bytes each in BigTIFF), and the header, tags, colour map and GDAL metadata.
-// `extra`: metadata a sink adds to mapGeoTiffOptions' own.
-Bytes geoTiffBound(const Config& config, SampleFormat format, Bytes extra) {
-    const GeoTiffOptions options = mapGeoTiffOptions(config, format);
-    const auto t = static_cast<Bytes>(options.tileSize);
-    const Bytes tiles = ceilDiv(Bytes(config.map.width), t) * ceilDiv(Bytes(config.map.height), t);
-    Bytes metadata = 4 * kKiB + extra;
-    for (const auto& [name, value] : options.metadata)
-        metadata += 64 + escaped(name) + escaped(value);
-    const Bytes tile = t * t * bytesPerSample(format);
-    return tiles * (tiffTileBound(tile, config.output.compression) + 16) + 8 * kKiB + metadata;
-}
-
-// An 8-bit RGB or 16-bit grey PNG: filter byte and pixels per row, deflated as one stream,
-// cut into IDAT chunks of 8 KiB (12 bytes of framing each), signature, IHDR and IEND.
-Bytes pngBound(std::int64_t width, std::int64_t height, Bytes bytesPerPixel) {
-    const Bytes z = deflateBound(Bytes(height) * (1 + Bytes(width) * bytesPerPixel));
-    return z + z / 512 + 128;
-}
+using namespace bounds;
 
 // One Tiled map file: its JSON and one base64, zlib-compressed layer of 32-bit gids per layer.
 Bytes tiledMapBound(std::int64_t width, std::int64_t height, Bytes layers) {
@@ -78,10 +27,6 @@ Bytes tiledMapBound(std::int64_t width, std::int64_t height, Bytes layers) {
 Bytes tilesetBound(std::int64_t tilePixels, std::int64_t tiles, Bytes namesBytes) {
     const Bytes json = 2 * kKiB + Bytes(tiles) * 256 + namesBytes;
     return json + pngBound(tilePixels * tiles, tilePixels, 3);
-}
-
-PlannedOutput planned(const Config& config, OutputFile file, Bytes bytes, bool compressed) {
-    return {file, outputPath(config, file), 1, bytes, compressed};
 }
 
 Bytes chunkCount(std::int64_t w, std::int64_t h, std::int64_t c) {
@@ -106,7 +51,7 @@ PlannedOutput tiledOutput(const Config& config) {
     const std::int64_t w = config.map.width, h = config.map.height, c = tiled.chunkCells;
     const Bytes layers = tiled.walkableLayer ? 2 : 1;
     const auto classes = static_cast<std::int64_t>(config.terrain.classes.size());
-    PlannedOutput out = planned(config, OutputFile::TiledMap, 0, true);
+    PlannedOutput out = plannedFile(config, OutputFile::TiledMap, 0, true);
     out.bytes = tilesetBound(tiled.tilePixels, classes, classNamesBytes(config, 0));
     out.files = 2;
     if (tiled.walkableLayer) {
@@ -126,13 +71,12 @@ PlannedOutput tiledOutput(const Config& config) {
 
 PlannedOutput outputOf(const Config& config, OutputFile file) {
     const std::int64_t w = config.map.width, h = config.map.height;
-    const bool tiffCompressed = config.output.compression != Compression::None;
     const auto tiff = [&](SampleFormat format, Bytes extraMetadata = 0) {
-        return planned(config, file, geoTiffBound(config, format, extraMetadata), tiffCompressed);
+        return plannedGeoTiff(config, file, format, extraMetadata);
     };
     const auto preview = [&] {
         const PreviewGeometry g = previewGeometry(w, h, config.output.previewMaxSize);
-        return planned(config, file, pngBound(g.width, g.height, 3), true);
+        return plannedFile(config, file, pngBound(g.width, g.height, 3), true);
     };
     switch (file) {
         case OutputFile::HeightTif:
@@ -147,45 +91,25 @@ PlannedOutput outputOf(const Config& config, OutputFile file) {
         case OutputFile::HeightPng:
             return preview();
         case OutputFile::Height16Png:
-            return planned(config, file, pngBound(w, h, 2), true);
+            return plannedFile(config, file, pngBound(w, h, 2), true);
         case OutputFile::HeightR16: {
-            PlannedOutput out = planned(config, file, 2 * cells(w, h) + 4 * kKiB, false);
+            PlannedOutput out = plannedFile(config, file, 2 * cells(w, h) + 4 * kKiB, false);
             out.files = 2;  // and its sidecar, height.r16.json
             return out;
         }
         case OutputFile::StatsJson:
-            return planned(config, file, 16 * kKiB + classNamesBytes(config, 256), false);
+            return plannedFile(config, file, 16 * kKiB + classNamesBytes(config, 256), false);
         case OutputFile::TiledMap:
             return tiledOutput(config);
     }
-    return planned(config, file, 0, false);
+    return plannedFile(config, file, 0, false);
 }
 
 // ---------------------------------------------------------------------------------------------
 // Memory
 
-// libtiff, libpng and zlib keep about this much per stream being compressed.
-constexpr Bytes kCodecState = 512 * kKiB;
 // NoiseRows keeps about 2 KiB per column of a tile for each noise layer (src/pipeline/generator.cpp).
 constexpr Bytes kRowsPerColumn = 2 * kKiB;
-
-// One GeoTIFF writer: TIFF tiles waiting for cells (one at a time when the generator's tiles
-// are the TIFF tiles, else up to a row of TIFF tiles per generator tile row and one more), the
-// tiles being compressed on workers with their results (two per thread), and the tile
-// offset arrays.
-Bytes geoTiffMemory(const Config& config, SampleFormat format, int threads) {
-    const GeoTiffOptions options = mapGeoTiffOptions(config, format);
-    const auto t = static_cast<Bytes>(options.tileSize);
-    const Bytes tile = t * t * bytesPerSample(format);
-    const Bytes across = ceilDiv(Bytes(config.map.width), t);
-    const Bytes tiles = across * ceilDiv(Bytes(config.map.height), t);
-    const auto g = static_cast<Bytes>(std::min(config.map.tileSizeCells, config.map.height));
-    const bool aligned = t == Bytes(config.map.tileSizeCells);
-    const Bytes pending = aligned ? 2 : across * (ceilDiv(g, t) + 1) + 1;
-    const Bytes jobs = 2 * Bytes(threads) * (tile + tiffTileBound(tile, config.output.compression));
-    const Bytes encoders = Bytes(threads) * (tile + kCodecState);
-    return pending * tile + jobs + encoders + tiles * 16;
-}
 
 struct MemoryTally {
     std::vector<MemoryPart> parts;
