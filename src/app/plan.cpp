@@ -118,11 +118,6 @@ struct MemoryTally {
     }
 };
 
-bool needsRegions(const Config& config) {
-    return config.wants(OutputFile::WalkableTif) || config.wants(OutputFile::StatsJson) ||
-           (config.wants(OutputFile::TiledMap) && config.output.tiled.walkableLayer);
-}
-
 // Tiles in flight (two per thread, design.md principle 4) and each thread's row scratch.
 Bytes tileMemory(const Config& config, int threads) {
     const MapConfig& map = config.map;
@@ -150,7 +145,7 @@ Bytes previewMemory(const Config& config) {
 // The walkable mask and the "visited" raster of the flood fill, 1 bit per cell each with rows
 // padded to 64 bits, and a stack of runs (a few per row on real maps).
 Bytes regionMemory(const Config& config) {
-    if (!needsRegions(config)) return 0;
+    if (!config.needsRegions()) return 0;
     const Bytes rowWords = ceilDiv(Bytes(config.map.width), 64);
     return 2 * rowWords * 8 * Bytes(config.map.height) + 48 * Bytes(config.map.height);
 }

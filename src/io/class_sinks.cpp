@@ -119,4 +119,29 @@ std::unique_ptr<OutputSink> makeWalkableSink(const Config& config,
     return std::make_unique<WalkableSink>(config, regions);
 }
 
+extern constexpr OutputDriver kClassesTifDriver{
+    .file = OutputFile::ClassesTif,
+    .name = "classes.tif",
+    .needsClasses = alwaysNeeded,
+    .needsRegions = neverNeeded,
+    .makeSink = [](const Config& config, const SinkInputs& in) {
+        return makeClassesSink(config,
+                               requiredInput(in.terrain, OutputFile::ClassesTif, "a Terrain"));
+    },
+};
+static_assert(namedAsInTable(kClassesTifDriver));
+
+// Its terrain classes go to the WalkableRegions through the tiles' walkable bytes.
+extern constexpr OutputDriver kWalkableTifDriver{
+    .file = OutputFile::WalkableTif,
+    .name = "walkable.tif",
+    .needsClasses = alwaysNeeded,
+    .needsRegions = alwaysNeeded,
+    .makeSink = [](const Config& config, const SinkInputs& in) {
+        return makeWalkableSink(
+            config, requiredInput(in.regions, OutputFile::WalkableTif, "the WalkableRegions"));
+    },
+};
+static_assert(namedAsInTable(kWalkableTifDriver));
+
 }  // namespace terragrid

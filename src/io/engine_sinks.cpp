@@ -285,4 +285,35 @@ std::unique_ptr<OutputSink> makeHeight16TifSink(const Config& config) {
     return std::make_unique<Height16TifSink>(config);
 }
 
+extern constexpr OutputDriver kHeightR16Driver{
+    .file = OutputFile::HeightR16,
+    .name = "height.r16",
+    .needsClasses = neverNeeded,
+    .needsRegions = neverNeeded,
+    .makeSink = [](const Config& config, const SinkInputs&) { return makeR16Sink(config); },
+};
+static_assert(namedAsInTable(kHeightR16Driver));
+
+extern constexpr OutputDriver kHeight16PngDriver{
+    .file = OutputFile::Height16Png,
+    .name = "height16.png",
+    .needsClasses = neverNeeded,
+    .needsRegions = neverNeeded,
+    .makeSink = [](const Config& config, const SinkInputs&) {
+        return makeHeight16PngSink(config);
+    },
+};
+static_assert(namedAsInTable(kHeight16PngDriver));
+
+extern constexpr OutputDriver kHeight16TifDriver{
+    .file = OutputFile::Height16Tif,
+    .name = "height16.tif",
+    .needsClasses = neverNeeded,
+    .needsRegions = neverNeeded,
+    .makeSink = [](const Config& config, const SinkInputs&) {
+        return makeHeight16TifSink(config);
+    },
+};
+static_assert(namedAsInTable(kHeight16TifDriver));
+
 }  // namespace terragrid

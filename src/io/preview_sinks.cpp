@@ -118,4 +118,27 @@ std::unique_ptr<OutputSink> makeHeightPreviewSink(const Config& config) {
     return std::make_unique<PreviewSink>(config, nullptr);
 }
 
+extern constexpr OutputDriver kPreviewPngDriver{
+    .file = OutputFile::PreviewPng,
+    .name = "preview.png",
+    .needsClasses = alwaysNeeded,
+    .needsRegions = neverNeeded,
+    .makeSink = [](const Config& config, const SinkInputs& in) {
+        return makePreviewSink(config,
+                               requiredInput(in.terrain, OutputFile::PreviewPng, "a Terrain"));
+    },
+};
+static_assert(namedAsInTable(kPreviewPngDriver));
+
+extern constexpr OutputDriver kHeightPngDriver{
+    .file = OutputFile::HeightPng,
+    .name = "height.png",
+    .needsClasses = neverNeeded,
+    .needsRegions = neverNeeded,
+    .makeSink = [](const Config& config, const SinkInputs&) {
+        return makeHeightPreviewSink(config);
+    },
+};
+static_assert(namedAsInTable(kHeightPngDriver));
+
 }  // namespace terragrid

@@ -13,11 +13,25 @@
 
 #include "io/geotiff_writer.hpp"
 #include "terragrid/io/config.hpp"
+#include "terragrid/io/output_drivers.hpp"
 #include "terragrid/io/outputs.hpp"
 #include "terragrid/pipeline/regions.hpp"
 #include "terragrid/model/terrain.hpp"
 
 namespace terragrid {
+
+/// `*input`, or std::invalid_argument "makeSinks: <file> needs <what>" when it is null: a
+/// driver's makeSink calls it for each input it needs (a missing one is the caller's mistake,
+/// not a failed write).
+template <typename T>
+const T& requiredInput(const T* input, OutputFile file, const std::string& what) {
+    if (input == nullptr) {
+        throw std::invalid_argument(
+            "makeSinks: " + std::string(kOutputFileNames[static_cast<std::size_t>(file)]) +
+            " needs " + what);
+    }
+    return *input;
+}
 
 /// `<config.output.directory>/<the file's name>`.
 std::string outputPath(const Config& config, OutputFile file);

@@ -342,4 +342,24 @@ std::unique_ptr<OutputSink> makeTiledSink(const Config& config, const Terrain& t
     return std::make_unique<TiledSink>(config, terrain, regions);
 }
 
+// The blocked layer shows the cells walkable.tif shows as 0: the regions' mask.
+extern constexpr OutputDriver kTiledMapDriver{
+    .file = OutputFile::TiledMap,
+    .name = "map.tmj",
+    .needsClasses = alwaysNeeded,
+    .needsRegions = [](const Config& config) { return config.output.tiled.walkableLayer; },
+    .makeSink = [](const Config& config, const SinkInputs& in) {
+        // One check after the other (argument order is unspecified), so a call with neither
+        // names the Terrain first.
+        const Terrain& classes = requiredInput(in.terrain, OutputFile::TiledMap, "a Terrain");
+        const WalkableRegions* blocked =
+            config.output.tiled.walkableLayer
+                ? &requiredInput(in.regions, OutputFile::TiledMap,
+                                 "the WalkableRegions for 'output.tiled.walkable_layer'")
+                : nullptr;
+        return makeTiledSink(config, classes, blocked);
+    },
+};
+static_assert(namedAsInTable(kTiledMapDriver));
+
 }  // namespace terragrid
