@@ -8,6 +8,7 @@
 
 #include "io/geotiff_writer.hpp"
 #include "io/sinks.hpp"
+#include "io/size_bounds.hpp"
 
 namespace terragrid {
 namespace {
@@ -119,6 +120,15 @@ std::unique_ptr<OutputSink> makeWalkableSink(const Config& config,
     return std::make_unique<WalkableSink>(config, regions);
 }
 
+namespace {
+
+// classes.tif and walkable.tif: one UInt8 GeoTIFF writer each.
+WriterMemory byteRasterMemory(const Config& config, int threads) {
+    return {MemoryGroup::Writers, bounds::geoTiffMemory(config, SampleFormat::UInt8, threads), 0};
+}
+
+}  // namespace
+
 extern constexpr OutputDriver kClassesTifDriver{
     .file = OutputFile::ClassesTif,
     .name = "classes.tif",
@@ -128,6 +138,12 @@ extern constexpr OutputDriver kClassesTifDriver{
         return makeClassesSink(config,
                                requiredInput(in.terrain, OutputFile::ClassesTif, "a Terrain"));
     },
+    // Each class name twice: in TERRAGRID_CLASSES and in its own items.
+    .diskBound = [](const Config& config) {
+        return bounds::plannedGeoTiff(config, OutputFile::ClassesTif, SampleFormat::UInt8,
+                                      2 * bounds::classNamesBytes(config, 128));
+    },
+    .memoryBound = byteRasterMemory,
 };
 static_assert(namedAsInTable(kClassesTifDriver));
 
@@ -141,6 +157,10 @@ extern constexpr OutputDriver kWalkableTifDriver{
         return makeWalkableSink(
             config, requiredInput(in.regions, OutputFile::WalkableTif, "the WalkableRegions"));
     },
+    .diskBound = [](const Config& config) {
+        return bounds::plannedGeoTiff(config, OutputFile::WalkableTif, SampleFormat::UInt8);
+    },
+    .memoryBound = byteRasterMemory,
 };
 static_assert(namedAsInTable(kWalkableTifDriver));
 

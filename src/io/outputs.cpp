@@ -5,6 +5,7 @@
 
 #include "io/geotiff_writer.hpp"
 #include "io/sinks.hpp"
+#include "io/size_bounds.hpp"
 #include "terragrid/io/output_drivers.hpp"
 #include "terragrid/version.hpp"
 
@@ -63,6 +64,13 @@ extern constexpr OutputDriver kHeightTifDriver{
     .needsClasses = neverNeeded,
     .needsRegions = neverNeeded,
     .makeSink = [](const Config& config, const SinkInputs&) { return makeHeightSink(config); },
+    .diskBound = [](const Config& config) {
+        return bounds::plannedGeoTiff(config, OutputFile::HeightTif, SampleFormat::Float32);
+    },
+    .memoryBound = [](const Config& config, int threads) {
+        return WriterMemory{MemoryGroup::Writers,
+                            bounds::geoTiffMemory(config, SampleFormat::Float32, threads), 0};
+    },
 };
 static_assert(namedAsInTable(kHeightTifDriver));
 

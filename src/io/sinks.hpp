@@ -1,9 +1,10 @@
 #pragma once
 // The sinks behind makeSinks (outputs.hpp), one factory per output file, and what the files
 // share: where they go and how a map raster is georeferenced, tiled and compressed. Internal to
-// src/io; the files are in outputs.cpp (height.tif), class_sinks.cpp (classes.tif,
-// walkable.tif), preview_sinks.cpp (preview.png, height.png), tiled_sink.cpp (the Tiled map)
-// and engine_sinks.cpp (height.r16, height16.png, height16.tif).
+// src/io; the files, each with its output drivers (output_drivers.hpp), are outputs.cpp
+// (height.tif), class_sinks.cpp (classes.tif, walkable.tif), preview_sinks.cpp (preview.png,
+// height.png), tiled_sink.cpp (the Tiled map) and engine_sinks.cpp (height.r16, height16.png,
+// height16.tif); stats.json's driver is stats_json_driver.cpp.
 
 #include <cstdint>
 #include <memory>

@@ -38,6 +38,11 @@ struct OutputDriver {
     /// an input it needs is null, OutputError when a file cannot be created.
     std::unique_ptr<OutputSink> (*makeSink)(const Config& config,
                                             const SinkInputs& inputs) = nullptr;
+    /// The files the output writes for `config` and an upper bound on their size: never
+    /// below what the writer really writes (OutputDriversTest runs them). Pure.
+    PlannedOutput (*diskBound)(const Config& config) = nullptr;
+    /// What its writer holds at most with `threads` worker threads. Pure.
+    WriterMemory (*memoryBound)(const Config& config, int threads) = nullptr;
 };
 
 /// Every output's driver, in OutputFile order: outputDrivers()[i].file is OutputFile(i).
