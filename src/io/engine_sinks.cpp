@@ -318,7 +318,7 @@ extern constexpr OutputDriver kHeightR16Driver{
     .needsRegions = neverNeeded,
     .makeSink = [](const Config& config, const SinkInputs&) { return makeR16Sink(config); },
     .diskBound = r16Disk,
-    .memoryBound = [](const Config& config, int) {  // one row of a tile, converted
+    .memoryBound = [](const Config& config, int) {  // a full-width row of 16-bit values
         return WriterMemory{MemoryGroup::Writers, 2 * bounds::Bytes(config.map.width), 0};
     },
 };
