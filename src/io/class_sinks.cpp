@@ -129,7 +129,7 @@ WriterMemory byteRasterMemory(const Config& config, int threads) {
 
 }  // namespace
 
-extern constexpr OutputDriver kClassesTifDriver{
+constexpr OutputDriver kClassesTifDriver{
     .file = OutputFile::ClassesTif,
     .name = "classes.tif",
     .needsClasses = alwaysNeeded,
@@ -146,9 +146,10 @@ extern constexpr OutputDriver kClassesTifDriver{
     .memoryBound = byteRasterMemory,
 };
 static_assert(namedAsInTable(kClassesTifDriver));
+const DriverRegistration kClassesTifRegistered{kClassesTifDriver};
 
 // Its terrain classes go to the WalkableRegions through the tiles' walkable bytes.
-extern constexpr OutputDriver kWalkableTifDriver{
+constexpr OutputDriver kWalkableTifDriver{
     .file = OutputFile::WalkableTif,
     .name = "walkable.tif",
     .needsClasses = alwaysNeeded,
@@ -163,5 +164,6 @@ extern constexpr OutputDriver kWalkableTifDriver{
     .memoryBound = byteRasterMemory,
 };
 static_assert(namedAsInTable(kWalkableTifDriver));
+const DriverRegistration kWalkableTifRegistered{kWalkableTifDriver};
 
 }  // namespace terragrid

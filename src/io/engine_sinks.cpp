@@ -311,7 +311,7 @@ WriterMemory png16Memory(const Config& config, int) {
 
 }  // namespace
 
-extern constexpr OutputDriver kHeightR16Driver{
+constexpr OutputDriver kHeightR16Driver{
     .file = OutputFile::HeightR16,
     .name = "height.r16",
     .needsClasses = neverNeeded,
@@ -323,8 +323,9 @@ extern constexpr OutputDriver kHeightR16Driver{
     },
 };
 static_assert(namedAsInTable(kHeightR16Driver));
+const DriverRegistration kHeightR16Registered{kHeightR16Driver};
 
-extern constexpr OutputDriver kHeight16PngDriver{
+constexpr OutputDriver kHeight16PngDriver{
     .file = OutputFile::Height16Png,
     .name = "height16.png",
     .needsClasses = neverNeeded,
@@ -340,8 +341,9 @@ extern constexpr OutputDriver kHeight16PngDriver{
     .memoryBound = png16Memory,
 };
 static_assert(namedAsInTable(kHeight16PngDriver));
+const DriverRegistration kHeight16PngRegistered{kHeight16PngDriver};
 
-extern constexpr OutputDriver kHeight16TifDriver{
+constexpr OutputDriver kHeight16TifDriver{
     .file = OutputFile::Height16Tif,
     .name = "height16.tif",
     .needsClasses = neverNeeded,
@@ -360,5 +362,6 @@ extern constexpr OutputDriver kHeight16TifDriver{
     },
 };
 static_assert(namedAsInTable(kHeight16TifDriver));
+const DriverRegistration kHeight16TifRegistered{kHeight16TifDriver};
 
 }  // namespace terragrid

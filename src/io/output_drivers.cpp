@@ -1,32 +1,25 @@
-// The registry of output drivers (output_drivers.hpp): the one list of every row, each row
-// defined beside its writer. Like GDALAllRegister, the list is explicit rather than filled by
-// static constructors, which a static library's linker may drop with an otherwise unused file.
+// The registry of output drivers (output_drivers.hpp). Each row registers itself beside its
+// writer (DriverRegistration), so adding an output touches no list here. A static library's
+// linker would drop a driver file nothing else refers to: the executables link terragrid_core
+// whole (CMakeLists.txt), and the registry checks on first use that no row is missing.
 
 #include "terragrid/io/output_drivers.hpp"
 
 #include <array>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace terragrid {
 
-extern const OutputDriver kHeightTifDriver;    // outputs.cpp
-extern const OutputDriver kClassesTifDriver;   // class_sinks.cpp
-extern const OutputDriver kWalkableTifDriver;  // class_sinks.cpp
-extern const OutputDriver kPreviewPngDriver;   // preview_sinks.cpp
-extern const OutputDriver kHeightPngDriver;    // preview_sinks.cpp
-extern const OutputDriver kStatsJsonDriver;    // stats_json_driver.cpp
-extern const OutputDriver kHeightR16Driver;    // engine_sinks.cpp
-extern const OutputDriver kHeight16PngDriver;  // engine_sinks.cpp
-extern const OutputDriver kHeight16TifDriver;  // engine_sinks.cpp
-extern const OutputDriver kTiledMapDriver;     // tiled_sink.cpp
-
 namespace {
 
-constexpr std::array kRegistered{
-    &kHeightTifDriver,  &kClassesTifDriver, &kWalkableTifDriver, &kPreviewPngDriver,
-    &kHeightPngDriver,  &kStatsJsonDriver,  &kHeightR16Driver,   &kHeight16PngDriver,
-    &kHeight16TifDriver, &kTiledMapDriver};
+// Filled by the DriverRegistration objects during static initialisation, before main; a
+// function's static, so it exists before the first of them whatever the order of files.
+std::vector<const OutputDriver*>& registered() {
+    static std::vector<const OutputDriver*> drivers;
+    return drivers;
+}
 
 using DriverTable = std::array<const OutputDriver*, kOutputFileNames.size()>;
 
@@ -38,7 +31,7 @@ using DriverTable = std::array<const OutputDriver*, kOutputFileNames.size()>;
 // every run and test would hit, never a user's.
 DriverTable indexedDrivers() {
     DriverTable table{};
-    for (const OutputDriver* driver : kRegistered) {
+    for (const OutputDriver* driver : registered()) {
         if (!namedAsInTable(*driver))
             misregistered("'" + std::string(driver->name) + "' is not its file's name");
         const OutputDriver*& slot = table[static_cast<std::size_t>(driver->file)];
@@ -51,6 +44,10 @@ DriverTable indexedDrivers() {
 }
 
 }  // namespace
+
+DriverRegistration::DriverRegistration(const OutputDriver& driver) {
+    registered().push_back(&driver);
+}
 
 std::span<const OutputDriver* const> outputDrivers() {
     static const DriverTable table = indexedDrivers();

@@ -58,7 +58,7 @@ std::unique_ptr<OutputSink> makeHeightSink(const Config& config) {
                                                    std::move(options), &Tile::elevationMeters);
 }
 
-extern constexpr OutputDriver kHeightTifDriver{
+constexpr OutputDriver kHeightTifDriver{
     .file = OutputFile::HeightTif,
     .name = "height.tif",
     .needsClasses = neverNeeded,
@@ -73,6 +73,7 @@ extern constexpr OutputDriver kHeightTifDriver{
     },
 };
 static_assert(namedAsInTable(kHeightTifDriver));
+const DriverRegistration kHeightTifRegistered{kHeightTifDriver};
 
 std::vector<std::unique_ptr<OutputSink>> makeSinks(const Config& config, const Terrain* terrain,
                                                    const WalkableRegions* regions) {

@@ -142,7 +142,7 @@ WriterMemory previewMemory(const Config& config, bounds::Bytes bytesPerPixel) {
 
 }  // namespace
 
-extern constexpr OutputDriver kPreviewPngDriver{
+constexpr OutputDriver kPreviewPngDriver{
     .file = OutputFile::PreviewPng,
     .name = "preview.png",
     .needsClasses = alwaysNeeded,
@@ -155,8 +155,9 @@ extern constexpr OutputDriver kPreviewPngDriver{
     .memoryBound = [](const Config& config, int) { return previewMemory(config, 17); },
 };
 static_assert(namedAsInTable(kPreviewPngDriver));
+const DriverRegistration kPreviewPngRegistered{kPreviewPngDriver};
 
-extern constexpr OutputDriver kHeightPngDriver{
+constexpr OutputDriver kHeightPngDriver{
     .file = OutputFile::HeightPng,
     .name = "height.png",
     .needsClasses = neverNeeded,
@@ -168,5 +169,6 @@ extern constexpr OutputDriver kHeightPngDriver{
     .memoryBound = [](const Config& config, int) { return previewMemory(config, 16); },
 };
 static_assert(namedAsInTable(kHeightPngDriver));
+const DriverRegistration kHeightPngRegistered{kHeightPngDriver};
 
 }  // namespace terragrid

@@ -7,7 +7,7 @@
 
 namespace terragrid {
 
-extern constexpr OutputDriver kStatsJsonDriver{
+constexpr OutputDriver kStatsJsonDriver{
     .file = OutputFile::StatsJson,
     .name = "stats.json",
     .needsClasses = alwaysNeeded,  // the share of each class
@@ -23,5 +23,6 @@ extern constexpr OutputDriver kStatsJsonDriver{
     .memoryBound = [](const Config&, int) { return WriterMemory{}; },
 };
 static_assert(namedAsInTable(kStatsJsonDriver));
+const DriverRegistration kStatsJsonRegistered{kStatsJsonDriver};
 
 }  // namespace terragrid

@@ -419,7 +419,7 @@ WriterMemory memory(const Config& config, int) {
 }  // namespace
 
 // The blocked layer shows the cells walkable.tif shows as 0: the regions' mask.
-extern constexpr OutputDriver kTiledMapDriver{
+constexpr OutputDriver kTiledMapDriver{
     .file = OutputFile::TiledMap,
     .name = "map.tmj",
     .needsClasses = alwaysNeeded,
@@ -439,5 +439,6 @@ extern constexpr OutputDriver kTiledMapDriver{
     .memoryBound = tiled_bounds::memory,
 };
 static_assert(namedAsInTable(kTiledMapDriver));
+const DriverRegistration kTiledMapRegistered{kTiledMapDriver};
 
 }  // namespace terragrid

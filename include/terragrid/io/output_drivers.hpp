@@ -2,7 +2,7 @@
 // One row per output file (GDAL's driver pattern): everything the rest of terragrid needs to
 // know about an output, defined next to its writer in src/io. makeSinks, the run plan and
 // whether a run needs classes or regions are loops over this table, so adding an output is one
-// OutputFile value (with its name in kOutputFileNames) and one driver row; the README's
+// OutputFile value (with its name in kOutputFileNames) and one driver file; the README's
 // Development section has the recipe.
 
 #include <memory>
@@ -43,6 +43,12 @@ struct OutputDriver {
     PlannedOutput (*diskBound)(const Config& config) = nullptr;
     /// What its writer holds at most with `threads` worker threads. Pure.
     WriterMemory (*memoryBound)(const Config& config, int threads) = nullptr;
+};
+
+/// Registers a driver row with outputDrivers(): one, at namespace scope, beside each row:
+/// `const DriverRegistration kNameRegistered{kNameDriver};`.
+struct DriverRegistration {
+    explicit DriverRegistration(const OutputDriver& driver);
 };
 
 /// Every output's driver, in OutputFile order: outputDrivers()[i].file is OutputFile(i).
