@@ -151,7 +151,7 @@ Json statsJson(const RunFacts& f) {
 /// Generates `generated` (config itself, or the window of it) into every output; terrain
 /// thresholds come from the whole configured map.
 RunReport runPiece(const Config& config, const MapWindow* window, const Config& generated,
-                   const ProgressFn& progress) {
+                   const ProgressFn& progress, const FileWrittenFn& written) {
     const auto start = Clock::now();
     // Resolving coverage targets can fail (ConfigError): before anything touches the disk.
     // Always on the configured map, so every window classifies as the single run does.
@@ -189,13 +189,19 @@ RunReport runPiece(const Config& config, const MapWindow* window, const Config& 
                          "\n");
     // Every file is complete before any is renamed into place (staged, then one commit).
     RunReport report;
+    std::uint64_t stagedBefore = 0;
+    const auto tell = [&](const std::string& path) {  // what the last commit() staged
+        report.files.push_back(path);
+        if (written) written(path, transaction.stagedBytes() - stagedBefore);
+        stagedBefore = transaction.stagedBytes();
+    };
     for (auto& sink : sinks) {
         sink->commit();
-        report.files.push_back(sink->path());
+        tell(sink->path());
     }
     if (statsFile) {
         statsFile->commit();
-        report.files.push_back(statsFile->targetPath());
+        tell(statsFile->targetPath());
     }
     transaction.commit();  // all of them in place, or none
     report.tiles = TileLayout(generated.map).tileCount();
@@ -207,13 +213,15 @@ RunReport runPiece(const Config& config, const MapWindow* window, const Config& 
 
 }  // namespace
 
-RunReport runMap(const Config& config, const ProgressFn& progress) {
-    return runPiece(config, nullptr, config, progress);
+RunReport runMap(const Config& config, const ProgressFn& progress,
+                 const FileWrittenFn& written) {
+    return runPiece(config, nullptr, config, progress, written);
 }
 
-RunReport runMap(const Config& config, const MapWindow& window, const ProgressFn& progress) {
+RunReport runMap(const Config& config, const MapWindow& window, const ProgressFn& progress,
+                 const FileWrittenFn& written) {
     checkWindow(config, window);
-    return runPiece(config, &window, windowConfig(config, window.cells), progress);
+    return runPiece(config, &window, windowConfig(config, window.cells), progress, written);
 }
 
 }  // namespace terragrid
