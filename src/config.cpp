@@ -149,6 +149,9 @@ namespace {
 /// change which map it is.
 std::string configHash(Json document) {
     document["output"].erase("directory");
+    // An execution parameter, like the thread count: it changes no byte of any output, so
+    // neither may the hash that every output carries.
+    document["map"].erase("tile_size");
     return fnv1a64Hex(dumpJson(document));
 }
 

@@ -56,7 +56,6 @@ Json windowJson(const MapWindow& window, const Config& generated) {
            {"width", window.cells.width},
            {"height", window.cells.height},
            {"cells", window.cells.cellCount()},
-           {"tiles", TileLayout(generated.map).tileCount()},
            {"origin", {generated.map.originX, generated.map.originY}}};
     if (window.shard) j["shard"] = {{"index", window.shard->index}, {"count", window.shard->count}};
     j["note"] = "elevation, classes, walkable and regions describe this window alone; regions "
@@ -64,13 +63,12 @@ Json windowJson(const MapWindow& window, const Config& generated) {
     return j;
 }
 
+// No tile size or tile count: map.tile_size is an execution parameter, and stats.json, but
+// for its timings, is the same bytes for any (the summary line and --dry-run tell them).
 Json mapJson(const Config& config) {
-    const TileLayout layout(config.map);
     return {{"width", config.map.width},
             {"height", config.map.height},
             {"cells", config.map.width * config.map.height},
-            {"tile_size", config.map.tileSizeCells},
-            {"tiles", layout.tileCount()},
             {"cell_size", config.map.cellSize},
             {"origin", {config.map.originX, config.map.originY}},
             {"epsg", config.output.epsg}};

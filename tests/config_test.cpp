@@ -1333,12 +1333,15 @@ TEST(ConfigTest, HashIsStable) {
     EXPECT_NE(a.hash, parseConfig(text, "a.json", {"seed=6"}).hash);
     EXPECT_NE(a.hash, parseConfig(text, "a.json", {"height.octaves=5"}).hash);
     EXPECT_EQ(a.hash, parseConfig(text, "a.json", {"output.directory=elsewhere"}).hash);
+    EXPECT_EQ(a.hash, parseConfig(text, "a.json", {"map.tile_size=17"}).hash);
+    EXPECT_NE(a.hash, parseConfig(text, "a.json", {"output.geotiff.block_size=32"}).hash);
 }
 
-TEST(ConfigTest, HashIsFnv1aOfTheResolvedJsonWithoutDirectory) {
+TEST(ConfigTest, HashIsFnv1aOfTheResolvedJsonWithoutDirectoryAndTileSize) {
     const Config c = defaultConfig();
     Json resolved = Json::parse(c.resolvedJson);
     resolved["output"].erase("directory");
+    resolved["map"].erase("tile_size");  // an execution parameter: it changes no byte
     EXPECT_EQ(c.hash, fnv1a64Hex(resolved.dump()));
 }
 
