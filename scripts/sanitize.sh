@@ -123,7 +123,7 @@ if [ "$mode" = asan ]; then
 fi
 
 # ThreadSanitizer slows code 5-15x, so it runs the tests whose terragrid code runs on several
-# threads at once: TBB arenas of 2 and 8 threads through src/generator.cpp (tile pipeline,
+# threads at once: TBB arenas of 2 and 8 threads through src/pipeline/generator.cpp (tile pipeline,
 # parallel coverage sample), src/io/geotiff_writer.cpp (parallel tile encoder) and
 # src/io/tile_job_queue.cpp:
 #   GeneratorTest         tile pipeline and coverage sample on 1, 2, 8 threads; the SIMD rows

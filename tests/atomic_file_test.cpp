@@ -11,7 +11,7 @@
 #include <fstream>
 #include <string>
 
-#include "terragrid/outputs.hpp"
+#include "terragrid/io/outputs.hpp"
 #include "test_support.hpp"
 
 namespace terragrid {

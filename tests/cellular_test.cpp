@@ -1,7 +1,7 @@
 // Tests for cellular (Worley) noise: range, exact hand-computed values on the regular grid
 // (jitter 0), F2 >= F1, the metrics' relation, continuity, determinism and the layer wiring.
 
-#include "terragrid/noise.hpp"
+#include "terragrid/noise/noise.hpp"
 
 #include <gtest/gtest.h>
 

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "terragrid/config.hpp"
+#include "terragrid/config/loader.hpp"
 #include "terragrid/version.hpp"
 #include "test_support.hpp"
 

@@ -1,7 +1,7 @@
 // Config loading and validation (config.hpp): one table of {input, expected problem} for every
 // rule, then defaults, merging, overrides, the hash and the option reference.
 
-#include "terragrid/config.hpp"
+#include "terragrid/config/loader.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -727,7 +727,7 @@ TEST(ConfigTest, ReportsEveryProblemAtOnce) {
 
 TEST(ConfigTest, BuiltinDefaultFillsEveryFieldFromDefaultJson) {
     const Json d = defaultJson();
-    const Config c = defaultConfig();
+    const LoadedConfig c = defaultConfig();
     EXPECT_EQ(c.seed, d["seed"].get<std::uint64_t>());
     EXPECT_EQ(c.map.width, d["map"]["width"].get<std::int64_t>());
     EXPECT_EQ(c.map.height, d["map"]["height"].get<std::int64_t>());
@@ -776,7 +776,7 @@ TEST(ConfigTest, BuiltinDefaultFillsEveryFieldFromDefaultJson) {
 }
 
 TEST(ConfigTest, DefaultEngineAndTiledSettings) {
-    const Config c = defaultConfig();
+    const LoadedConfig c = defaultConfig();
     EXPECT_EQ(c.output.engine, Engine::None);
     EXPECT_FALSE(c.output.engineSnap);
     EXPECT_FALSE(c.output.r16FlipY);
@@ -786,7 +786,7 @@ TEST(ConfigTest, DefaultEngineAndTiledSettings) {
 }
 
 TEST(ConfigTest, EngineAndTiledOptionsLandInTheirFields) {
-    const Config c = parseConfig(
+    const LoadedConfig c = parseConfig(
         R"({"output": {"engine": "godot", "tiled": {"tile_pixels": 32, "chunk_cells": 16}}})",
         "test.json",
         {"output.engine_snap=true", "output.r16_flip_y=true", "output.tiled.walkable_layer=false",
@@ -807,7 +807,7 @@ TEST(ConfigTest, EngineAndTiledOptionsLandInTheirFields) {
 }
 
 TEST(ConfigTest, DefaultSizeSnapsToTheEngineWithANote) {
-    const Config c = defaultConfig({"output.engine=unity"});
+    const LoadedConfig c = defaultConfig({"output.engine=unity"});
     EXPECT_EQ(c.map.width, 1025);
     EXPECT_EQ(c.map.height, 1025);
     EXPECT_THAT(c.notes, ElementsAre("map snapped from 1024 x 1024 to 1025 x 1025 cells for unity"));
@@ -815,13 +815,13 @@ TEST(ConfigTest, DefaultSizeSnapsToTheEngineWithANote) {
     const Json resolved = Json::parse(c.resolvedJson);
     EXPECT_EQ(resolved["map"]["width"], 1025);
     EXPECT_EQ(resolved["map"]["height"], 1025);
-    const Config explicitly =
+    const LoadedConfig explicitly =
         defaultConfig({"output.engine=unity", "map.width=1025", "map.height=1025"});
     EXPECT_THAT(explicitly.notes, testing::IsEmpty());
     EXPECT_EQ(c.resolvedJson, explicitly.resolvedJson);
     EXPECT_EQ(c.hash, explicitly.hash);
 
-    const Config unreal = parseConfig(R"({"output": {"engine": "unreal"}})", "test.json");
+    const LoadedConfig unreal = parseConfig(R"({"output": {"engine": "unreal"}})", "test.json");
     EXPECT_EQ(unreal.map.width, 1009);
     EXPECT_EQ(unreal.map.height, 1009);
     EXPECT_THAT(unreal.notes,
@@ -831,7 +831,7 @@ TEST(ConfigTest, DefaultSizeSnapsToTheEngineWithANote) {
 }
 
 TEST(ConfigTest, EngineSnapSnapsAGivenSize) {
-    const Config c = defaultConfig(
+    const LoadedConfig c = defaultConfig(
         {"map.width=1000", "map.height=1000", "output.engine=unity", "output.engine_snap=true"});
     EXPECT_EQ(c.map.width, 1025);
     EXPECT_EQ(c.map.height, 1025);
@@ -842,7 +842,7 @@ TEST(ConfigTest, EngineSnapSnapsAGivenSize) {
                             {"output.engine=unity", "output.engine_snap=true"})
                     .notes,
                 ElementsAre("map snapped from 300 x 1000 to 1025 x 1025 cells for unity"));
-    const Config unreal =
+    const LoadedConfig unreal =
         parseConfig(R"({"map": {"width": 300, "height": 1000},
                         "output": {"engine": "unreal", "engine_snap": true}})",
                     "t");
@@ -870,7 +870,7 @@ TEST(ConfigTest, AcceptedSizesPassUntouched) {
         std::vector<std::string> overrides = engine;
         overrides.push_back("map.width=" + std::to_string(width));
         overrides.push_back("map.height=" + std::to_string(height));
-        const Config c = defaultConfig(overrides);
+        const LoadedConfig c = defaultConfig(overrides);
         EXPECT_EQ(c.map.width, width) << overrides[0];
         EXPECT_EQ(c.map.height, height) << overrides[0];
         EXPECT_THAT(c.notes, testing::IsEmpty()) << overrides[0];
@@ -888,8 +888,8 @@ TEST(ConfigTest, EngineSizeIsReportedWithTheOtherProblems) {
 }
 
 TEST(ConfigTest, SchemaKeyIsAcceptedAndIgnored) {
-    const Config with = parseConfig(R"({"$schema": "./schema.json", "seed": 3})", "a.json");
-    const Config without = parseConfig(R"({"seed": 3})", "b.json");
+    const LoadedConfig with = parseConfig(R"({"$schema": "./schema.json", "seed": 3})", "a.json");
+    const LoadedConfig without = parseConfig(R"({"seed": 3})", "b.json");
     EXPECT_EQ(with.seed, 3u);
     EXPECT_EQ(with.resolvedJson, without.resolvedJson);
     EXPECT_EQ(with.hash, without.hash);
@@ -901,7 +901,7 @@ TEST(ConfigTest, SchemaKeyIsAcceptedAndIgnored) {
 }
 
 TEST(ConfigTest, EveryOptionLandsInItsField) {
-    const Config c = defaultConfig(
+    const LoadedConfig c = defaultConfig(
         {"seed=18446744073709551615", "map.width=300",         "map.height=200",
          "map.tile_size=50",          "map.cell_size=2.5",     "map.origin=[-5, 7.5]",
          "height.noise=simplex",      "height.fade=cubic",     "height.fractal=ridged",
@@ -938,7 +938,7 @@ TEST(ConfigTest, EveryOptionLandsInItsField) {
 }
 
 TEST(ConfigTest, GenericLatticeAndMarbleOptionsLandInTheirFields) {
-    const Config c = defaultConfig(
+    const LoadedConfig c = defaultConfig(
         {"height.noise=generic_lattice", "height.proximity=semi_ridged",
          "height.grid_displacement=quarter", "height.fractal=marble",
          "height.marble.frequency=0.5", "height.marble.turbulence=64",
@@ -953,13 +953,13 @@ TEST(ConfigTest, GenericLatticeAndMarbleOptionsLandInTheirFields) {
     EXPECT_EQ(c.moisture.base.proximity, Proximity::Triangular);
     EXPECT_EQ(c.moisture.base.displacement, GridDisplacement::Half);
     EXPECT_EQ(c.moisture.base.marbleFrequency, 0.0);
-    const Config d = defaultConfig({"height.proximity=ridged", "height.proximity=constant"});
+    const LoadedConfig d = defaultConfig({"height.proximity=ridged", "height.proximity=constant"});
     EXPECT_EQ(d.height.base.proximity, Proximity::Constant);
     EXPECT_EQ(d.height.base.displacement, GridDisplacement::None);
 }
 
 TEST(ConfigTest, DefaultMoistureIsTheHeightLayerWithOffsetOverThree) {
-    const Config c = defaultConfig();
+    const LoadedConfig c = defaultConfig();
     EXPECT_EQ(c.height.base.offsetX, 37.5);
     EXPECT_EQ(c.height.base.offsetY, 81.0);
     EXPECT_EQ(c.height.base.seedOffset, 0u);
@@ -1003,7 +1003,7 @@ TEST(ConfigTest, DefaultTerrainIsTheOriginalGenerators) {
 }
 
 TEST(ConfigTest, DefaultOutputWritesEveryFile) {
-    const Config c = defaultConfig();
+    const LoadedConfig c = defaultConfig();
     ASSERT_THAT(c.output.files, SizeIs(kOutputFileNames.size()));
     for (std::size_t i = 0; i < kOutputFileNames.size(); ++i)
         EXPECT_EQ(c.output.files[i], static_cast<OutputFile>(i));
@@ -1011,8 +1011,8 @@ TEST(ConfigTest, DefaultOutputWritesEveryFile) {
 }
 
 TEST(ConfigTest, MoistureOptionsLandInTheMoistureLayer) {
-    const Config base = defaultConfig();
-    const Config c = defaultConfig({"moisture.noise=simplex", "moisture.fade=cubic",
+    const LoadedConfig base = defaultConfig();
+    const LoadedConfig c = defaultConfig({"moisture.noise=simplex", "moisture.fade=cubic",
                                     "moisture.fractal=turbulence", "moisture.hash=permutation",
                                     "moisture.octaves=2", "moisture.lacunarity=3",
                                     "moisture.persistence=0.25", "moisture.frequency=0.5",
@@ -1036,7 +1036,7 @@ TEST(ConfigTest, MoistureOptionsLandInTheMoistureLayer) {
 }
 
 TEST(ConfigTest, TerrainOptionsLandInTheirFields) {
-    const Config c = parseConfig(
+    const LoadedConfig c = parseConfig(
         R"({"terrain": {"lake_below": 0.1, "mountain_above": 0.9, "forest_above": 0.5,
                         "desert_below": 0.2, "walkable": {"lake": true, "ground": false},
                         "colours": {"mountain": "#FFFFFF", "desert": "#010203"}}})",
@@ -1061,7 +1061,7 @@ TEST(ConfigTest, TerrainOptionsLandInTheirFields) {
 }
 
 TEST(ConfigTest, CoverageThresholdsParse) {
-    const Config c = parseConfig(
+    const LoadedConfig c = parseConfig(
         R"({"terrain": {"forest_above": {"coverage": 0.2}}})", "t.json",
         {R"(terrain.lake_below={"coverage":0.25})", R"(terrain.mountain_above={"coverage": 0})",
          R"(terrain.desert_below = {"coverage": 0.55})"});
@@ -1092,7 +1092,7 @@ TEST(ConfigTest, ThresholdOrderIsLeftToResolveTerrainWhenACoverageIsInvolved) {
 }
 
 TEST(ConfigTest, CustomClassTableParses) {
-    const Config c = parseConfig(R"({"terrain": {"classes": [
+    const LoadedConfig c = parseConfig(R"({"terrain": {"classes": [
         {"name": "sea", "colour": "#0000FF", "walkable": false, "height": [0, 0.4]},
         {"name": "swamp", "colour": "#336633", "walkable": true, "height": [0.4, 0.6],
          "moisture": [0.7, 1]},
@@ -1139,7 +1139,7 @@ TEST(ConfigTest, ClassTableLimits) {
                 SizeIs(255));
     std::string name;
     for (int i = 0; i < 64; ++i) name += "\xc3\xa9";  // é, two bytes each
-    const Config c = parseConfig(
+    const LoadedConfig c = parseConfig(
         classesText({R"({"name": ")" + name + R"(", "colour": "#000000", "walkable": true})"}),
         "test.json");
     EXPECT_EQ(c.terrain.classes[0].name, name);
@@ -1147,7 +1147,7 @@ TEST(ConfigTest, ClassTableLimits) {
 
 TEST(ConfigTest, CustomClassesWithoutOtherTerrainKeysAreFine) {
     // default.json sets the thresholds, walkable and colours; only the user's own count.
-    const Config c = parseConfig(classesText({kAllClass}, R"("connectivity": "largest")"), "t");
+    const LoadedConfig c = parseConfig(classesText({kAllClass}, R"("connectivity": "largest")"), "t");
     EXPECT_TRUE(c.terrain.customClasses);
     EXPECT_THAT(c.terrain.classes, SizeIs(1));
     EXPECT_EQ(c.terrain.connectivity, Connectivity::Largest);
@@ -1195,14 +1195,14 @@ TEST(ConfigTest, NeedsClassesWhenAnOutputShowsThem) {
             << file;
     for (const char* file :
          {"classes.tif", "walkable.tif", "preview.png", "stats.json", "map.tmj"}) {
-        const Config c = defaultConfig({"output.files=[\"" + std::string(file) + "\"]"});
+        const LoadedConfig c = defaultConfig({"output.files=[\"" + std::string(file) + "\"]"});
         EXPECT_TRUE(c.needsClasses()) << file;
         EXPECT_FALSE(c.wants(OutputFile::HeightTif)) << file;
     }
 }
 
 TEST(ConfigTest, SmallConfigLoads) {
-    const Config c = loadConfig(kSourceDir + "/configs/small.json");
+    const LoadedConfig c = loadConfig(kSourceDir + "/configs/small.json");
     EXPECT_EQ(c.map.width, 256);
     EXPECT_EQ(c.map.height, 256);
     EXPECT_EQ(c.map.tileSizeCells, 64);
@@ -1211,13 +1211,13 @@ TEST(ConfigTest, SmallConfigLoads) {
 }
 
 TEST(ConfigTest, LoadConfigAppliesOverrides) {
-    const Config c = loadConfig(kSourceDir + "/configs/small.json", {"map.width=128"});
+    const LoadedConfig c = loadConfig(kSourceDir + "/configs/small.json", {"map.width=128"});
     EXPECT_EQ(c.map.width, 128);
     EXPECT_EQ(c.map.height, 256);
 }
 
 TEST(ConfigTest, CommentsAreAccepted) {
-    const Config c = parseConfig(R"({
+    const LoadedConfig c = parseConfig(R"({
         // a line comment
         "seed": 42, /* a block
                        comment */
@@ -1229,8 +1229,8 @@ TEST(ConfigTest, CommentsAreAccepted) {
 }
 
 TEST(ConfigTest, UserValuesMergeOverDefaultsKeyByKey) {
-    const Config base = defaultConfig();
-    const Config c = parseConfig(R"({"map": {"width": 100, "origin": [30, 60]}})", "test.json");
+    const LoadedConfig base = defaultConfig();
+    const LoadedConfig c = parseConfig(R"({"map": {"width": 100, "origin": [30, 60]}})", "test.json");
     EXPECT_EQ(c.map.width, 100);
     EXPECT_EQ(c.map.height, base.map.height);
     EXPECT_EQ(c.map.cellSize, base.map.cellSize);
@@ -1240,7 +1240,7 @@ TEST(ConfigTest, UserValuesMergeOverDefaultsKeyByKey) {
 }
 
 TEST(ConfigTest, OverridesReplaceFileValues) {
-    const Config c = parseConfig(R"({"seed": 3, "output": {"directory": "a"}})", "test.json",
+    const LoadedConfig c = parseConfig(R"({"seed": 3, "output": {"directory": "a"}})", "test.json",
                                  {"seed=4", "output.directory=elsewhere", "map.origin=[30, -60]",
                                   " map.tile_size = 32 ", "map={\"height\": 96}"});
     EXPECT_EQ(c.seed, 4u);
@@ -1271,9 +1271,9 @@ TEST(ConfigTest, OverridesAreValidatedLikeFileValues) {
 }
 
 TEST(ConfigTest, WholeFloatsAreIntegersAndIntegersAreNumbers) {
-    const Config a = parseConfig(R"({"map": {"width": 256, "cell_size": 30}})", "a.json");
-    const Config b = parseConfig(R"({"map": {"width": 256.0, "cell_size": 30.0}})", "b.json");
-    const Config c = parseConfig(R"({"map": {"width": 2.56e2}})", "c.json");
+    const LoadedConfig a = parseConfig(R"({"map": {"width": 256, "cell_size": 30}})", "a.json");
+    const LoadedConfig b = parseConfig(R"({"map": {"width": 256.0, "cell_size": 30.0}})", "b.json");
+    const LoadedConfig c = parseConfig(R"({"map": {"width": 2.56e2}})", "c.json");
     EXPECT_EQ(b.map.width, 256);
     EXPECT_EQ(c.map.width, 256);
     EXPECT_EQ(a.resolvedJson, b.resolvedJson);  // resolved in one canonical form
@@ -1296,13 +1296,13 @@ TEST(ConfigTest, RangeBoundsAreInclusiveExceptAboveZero) {
 }
 
 TEST(ConfigTest, TileLargerThanMapIsFine) {
-    const Config c = defaultConfig({"map.width=10", "map.height=10", "map.tile_size=300"});
+    const LoadedConfig c = defaultConfig({"map.width=10", "map.height=10", "map.tile_size=300"});
     EXPECT_EQ(c.map.tileSizeCells, 300);
 }
 
 TEST(ConfigTest, OriginOnGridUpToDecimalRounding) {
     // 0.3 / 0.1 is not exactly 3 in binary; it still is a multiple as a person means it.
-    const Config c = defaultConfig({"map.cell_size=0.1", "map.origin=[0.3, -0.6]"});
+    const LoadedConfig c = defaultConfig({"map.cell_size=0.1", "map.origin=[0.3, -0.6]"});
     EXPECT_EQ(c.map.originX, 0.3);
     EXPECT_EQ(c.map.originY, -0.6);
     EXPECT_NO_THROW((void)defaultConfig({"map.origin=[-3000000, 999999990]"}));
@@ -1310,7 +1310,7 @@ TEST(ConfigTest, OriginOnGridUpToDecimalRounding) {
 }
 
 TEST(ConfigTest, ResolvedJsonIsSortedIndentedAndComplete) {
-    const Config c = parseConfig(R"({"map": {"width": 100}})", "test.json");
+    const LoadedConfig c = parseConfig(R"({"map": {"width": 100}})", "test.json");
     const Json resolved = Json::parse(c.resolvedJson);
     EXPECT_EQ(resolved.dump(2), c.resolvedJson);  // nlohmann's objects are sorted
     EXPECT_THAT(c.resolvedJson, StartsWith("{\n  \"elevation\": {\n    \"max\""));
@@ -1326,8 +1326,8 @@ TEST(ConfigTest, ResolvedJsonIsSortedIndentedAndComplete) {
 
 TEST(ConfigTest, HashIsStable) {
     const std::string text = R"({"seed": 5, "map": {"width": 64}})";
-    const Config a = parseConfig(text, "a.json");
-    const Config b = parseConfig(text, "b.json");
+    const LoadedConfig a = parseConfig(text, "a.json");
+    const LoadedConfig b = parseConfig(text, "b.json");
     EXPECT_THAT(a.hash, MatchesRegex("[0-9a-f]{16}"));
     EXPECT_EQ(a.hash, b.hash);
     EXPECT_NE(a.hash, parseConfig(text, "a.json", {"seed=6"}).hash);
@@ -1338,7 +1338,7 @@ TEST(ConfigTest, HashIsStable) {
 }
 
 TEST(ConfigTest, HashIsFnv1aOfTheResolvedJsonWithoutDirectoryAndTileSize) {
-    const Config c = defaultConfig();
+    const LoadedConfig c = defaultConfig();
     Json resolved = Json::parse(c.resolvedJson);
     resolved["output"].erase("directory");
     resolved["map"].erase("tile_size");  // an execution parameter: it changes no byte
@@ -1495,7 +1495,7 @@ namespace terragrid {
 namespace {
 
 TEST(ConfigTest, CellularSettingsReachTheLayer) {
-    const Config c = parseConfig(
+    const LoadedConfig c = parseConfig(
         R"({"height": {"noise": "cellular", "cellular": {"return": "f2_minus_f1",
             "distance": "manhattan", "jitter": 0.25}}})",
         "test.json", {"moisture.cellular.return=f2"});
@@ -1510,7 +1510,7 @@ TEST(ConfigTest, CellularSettingsReachTheLayer) {
 }
 
 TEST(ConfigTest, WorldShapeOptionsLandInTheirFields) {
-    const Config c = parseConfig(R"({
+    const LoadedConfig c = parseConfig(R"({
         "map": {"wrap": true},
         "height": {"noise": "perlin", "warp": {"amplitude": 500, "frequency": 0.001, "octaves": 2},
                    "falloff": {"shape": "none", "strength": 0.5, "exponent": 3},

@@ -7,8 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "terragrid/config.hpp"
-#include "terragrid/run.hpp"
+#include "terragrid/config/loader.hpp"
+#include "terragrid/app/run.hpp"
 #include "test_support.hpp"
 
 namespace terragrid {

@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "child_process.hpp"
-#include "terragrid/config.hpp"
-#include "terragrid/plan.hpp"
+#include "terragrid/config/loader.hpp"
+#include "terragrid/app/plan.hpp"
 #include "test_support.hpp"
 
 namespace terragrid {

@@ -16,8 +16,8 @@
 #include <vector>
 
 #include "io/height16.hpp"
-#include "terragrid/engine.hpp"
-#include "terragrid/outputs.hpp"
+#include "terragrid/model/engine.hpp"
+#include "terragrid/io/outputs.hpp"
 #include "terragrid/version.hpp"
 #include "test_support.hpp"
 

@@ -1,7 +1,7 @@
 // Game engines' size rules and scale figures (engine.hpp), and the 16-bit height mapping the
 // engine outputs share (io/height16.hpp).
 
-#include "terragrid/engine.hpp"
+#include "terragrid/model/engine.hpp"
 
 #include <gtest/gtest.h>
 

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "fuzz/fuzz_input.hpp"
-#include "terragrid/config.hpp"
+#include "terragrid/config/loader.hpp"
 #include "test_support.hpp"
 
 namespace terragrid {
@@ -37,7 +37,7 @@ std::string replay(const fs::path& file) {
     const std::string data = test::readFile(file);
     const auto input = fuzz::splitInput(data);
     try {
-        const Config config = parseConfig(input.text, "fuzz", input.overrides);
+        const LoadedConfig config = parseConfig(input.text, "fuzz", input.overrides);
         if (const char* broken = fuzz::brokenInvariant(config))
             return std::string("accepted a config where ") + broken;
     } catch (const ConfigError&) {

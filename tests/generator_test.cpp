@@ -1,4 +1,4 @@
-#include "terragrid/generator.hpp"
+#include "terragrid/pipeline/generator.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

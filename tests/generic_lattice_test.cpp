@@ -2,7 +2,7 @@
 // displacement) and the marble fractal: the two proximities that must reproduce value and
 // Perlin noise, the bound of the others, continuity, determinism and marble's definition.
 
-#include "terragrid/noise.hpp"
+#include "terragrid/noise/noise.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -17,8 +17,8 @@
 #include <string>
 #include <vector>
 
-#include "terragrid/config.hpp"
-#include "terragrid/generator.hpp"
+#include "terragrid/config/loader.hpp"
+#include "terragrid/pipeline/generator.hpp"
 #include "noise_test_support.hpp"
 #include "test_support.hpp"
 

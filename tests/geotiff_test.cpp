@@ -21,8 +21,8 @@
 #include <type_traits>
 #include <vector>
 
-#include "terragrid/generator.hpp"
-#include "terragrid/outputs.hpp"
+#include "terragrid/pipeline/generator.hpp"
+#include "terragrid/io/outputs.hpp"
 #include "terragrid/version.hpp"
 #include "test_support.hpp"
 

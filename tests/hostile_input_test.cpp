@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-#include "terragrid/config.hpp"
+#include "terragrid/config/loader.hpp"
 #include "test_support.hpp"
 
 namespace terragrid {

@@ -9,7 +9,7 @@
 #include <cstring>
 #include <random>
 
-#include "terragrid/layer_stack.hpp"
+#include "terragrid/model/layer_stack.hpp"
 #include "test_support.hpp"
 
 namespace terragrid {

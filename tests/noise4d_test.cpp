@@ -1,7 +1,7 @@
 // Tests for 4D Perlin and simplex noise: range (and that the scale uses it), Perlin's zeros at
 // lattice points, continuity, determinism and the 4D hash.
 
-#include "terragrid/noise.hpp"
+#include "terragrid/noise/noise.hpp"
 
 #include <gtest/gtest.h>
 

@@ -2,7 +2,7 @@
 // every noise, fractal, hash and fade, on every SIMD target this CPU can run, for rows that
 // start and end at odd offsets, and for rows in any order.
 
-#include "terragrid/noise.hpp"
+#include "terragrid/noise/noise.hpp"
 
 #include <gtest/gtest.h>
 

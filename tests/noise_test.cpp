@@ -1,7 +1,7 @@
 // Tests for noise.hpp: Perlin's reference values, lattice zeros, ranges, continuity, hashing
 // periods, seeding, fade curves, normalisation and a golden pin.
 
-#include "terragrid/noise.hpp"
+#include "terragrid/noise/noise.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

@@ -2,7 +2,7 @@
 // What the noise tests share: the kinds they iterate, reproducible test points and names for
 // failure messages.
 
-#include "terragrid/noise.hpp"
+#include "terragrid/noise/noise.hpp"
 
 #include <array>
 #include <cstdint>

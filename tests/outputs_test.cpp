@@ -1,6 +1,6 @@
 // makeSinks and the class rasters: classes.tif and walkable.tif read back with libtiff.
 
-#include "terragrid/outputs.hpp"
+#include "terragrid/io/outputs.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -14,8 +14,8 @@
 
 #include "io/geotiff_writer.hpp"
 #include "io/sinks.hpp"
-#include "terragrid/regions.hpp"
-#include "terragrid/terrain.hpp"
+#include "terragrid/pipeline/regions.hpp"
+#include "terragrid/model/terrain.hpp"
 #include "terragrid/version.hpp"
 #include "test_support.hpp"
 

@@ -2,7 +2,7 @@
 // output, compression and shape of map; its estimates grow with the map; shortfalls name the
 // estimate and what is free.
 
-#include "terragrid/plan.hpp"
+#include "terragrid/app/plan.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "terragrid/run.hpp"
+#include "terragrid/app/run.hpp"
 #include "test_support.hpp"
 
 namespace terragrid {

@@ -15,8 +15,8 @@
 #include <vector>
 
 #include "io/preview.hpp"
-#include "terragrid/outputs.hpp"
-#include "terragrid/terrain.hpp"
+#include "terragrid/io/outputs.hpp"
+#include "terragrid/model/terrain.hpp"
 #include "test_support.hpp"
 
 namespace terragrid {

@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "terragrid/run.hpp"
+#include "terragrid/app/run.hpp"
 #include "test_support.hpp"
 
 namespace terragrid {

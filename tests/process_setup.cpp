@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-#include "terragrid/stop_signals.hpp"
+#include "terragrid/app/stop_signals.hpp"
 
 namespace {
 

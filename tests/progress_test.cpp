@@ -1,7 +1,7 @@
 // Progress on stderr: the formatting, and when a reporter writes, on a fake clock and a string
 // stream instead of a terminal.
 
-#include "terragrid/progress.hpp"
+#include "terragrid/app/progress.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

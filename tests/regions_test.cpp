@@ -1,4 +1,4 @@
-#include "terragrid/regions.hpp"
+#include "terragrid/pipeline/regions.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -13,7 +13,7 @@
 #include <tuple>
 #include <vector>
 
-#include "terragrid/tiling.hpp"
+#include "terragrid/model/tiling.hpp"
 
 namespace terragrid {
 namespace {

@@ -1,6 +1,6 @@
 // Whole runs: every output written together and consistent with each other.
 
-#include "terragrid/run.hpp"
+#include "terragrid/app/run.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -8,7 +8,7 @@
 #include <tbb/global_control.h>
 #include <tbb/task_arena.h>
 
-#include "terragrid/regions.hpp"
+#include "terragrid/pipeline/regions.hpp"
 #include "test_support.hpp"
 
 namespace terragrid {

@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "terragrid/config.hpp"
+#include "terragrid/config/loader.hpp"
 
 namespace terragrid {
 namespace {

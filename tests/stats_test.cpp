@@ -1,4 +1,4 @@
-#include "terragrid/stats.hpp"
+#include "terragrid/pipeline/stats.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "terragrid/terrain.hpp"
+#include "terragrid/model/terrain.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "terragrid/config.hpp"
+#include "terragrid/config/loader.hpp"
 
 namespace terragrid {
 namespace {

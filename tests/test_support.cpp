@@ -19,7 +19,7 @@
 #include <stdexcept>
 
 #include "io/geotiff_writer.hpp"
-#include "terragrid/tiling.hpp"
+#include "terragrid/model/tiling.hpp"
 
 namespace terragrid::test {
 

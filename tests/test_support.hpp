@@ -18,11 +18,11 @@
 #include <string_view>
 #include <vector>
 
-#include "terragrid/config.hpp"
-#include "terragrid/generator.hpp"
-#include "terragrid/outputs.hpp"
-#include "terragrid/regions.hpp"
-#include "terragrid/terrain.hpp"
+#include "terragrid/config/loader.hpp"
+#include "terragrid/pipeline/generator.hpp"
+#include "terragrid/io/outputs.hpp"
+#include "terragrid/pipeline/regions.hpp"
+#include "terragrid/model/terrain.hpp"
 
 namespace terragrid::test {
 

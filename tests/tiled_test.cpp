@@ -17,9 +17,9 @@
 
 #include "io/sinks.hpp"
 #include "io/tiled_tileset.hpp"
-#include "terragrid/outputs.hpp"
-#include "terragrid/regions.hpp"
-#include "terragrid/terrain.hpp"
+#include "terragrid/io/outputs.hpp"
+#include "terragrid/pipeline/regions.hpp"
+#include "terragrid/model/terrain.hpp"
 #include "terragrid/version.hpp"
 #include "test_support.hpp"
 

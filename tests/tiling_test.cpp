@@ -1,4 +1,4 @@
-#include "terragrid/tiling.hpp"
+#include "terragrid/model/tiling.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // Windows of a map (--region, --shard): parsing, the arithmetic of shard bands, the checks,
 // and the window's own config.
 
-#include "terragrid/window.hpp"
+#include "terragrid/model/window.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "terragrid/tiling.hpp"
+#include "terragrid/model/tiling.hpp"
 
 #include "test_support.hpp"
 

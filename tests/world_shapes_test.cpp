@@ -9,9 +9,9 @@
 #include <cstring>
 #include <numbers>
 
-#include "terragrid/generator.hpp"
-#include "terragrid/surface.hpp"
-#include "terragrid/window.hpp"
+#include "terragrid/pipeline/generator.hpp"
+#include "terragrid/model/surface.hpp"
+#include "terragrid/model/window.hpp"
 #include "test_support.hpp"
 
 namespace terragrid {
@@ -70,7 +70,7 @@ MapCollector transposed(const MapCollector& map) {
     return t;
 }
 
-Config wrapConfig(std::vector<std::string> more = {}) {
+LoadedConfig wrapConfig(std::vector<std::string> more = {}) {
     std::vector<std::string> overrides{"map.width=200", "map.height=150", "map.tile_size=64",
                                        "map.wrap=true", "height.frequency=0.001",
                                        "output.files=[\"height.tif\"]"};
@@ -78,7 +78,7 @@ Config wrapConfig(std::vector<std::string> more = {}) {
     return defaultConfig(overrides);
 }
 
-Config planetConfig(std::vector<std::string> more = {}) {
+LoadedConfig planetConfig(std::vector<std::string> more = {}) {
     std::vector<std::string> overrides{"map.width=256", "map.height=128", "map.tile_size=48",
                                        "map.projection=equirectangular", "map.cell_size=1000",
                                        "height.frequency=0.00002",
@@ -178,8 +178,8 @@ TEST(PlanetTest, MatchesAcrossTheDatelineAndIsNotPinchedAtThePoles) {
 
 TEST(WorldShapeTest, WindowsOfWrappingMapsPlanetsAndIslandsHoldTheFullMapsCells) {
     // The falloff too is a function of the cell's place in the full map.
-    const Config island = wrapConfig({"map.wrap=false", "height.falloff.shape=radial"});
-    for (const Config& config : {wrapConfig(), planetConfig(), island}) {
+    const LoadedConfig island = wrapConfig({"map.wrap=false", "height.falloff.shape=radial"});
+    for (const LoadedConfig& config : {wrapConfig(), planetConfig(), island}) {
         const MapCollector full = heightsOf(config);
         const CellWindow window{37, 21, 90, 50};
         const MapCollector piece = heightsOf(windowConfig(config, window));
@@ -193,7 +193,7 @@ TEST(WorldShapeTest, WindowsOfWrappingMapsPlanetsAndIslandsHoldTheFullMapsCells)
 }
 
 TEST(WorldShapeTest, BitIdenticalForEveryThreadCountAndTileSize) {
-    for (const Config& base : {wrapConfig({"height.warp.amplitude=300"}), planetConfig()}) {
+    for (const LoadedConfig& base : {wrapConfig({"height.warp.amplitude=300"}), planetConfig()}) {
         const MapCollector reference = heightsOf(base, 1);
         for (const std::int64_t tile : {7, 256}) {
             Config config = base;
@@ -208,7 +208,7 @@ TEST(WorldShapeTest, BitIdenticalForEveryThreadCountAndTileSize) {
 }
 
 TEST(PlanetTest, ConfigPutsThePlanetOnTheGlobalGrid) {
-    const Config config = planetConfig();
+    const LoadedConfig config = planetConfig();
     EXPECT_EQ(config.output.epsg, 4326);
     EXPECT_EQ(config.map.originX, -180.0);
     EXPECT_EQ(config.map.originY, 90.0);

@@ -20,13 +20,13 @@
 #include <tbb/info.h>
 #include <unistd.h>
 
-#include "terragrid/config.hpp"
-#include "terragrid/plan.hpp"
-#include "terragrid/progress.hpp"
-#include "terragrid/run.hpp"
-#include "terragrid/stop_signals.hpp"
+#include "terragrid/config/loader.hpp"
+#include "terragrid/app/plan.hpp"
+#include "terragrid/app/progress.hpp"
+#include "terragrid/app/run.hpp"
+#include "terragrid/app/stop_signals.hpp"
 #include "terragrid/version.hpp"
-#include "terragrid/window.hpp"
+#include "terragrid/model/window.hpp"
 #include "cli/std_streams.hpp"
 
 namespace po = boost::program_options;
@@ -379,9 +379,9 @@ std::string joinProblems(const std::vector<std::string>& problems) {
 
 /// The config the options name. Throws UsageError holding every flag problem and every
 /// config problem when there is any flag problem; else ConfigError as loading does.
-Config loadChecked(const CliOptions& options) {
+LoadedConfig loadChecked(const CliOptions& options) {
     try {
-        Config config = options.configPath ? loadConfig(*options.configPath, options.overrides)
+        LoadedConfig config = options.configPath ? loadConfig(*options.configPath, options.overrides)
                                            : defaultConfig(options.overrides);
         if (!options.flagProblems.empty()) throw UsageError(joinProblems(options.flagProblems));
         return config;
@@ -393,8 +393,8 @@ Config loadChecked(const CliOptions& options) {
 
 /// Loads the config the options name and tells its notes (unless quiet). Throws ConfigError,
 /// or UsageError with the flag problems (loadChecked).
-Config loadFrom(const CliOptions& options) {
-    Config config = loadChecked(options);
+LoadedConfig loadFrom(const CliOptions& options) {
+    LoadedConfig config = loadChecked(options);
     if (!options.quiet)
         for (const auto& note : config.notes) std::cerr << "terragrid: note: " << note << "\n";
     return config;
@@ -459,7 +459,7 @@ int run(const CliOptions& options) {
         std::cout << configSchemaJson();
         return kExitOk;
     }
-    const Config config = loadFrom(options);
+    const LoadedConfig config = loadFrom(options);
     if (options.command == Command::Validate) {
         if (!options.quiet) std::cout << "ok\n";
         return kExitOk;

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "io/output_transaction.hpp"
-#include "terragrid/outputs.hpp"
+#include "terragrid/io/outputs.hpp"
 
 namespace terragrid {
 namespace {

@@ -12,7 +12,7 @@
 #include <string>
 #include <thread>
 
-#include "terragrid/outputs.hpp"
+#include "terragrid/io/outputs.hpp"
 
 namespace terragrid {
 namespace {

@@ -20,7 +20,7 @@
 #include "io/height16.hpp"
 #include "io/png_writer.hpp"
 #include "io/sinks.hpp"
-#include "terragrid/engine.hpp"
+#include "terragrid/model/engine.hpp"
 #include "terragrid/version.hpp"
 
 namespace terragrid {

@@ -21,7 +21,7 @@
 #include "io/libtiff_support.hpp"
 #include "io/tiff_tile_encoder.hpp"
 #include "io/tile_job_queue.hpp"
-#include "terragrid/outputs.hpp"
+#include "terragrid/io/outputs.hpp"
 #include "terragrid/version.hpp"
 
 namespace terragrid {

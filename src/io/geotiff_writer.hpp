@@ -23,8 +23,8 @@
 #include <utility>
 #include <vector>
 
-#include "terragrid/config.hpp"
-#include "terragrid/terrain.hpp"
+#include "terragrid/io/tiff_options.hpp"
+#include "terragrid/model/terrain.hpp"
 
 namespace terragrid {
 

@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <cstring>
 
-#include "terragrid/config.hpp"
+#include "terragrid/io/tiff_options.hpp"
 
 namespace terragrid {
 namespace {

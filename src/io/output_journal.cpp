@@ -13,7 +13,7 @@
 #include <sstream>
 
 #include "io/atomic_file.hpp"
-#include "terragrid/outputs.hpp"
+#include "terragrid/io/outputs.hpp"
 
 namespace terragrid {
 namespace {

@@ -14,7 +14,7 @@
 #include <string_view>
 
 #include "io/atomic_file.hpp"
-#include "terragrid/outputs.hpp"
+#include "terragrid/io/outputs.hpp"
 
 namespace terragrid {
 namespace {

@@ -1,4 +1,4 @@
-#include "terragrid/outputs.hpp"
+#include "terragrid/io/outputs.hpp"
 
 #include <filesystem>
 #include <stdexcept>

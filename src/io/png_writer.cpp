@@ -11,7 +11,7 @@
 #include <stdexcept>
 #include <utility>
 
-#include "terragrid/outputs.hpp"
+#include "terragrid/io/outputs.hpp"
 
 namespace terragrid {
 namespace {

@@ -9,8 +9,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "terragrid/generator.hpp"
-#include "terragrid/terrain.hpp"
+#include "terragrid/pipeline/generator.hpp"
+#include "terragrid/model/terrain.hpp"
 
 namespace terragrid {
 

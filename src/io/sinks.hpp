@@ -12,10 +12,10 @@
 #include <vector>
 
 #include "io/geotiff_writer.hpp"
-#include "terragrid/config.hpp"
-#include "terragrid/outputs.hpp"
-#include "terragrid/regions.hpp"
-#include "terragrid/terrain.hpp"
+#include "terragrid/io/config.hpp"
+#include "terragrid/io/outputs.hpp"
+#include "terragrid/pipeline/regions.hpp"
+#include "terragrid/model/terrain.hpp"
 
 namespace terragrid {
 

@@ -13,7 +13,7 @@
 #include "io/atomic_file.hpp"
 #include "io/tiled_layer_data.hpp"
 #include "io/tiled_map_json.hpp"
-#include "terragrid/regions.hpp"
+#include "terragrid/pipeline/regions.hpp"
 
 namespace terragrid {
 

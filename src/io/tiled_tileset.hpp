@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "terragrid/terrain.hpp"
+#include "terragrid/model/terrain.hpp"
 
 namespace terragrid {
 

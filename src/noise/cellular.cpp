@@ -24,7 +24,7 @@
 // away outside it), which would make F1 and F2 jump. The 16 outer cells are only visited when
 // their square could beat the current F1 / F2, which with jitter near 1 is rare.
 
-#include "terragrid/noise.hpp"
+#include "terragrid/noise/noise.hpp"
 
 #include "noise/lattice.hpp"
 

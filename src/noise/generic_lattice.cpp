@@ -2,7 +2,7 @@
 // contributes proximity(d, hash) weighted by the fade, and the four contributions are summed.
 // Value and Perlin noise are two of its proximities; the others give ridged textures.
 
-#include "terragrid/noise.hpp"
+#include "terragrid/noise/noise.hpp"
 
 #include "noise/lattice.hpp"
 #include "noise/separable-inl.hpp"

@@ -3,7 +3,7 @@
 // Every kind is integer-only, so the same seed hashes to the same bits on every platform and
 // compiler (seed-notes: shader-style sin() hashes are neither portable nor exact far out).
 
-#include "terragrid/noise.hpp"
+#include "terragrid/noise/noise.hpp"
 
 #include <utility>
 

@@ -13,7 +13,7 @@
 //     about 0.99998.
 //   Simplex, radius^2 = 0.5: at most 0.0159292; kSimplex4Scale = 62.77 maps it onto 0.99988.
 
-#include "terragrid/noise.hpp"
+#include "terragrid/noise/noise.hpp"
 
 #include "noise/lattice.hpp"
 

@@ -1,7 +1,7 @@
 // baseNoise dispatch and NoiseField: octaves of base noise summed and normalised from the
 // parameters alone (design.md principle 3), so every tile computes the same value for a point.
 
-#include "terragrid/noise.hpp"
+#include "terragrid/noise/noise.hpp"
 
 #include <algorithm>
 #include <cassert>

@@ -1,7 +1,7 @@
 // Perlin gradient noise: a hashed gradient per lattice point, dotted with the offset to the
 // sample and blended with the fade curve. 0 at every lattice point.
 
-#include "terragrid/noise.hpp"
+#include "terragrid/noise/noise.hpp"
 
 #include "noise/lattice.hpp"
 #include "noise/separable-inl.hpp"

@@ -9,7 +9,7 @@
 // SIMD kernels (rows_kernels.cpp) combine the two. A NoiseRows is per tile and per thread,
 // so its per-row cache is not state shared between tiles (design.md principle 1).
 
-#include "terragrid/noise.hpp"
+#include "terragrid/noise/noise.hpp"
 
 #include "noise/lattice.hpp"
 #include "noise/rows_kernels.hpp"

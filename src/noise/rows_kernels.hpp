@@ -5,7 +5,7 @@
 // Arrays are padded: column arrays to a multiple of kRowPadding entries (the padding repeats
 // the last column), per-cell arrays by kRowPadding entries beyond the last cell.
 
-#include "terragrid/noise.hpp"
+#include "terragrid/noise/noise.hpp"
 
 #include <cstddef>
 #include <cstdint>

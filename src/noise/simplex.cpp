@@ -1,7 +1,7 @@
 // Simplex noise (Perlin 2001, in Gustavson's formulation): sum radial kernels over the corners
 // of the simplex containing the point. Cost grows with the dimension, not 2^dimension.
 
-#include "terragrid/noise.hpp"
+#include "terragrid/noise/noise.hpp"
 
 #include "noise/lattice.hpp"
 #include "noise/simplex_constants.hpp"

@@ -1,6 +1,6 @@
 // Fade curves and value noise: hashed scalars at lattice points, blended with the fade curve.
 
-#include "terragrid/noise.hpp"
+#include "terragrid/noise/noise.hpp"
 
 #include "noise/lattice.hpp"
 #include "noise/separable-inl.hpp"

@@ -6,7 +6,7 @@
 #include <functional>
 #include <vector>
 
-#include "terragrid/config.hpp"
+#include "terragrid/config/loader.hpp"
 
 namespace terragrid::bench {
 

@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <string>
 
-#include "terragrid/noise.hpp"
-#include "terragrid/tiling.hpp"
+#include "terragrid/noise/noise.hpp"
+#include "terragrid/model/tiling.hpp"
 
 namespace terragrid::bench {
 

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "cli_runs.hpp"
-#include "terragrid/config.hpp"
+#include "terragrid/config/loader.hpp"
 
 namespace terragrid::bench {
 namespace {

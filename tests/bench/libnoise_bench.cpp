@@ -4,7 +4,7 @@
 
 #include "bench_grid.hpp"
 #include "noise_bench.hpp"
-#include "terragrid/config.hpp"
+#include "terragrid/config/loader.hpp"
 
 namespace terragrid::bench {
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "terragrid/noise.hpp"
+#include "terragrid/noise/noise.hpp"
 
 namespace terragrid::bench {
 

@@ -14,13 +14,13 @@
 #include <string_view>
 
 #include "fuzz_input.hpp"
-#include "terragrid/config.hpp"
+#include "terragrid/config/loader.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     const auto input = terragrid::fuzz::splitInput(
         std::string_view(reinterpret_cast<const char*>(data), size));
     try {
-        const terragrid::Config config = terragrid::parseConfig(input.text, "fuzz", input.overrides);
+        const terragrid::LoadedConfig config = terragrid::parseConfig(input.text, "fuzz", input.overrides);
         if (const char* broken = terragrid::fuzz::brokenInvariant(config)) {
             std::fprintf(stderr, "config_fuzz: parseConfig accepted a config where %s\n", broken);
             std::abort();

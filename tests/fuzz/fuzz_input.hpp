@@ -19,7 +19,7 @@
 #include <string_view>
 #include <vector>
 
-#include "terragrid/config.hpp"
+#include "terragrid/config/loader.hpp"
 
 namespace terragrid::fuzz {
 
@@ -47,8 +47,8 @@ inline ConfigInput splitInput(std::string_view data) {
 }
 
 /// A few invariants of an accepted config that the generator and writers rely on (see the
-/// option table in src/config_options.cpp): what an accepted config breaks, or nullptr.
-inline const char* brokenInvariant(const Config& c) {
+/// option table in src/config/options.cpp): what an accepted config breaks, or nullptr.
+inline const char* brokenInvariant(const LoadedConfig& c) {
     if (c.map.width < 1 || c.map.height < 1) return "the map is empty";
     if (c.map.tileSizeCells < 1) return "the tile size is below 1";
     if (!std::isfinite(c.map.cellSize) || c.map.cellSize <= 0) return "the cell size is not > 0";

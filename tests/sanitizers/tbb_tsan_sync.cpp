@@ -7,7 +7,7 @@
 // serial_in_order pipeline filter runs on whichever thread holds the next token, a waiter
 // returns once other threads finished its tasks. TSan sees none of these edges, so every such
 // hand-over looks like a race. The first run reported 67 races in one GeneratorTest, all of this
-// kind, e.g. on the `next` counter of generateMap's serial input filter (src/generator.cpp),
+// kind, e.g. on the `next` counter of generateMap's serial input filter (src/pipeline/generator.cpp),
 // which TBB runs on one thread at a time. Suppressing them would mean suppressing terragrid's
 // own frames (the race is reported in terragrid's lambda), which would hide real races there
 // too. Rebuilding TBB with -fsanitize=thread is not possible with Debian packages only.

@@ -17,10 +17,10 @@
 #include <string>
 #include <vector>
 
-#include "terragrid/config.hpp"
-#include "terragrid/outputs.hpp"
-#include "terragrid/regions.hpp"
-#include "terragrid/terrain.hpp"
+#include "terragrid/config/loader.hpp"
+#include "terragrid/io/outputs.hpp"
+#include "terragrid/pipeline/regions.hpp"
+#include "terragrid/model/terrain.hpp"
 #include "terragrid/version.hpp"
 #include "test_support.hpp"
 

@@ -1,0 +1,80 @@
+#pragma once
+// What a run is configured with: the World (model/world.hpp) and the files to write from it.
+// A plain description, filled in by the config loader (terragrid/config/loader.hpp), which io
+// and app read without knowing a config key.
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "terragrid/io/tiff_options.hpp"
+#include "terragrid/model/engine.hpp"
+#include "terragrid/model/window.hpp"
+#include "terragrid/model/world.hpp"
+
+namespace terragrid {
+
+/// Output files terragrid can write; `output.files` lists the ones wanted.
+enum class OutputFile : std::uint8_t {
+    HeightTif,
+    ClassesTif,
+    WalkableTif,
+    PreviewPng,
+    HeightPng,
+    StatsJson,
+    HeightR16,    ///< height.r16 and its sidecar height.r16.json
+    Height16Png,  ///< height16.png
+    Height16Tif,  ///< height16.tif: UInt16 with scale and offset to metres
+    TiledMap      ///< map.tmj, terrain.tsj, terrain.png (or chunk maps and map.world)
+};
+inline constexpr std::array<std::string_view, 10> kOutputFileNames{
+    "height.tif", "classes.tif",  "walkable.tif", "preview.png",  "height.png",
+    "stats.json", "height.r16",   "height16.png", "height16.tif", "map.tmj"};
+
+/// Tiled (level editor) export settings: output.tiled.
+struct TiledConfig {
+    std::int64_t tilePixels = 0;      ///< edge of one tile in the tileset image, pixels
+    bool walkableLayer = true;        ///< add a layer marking blocked cells
+    std::int64_t chunkCells = 0;      ///< maps with a side above this are split into chunks
+                                      ///< of chunkCells x chunkCells placed by map.world
+};
+
+struct OutputConfig {
+    std::string directory;
+    std::vector<OutputFile> files;
+    int epsg = 0;
+    Compression compression = Compression::Deflate;
+    BigTiffMode bigTiff = BigTiffMode::Auto;
+    /// Edge of every GeoTIFF's blocks (TIFF tiles) in cells, a multiple of 16: a layout of
+    /// the files alone, apart from map.tile_size (an execution parameter that changes no byte).
+    std::int64_t geotiffBlockSize = 256;
+    /// Longest side of preview.png / height.png in pixels; larger maps are downsampled.
+    std::int64_t previewMaxSize = 0;
+    Engine engine = Engine::None;
+    /// Snap a map size the engine does not accept to the nearest one it does (else an error).
+    bool engineSnap = false;
+    /// height.r16 rows bottom to top instead of top to bottom.
+    bool r16FlipY = false;
+    TiledConfig tiled;
+};
+
+struct Config : World {
+    OutputConfig output;
+
+    /// 16 hex digits: a hash of the resolved config without output.directory and without
+    /// map.tile_size (an execution parameter), so the same map written elsewhere, or in other
+    /// tiles, keeps its hash.
+    std::string hash;
+
+    bool wants(OutputFile f) const;
+    /// Whether any wanted output needs terrain classes (and so the moisture layer).
+    bool needsClasses() const;
+};
+
+/// config with its map narrowed to `window` (windowMap); every other setting unchanged.
+/// Precondition: checkWindow passed.
+Config windowConfig(const Config& config, const CellWindow& window);
+
+}  // namespace terragrid

@@ -1,0 +1,93 @@
+#pragma once
+// The tile pipeline: tiles generated in parallel (TBB), handed to sinks in tile order.
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <vector>
+
+#include "terragrid/model/world.hpp"
+#include "terragrid/model/layer_stack.hpp"
+#include "terragrid/noise/noise.hpp"
+#include "terragrid/model/surface.hpp"
+#include "terragrid/model/terrain.hpp"
+#include "terragrid/model/tiling.hpp"
+#include "terragrid/pipeline/tile_summary.hpp"
+
+namespace terragrid {
+
+/// One generated tile. Owned by the pipeline; valid only during TileSink::consume.
+/// All vectors are row-major, rect.width x rect.height; classIndex and walkable are empty when
+/// the run classifies nothing (Config::needsClasses in io).
+struct Tile {
+    TileRect rect;
+    std::vector<float> elevationMeters;
+    std::vector<std::uint8_t> classIndex;  ///< index into Terrain::classes()
+    std::vector<std::uint8_t> walkable;    ///< 1 walkable, 0 not (the class's flag)
+    /// Made by generateMap's workers when a sink wants it (TileSink::wantsSummary), so the
+    /// serial stage does no work per cell for the statistics; else empty.
+    std::optional<TileSummary> summary;
+};
+
+/// Receives the tiles of a map, one at a time, in tile order (row-major), from one thread at a
+/// time. A sink keeps what it needs; it must not hold on to the Tile.
+class TileSink {
+public:
+    virtual ~TileSink() = default;
+    /// Called once before the first tile.
+    virtual void begin(const TileLayout& layout) = 0;
+    virtual void consume(const Tile& tile) = 0;
+    /// Called once after the last tile.
+    virtual void finish() = 0;
+    /// Whether this sink reads Tile::summary, and whether it needs the complete one
+    /// (summariseTile's `complete`). generateMap then makes it on the worker.
+    virtual bool wantsSummary() const { return false; }
+    virtual bool wantsCompleteSummary() const { return false; }
+};
+
+/// Called from the serial stage after each tile: (tiles done, tiles in all).
+using ProgressFn = std::function<void(std::int64_t, std::int64_t)>;
+
+/// The layers of a map and how its cells are classified: what generateTile needs.
+/// Immutable and thread-safe.
+struct MapFields {
+    /// `terrain` null: heights only (no moisture layer, no classes).
+    MapFields(const World& config, const Terrain* terrain);
+
+    const World& config;
+    Surface surface;
+    LayerStack height;
+    LayerStack moisture;
+    const Terrain* terrain;
+};
+
+/// Fills `tile` for `rect`: a pure function of (config, cell), see design.md principle 1.
+/// Thread-safe; `tile` is resized as needed (so callers can reuse its storage).
+void generateTile(const MapFields& fields, const TileRect& rect, Tile& tile);
+
+/// The cells the coverage estimate of terrain thresholds looks at: every cell of maps up to
+/// kCoverageSampleCells cells, else the centre cells of a regular sub-grid of about that many.
+/// Deterministic: independent of threads and tiles.
+inline constexpr std::int64_t kCoverageSampleCells = std::int64_t{1} << 20;
+CoverageSample sampleForCoverage(const World& config);
+
+/// The run's Terrain: resolveTerrain on config.terrain, sampling only when a threshold is
+/// given by coverage. Throws ConfigError when a coverage target cannot be reached.
+Terrain makeTerrain(const World& config);
+
+/// Where generation spent its time.
+struct GenerationTimes {
+    double generateSeconds = 0;  ///< noise and classification, summed over threads
+    double sinkSeconds = 0;      ///< in the sinks' consume(), serial
+    double finishSeconds = 0;    ///< in the sinks' finish(), serial
+    double wallSeconds = 0;      ///< the whole call
+};
+
+/// Generates every tile of config.map in parallel in the calling thread's TBB arena (use
+/// tbb::global_control or tbb::task_arena to set the thread count) and hands them to every
+/// sink in tile order. `terrain` null: heights only. At most a few tiles per thread are alive
+/// at once. Exceptions from sinks propagate after the pipeline stops.
+GenerationTimes generateMap(const World& config, const Terrain* terrain,
+                            const std::vector<TileSink*>& sinks, const ProgressFn& progress = {});
+
+}  // namespace terragrid

@@ -1,0 +1,226 @@
+#include "terragrid/app/run.hpp"
+
+#include <chrono>
+#include <filesystem>
+#include <memory>
+#include <optional>
+
+#include <nlohmann/json.hpp>
+
+#include "io/atomic_file.hpp"
+#include "io/output_transaction.hpp"
+#include "io/sinks.hpp"
+#include "terragrid/io/outputs.hpp"
+#include "terragrid/pipeline/regions.hpp"
+#include "terragrid/pipeline/stats.hpp"
+#include "terragrid/version.hpp"
+
+namespace terragrid {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using Json = nlohmann::ordered_json;
+
+double secondsSince(Clock::time_point start) {
+    return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+void createOutputDirectory(const std::string& directory) {
+    std::error_code ec;
+    std::filesystem::create_directories(directory, ec);
+    if (ec)
+        throw OutputError("cannot create output directory '" + directory + "': " + ec.message());
+}
+
+double share(std::int64_t part, std::int64_t whole) {
+    return whole == 0 ? 0.0 : double(part) / double(whole);
+}
+
+/// Everything a stats.json is made of, gathered by the run.
+struct RunFacts {
+    const Config& config;     ///< the configured map
+    const MapWindow* window;  ///< the part of it generated; null: all of it
+    const Config& generated;  ///< windowConfig of the window, else config
+    const Terrain* terrain;
+    const MapStats& stats;
+    const WalkableRegions* regions;
+    double terrainSeconds;
+    GenerationTimes times;
+};
+
+/// Where the window lies in the configured map and in the world.
+Json windowJson(const MapWindow& window, const Config& generated) {
+    Json j{{"col", window.cells.col0},
+           {"row", window.cells.row0},
+           {"width", window.cells.width},
+           {"height", window.cells.height},
+           {"cells", window.cells.cellCount()},
+           {"origin", {generated.map.originX, generated.map.originY}}};
+    if (window.shard) j["shard"] = {{"index", window.shard->index}, {"count", window.shard->count}};
+    j["note"] = "elevation, classes, walkable and regions describe this window alone; regions "
+                "are cut at its edges";
+    return j;
+}
+
+// No tile size or tile count: map.tile_size is an execution parameter, and stats.json, but
+// for its timings, is the same bytes for any (the summary line and --dry-run tell them).
+Json mapJson(const Config& config) {
+    return {{"width", config.map.width},
+            {"height", config.map.height},
+            {"cells", config.map.width * config.map.height},
+            {"cell_size", config.map.cellSize},
+            {"origin", {config.map.originX, config.map.originY}},
+            {"epsg", config.output.epsg}};
+}
+
+/// The default rules' thresholds as used (coverage targets resolved to values).
+Json thresholdsJson(const Config& config, const Terrain& terrain) {
+    if (config.terrain.customClasses) return nullptr;
+    const auto& c = terrain.classes();
+    const auto threshold = [](const Threshold& t, double used) {
+        Json j{{"value", used}};
+        if (t.byCoverage) j["target_share"] = t.coverage;
+        return j;
+    };
+    const auto& tc = config.terrain;
+    return {{"lake_below", threshold(tc.lakeBelow, c[size_t(DefaultClass::Lake)].heightMax)},
+            {"mountain_above",
+             threshold(tc.mountainAbove, c[size_t(DefaultClass::Mountain)].heightMin)},
+            {"forest_above", threshold(tc.forestAbove, c[size_t(DefaultClass::Forest)].moistureMin)},
+            {"desert_below", threshold(tc.desertBelow, c[size_t(DefaultClass::Desert)].moistureMax)}};
+}
+
+Json classesJson(const Terrain& terrain, const MapStats& stats) {
+    Json list = Json::array();
+    for (std::size_t i = 0; i < terrain.classes().size(); ++i) {
+        const TerrainClass& c = terrain.classes()[i];
+        list.push_back({{"index", i},
+                        {"name", c.name},
+                        {"walkable", c.walkable},
+                        {"cells", stats.classCells()[i]},
+                        {"share", share(stats.classCells()[i], stats.cells())}});
+    }
+    return list;
+}
+
+Json regionsJson(const RegionStats& r) {
+    Json bins = Json::array();
+    for (const RegionSizeBin& b : r.sizeBins)
+        bins.push_back({{"min_cells", b.minCells},
+                        {"max_cells", b.maxCells},
+                        {"regions", b.regions},
+                        {"cells", b.cells}});
+    return {{"count", r.regionCount},
+            {"largest_cells", r.largestCells},
+            {"largest_share_of_walkable", r.largestShare()},
+            {"largest_sizes", r.largestSizes},
+            {"size_bins", bins}};
+}
+
+Json statsJson(const RunFacts& f) {
+    Json j;
+    j["terragrid_version"] = kVersion;
+    j["seed"] = f.config.seed;
+    j["config_hash"] = f.config.hash;
+    j["map"] = mapJson(f.config);
+    if (f.window) j["window"] = windowJson(*f.window, f.generated);
+    j["elevation"] = {{"min_m", f.stats.elevationMin()},
+                      {"max_m", f.stats.elevationMax()},
+                      {"mean_m", f.stats.elevationMean()}};
+    j["thresholds"] = thresholdsJson(f.config, *f.terrain);
+    j["classes"] = classesJson(*f.terrain, f.stats);
+    const std::int64_t walkable = f.regions->walkableCellsAfter();
+    j["walkable"] = {
+        {"connectivity", kConnectivityNames[static_cast<std::size_t>(f.config.terrain.connectivity)]},
+        {"cells", walkable},
+        {"share", share(walkable, f.stats.cells())},
+        {"cells_before_connectivity", f.stats.walkableCells()}};
+    j["regions"] = regionsJson(f.regions->stats());
+    j["timing_seconds"] = {{"terrain", f.terrainSeconds},
+                           {"generate_cpu", f.times.generateSeconds},
+                           {"outputs_streaming", f.times.sinkSeconds},
+                           {"outputs_finish", f.times.finishSeconds},
+                           {"regions", f.regions->analysisSeconds()},
+                           {"generation_wall", f.times.wallSeconds}};
+    return j;
+}
+
+/// Generates `generated` (config itself, or the window of it) into every output; terrain
+/// thresholds come from the whole configured map.
+RunReport runPiece(const Config& config, const MapWindow* window, const Config& generated,
+                   const ProgressFn& progress, const FileWrittenFn& written) {
+    const auto start = Clock::now();
+    // Resolving coverage targets can fail (ConfigError): before anything touches the disk.
+    // Always on the configured map, so every window classifies as the single run does.
+    std::optional<Terrain> terrain;
+    if (config.needsClasses()) terrain.emplace(makeTerrain(config));
+    const double terrainSeconds = secondsSince(start);
+    const Terrain* rules = terrain ? &*terrain : nullptr;
+
+    createOutputDirectory(generated.output.directory);
+    // Before any file: the lock, the recovery of dead runs, the staging folder.
+    OutputTransaction transaction(generated.output.directory);
+    // The regions apply the connectivity rule for every output that shows walkability.
+    std::unique_ptr<WalkableRegions> regions;
+    if (generated.wants(OutputFile::WalkableTif) || generated.wants(OutputFile::StatsJson) ||
+        (generated.wants(OutputFile::TiledMap) && generated.output.tiled.walkableLayer))
+        regions = std::make_unique<WalkableRegions>(generated.terrain.connectivity ==
+                                                    Connectivity::Largest);
+    // Without stats.json the run reports only the elevation range: no sums, no class counts.
+    MapStats stats(rules ? rules->classes().size() : 0, generated.wants(OutputFile::StatsJson));
+    auto sinks = makeSinks(generated, rules, regions.get());
+    std::optional<AtomicFile> statsFile;
+    if (generated.wants(OutputFile::StatsJson))
+        statsFile.emplace(outputPath(generated, OutputFile::StatsJson));
+
+    // Regions first: walkable.tif and map.tmj's blocked layer read their result in their own
+    // finish().
+    std::vector<TileSink*> all{&stats};
+    if (regions) all.push_back(regions.get());
+    for (auto& sink : sinks) all.push_back(sink.get());
+    const GenerationTimes times = generateMap(generated, rules, all, progress);
+
+    if (statsFile)
+        statsFile->write(statsJson({config, window, generated, rules, stats, regions.get(),
+                                    terrainSeconds, times})
+                             .dump(2) +
+                         "\n");
+    // Every file is complete before any is renamed into place (staged, then one commit).
+    RunReport report;
+    std::uint64_t stagedBefore = 0;
+    const auto tell = [&](const std::string& path) {  // what the last commit() staged
+        report.files.push_back(path);
+        if (written) written(path, transaction.stagedBytes() - stagedBefore);
+        stagedBefore = transaction.stagedBytes();
+    };
+    for (auto& sink : sinks) {
+        sink->commit();
+        tell(sink->path());
+    }
+    if (statsFile) {
+        statsFile->commit();
+        tell(statsFile->targetPath());
+    }
+    transaction.commit();  // all of them in place, or none
+    report.tiles = TileLayout(generated.map).tileCount();
+    report.elevationMin = stats.elevationMin();
+    report.elevationMax = stats.elevationMax();
+    report.seconds = secondsSince(start);
+    return report;
+}
+
+}  // namespace
+
+RunReport runMap(const Config& config, const ProgressFn& progress,
+                 const FileWrittenFn& written) {
+    return runPiece(config, nullptr, config, progress, written);
+}
+
+RunReport runMap(const Config& config, const MapWindow& window, const ProgressFn& progress,
+                 const FileWrittenFn& written) {
+    checkWindow(config, window);
+    return runPiece(config, &window, windowConfig(config, window.cells), progress, written);
+}
+
+}  // namespace terragrid

@@ -1,0 +1,226 @@
+// Config loading and validation (design.md principles 5 and 7): documents, overrides and the
+// public entry points. The option table is in options.cpp, the checks of its values in
+// values.cpp and terrain_rules.cpp, and the rules across fields in
+// validation.cpp. A document is checked in full before anything is thrown, so the user
+// sees every problem at once, one per line.
+
+#include "terragrid/config/loader.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <utility>
+#include <vector>
+
+#include "config/json.hpp"
+#include "config/options.hpp"
+#include "config/text.hpp"
+#include "config/validation.hpp"
+#include "config/json_duplicate_keys.hpp"
+
+namespace terragrid {
+
+using namespace config_detail;
+
+namespace {
+
+std::string_view trim(std::string_view text) {
+    const auto first = text.find_first_not_of(" \t");
+    if (first == std::string_view::npos) return {};
+    return text.substr(first, text.find_last_not_of(" \t") - first + 1);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Documents and overrides
+
+/// nlohmann refuses numbers that overflow a double (1e309) while parsing; that is a problem with
+/// the value at `path`, not with the JSON.
+void reportOverflow(const std::string& path, const std::string& number, Problems& out) {
+    report(out, quote(path) + " must be a finite number (got " + abbreviate(number) + ")");
+}
+
+void reportParseFailure(const JsonParseFailure& failure, std::string_view sourceName,
+                        Problems& out) {
+    if (!failure.overflowingNumber.empty() && !failure.keyPath.empty())
+        return reportOverflow(failure.keyPath, failure.overflowingNumber, out);
+    if (failure.tooDeep) {
+        return report(out, quote(sourceName) + " nests arrays and objects more than " +
+                               std::to_string(kMaxJsonDepth) + " deep" +
+                               (failure.keyPath.empty() ? "" : " at " + quote(failure.keyPath)));
+    }
+    // nlohmann's words quote the last token read, which may be 100 MB of a string or spaces.
+    report(out, quote(sourceName) + " is not valid JSON: " + abbreviate(failure.message));
+}
+
+/// Parses `text` and merges it over `document`, and over `written` (what the user wrote) when
+/// given. On a problem, `document` is left as it was, so overrides are still checked against
+/// the rest.
+void mergeText(Json& document, std::string_view text, std::string_view sourceName, Problems& out,
+               Json* written = nullptr) {
+    JsonParseResult parsed = parseJson(text, true);
+    if (!parsed.ok) return reportParseFailure(parsed.failure, sourceName, out);
+    if (const auto duplicate = findDuplicateKey(text, true))
+        return report(out, quote(sourceName) + " sets " + quote(duplicate->path) +
+                               " twice (line " + std::to_string(duplicate->firstLine) +
+                               " and line " + std::to_string(duplicate->secondLine) +
+                               "); give each key once");
+    if (!parsed.value.is_object())
+        return report(out, quote(sourceName) + " must hold a JSON object" + got(parsed.value));
+    mergeJson(document, parsed.value);
+    if (written != nullptr) mergeJson(*written, parsed.value);
+}
+
+bool isKeyPath(std::string_view path) {
+    const auto keys = splitPath(path);
+    return !path.empty() &&
+           std::none_of(keys.begin(), keys.end(), [](const std::string& k) { return k.empty(); });
+}
+
+/// Merges `value` in at `path`. Missing sections are created, so an unknown key is reported by
+/// checkKeys like any other.
+void setAt(Json& document, std::string_view path, const Json& value, std::string_view override,
+           Problems& out) {
+    Json* node = &document;
+    std::string walked;
+    for (const auto& key : splitPath(path)) {
+        if (!node->is_object()) {
+            return report(out, "override " + quote(override) + " cannot set a key inside " +
+                                   quote(walked) + ", which is not an object" + got(*node));
+        }
+        walked = joinPath(walked, key);
+        if (!node->contains(key) && walked != path) (*node)[key] = Json::object();
+        node = &(*node)[key];
+    }
+    mergeJson(*node, value);
+}
+
+/// `value` nested in objects along `path`: "a.b" and 1 give {"a": {"b": 1}}.
+Json nestedAt(std::string_view path, Json value) {
+    const auto keys = splitPath(path);
+    for (auto key = keys.rbegin(); key != keys.rend(); ++key) {
+        Json object = Json::object();
+        object[*key] = std::move(value);
+        value = std::move(object);
+    }
+    return value;
+}
+
+/// Applies "key.path=value" to `document`, and records it in `written` (what the user wrote).
+/// The value is JSON when it parses as JSON (12, true, [0, 30], "quoted"), otherwise the bare
+/// text (out-dir); spaces around key and value are ignored.
+void applyOverride(Json& document, Json& written, std::string_view text, Problems& out) {
+    const auto equals = text.find('=');
+    const std::string_view path =
+        equals == std::string_view::npos ? "" : trim(text.substr(0, equals));
+    if (!isKeyPath(path))
+        return report(out, "override " + quote(text) + " must look like key.path=value");
+    const std::string_view valueText = trim(text.substr(equals + 1));
+    JsonParseResult parsed = parseJson(valueText, false);
+    if (!parsed.ok && !parsed.failure.overflowingNumber.empty())
+        return reportOverflow(joinPath(path, parsed.failure.keyPath),
+                              parsed.failure.overflowingNumber, out);
+    const Json value = parsed.ok ? parsed.value : Json(std::string(valueText));
+    setAt(document, path, value, text, out);
+    mergeJson(written, nestedAt(path, value));
+}
+
+Json parseBuiltin() {
+    Problems problems;
+    Json document = Json::object();
+    mergeText(document, builtinConfigText(), "built-in default", problems);
+    if (!problems.empty()) throw ConfigError(std::move(problems));
+    return document;
+}
+
+}  // namespace
+
+const Json& config_detail::builtinDocument() {
+    static const Json document = parseBuiltin();
+    return document;
+}
+
+namespace {
+
+/// Hash of the resolved document without output.directory: where a map is written does not
+/// change which map it is.
+std::string configHash(Json document) {
+    document["output"].erase("directory");
+    // An execution parameter, like the thread count: it changes no byte of any output, so
+    // neither may the hash that every output carries.
+    document["map"].erase("tile_size");
+    return fnv1a64Hex(dumpJson(document));
+}
+
+ConfigError cannotRead(const std::string& path, const std::string& reason) {
+    return ConfigError({"config: cannot read " + quote(path) + ": " + oneLine(reason)});
+}
+
+/// Far above any config (a few KB) and above the 100 MB the hostile-input table feeds in, but a
+/// bound: a wrong file that never ends (/dev/zero, /dev/urandom) or a disk image would
+/// otherwise be read until memory runs out. Pipes stay allowed (--config <(jq ...)).
+constexpr std::size_t kMaxConfigBytes = std::size_t{256} << 20;
+
+std::string readFile(const std::string& path) {
+    std::error_code error;
+    // Opening a directory with ifstream succeeds on some systems and then reads nothing.
+    if (std::filesystem::is_directory(path, error)) throw cannotRead(path, "it is a directory");
+    errno = 0;
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw cannotRead(path,
+                         errno != 0 ? std::generic_category().message(errno) : "cannot open it");
+    std::string text;
+    std::vector<char> chunk(std::size_t{1} << 20);
+    while (in.read(chunk.data(), static_cast<std::streamsize>(chunk.size())) || in.gcount() > 0) {
+        const auto count = static_cast<std::size_t>(in.gcount());
+        if (text.size() + count > kMaxConfigBytes)
+            throw cannotRead(path, "it holds more than " + std::to_string(kMaxConfigBytes >> 20) +
+                                       " MiB, and a config is a few KB");
+        text.append(chunk.data(), count);
+    }
+    if (in.bad()) throw cannotRead(path, "read error");
+    return text;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// Public interface
+
+ConfigError::ConfigError(std::vector<std::string> problems)
+    : std::runtime_error([&] {
+          std::string text;
+          for (const auto& problem : problems) text += (text.empty() ? "" : "\n") + problem;
+          return text;
+      }()),
+      m_problems(std::move(problems)) {}
+
+LoadedConfig parseConfig(std::string_view text, std::string_view sourceName,
+                   const std::vector<std::string>& overrides) {
+    Problems problems;
+    Json document = builtinDocument();
+    Json written = Json::object();
+    mergeText(document, text, sourceName, problems, &written);
+    for (const auto& override : overrides) applyOverride(document, written, override, problems);
+    Validation v = validate(document, written, problems);
+    if (!problems.empty()) throw ConfigError(std::move(problems));
+    v.config.resolvedJson = dumpJson(document, 2);
+    v.config.hash = configHash(document);
+    return std::move(v.config);
+}
+
+LoadedConfig loadConfig(const std::string& path, const std::vector<std::string>& overrides) {
+    return parseConfig(readFile(path), path, overrides);
+}
+
+LoadedConfig defaultConfig(const std::vector<std::string>& overrides) {
+    // Nothing merged over the built-in default: only the overrides are the user's (which
+    // matters for "has no effect" problems).
+    return parseConfig("{}", "built-in default", overrides);
+}
+
+}  // namespace terragrid

@@ -1,0 +1,451 @@
+// The option table below (options()) declares every key once: its type, range and meaning, and
+// where it goes in Config. The keys of a noise layer are declared once (kLayerRows) and
+// instantiated for each layer (kLayers). Defaults are deliberately not here: they live in
+// configs/default.json, compiled in as builtinConfigText(), so there is one place to change
+// them.
+
+#include "config/options.hpp"
+
+#include <algorithm>
+
+namespace terragrid::config_detail {
+namespace {
+
+constexpr Rule integerIn(std::uint64_t lo, std::uint64_t hi) {
+    return {.kind = Kind::Integer, .intMin = lo, .intMax = hi};
+}
+constexpr Rule numberIn(double lo, double hi) {
+    return {.kind = Kind::Number, .min = lo, .max = hi};
+}
+/// lo < value <= hi.
+constexpr Rule numberAbove(double lo, double hi) {
+    return {.kind = Kind::Number, .min = lo, .max = hi, .minExclusive = true};
+}
+/// [x, y], each within -limit..limit.
+constexpr Rule pairWithin(double limit) {
+    return {.kind = Kind::NumberPair, .min = -limit, .max = limit};
+}
+constexpr Rule boolean() { return {.kind = Kind::Boolean}; }
+constexpr Rule nonEmptyString() { return {.kind = Kind::String}; }
+constexpr Rule oneOf(std::span<const std::string_view> names) {
+    return {.kind = Kind::Choice, .choices = names};
+}
+/// A non-empty array of distinct names from `names`.
+constexpr Rule filesFrom(std::span<const std::string_view> names) {
+    return {.kind = Kind::FileList, .choices = names};
+}
+/// A value on 0..1, or {"coverage": share} with the share on 0..1.
+constexpr Rule threshold() { return {.kind = Kind::Threshold, .min = 0, .max = 1}; }
+/// An object with one boolean per name.
+constexpr Rule flagPer(std::span<const std::string_view> names) {
+    return {.kind = Kind::FlagPerClass, .choices = names};
+}
+/// An object with one "#rrggbb" colour per name.
+constexpr Rule colourPer(std::span<const std::string_view> names) {
+    return {.kind = Kind::ColourPerClass, .choices = names};
+}
+constexpr Rule classTable() { return {.kind = Kind::ClassTable}; }
+constexpr Rule layerList() { return {.kind = Kind::LayerList}; }
+
+std::vector<OutputFile> outputFilesFrom(const Json& names) {
+    std::vector<OutputFile> files;
+    for (const auto& name : names) files.push_back(enumNamed<OutputFile>(kOutputFileNames, name));
+    return files;
+}
+
+/// A checked threshold: a number, or {"coverage": number}.
+Threshold thresholdFrom(const Json& value) {
+    if (!value.is_object()) return {.value = value.get<double>()};
+    return {.byCoverage = true, .coverage = value.at("coverage").get<double>()};
+}
+
+/// A checked colour, "#rrggbb" in lower case.
+Rgb rgbFrom(const Json& value) {
+    const auto& text = value.get_ref<const std::string&>();
+    const auto byte = [&](std::size_t at) {
+        return static_cast<std::uint8_t>(std::stoi(text.substr(at, 2), nullptr, 16));
+    };
+    return {byte(1), byte(3), byte(5)};
+}
+
+/// The default rules' five classes, in kDefaultClasses order, created on first use with the
+/// built-in colours and walkability (the config's own then overwrite them).
+std::vector<TerrainClass>& defaultTable(TerrainConfig& terrain) {
+    if (terrain.classes.empty()) {
+        for (const auto& info : kDefaultClasses)
+            terrain.classes.push_back(
+                {.name = std::string(info.name), .colour = info.colour, .walkable = info.walkable});
+    }
+    return terrain.classes;
+}
+
+}  // namespace
+
+std::vector<TerrainClass> classesFrom(const Json& entries) {
+    std::vector<TerrainClass> classes;
+    for (const auto& e : entries) {
+        classes.push_back({.name = e.at("name").get<std::string>(),
+                           .colour = rgbFrom(e.at("colour")),
+                           .walkable = e.at("walkable").get<bool>(),
+                           .heightMin = e.at("height")[0].get<double>(),
+                           .heightMax = e.at("height")[1].get<double>(),
+                           .moistureMin = e.at("moisture")[0].get<double>(),
+                           .moistureMax = e.at("moisture")[1].get<double>()});
+    }
+    return classes;
+}
+
+namespace {
+
+/// Puts a value that passed its rule (in its canonical form) into Config.
+using Store = void (*)(Config&, const Json&);
+
+/// One key of the table, as declared.
+struct Row {
+    std::string_view path;
+    Rule rule;
+    std::string_view meaning;
+    Store store;
+};
+
+// Documentation order: the README's reference table follows it (kHeadRows, the layers, then
+// kTailRows).
+constexpr std::array kHeadRows{
+    Row{"seed", integerIn(0, kMaxUint64),
+        "Master seed: the same seed and options always give the same map.",
+        [](Config& c, const Json& v) { c.seed = v.get<std::uint64_t>(); }},
+    Row{"map.width", integerIn(1, kMaxMapSideCells), "Map width in cells.",
+        [](Config& c, const Json& v) { c.map.width = v.get<std::int64_t>(); }},
+    Row{"map.height", integerIn(1, kMaxMapSideCells), "Map height in cells.",
+        [](Config& c, const Json& v) { c.map.height = v.get<std::int64_t>(); }},
+    Row{"map.tile_size", integerIn(1, kMaxTileSizeCells),
+        "Edge of the square tiles the map is generated in, in cells; tiles at the map's "
+        "right and bottom edges are clipped, so a tile larger than the map is fine.",
+        [](Config& c, const Json& v) { c.map.tileSizeCells = v.get<std::int64_t>(); }},
+    Row{"map.cell_size", numberAbove(0, kMaxCellSize),
+        "Width and height of one cell in world (CRS) units.",
+        [](Config& c, const Json& v) { c.map.cellSize = v.get<double>(); }},
+    Row{"map.origin", pairWithin(kMaxOriginAbs),
+        "World [x, y] of the map's top-left corner; each a whole multiple of map.cell_size "
+        "(within 2^46 cells of 0), so windows and shards line up cell for cell.",
+        [](Config& c, const Json& v) {
+            c.map.originX = v[0].get<double>();
+            c.map.originY = v[1].get<double>();
+        }},
+    Row{"map.projection", oneOf(kProjectionNames),
+        "plane: cells lie on the plane of world coordinates. equirectangular: the map is a "
+        "whole planet, columns longitudes from -180 to 180 and rows latitudes from 90 to "
+        "-90, its noise sampled on a sphere, so it joins across the 180th meridian and is "
+        "not pinched at the poles; it needs map.width = 2 x map.height with an even height, "
+        "is written in EPSG:4326 (output.epsg must be 4326 or left out), and map.cell_size "
+        "is then the width of a cell at the equator (map.origin has no effect).",
+        [](Config& c, const Json& v) {
+            c.map.projection = enumNamed<Projection>(kProjectionNames, v);
+        }},
+    Row{"map.wrap", boolean(),
+        "A tileable map: the noise is sampled on two circles in 4D, so the right edge "
+        "continues into the left and the bottom into the top without a seam. Every layer's "
+        "noise must be perlin or simplex (they have a 4D form).",
+        [](Config& c, const Json& v) { c.map.wrap = v.get<bool>(); }},
+};
+
+/// The layer sections, each with the keys of kLayerRows, a `layers` list, and (height) the
+/// shaping keys of kShapingRows.
+struct Layer {
+    std::string_view name;
+    LayerStackParams Config::*stack;
+    bool shaping;
+};
+constexpr std::array kLayers{Layer{"height", &Config::height, true},
+                             Layer{"moisture", &Config::moisture, false}};
+
+constexpr std::array kLayerRows{
+    LayerRow{
+        "noise", oneOf(kNoiseKindNames), "Base noise of the layer.",
+        [](NoiseParams& p, const Json& v) { p.noise = enumNamed<NoiseKind>(kNoiseKindNames, v); }},
+    LayerRow{
+        "fade", oneOf(kFadeCurveNames),
+        "Curve blending between lattice points (simplex noise ignores it).",
+        [](NoiseParams& p, const Json& v) { p.fade = enumNamed<FadeCurve>(kFadeCurveNames, v); }},
+    LayerRow{"fractal", oneOf(kFractalKindNames),
+             "How the layer's octaves are summed; none samples a single octave.",
+             [](NoiseParams& p, const Json& v) {
+                 p.fractal = enumNamed<FractalKind>(kFractalKindNames, v);
+             }},
+    LayerRow{
+        "hash", oneOf(kHashKindNames),
+        "Lattice hashing: lattice never repeats, permutation repeats every 256 lattice "
+        "cells, reference is Ken Perlin's fixed permutation (the seed then only shifts "
+        "octaves).",
+        [](NoiseParams& p, const Json& v) { p.hash = enumNamed<HashKind>(kHashKindNames, v); }},
+    LayerRow{"octaves", integerIn(1, kMaxOctaves),
+             "Number of octaves summed (fractal none uses one).",
+             [](NoiseParams& p, const Json& v) { p.octaves = v.get<int>(); }},
+    LayerRow{"lacunarity", numberIn(1, kMaxLacunarity),
+             "Frequency factor from one octave to the next.",
+             [](NoiseParams& p, const Json& v) { p.lacunarity = v.get<double>(); }},
+    LayerRow{"persistence", numberAbove(0, 1),
+             "Amplitude factor from one octave to the next (0 would silence every octave "
+             "after the first, so it is refused).",
+             [](NoiseParams& p, const Json& v) { p.persistence = v.get<double>(); }},
+    LayerRow{"frequency", numberAbove(0, kMaxFrequency),
+             "Cycles per world unit of the layer's first octave.",
+             [](NoiseParams& p, const Json& v) { p.frequency = v.get<double>(); }},
+    LayerRow{"offset", pairWithin(kMaxNoiseOffset),
+             "[x, y] added to the layer's noise coordinates (noise units): moves the pattern "
+             "without changing the seed.",
+             [](NoiseParams& p, const Json& v) {
+                 p.offsetX = v[0].get<double>();
+                 p.offsetY = v[1].get<double>();
+             }},
+    LayerRow{"seed_offset", integerIn(0, kMaxUint64),
+             "Added to seed for this layer, so layers with equal parameters differ.",
+             [](NoiseParams& p, const Json& v) { p.seedOffset = v.get<std::uint64_t>(); }},
+    LayerRow{"proximity", oneOf(kProximityNames),
+             "What each lattice point contributes under noise generic_lattice (other noises "
+             "ignore it), weighted by the fade. constant gives value noise, gradient Perlin "
+             "noise; triangular a sharp crest (or trough) through the point across a hashed "
+             "direction, ridged such a crest with curved flanks, semi_ridged a crest leaning "
+             "into a gradient.",
+             [](NoiseParams& p, const Json& v) {
+                 p.proximity = enumNamed<Proximity>(kProximityNames, v);
+             }},
+    LayerRow{"grid_displacement", oneOf(kGridDisplacementNames),
+             "Moves each octave's lattice of noise generic_lattice (other noises ignore it) by "
+             "half or a quarter of its own grid step, so the lattice points of successive "
+             "octaves do not coincide.",
+             [](NoiseParams& p, const Json& v) {
+                 p.displacement = enumNamed<GridDisplacement>(kGridDisplacementNames, v);
+             }},
+    LayerRow{"marble.frequency", numberIn(0, kMaxFrequency),
+             "Marble stripes per world unit along x (other fractals ignore it); the layer is "
+             "(sin(2 pi (frequency x + turbulence t)) + 1) / 2 with t the layer's turbulence "
+             "sum.",
+             [](NoiseParams& p, const Json& v) { p.marbleFrequency = v.get<double>(); }},
+    LayerRow{"marble.turbulence", numberIn(0, kMaxMarbleTurbulence),
+             "How far the turbulence bends the marble stripes (other fractals ignore it), in "
+             "stripe widths per unit of turbulence; 0 gives straight stripes.",
+             [](NoiseParams& p, const Json& v) { p.marbleTurbulence = v.get<double>(); }},
+    LayerRow{"cellular.return", oneOf(kCellularReturnNames),
+             "What noise cellular returns (other noises ignore it): the distance to the "
+             "nearest feature point (f1), to the second nearest (f2), or their difference "
+             "(f2_minus_f1: 0 along the borders between cells, a network of creases).",
+             [](NoiseParams& p, const Json& v) {
+                 p.cellularReturn = enumNamed<CellularReturn>(kCellularReturnNames, v);
+             }},
+    LayerRow{"cellular.distance", oneOf(kCellularDistanceNames),
+             "How noise cellular measures distance (other noises ignore it): euclidean gives "
+             "round cells, manhattan (the sum of the distances along x and y) diamond-shaped "
+             "ones.",
+             [](NoiseParams& p, const Json& v) {
+                 p.cellularDistance = enumNamed<CellularDistance>(kCellularDistanceNames, v);
+             }},
+    LayerRow{"cellular.jitter", numberIn(0, 1),
+             "How far noise cellular's feature points stray from their lattice cell's centre "
+             "(other noises ignore it): 0 is a regular grid, 1 anywhere in the cell.",
+             [](NoiseParams& p, const Json& v) { p.cellularJitter = v.get<double>(); }},
+    LayerRow{"warp.amplitude", numberIn(0, kMaxWarpAmplitude),
+             "Domain warp: how far, in world units, each sample point is moved by fBm of Perlin "
+             "noise before the layer is sampled there (0: no warp). Bends coastlines and "
+             "ridges into natural shapes; about 1 to 4 times the layer's feature size "
+             "(1 / frequency) looks natural.",
+             [](NoiseParams& p, const Json& v) { p.warp.amplitude = v.get<double>(); }},
+    LayerRow{"warp.frequency", numberAbove(0, kMaxFrequency),
+             "Cycles per world unit of the warp's first octave.",
+             [](NoiseParams& p, const Json& v) { p.warp.frequency = v.get<double>(); }},
+    LayerRow{"warp.octaves", integerIn(1, kMaxOctaves), "Octaves of the warp's fBm.",
+             [](NoiseParams& p, const Json& v) { p.warp.octaves = v.get<int>(); }},
+};
+
+/// A layer section's list of layers stacked on its base layer.
+constexpr std::string_view kLayersMeaning =
+        "More noise layers combined with the base layer, in order: each entry takes any "
+        "layer key (left-out keys are the section's own, but each entry draws its own "
+        "noise) and combine (add, multiply, min or max: how its term joins the value so "
+        "far), weight (-100..100, default 1: term = weight x its value) and mask (none, or "
+        "base: the term is also multiplied by the base layer's value, e.g. mountains only "
+        "where the continents are high). At most 8 entries. The result is mapped onto 0..1 "
+        "by the range the combination can take (from the weights alone).";
+
+/// Height's shaping keys, applied after the layers are combined.
+constexpr std::array kShapingRows{
+    Row{"falloff.shape", oneOf(kFalloffNames),
+        "Island shaping: lower the height toward the map's edge, by the distance from the "
+        "centre measured as a circle (radial) or a square; none leaves it. Not on wrapping "
+        "maps or planets.",
+        [](Config& c, const Json& v) {
+            c.height.falloff.shape = enumNamed<Falloff>(kFalloffNames, v);
+        }},
+    Row{"falloff.strength", numberIn(0, 1),
+        "How far the falloff lowers the edge: the height becomes h (1 - strength d^exponent), "
+        "d from 0 at the centre to 1 at the edge.",
+        [](Config& c, const Json& v) { c.height.falloff.strength = v.get<double>(); }},
+    Row{"falloff.exponent", numberAbove(0, kMaxFalloffExponent),
+        "Shape of the falloff: 1 slopes from the centre, larger values keep more of the "
+        "centre untouched and drop near the edge.",
+        [](Config& c, const Json& v) { c.height.falloff.exponent = v.get<double>(); }},
+    Row{"redistribution", numberAbove(0, kMaxRedistribution),
+        "The height h (0..1) becomes h^redistribution, last: above 1 flattens valleys and "
+        "sharpens peaks, below 1 raises plateaus; 1 leaves it.",
+        [](Config& c, const Json& v) { c.height.redistribution = v.get<double>(); }},
+};
+
+constexpr std::array kTailRows{
+    Row{"elevation.min", numberIn(-kMaxElevationMeters, kMaxElevationMeters),
+        "Elevation in metres written for noise value 0; must be below elevation.max.",
+        [](Config& c, const Json& v) { c.elevation.minMeters = v.get<double>(); }},
+    Row{"elevation.max", numberIn(-kMaxElevationMeters, kMaxElevationMeters),
+        "Elevation in metres written for noise value 1.",
+        [](Config& c, const Json& v) { c.elevation.maxMeters = v.get<double>(); }},
+    Row{"terrain.lake_below", threshold(),
+        "Cells with height at or below this are lake; {\"coverage\": share} instead picks "
+        "the value that makes that share of the whole map lake. Must be below "
+        "terrain.mountain_above.",
+        [](Config& c, const Json& v) { c.terrain.lakeBelow = thresholdFrom(v); }},
+    Row{"terrain.mountain_above", threshold(),
+        "Cells with height at or above this are mountain (or {\"coverage\": share} of the "
+        "whole map).",
+        [](Config& c, const Json& v) { c.terrain.mountainAbove = thresholdFrom(v); }},
+    Row{"terrain.forest_above", threshold(),
+        "Cells that are neither lake nor mountain with moisture at or above this are forest "
+        "(or {\"coverage\": share} of the whole map).",
+        [](Config& c, const Json& v) { c.terrain.forestAbove = thresholdFrom(v); }},
+    Row{"terrain.desert_below", threshold(),
+        "Remaining cells with moisture at or below this are desert (or {\"coverage\": share} "
+        "of the whole map); must be below terrain.forest_above. Everything else is ground. "
+        "Coverages together must add up to at most 1.",
+        [](Config& c, const Json& v) { c.terrain.desertBelow = thresholdFrom(v); }},
+    Row{"terrain.walkable", flagPer(kDefaultClassNames),
+        "Whether each of the default classes can be walked on.",
+        [](Config& c, const Json& v) {
+            if (c.terrain.customClasses) return;  // the user's table replaces them
+            auto& classes = defaultTable(c.terrain);
+            for (std::size_t i = 0; i < kDefaultClassNames.size(); ++i)
+                classes[i].walkable = v.at(std::string(kDefaultClassNames[i])).get<bool>();
+        }},
+    Row{"terrain.colours", colourPer(kDefaultClassNames),
+        "Colour of each of the default classes in classes.tif's palette and preview.png.",
+        [](Config& c, const Json& v) {
+            if (c.terrain.customClasses) return;  // the user's table replaces them
+            auto& classes = defaultTable(c.terrain);
+            for (std::size_t i = 0; i < kDefaultClassNames.size(); ++i)
+                classes[i].colour = rgbFrom(v.at(std::string(kDefaultClassNames[i])));
+        }},
+    Row{"terrain.classes", classTable(),
+        "Your own class table instead of the default classes ([] keeps the defaults, built "
+        "from the thresholds). Each entry is {\"name\", \"colour\", \"walkable\", \"height\", "
+        "\"moisture\"}: name is required, unique, at most 64 characters; colour (\"#rrggbb\") "
+        "and walkable (true or false) are required; height and moisture are [lo, hi] ranges "
+        "with 0 <= lo <= hi <= 1, [0, 1] when left out. A cell takes the first class whose "
+        "ranges contain its height and moisture, and every cell must match one. The "
+        "thresholds, walkable and colours then have no effect.",
+        [](Config& c, const Json& v) {
+            if (v.empty()) {
+                defaultTable(c.terrain);
+                return;
+            }
+            c.terrain.customClasses = true;
+            c.terrain.classes = classesFrom(v);
+        }},
+    Row{"terrain.connectivity", oneOf(kConnectivityNames),
+        "Walkable cells form 4-connected regions: report counts them in stats.json; largest "
+        "also keeps only the largest region walkable.",
+        [](Config& c, const Json& v) {
+            c.terrain.connectivity = enumNamed<Connectivity>(kConnectivityNames, v);
+        }},
+    Row{"output.directory", nonEmptyString(),
+        "Directory the output files are written to; not part of the config hash.",
+        [](Config& c, const Json& v) { c.output.directory = v.get<std::string>(); }},
+    Row{"output.files", filesFrom(kOutputFileNames),
+        "Output files to write. height.r16 (raw 16-bit heights) comes with height.r16.json; "
+        "map.tmj (a Tiled map) with terrain.tsj and terrain.png.",
+        [](Config& c, const Json& v) { c.output.files = outputFilesFrom(v); }},
+    Row{"output.preview_max_size", integerIn(kMinPreviewSize, kMaxPreviewSize),
+        "Longest side of preview.png and height.png in pixels; bigger maps are downsampled "
+        "while tiles stream.",
+        [](Config& c, const Json& v) { c.output.previewMaxSize = v.get<std::int64_t>(); }},
+    Row{"output.epsg", integerIn(kMinEpsg, kMaxEpsg),
+        "EPSG code of the CRS the world coordinates are in, written into the GeoTIFF.",
+        [](Config& c, const Json& v) { c.output.epsg = v.get<int>(); }},
+    Row{"output.compression", oneOf(kCompressionNames), "GeoTIFF compression.",
+        [](Config& c, const Json& v) {
+            c.output.compression = enumNamed<Compression>(kCompressionNames, v);
+        }},
+    Row{"output.bigtiff", oneOf(kBigTiffModeNames),
+        "auto writes BigTIFF only when a file may pass 4 GiB; always forces it.",
+        [](Config& c, const Json& v) {
+            c.output.bigTiff = enumNamed<BigTiffMode>(kBigTiffModeNames, v);
+        }},
+    Row{"output.geotiff.block_size", integerIn(kMinGeoTiffBlock, kMaxGeoTiffBlock),
+        "Edge of the square blocks (TIFF tiles) of every GeoTIFF, in cells: a multiple of 16. "
+        "Set apart from map.tile_size, which changes no byte of any output.",
+        [](Config& c, const Json& v) { c.output.geotiffBlockSize = v.get<std::int64_t>(); }},
+    Row{"output.engine", oneOf(kEngineNames),
+        "Game engine the map is meant for: its size must be one the engine accepts (unity: "
+        "square 2^n+1 from 33 to 4097; unreal: each side one of 127, 253, 505, 1009, 2017, "
+        "4033, 8129; godot: each side 2^n+1 from 33 to 16385). The built-in default size is "
+        "snapped to the nearest accepted size; a size you give is refused unless "
+        "output.engine_snap is true. none accepts any size.",
+        [](Config& c, const Json& v) { c.output.engine = enumNamed<Engine>(kEngineNames, v); }},
+    Row{"output.engine_snap", boolean(),
+        "Snap a map size that output.engine does not accept to the nearest size it does, "
+        "even when you gave the size (a note says so).",
+        [](Config& c, const Json& v) { c.output.engineSnap = v.get<bool>(); }},
+    Row{"output.r16_flip_y", boolean(),
+        "Write height.r16 rows bottom to top instead of top to bottom.",
+        [](Config& c, const Json& v) { c.output.r16FlipY = v.get<bool>(); }},
+    Row{"output.tiled.tile_pixels", integerIn(kMinTilePixels, kMaxTilePixels),
+        "Edge of one tile of map.tmj's tileset image (terrain.png), in pixels.",
+        [](Config& c, const Json& v) { c.output.tiled.tilePixels = v.get<std::int64_t>(); }},
+    Row{"output.tiled.walkable_layer", boolean(),
+        "Add a layer to map.tmj marking the cells that cannot be walked on.",
+        [](Config& c, const Json& v) { c.output.tiled.walkableLayer = v.get<bool>(); }},
+    Row{"output.tiled.chunk_cells", integerIn(kMinChunkCells, kMaxChunkCells),
+        "Maps with a side above this many cells are written as chunk maps of at most "
+        "chunk_cells x chunk_cells cells, placed by map.world, instead of one map.tmj.",
+        [](Config& c, const Json& v) { c.output.tiled.chunkCells = v.get<std::int64_t>(); }},
+};
+
+std::vector<Option> buildOptions() {
+    std::vector<Option> options;
+    const auto add = [&](const Row& row) {
+        options.push_back({std::string(row.path), row.rule, row.meaning, row.store});
+    };
+    std::for_each(kHeadRows.begin(), kHeadRows.end(), add);
+    for (const Layer& layer : kLayers) {
+        const std::string section = std::string(layer.name) + ".";
+        for (const LayerRow& row : kLayerRows) {
+            options.push_back({section + std::string(row.key), row.rule, row.meaning,
+                               [stack = layer.stack, store = row.store](
+                                   Config& c, const Json& v) { store((c.*stack).base, v); }});
+        }
+        // After the base rows, so the entries can start from the stored base layer.
+        options.push_back({section + "layers", layerList(), kLayersMeaning,
+                           [stack = layer.stack](Config& c, const Json& v) {
+                               (c.*stack).layers = stackedLayersFrom((c.*stack).base, v);
+                           }});
+        if (!layer.shaping) continue;
+        for (const Row& row : kShapingRows)
+            options.push_back({section + std::string(row.path), row.rule, row.meaning, row.store});
+    }
+    std::for_each(kTailRows.begin(), kTailRows.end(), add);
+    return options;
+}
+
+}  // namespace
+
+std::span<const LayerRow> layerRows() { return kLayerRows; }
+
+const std::vector<Option>& options() {
+    static const std::vector<Option> table = buildOptions();
+    return table;
+}
+
+std::size_t optionIndex(std::string_view path) {
+    const auto& all = options();
+    return static_cast<std::size_t>(
+        std::find_if(all.begin(), all.end(), [&](const Option& o) { return o.path == path; }) -
+        all.begin());
+}
+
+}  // namespace terragrid::config_detail

@@ -1,0 +1,294 @@
+// Terrain classes: first-match classification, the default table, the coverage check of a
+// custom table, and turning coverage targets into thresholds.
+
+#include "terragrid/model/terrain.hpp"
+
+#include <algorithm>
+#include <cassert>
+#include <charconv>
+#include <cmath>
+#include <functional>
+#include <utility>
+
+#include "terragrid/config/loader.hpp"
+
+namespace terragrid {
+
+namespace {
+
+// Threshold values that put no cell (or every cell) on one side: every height and moisture
+// lies in [0, 1], so "<= -1" and ">= 2" match nothing.
+constexpr double kBelowEverything = -1;
+constexpr double kAboveEverything = 2;
+
+bool contains(const TerrainClass& c, double height, double moisture) noexcept {
+    return height >= c.heightMin && height <= c.heightMax && moisture >= c.moistureMin &&
+           moisture <= c.moistureMax;
+}
+
+/// The shortest text that reads back as `value` ("0.3", "0.30000001").
+std::string formatNumber(double value) {
+    char buf[32];
+    const auto result = std::to_chars(buf, buf + sizeof buf, value);
+    return std::string(buf, result.ptr);
+}
+
+/// `share` with few digits, but never so rounded that it reads as `limit` or more: the
+/// messages below say "only <share>" of something smaller than a target `limit`.
+std::string formatShareBelow(double share, double limit) {
+    char buf[32];
+    for (int digits = 3;; ++digits) {
+        const auto result =
+            std::to_chars(buf, buf + sizeof buf, share, std::chars_format::general, digits);
+        double readBack = 0;
+        std::from_chars(buf, result.ptr, readBack);
+        if (digits >= 17 || readBack < limit) return std::string(buf, result.ptr);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// findGap: the arrangement of range endpoints.
+
+/// One elementary piece of an axis: the point `lo` (== hi) or the open interval (lo, hi),
+/// with `probe` a double inside it.
+struct AxisPiece {
+    double lo;
+    double hi;
+    double probe;
+};
+
+/// The elementary pieces of [0, 1] cut at every endpoint in `ends`: each endpoint, and each open
+/// interval between consecutive endpoints. Within a piece every closed range [a, b] whose ends
+/// are among `ends` either holds every point or none, so one probe per piece decides it. An
+/// interval with no double strictly inside (consecutive doubles) is left out: no cell can
+/// have a value there.
+std::vector<AxisPiece> axisPieces(std::vector<double> ends) {
+    ends.push_back(0);
+    ends.push_back(1);
+    std::erase_if(ends, [](double v) { return !(v >= 0 && v <= 1); });
+    std::sort(ends.begin(), ends.end());
+    ends.erase(std::unique(ends.begin(), ends.end()), ends.end());
+    std::vector<AxisPiece> pieces;
+    for (std::size_t i = 0; i < ends.size(); ++i) {
+        pieces.push_back({ends[i], ends[i], ends[i]});
+        if (i + 1 == ends.size()) break;
+        const double mid = ends[i] + (ends[i + 1] - ends[i]) / 2;
+        if (ends[i] < mid && mid < ends[i + 1]) pieces.push_back({ends[i], ends[i + 1], mid});
+    }
+    return pieces;
+}
+
+bool coveredAt(const std::vector<TerrainClass>& classes, double height, double moisture) {
+    return std::any_of(classes.begin(), classes.end(),
+                       [&](const TerrainClass& c) { return contains(c, height, moisture); });
+}
+
+/// "0.3" for a point, "0.3..0.31" for an interval (its ends may be open or closed).
+std::string describeSpan(const AxisPiece& first, const AxisPiece& last) {
+    if (first.lo == last.hi) return formatNumber(first.lo);
+    return formatNumber(first.lo) + ".." + formatNumber(last.hi);
+}
+
+// ---------------------------------------------------------------------------------------------
+// resolveTerrain: thresholds from coverage targets.
+
+/// The threshold v that selects the number of `values` closest to `target`, where `before`
+/// is std::less (select value <= v) or std::greater (select value >= v). Ties in closeness:
+/// the smaller number. Selecting nothing gives `none` and everything `all`, values beyond or at
+/// the far end of [0, 1], so cells outside the sample follow the same intent.
+template <class Before>
+double thresholdForCount(std::vector<double> values, double target, Before before, double none,
+                         double all) {
+    const std::size_t n = values.size();
+    if (n == 0) return none;
+    // A threshold cannot split equal values, so the counts it can select are 0 and the ends of
+    // the runs of equal values in sorted order. The run holding sorted position floor(target)
+    // brackets the target: its two ends are the only candidates.
+    const std::size_t at = std::min(static_cast<std::size_t>(target), n - 1);
+    std::nth_element(values.begin(), values.begin() + std::ptrdiff_t(at), values.end(), before);
+    const double pivot = values[at];
+    std::size_t countBefore = 0;   // values sorted before the pivot's run
+    std::size_t countThrough = 0;  // ... and through its end
+    double lastBefore = none;      // the threshold that selects exactly countBefore values
+    for (const double v : values) {
+        if (before(v, pivot)) {
+            if (countBefore++ == 0 || before(lastBefore, v)) lastBefore = v;
+        }
+        if (!before(pivot, v)) ++countThrough;
+    }
+    const bool takeBefore = std::abs(double(countBefore) - target) <=
+                            std::abs(double(countThrough) - target);
+    const std::size_t count = takeBefore ? countBefore : countThrough;
+    if (count == 0) return none;
+    if (count == n) return all;
+    return takeBefore ? lastBefore : pivot;
+}
+
+/// "value <= v" selecting about `target` values, and "value >= v" likewise.
+double thresholdBelow(const std::vector<double>& values, double target) {
+    return thresholdForCount(values, target, std::less<>(), kBelowEverything, 1.0);
+}
+double thresholdAbove(const std::vector<double>& values, double target) {
+    return thresholdForCount(values, target, std::greater<>(), kAboveEverything, 0.0);
+}
+
+/// A resolved threshold for messages: "0.8", or "coverage 0.6, resolved to 0.58".
+std::string describeThreshold(const Threshold& t, double resolved) {
+    if (!t.byCoverage) return formatNumber(resolved);
+    return "coverage " + formatNumber(t.coverage) + ", resolved to " + formatNumber(resolved);
+}
+
+/// The moisture of the sample cells no earlier class (by the resolved thresholds) has taken.
+std::vector<double> moistureLeft(const CoverageSample& sample, double lake, double mountain,
+                                 double forest) {
+    std::vector<double> left;
+    for (std::size_t i = 0; i < sample.height.size(); ++i) {
+        const double h = sample.height[i];
+        const double m = sample.moisture[i];
+        if (h > lake && h < mountain && m < forest) left.push_back(m);
+    }
+    return left;
+}
+
+/// The threshold for a moisture class given by coverage of the whole map, chosen among the
+/// cells `left` for it; throws when there are fewer such cells than the target asks for.
+double moistureThreshold(const Threshold& t, const std::vector<double>& left, std::size_t n,
+                         bool above, const char* key, const char* leftWords) {
+    const double target = t.coverage * double(n);
+    // A target equal to the cells left, computed from a rounded share, may exceed it by a few
+    // ulps: that is reachable.
+    if (target - double(left.size()) > 1e-9 * double(n)) {
+        const double share = double(left.size()) / double(n);
+        throw ConfigError({"config: '" + std::string(key) + "' coverage " +
+                           formatNumber(t.coverage) + " cannot be reached: only " +
+                           formatShareBelow(share, t.coverage) + " of the map is " + leftWords});
+    }
+    return above ? thresholdAbove(left, target) : thresholdBelow(left, target);
+}
+
+}  // namespace
+
+bool TerrainConfig::usesCoverage() const noexcept {
+    return !customClasses && (lakeBelow.byCoverage || mountainAbove.byCoverage ||
+                              forestAbove.byCoverage || desertBelow.byCoverage);
+}
+
+Terrain::Terrain(std::vector<TerrainClass> classes) : m_classes(std::move(classes)) {
+    assert(!m_classes.empty() && m_classes.size() <= 255);
+    assert(!findGap(m_classes));
+    for (std::size_t i = 0; i < m_classes.size() && i < m_walkable.size(); ++i)
+        m_walkable[i] = m_classes[i].walkable;
+}
+
+std::uint8_t Terrain::classify(double height, double moisture) const noexcept {
+    assert(height >= 0 && height <= 1 && moisture >= 0 && moisture <= 1);
+    const std::size_t count = m_classes.size();
+    for (std::size_t i = 0; i + 1 < count; ++i)
+        if (contains(m_classes[i], height, moisture)) return static_cast<std::uint8_t>(i);
+    // The table covers [0, 1]^2, so only the last class is left. Should a value outside it
+    // (NaN) slip past the assert, the last class is a defined answer and nothing throws.
+    return static_cast<std::uint8_t>(count - 1);
+}
+
+std::vector<TerrainClass> defaultClassTable(const TerrainConfig& config, double lake,
+                                            double mountain, double forest, double desert) {
+    std::vector<TerrainClass> table(kDefaultClasses.size());
+    const bool fromConfig = config.classes.size() == kDefaultClasses.size();
+    for (std::size_t i = 0; i < table.size(); ++i) {
+        TerrainClass& c = table[i];
+        if (fromConfig) {
+            c.name = config.classes[i].name;
+            c.colour = config.classes[i].colour;
+            c.walkable = config.classes[i].walkable;
+        } else {
+            c.name = std::string(kDefaultClasses[i].name);
+            c.colour = kDefaultClasses[i].colour;
+            c.walkable = kDefaultClasses[i].walkable;
+        }
+    }
+    table[std::size_t(DefaultClass::Lake)].heightMax = lake;
+    table[std::size_t(DefaultClass::Mountain)].heightMin = mountain;
+    table[std::size_t(DefaultClass::Forest)].moistureMin = forest;
+    table[std::size_t(DefaultClass::Desert)].moistureMax = desert;
+    return table;
+}
+
+std::optional<std::string> findGap(const std::vector<TerrainClass>& classes) {
+    std::vector<double> heightEnds, moistureEnds;
+    for (const TerrainClass& c : classes) {
+        heightEnds.insert(heightEnds.end(), {c.heightMin, c.heightMax});
+        moistureEnds.insert(moistureEnds.end(), {c.moistureMin, c.moistureMax});
+    }
+    const std::vector<AxisPiece> hs = axisPieces(std::move(heightEnds));
+    const std::vector<AxisPiece> ms = axisPieces(std::move(moistureEnds));
+    const auto uncovered = [&](std::size_t i, std::size_t j) {
+        return !coveredAt(classes, hs[i].probe, ms[j].probe);
+    };
+    for (std::size_t i = 0; i < hs.size(); ++i) {
+        for (std::size_t j = 0; j < ms.size(); ++j) {
+            if (!uncovered(i, j)) continue;
+            // The first uncovered piece in (height, moisture) order; widen it along moisture,
+            // then along height while the whole moisture span stays uncovered.
+            std::size_t jEnd = j;
+            while (jEnd + 1 < ms.size() && uncovered(i, jEnd + 1)) ++jEnd;
+            std::size_t iEnd = i;
+            const auto rowUncovered = [&](std::size_t row) {
+                for (std::size_t k = j; k <= jEnd; ++k)
+                    if (!uncovered(row, k)) return false;
+                return true;
+            };
+            while (iEnd + 1 < hs.size() && rowUncovered(iEnd + 1)) ++iEnd;
+            return "height " + describeSpan(hs[i], hs[iEnd]) + " with moisture " +
+                   describeSpan(ms[j], ms[jEnd]);
+        }
+    }
+    return std::nullopt;
+}
+
+// How close the achieved shares are. Each threshold selects the sample cells on one side of
+// it, and a cut can fall only between distinct values, so with n sample cells the achieved
+// count is the reachable count nearest the target: within 1/2 cell, i.e. 1/(2n) of the share,
+// when the values are distinct, and further only by the cells tied at the cut. On the whole
+// map the share carries, in addition, the error of estimating it from a regular subsample of
+// the cells; that is 0 when the sample is every cell (maps up to kCoverageSampleCells).
+Terrain resolveTerrain(const TerrainConfig& config, const CoverageSample& sample) {
+    if (config.customClasses) return Terrain(config.classes);
+
+    const std::size_t n = sample.height.size();
+    const auto coverageCount = [n](const Threshold& t) {
+        assert(t.coverage >= 0 && t.coverage <= 1);
+        return t.coverage * double(n);
+    };
+    const double lake = config.lakeBelow.byCoverage
+                            ? thresholdBelow(sample.height, coverageCount(config.lakeBelow))
+                            : config.lakeBelow.value;
+    const double mountain =
+        config.mountainAbove.byCoverage
+            ? thresholdAbove(sample.height, coverageCount(config.mountainAbove))
+            : config.mountainAbove.value;
+    if (lake >= mountain)
+        throw ConfigError({"config: 'terrain.lake_below' (" +
+                           describeThreshold(config.lakeBelow, lake) +
+                           ") must be below 'terrain.mountain_above' (" +
+                           describeThreshold(config.mountainAbove, mountain) + ")"});
+
+    assert(!(config.forestAbove.byCoverage || config.desertBelow.byCoverage) ||
+           sample.moisture.size() == n);
+    double forest = config.forestAbove.value;
+    if (config.forestAbove.byCoverage)
+        forest = moistureThreshold(config.forestAbove,
+                                   moistureLeft(sample, lake, mountain, kAboveEverything), n, true,
+                                   "terrain.forest_above", "neither lake nor mountain");
+    double desert = config.desertBelow.value;
+    if (config.desertBelow.byCoverage)
+        desert = moistureThreshold(config.desertBelow, moistureLeft(sample, lake, mountain, forest),
+                                   n, false, "terrain.desert_below",
+                                   "neither lake, mountain nor forest");
+    // All that is left is desert (the threshold came back as 1): the value just below forest
+    // says the same and keeps desert below forest, as config requires of given values.
+    if (config.desertBelow.byCoverage && desert >= forest)
+        desert = std::min(1.0, std::nextafter(forest, kBelowEverything));
+    return Terrain(defaultClassTable(config, lake, mountain, forest, desert));
+}
+
+}  // namespace terragrid

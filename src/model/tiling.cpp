@@ -1,0 +1,35 @@
+#include "terragrid/model/tiling.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace terragrid {
+
+namespace {
+std::int64_t ceilDiv(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+}  // namespace
+
+std::int64_t gridIndex(double value, double cellSize) noexcept {
+    return std::llround(value / cellSize);
+}
+
+TileLayout::TileLayout(const MapConfig& map)
+    : m_width(map.width),
+      m_height(map.height),
+      m_tileSize(map.tileSizeCells),
+      m_across(ceilDiv(map.width, map.tileSizeCells)),
+      m_down(ceilDiv(map.height, map.tileSizeCells)),
+      m_geometry{map.cellSize, gridIndex(map.originX, map.cellSize),
+                 gridIndex(map.originY, map.cellSize)} {}
+
+TileRect TileLayout::tile(std::int64_t index) const noexcept {
+    TileRect r;
+    r.index = index;
+    r.col0 = (index % m_across) * m_tileSize;
+    r.row0 = (index / m_across) * m_tileSize;
+    r.width = std::min(m_tileSize, m_width - r.col0);
+    r.height = std::min(m_tileSize, m_height - r.row0);
+    return r;
+}
+
+}  // namespace terragrid

@@ -1,0 +1,178 @@
+#include "terragrid/pipeline/generator.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <memory>
+#include <optional>
+
+#include <tbb/blocked_range2d.h>
+#include <tbb/parallel_for.h>
+#include <tbb/parallel_pipeline.h>
+#include <tbb/task_arena.h>
+
+namespace terragrid {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double secondsSince(Clock::time_point start) {
+    return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+/// The sub-grid step of the coverage sample: 1 (every cell) up to kCoverageSampleCells cells.
+std::int64_t coverageStep(const MapConfig& map) {
+    const double ratio = double(map.width) * double(map.height) / double(kCoverageSampleCells);
+    return ratio <= 1.0 ? 1 : static_cast<std::int64_t>(std::ceil(std::sqrt(ratio)));
+}
+
+}  // namespace
+
+MapFields::MapFields(const World& cfg, const Terrain* terrainRules)
+    : config(cfg),
+      surface(cfg.map),
+      height(cfg.height, surface, cfg.seed),
+      moisture(cfg.moisture, surface, cfg.seed),
+      terrain(terrainRules) {}
+
+void generateTile(const MapFields& fields, const TileRect& rect, Tile& tile) {
+    const auto width = static_cast<std::size_t>(rect.width);
+    const auto cells = static_cast<std::size_t>(rect.cellCount());
+    tile.rect = rect;
+    tile.elevationMeters.resize(cells);
+    tile.classIndex.resize(fields.terrain ? cells : 0);
+    tile.walkable.resize(fields.terrain ? cells : 0);
+
+    std::vector<std::int64_t> cols(width);
+    for (std::size_t c = 0; c < width; ++c) cols[c] = rect.col0 + std::int64_t(c);
+
+    const double low = fields.config.elevation.minMeters;
+    const double span = fields.config.elevation.maxMeters - low;
+    LayerStackRows heightRows(fields.height, cols.data(), width);
+    std::optional<LayerStackRows> moistureRows;
+    if (fields.terrain) moistureRows.emplace(fields.moisture, cols.data(), width);
+    std::vector<double> height(width);
+    std::vector<double> moisture(fields.terrain ? width : 0);
+    for (std::int64_t r = 0; r < rect.height; ++r) {
+        const std::int64_t row = rect.row0 + r;
+        const std::size_t at = static_cast<std::size_t>(r) * width;
+        heightRows.row(row, height.data());
+        for (std::size_t c = 0; c < width; ++c)
+            tile.elevationMeters[at + c] = static_cast<float>(low + span * height[c]);
+        if (!fields.terrain) continue;
+        moistureRows->row(row, moisture.data());
+        for (std::size_t c = 0; c < width; ++c) {
+            const std::uint8_t cls = fields.terrain->classify(height[c], moisture[c]);
+            tile.classIndex[at + c] = cls;
+            tile.walkable[at + c] = fields.terrain->walkable(cls) ? 1 : 0;
+        }
+    }
+}
+
+CoverageSample sampleForCoverage(const World& config) {
+    const MapFields fields(config, nullptr);
+    const std::int64_t step = coverageStep(config.map);
+    // The centre cell of each step x step block, so the sample spreads evenly over the map.
+    std::vector<std::int64_t> cols;
+    for (std::int64_t col = step / 2; col < config.map.width; col += step) cols.push_back(col);
+    const std::int64_t rows = (config.map.height - step / 2 + step - 1) / step;
+    const std::size_t width = cols.size();
+    CoverageSample sample;
+    sample.height.resize(static_cast<std::size_t>(rows) * width);
+    sample.moisture.resize(sample.height.size());
+    // Blocks of rows and columns through the SIMD row path, in parallel; each cell has its
+    // own place in the sample, so the result does not depend on the threads. The simple
+    // partitioner splits down to the grain, so a LayerStackRows (about 2 kB per column and
+    // layer) never spans more than kColumnGrain columns, however elongated the map.
+    constexpr std::size_t kRowGrain = 16;
+    constexpr std::size_t kColumnGrain = 1024;
+    const tbb::blocked_range2d<std::size_t> cells(0, static_cast<std::size_t>(rows), kRowGrain, 0,
+                                                  width, kColumnGrain);
+    tbb::parallel_for(
+        cells,
+        [&](const tbb::blocked_range2d<std::size_t>& block) {
+            const std::size_t c0 = block.cols().begin();
+            const std::size_t n = block.cols().size();
+            LayerStackRows height(fields.height, cols.data() + c0, n);
+            LayerStackRows moisture(fields.moisture, cols.data() + c0, n);
+            for (std::size_t r = block.rows().begin(); r < block.rows().end(); ++r) {
+                const std::int64_t row = step / 2 + std::int64_t(r) * step;
+                const std::size_t at = r * width + c0;
+                height.row(row, sample.height.data() + at);
+                moisture.row(row, sample.moisture.data() + at);
+            }
+        },
+        tbb::simple_partitioner());
+    return sample;
+}
+
+Terrain makeTerrain(const World& config) {
+    return resolveTerrain(config.terrain,
+                          config.terrain.usesCoverage() ? sampleForCoverage(config) : CoverageSample{});
+}
+
+GenerationTimes generateMap(const World& config, const Terrain* terrain,
+                            const std::vector<TileSink*>& sinks, const ProgressFn& progress) {
+    const auto start = Clock::now();
+    const TileLayout layout(config.map);
+    const MapFields fields(config, terrain);
+    for (TileSink* sink : sinks) sink->begin(layout);
+    // Tile summaries are made on the workers when a sink reads them: the most any sink asks.
+    bool summarise = false, complete = false;
+    for (const TileSink* sink : sinks) {
+        summarise = summarise || sink->wantsSummary();
+        complete = complete || sink->wantsCompleteSummary();
+    }
+
+    // Two tiles in flight per thread keep every core busy while the serial sink stage catches
+    // up, and bound memory by threads x tile size, not by the map (design.md principle 4).
+    const auto liveTiles = static_cast<std::size_t>(2 * tbb::this_task_arena::max_concurrency());
+    const std::int64_t count = layout.tileCount();
+    std::int64_t next = 0;
+    std::int64_t done = 0;
+    std::atomic<std::int64_t> generateNanos{0};
+    GenerationTimes times;
+    // The tiles in flight live here and only pointers to them pass through the pipeline: TBB
+    // does not destroy the items a pipeline stopped by an exception still holds, so a sink that
+    // threw leaked the tiles waiting for it (LeakSanitizer). The pipeline admits at most
+    // liveTiles tiles and the sink takes them in order, so the tiles in flight always have
+    // distinct indices modulo liveTiles; generateTile overwrites every cell of a reused tile.
+    std::vector<Tile> slots(liveTiles);
+    tbb::parallel_pipeline(
+        liveTiles,
+        tbb::make_filter<void, std::int64_t>(tbb::filter_mode::serial_in_order,
+                                             [&](tbb::flow_control& fc) -> std::int64_t {
+                                                 if (next == count) fc.stop();
+                                                 return next < count ? next++ : 0;
+                                             }) &
+            tbb::make_filter<std::int64_t, Tile*>(
+                tbb::filter_mode::parallel,
+                [&](std::int64_t index) {
+                    const auto t0 = Clock::now();
+                    Tile* tile = &slots[static_cast<std::size_t>(index) % liveTiles];
+                    generateTile(fields, layout.tile(index), *tile);
+                    tile->summary.reset();
+                    if (summarise) tile->summary = summariseTile(*tile, complete);
+                    generateNanos += std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                         Clock::now() - t0)
+                                         .count();
+                    return tile;
+                }) &
+            tbb::make_filter<Tile*, void>(tbb::filter_mode::serial_in_order,
+                                          [&](const Tile* tile) {
+                                                const auto t0 = Clock::now();
+                                                for (TileSink* sink : sinks) sink->consume(*tile);
+                                                times.sinkSeconds += secondsSince(t0);
+                                                if (progress) progress(++done, count);
+                                            }));
+    const auto finishStart = Clock::now();
+    for (TileSink* sink : sinks) sink->finish();
+    times.finishSeconds = secondsSince(finishStart);
+    times.generateSeconds = double(generateNanos.load()) * 1e-9;
+    times.wallSeconds = secondsSince(start);
+    return times;
+}
+
+}  // namespace terragrid
