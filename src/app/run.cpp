@@ -163,8 +163,7 @@ RunReport runPiece(const Config& config, const MapWindow* window, const Config& 
     OutputTransaction transaction(generated.output.directory);
     // The regions apply the connectivity rule for every output that shows walkability.
     std::unique_ptr<WalkableRegions> regions;
-    if (generated.wants(OutputFile::WalkableTif) || generated.wants(OutputFile::StatsJson) ||
-        (generated.wants(OutputFile::TiledMap) && generated.output.tiled.walkableLayer))
+    if (generated.needsRegions())
         regions = std::make_unique<WalkableRegions>(generated.terrain.connectivity ==
                                                     Connectivity::Largest);
     // Without stats.json the run reports only the elevation range: no sums, no class counts.

@@ -1,9 +1,10 @@
 #pragma once
 // The sinks behind makeSinks (outputs.hpp), one factory per output file, and what the files
 // share: where they go and how a map raster is georeferenced, tiled and compressed. Internal to
-// src/io; the files are in outputs.cpp (height.tif), class_sinks.cpp (classes.tif,
-// walkable.tif), preview_sinks.cpp (preview.png, height.png), tiled_sink.cpp (the Tiled map)
-// and engine_sinks.cpp (height.r16, height16.png, height16.tif).
+// src/io; the files, each with its output drivers (output_drivers.hpp), are outputs.cpp
+// (height.tif), class_sinks.cpp (classes.tif, walkable.tif), preview_sinks.cpp (preview.png,
+// height.png), tiled_sink.cpp (the Tiled map) and engine_sinks.cpp (height.r16, height16.png,
+// height16.tif); stats.json's driver is stats_json_driver.cpp.
 
 #include <cstdint>
 #include <memory>
@@ -13,11 +14,25 @@
 
 #include "io/geotiff_writer.hpp"
 #include "terragrid/io/config.hpp"
+#include "terragrid/io/output_drivers.hpp"
 #include "terragrid/io/outputs.hpp"
 #include "terragrid/pipeline/regions.hpp"
 #include "terragrid/model/terrain.hpp"
 
 namespace terragrid {
+
+/// `*input`, or std::invalid_argument "makeSinks: <file> needs <what>" when it is null: a
+/// driver's makeSink calls it for each input it needs (a missing one is the caller's mistake,
+/// not a failed write).
+template <typename T>
+const T& requiredInput(const T* input, OutputFile file, const std::string& what) {
+    if (input == nullptr) {
+        throw std::invalid_argument(
+            "makeSinks: " + std::string(kOutputFileNames[static_cast<std::size_t>(file)]) +
+            " needs " + what);
+    }
+    return *input;
+}
 
 /// `<config.output.directory>/<the file's name>`.
 std::string outputPath(const Config& config, OutputFile file);

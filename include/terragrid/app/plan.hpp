@@ -21,19 +21,10 @@
 #include <vector>
 
 #include "terragrid/io/config.hpp"
+#include "terragrid/io/output_bounds.hpp"
 #include "terragrid/model/window.hpp"
 
 namespace terragrid {
-
-/// One requested output: a file, or the files written together under one output.files name
-/// (height.r16 with its sidecar, the Tiled export).
-struct PlannedOutput {
-    OutputFile file = OutputFile::HeightTif;
-    std::string path;          ///< its main file (map.world for a chunked Tiled map)
-    std::int64_t files = 1;    ///< how many files it writes
-    std::uint64_t bytes = 0;   ///< upper bound on their total size
-    bool compressed = false;   ///< bytes bounds compressed data by its uncompressed size
-};
 
 /// One part of the memory estimate.
 struct MemoryPart {
