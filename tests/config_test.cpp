@@ -681,6 +681,9 @@ const std::vector<ProblemCase> kProblemCases = {
     {"DuplicateNestedKey", "{\n  \"map\": {\"width\": 64,\n    // a comment: \"width\": 1\n"
      "    \"width\": 65}\n}", {},
      "config: 'test.json' sets 'map.width' twice (line 2 and line 4); give each key once"},
+    {"DuplicateKeyInAnOverride", "{}", {R"(map={"width": 64, "width": 65})"},
+     R"(config: override 'map={"width": 64, "width": 65}' sets 'map.width' twice; give each )"
+     "key once"},
     {"DuplicateKeyWrittenWithAnEscape", "{\"seed\": 5,\n\n \"s\\u0065ed\": 6}", {},
      "config: 'test.json' sets 'seed' twice (line 1 and line 3); give each key once"},
 };
