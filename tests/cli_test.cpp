@@ -22,9 +22,11 @@ namespace fs = std::filesystem;
 using test::runCommand;
 using test::shellQuote;
 using testing::ElementsAre;
+using testing::EndsWith;
 using testing::HasSubstr;
 using testing::IsEmpty;
 using testing::MatchesRegex;
+using testing::StartsWith;
 
 /// Runs terragrid with `args` inside `cwd`.
 test::CommandResult terragrid(const fs::path& cwd, const std::string& args) {
@@ -134,6 +136,26 @@ TEST(CliTest, BadConfigLeavesAnOlderOutputUntouched) {
     EXPECT_EQ(test::readFile(file), before);
     EXPECT_EQ(fs::last_write_time(file), mtime);
     EXPECT_EQ(test::listDir(dir / "out-small"), files);
+}
+
+// Coverage targets become thresholds only once the map is sampled; what cannot be met is a
+// config error like any other, in config keys, and leaves the disk untouched.
+TEST(CliTest, UnreachableCoverageExitsTwoInConfigKeysAndTouchesNothing) {
+    test::TempDir dir;
+    const auto forest = terragrid(dir.path(), smallConfigArg() +
+                                                  R"( --set 'terrain.lake_below={"coverage": 0.5}')"
+                                                  R"( --set 'terrain.forest_above={"coverage": 0.5}')");
+    EXPECT_EQ(forest.exitCode, 2);
+    // The share left depends on the map's heights; the words around it do not.
+    EXPECT_THAT(forest.err, StartsWith("config: 'terrain.forest_above' coverage 0.5 cannot be "
+                                       "reached: only 0."));
+    EXPECT_THAT(forest.err, EndsWith(" of the map is neither lake nor mountain\n"));
+    const auto order = terragrid(dir.path(), smallConfigArg() +
+                                                 R"( --set 'terrain.lake_below={"coverage": 1}')");
+    EXPECT_EQ(order.exitCode, 2);
+    EXPECT_EQ(order.err, "config: 'terrain.lake_below' (coverage 1, resolved to 1) must be "
+                         "below 'terrain.mountain_above' (0.72)\n");
+    EXPECT_FALSE(fs::exists(dir / "out-small"));
 }
 
 TEST(CliTest, MissingConfigFileExitsTwo) {

@@ -2,6 +2,7 @@
 // rule, then defaults, merging, overrides, the hash and the option reference.
 
 #include "terragrid/config/loader.hpp"
+#include "terragrid/config/terrain_messages.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -1080,6 +1081,37 @@ TEST(ConfigTest, ThresholdOrderIsLeftToResolveTerrainWhenACoverageIsInvolved) {
     EXPECT_NO_THROW((void)defaultConfig({R"(terrain.lake_below={"coverage": 0.1})",
                                          R"(terrain.mountain_above={"coverage": 0.2})",
                                          R"(terrain.forest_above={"coverage": 0.7})"}));
+}
+
+// resolveTerrain reports in model terms; the user reads config keys, the rule and the values.
+TEST(ConfigTest, TerrainErrorsReadWithConfigKeys) {
+    const auto message = [](const TerrainProblem& p) {
+        return configErrorFrom(TerrainError(p)).problems();
+    };
+    using Rule = TerrainProblem::Rule;
+    const Threshold coverage60{0, true, 0.6};
+    EXPECT_THAT(message({.rule = Rule::CoverageUnreachable,
+                         .threshold = DefaultClass::Forest,
+                         .given = coverage60,
+                         .availableShare = 0.42}),
+                ElementsAre("config: 'terrain.forest_above' coverage 0.6 cannot be reached: "
+                            "only 0.42 of the map is neither lake nor mountain"));
+    // The share keeps the digits that tell it apart from the target.
+    EXPECT_THAT(message({.rule = Rule::CoverageUnreachable,
+                         .threshold = DefaultClass::Desert,
+                         .given = coverage60,
+                         .availableShare = 0.59999}),
+                ElementsAre("config: 'terrain.desert_below' coverage 0.6 cannot be reached: "
+                            "only 0.59999 of the map is neither lake, mountain nor forest"));
+    EXPECT_THAT(message({.rule = Rule::ThresholdOrder,
+                         .threshold = DefaultClass::Lake,
+                         .given = {0, true, 1},
+                         .resolved = 1,
+                         .above = DefaultClass::Mountain,
+                         .aboveGiven = {0.72, false, 0},
+                         .aboveResolved = 0.72}),
+                ElementsAre("config: 'terrain.lake_below' (coverage 1, resolved to 1) must be "
+                            "below 'terrain.mountain_above' (0.72)"));
 }
 
 TEST(ConfigTest, CustomClassTableParses) {
