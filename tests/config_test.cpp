@@ -1,4 +1,4 @@
-// Config loading and validation (config.hpp): one table of {input, expected problem} for every
+// Config loading and validation (terragrid/config/loader.hpp): one table of {input, expected problem} for every
 // rule, then defaults, merging, overrides, the hash and the option reference.
 
 #include "terragrid/config/loader.hpp"
@@ -971,7 +971,8 @@ TEST(ConfigTest, DefaultMoistureIsTheHeightLayerWithOffsetOverThree) {
 
 TEST(ConfigTest, DefaultTerrainIsTheOriginalGenerators) {
     const TerrainConfig t = defaultConfig().terrain;
-    // seed-notes.md: lake <= 0.30, mountain >= 0.72, forest >= 0.64, desert <= 0.30.
+    // The original generator's classes: lake <= 0.30, mountain >= 0.72, forest >= 0.64,
+    // desert <= 0.30 (README "Terrain classes").
     const std::vector<std::pair<Threshold, double>> thresholds = {
         {t.lakeBelow, 0.30}, {t.mountainAbove, 0.72}, {t.forestAbove, 0.64}, {t.desertBelow, 0.30}};
     for (const auto& [threshold, value] : thresholds) {

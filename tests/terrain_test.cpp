@@ -23,7 +23,7 @@ constexpr auto kForest = std::uint8_t(DefaultClass::Forest);
 constexpr auto kDesert = std::uint8_t(DefaultClass::Desert);
 constexpr auto kGround = std::uint8_t(DefaultClass::Ground);
 
-// The thresholds of the original generator, normalised to 0..1 (configs/default.json).
+// The thresholds of the original generator, on 0..1 (README "Terrain classes").
 constexpr double kLakeBelow = 0.30;
 constexpr double kMountainAbove = 0.72;
 constexpr double kForestAbove = 0.64;

@@ -1,4 +1,4 @@
-// Generic lattice noise (seed-notes "Generic lattice noise"): every corner of a lattice cell
+// Generic lattice noise (README "How the map is made"): every corner of a lattice cell
 // contributes proximity(d, hash) weighted by the fade, and the four contributions are summed.
 // Value and Perlin noise are two of its proximities; the others give ridged textures.
 

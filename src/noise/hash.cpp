@@ -1,7 +1,8 @@
 // Lattice hashing: Perlin's reference permutation, a seeded permutation and an integer hash.
 //
 // Every kind is integer-only, so the same seed hashes to the same bits on every platform and
-// compiler (seed-notes: shader-style sin() hashes are neither portable nor exact far out).
+// compiler. Shader-style sin() hashes are not: sin differs between libms, and far from the
+// origin a float argument has no fractional bits left to hash.
 
 #include "terragrid/noise/noise.hpp"
 

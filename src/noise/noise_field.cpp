@@ -45,8 +45,8 @@ double octaveTerm(FractalKind kind, double n) noexcept {
 
 constexpr double kTwoPi = 6.283185307179586;
 
-// Marble (seed-notes "Fractal sums": sin(x k + turbulence)) from world x and the normalised
-// turbulence in [0, 1], both in cycles, onto [0, 1].
+// Marble, sin(x k + turbulence) (README "Generic lattice noise and marble"), from world x and
+// the normalised turbulence in [0, 1], both in cycles, onto [0, 1].
 double marble(const NoiseParams& p, double x, double turbulence) noexcept {
     const double cycles = x * p.marbleFrequency + p.marbleTurbulence * turbulence;
     // Only the fraction of a cycle matters: reducing it first keeps sin's argument below 2 pi,

@@ -191,7 +191,8 @@ struct WarpParams {
     int octaves = 3;             ///< 1..16
 };
 
-/// A flat layer description (design.md principle 5); config.hpp fills it from JSON.
+/// A flat layer description (design.md principle 5); the config loader (src/config/) fills it
+/// from JSON.
 struct NoiseParams {
     NoiseKind noise = NoiseKind::Perlin;
     FadeCurve fade = FadeCurve::Quintic;
