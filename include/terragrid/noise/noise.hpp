@@ -183,35 +183,39 @@ double baseNoise(NoiseKind kind, double x, double y, FadeCurve f, const LatticeH
 
 inline constexpr int kMaxOctaves = 16;
 
+// The parameter structs below start neutral (0, the first enumerator): their defaults live in
+// one place, configs/default.json, which the config loader fills them from. Code that builds
+// a layer by hand says every value it relies on.
+
 /// Domain warp: a layer's sample point moved by fBm of Perlin noise before the layer is
 /// sampled there (natural-looking coastlines). Off when the amplitude is 0.
 struct WarpParams {
-    double amplitude = 0.0;      ///< largest displacement along each axis, world units
-    double frequency = 1.25e-4;  ///< cycles per world unit of the warp's first octave
-    int octaves = 3;             ///< 1..16
+    double amplitude = 0.0;  ///< largest displacement along each axis, world units
+    double frequency = 0.0;  ///< cycles per world unit of the warp's first octave
+    int octaves = 0;         ///< 1..16 when the amplitude is not 0
 };
 
 /// A flat layer description (design.md principle 5); the config loader (src/config/) fills it
 /// from JSON.
 struct NoiseParams {
-    NoiseKind noise = NoiseKind::Perlin;
-    FadeCurve fade = FadeCurve::Quintic;
-    FractalKind fractal = FractalKind::Fbm;
+    NoiseKind noise = NoiseKind::Value;
+    FadeCurve fade = FadeCurve::Linear;
+    FractalKind fractal = FractalKind::None;
     HashKind hash = HashKind::Lattice;
-    int octaves = 6;             ///< 1..16 (ignored by FractalKind::None, which uses one)
-    double lacunarity = 2.0;     ///< frequency factor per octave
-    double persistence = 0.5;    ///< amplitude factor per octave
-    double frequency = 1.25e-4;  ///< cycles per world unit in the first octave
-    double offsetX = 0.0;        ///< added to the lattice coordinate (noise units)
+    int octaves = 0;            ///< 1..16 (ignored by FractalKind::None, which uses one)
+    double lacunarity = 0.0;    ///< frequency factor per octave
+    double persistence = 0.0;   ///< amplitude factor per octave
+    double frequency = 0.0;     ///< cycles per world unit in the first octave
+    double offsetX = 0.0;       ///< added to the lattice coordinate (noise units)
     double offsetY = 0.0;
     std::uint64_t seedOffset = 0;  ///< added to the map seed, so layers differ
-    Proximity proximity = Proximity::Gradient;          ///< GenericLattice only
+    Proximity proximity = Proximity::Constant;               ///< GenericLattice only
     GridDisplacement displacement = GridDisplacement::None;  ///< GenericLattice only
-    double marbleFrequency = 2.5e-4;  ///< Marble only: sine cycles per world unit along x
-    double marbleTurbulence = 1.0;    ///< Marble only: phase cycles per unit of turbulence
-    CellularReturn cellularReturn = CellularReturn::F1;                ///< Cellular only
+    double marbleFrequency = 0.0;   ///< Marble only: sine cycles per world unit along x
+    double marbleTurbulence = 0.0;  ///< Marble only: phase cycles per unit of turbulence
+    CellularReturn cellularReturn = CellularReturn::F1;               ///< Cellular only
     CellularDistance cellularDistance = CellularDistance::Euclidean;  ///< Cellular only
-    double cellularJitter = 1.0;  ///< Cellular only: 0 (regular grid) .. 1
+    double cellularJitter = 0.0;  ///< Cellular only: 0 (regular grid) .. 1
     WarpParams warp;
 };
 
