@@ -3,6 +3,7 @@
 // classes) and whether it can be walked on, from its height and moisture on 0..1.
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <stdexcept>
@@ -29,7 +30,7 @@ struct TerrainClass {
 
 /// The five classes of the original generator, in table (first-match) order: lake and
 /// mountain by height, then forest and desert by moisture, and ground for everything else.
-enum class DefaultClass : std::uint8_t { Lake, Mountain, Forest, Desert, Ground };
+enum class DefaultClass : std::uint8_t { Lake, Mountain, Forest, Desert, Ground, Last = Ground };
 struct DefaultClassInfo {
     std::string_view name;
     Rgb colour;
@@ -42,6 +43,7 @@ inline constexpr std::array<DefaultClassInfo, 5> kDefaultClasses{{
     {"desert", {222, 200, 140}, true},
     {"ground", {128, 170, 90}, true},
 }};
+static_assert(kDefaultClasses.size() == std::size_t(DefaultClass::Last) + 1);
 
 /// A threshold of the default rules: a value on 0..1, or a target share of the map that is
 /// turned into a value before generation (resolveTerrain).
@@ -51,8 +53,9 @@ struct Threshold {
     double coverage = 0;  ///< share of the whole map, 0..1, when byCoverage
 };
 
-enum class Connectivity : std::uint8_t { Report, Largest };
+enum class Connectivity : std::uint8_t { Report, Largest, Last = Largest };
 inline constexpr std::array<std::string_view, 2> kConnectivityNames{"report", "largest"};
+static_assert(kConnectivityNames.size() == std::size_t(Connectivity::Last) + 1);
 
 /// `terrain` from the config.
 struct TerrainConfig {

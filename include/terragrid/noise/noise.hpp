@@ -15,46 +15,70 @@
 namespace terragrid {
 
 // ---------------------------------------------------------------------------------------------
-// Enums, each with one constexpr name table (config keys and messages use these names).
+// Enums, each with one constexpr name table (config keys and messages use these names). Each
+// enum names its last value `Last`, and a static_assert ties the table's size to it: a value
+// added without a name, or a name without a value, does not compile.
 
-enum class NoiseKind : std::uint8_t { Value, Perlin, Simplex, GenericLattice, Cellular };
-enum class FadeCurve : std::uint8_t { Linear, Cubic, Quintic };
-enum class FractalKind : std::uint8_t { None, Fbm, Turbulence, Ridged, Marble };
+enum class NoiseKind : std::uint8_t {
+    Value,
+    Perlin,
+    Simplex,
+    GenericLattice,
+    Cellular,
+    Last = Cellular
+};
+enum class FadeCurve : std::uint8_t { Linear, Cubic, Quintic, Last = Quintic };
+enum class FractalKind : std::uint8_t { None, Fbm, Turbulence, Ridged, Marble, Last = Marble };
 /// Lattice hashing. `Lattice`: integer hash of (ix, iy[, iz], seed), never repeats.
 /// `Permutation`: a 256-entry permutation shuffled from the seed (repeats every 256 lattice
 /// cells, like the classic implementations). `Reference`: Ken Perlin's fixed permutation; the
 /// seed then only moves each octave's domain.
-enum class HashKind : std::uint8_t { Lattice, Permutation, Reference };
+enum class HashKind : std::uint8_t { Lattice, Permutation, Reference, Last = Reference };
 
 inline constexpr std::array<std::string_view, 5> kNoiseKindNames{"value", "perlin", "simplex",
                                                                  "generic_lattice", "cellular"};
+static_assert(kNoiseKindNames.size() == std::size_t(NoiseKind::Last) + 1);
 inline constexpr std::array<std::string_view, 3> kFadeCurveNames{"linear", "cubic", "quintic"};
+static_assert(kFadeCurveNames.size() == std::size_t(FadeCurve::Last) + 1);
 inline constexpr std::array<std::string_view, 5> kFractalKindNames{"none", "fbm", "turbulence",
                                                                    "ridged", "marble"};
+static_assert(kFractalKindNames.size() == std::size_t(FractalKind::Last) + 1);
 inline constexpr std::array<std::string_view, 3> kHashKindNames{"lattice", "permutation",
                                                                 "reference"};
+static_assert(kHashKindNames.size() == std::size_t(HashKind::Last) + 1);
 
 /// What NoiseKind::GenericLattice places at each lattice point: a function of the offset d
 /// from the point to the sample and the point's hash (genericLatticeNoise defines each).
-enum class Proximity : std::uint8_t { Constant, Gradient, Triangular, Ridged, SemiRidged };
+enum class Proximity : std::uint8_t {
+    Constant,
+    Gradient,
+    Triangular,
+    Ridged,
+    SemiRidged,
+    Last = SemiRidged
+};
 inline constexpr std::array<std::string_view, 5> kProximityNames{
     "constant", "gradient", "triangular", "ridged", "semi_ridged"};
+static_assert(kProximityNames.size() == std::size_t(Proximity::Last) + 1);
 
 /// GenericLattice only: each octave's grid moved by 0, -1/2 or -1/4 of its own step, so the
 /// lattice points of successive octaves do not coincide.
-enum class GridDisplacement : std::uint8_t { None, Half, Quarter };
+enum class GridDisplacement : std::uint8_t { None, Half, Quarter, Last = Quarter };
 inline constexpr std::array<std::string_view, 3> kGridDisplacementNames{"none", "half",
                                                                         "quarter"};
+static_assert(kGridDisplacementNames.size() == std::size_t(GridDisplacement::Last) + 1);
 
 /// NoiseKind::Cellular: which distance it returns: F1 (to the nearest feature point), F2 (to
 /// the second nearest) or F2 - F1 (0 on the borders between cells).
-enum class CellularReturn : std::uint8_t { F1, F2, F2MinusF1 };
+enum class CellularReturn : std::uint8_t { F1, F2, F2MinusF1, Last = F2MinusF1 };
 inline constexpr std::array<std::string_view, 3> kCellularReturnNames{"f1", "f2",
                                                                       "f2_minus_f1"};
+static_assert(kCellularReturnNames.size() == std::size_t(CellularReturn::Last) + 1);
 /// NoiseKind::Cellular: how distance is measured (Manhattan gives diamond-shaped cells).
-enum class CellularDistance : std::uint8_t { Euclidean, Manhattan };
+enum class CellularDistance : std::uint8_t { Euclidean, Manhattan, Last = Manhattan };
 inline constexpr std::array<std::string_view, 2> kCellularDistanceNames{"euclidean",
                                                                         "manhattan"};
+static_assert(kCellularDistanceNames.size() == std::size_t(CellularDistance::Last) + 1);
 
 // ---------------------------------------------------------------------------------------------
 // Hashing
