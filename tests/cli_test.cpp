@@ -197,6 +197,33 @@ TEST(CliTest, HelpAndVersion) {
     EXPECT_FALSE(fs::exists(dir / "out"));
 }
 
+// The usage lines are made from the option descriptions, so each command's usage names every
+// option its options table lists.
+TEST(CliTest, UsageNamesEveryOption) {
+    test::TempDir dir;
+    for (const std::string command : {"", "validate ", "schema "}) {
+        const auto help = terragrid(dir.path(), command + "--help");
+        ASSERT_EQ(help.exitCode, 0) << command;
+        const auto usageStart = help.out.find("Usage: terragrid");
+        ASSERT_NE(usageStart, std::string::npos) << command;
+        const std::string usage =
+            help.out.substr(usageStart, help.out.find("\n\n", usageStart) - usageStart);
+        const auto tableStart = help.out.find("Options:\n");
+        ASSERT_NE(tableStart, std::string::npos) << command;
+        std::istringstream table(help.out.substr(tableStart));
+        int options = 0;
+        // Table rows start "  --name" or "  -n [ --name ]"; continuation lines are indented more.
+        for (std::string line; std::getline(table, line);) {
+            if (!line.starts_with("  -")) continue;
+            const auto at = line.find("--");
+            const std::string name = line.substr(at, line.find_first_of(" ]", at) - at);
+            EXPECT_THAT(usage, HasSubstr("[" + name)) << command << "--help: " << usage;
+            ++options;
+        }
+        EXPECT_GE(options, 1) << command;
+    }
+}
+
 TEST(CliTest, CommandsHaveTheirOwnHelp) {
     test::TempDir dir;
     const auto validate = terragrid(dir.path(), "validate --help");
