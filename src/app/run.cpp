@@ -9,6 +9,7 @@
 
 #include "io/atomic_file.hpp"
 #include "io/sinks.hpp"
+#include "pipeline/stopwatch.hpp"
 #include "terragrid/config/terrain_messages.hpp"
 #include "terragrid/io/outputs.hpp"
 #include "terragrid/pipeline/regions.hpp"
@@ -19,12 +20,7 @@ namespace terragrid {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
 using Json = nlohmann::ordered_json;
-
-double secondsSince(Clock::time_point start) {
-    return std::chrono::duration<double>(Clock::now() - start).count();
-}
 
 void createOutputDirectory(const std::string& directory) {
     std::error_code ec;
