@@ -6,6 +6,8 @@
 
 #include "terragrid/noise/noise.hpp"
 
+#include "terragrid/noise/detail/lattice_hash_parts.hpp"
+
 #include <utility>
 
 namespace terragrid {
@@ -95,7 +97,8 @@ std::uint32_t LatticeHash::operator()(std::int64_t ix) const noexcept {
 }
 
 std::uint32_t LatticeHash::operator()(std::int64_t ix, std::int64_t iy) const noexcept {
-    return withY(xPart(ix), iy);
+    using Parts = detail::LatticeHashParts;
+    return Parts::withY(*this, Parts::xPart(*this, ix), iy);
 }
 
 std::uint32_t LatticeHash::operator()(std::int64_t ix, std::int64_t iy,

@@ -94,6 +94,10 @@ inline std::uint64_t mix64(std::uint64_t x) noexcept {
     return x ^ (x >> 31);
 }
 
+namespace detail {
+struct LatticeHashParts;  // terragrid/noise/detail/lattice_hash_parts.hpp
+}
+
 /// Hashes integer lattice points to 32 bits. A value type (the permutation kinds keep their
 /// 512-byte doubled table inline); thread-safe once constructed.
 class LatticeHash {
@@ -113,26 +117,9 @@ public:
     /// kinds, the top 24 bits / (2^24 - 1) for `Lattice`.
     double unit(std::uint32_t hash) const noexcept;
 
-    /// The 2D hash in two steps, so a row evaluator can do the x step once per column:
-    /// (*this)(ix, iy) == withY(xPart(ix), iy).
-    std::uint64_t xPart(std::int64_t ix) const noexcept {
-        if (m_kind == HashKind::Lattice) return mix64(m_seed + static_cast<std::uint64_t>(ix));
-        return m_perm[static_cast<std::size_t>(ix & 255)];
-    }
-    std::uint32_t withY(std::uint64_t xPart, std::int64_t iy) const noexcept {
-        if (m_kind == HashKind::Lattice)
-            return static_cast<std::uint32_t>(mix64(xPart + static_cast<std::uint64_t>(iy)) >> 32);
-        // Perlin's nesting: p[p[ix] + iy]; the doubled table makes the sum a valid index.
-        // `& 255` on two's-complement int64 maps negative indices like Java's `(int)floor & 255`.
-        return m_perm[xPart + static_cast<std::size_t>(iy & 255)];
-    }
-
-    /// What a SIMD hash needs: the mixed seed (`Lattice`) and the doubled permutation (the
-    /// permutation kinds).
-    std::uint64_t key() const noexcept { return m_seed; }
-    const std::array<std::uint8_t, 512>& permutation() const noexcept { return m_perm; }
-
 private:
+    friend struct detail::LatticeHashParts;  // the row evaluators' split hash
+
     HashKind m_kind;
     std::uint64_t m_seed;
     std::array<std::uint8_t, 512> m_perm{};  // doubled permutation (permutation kinds)
@@ -343,9 +330,8 @@ public:
     /// out[i] = field.sample(xs[i], y) for i < size().
     void row(double y, double* out);
 
-    struct State;  // defined in src/noise/rows.cpp
-
 private:
+    struct State;  // the per-column and per-row caches; src/noise/rows.cpp
     std::unique_ptr<State> m_state;
 };
 
