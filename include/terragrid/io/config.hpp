@@ -1,7 +1,7 @@
 #pragma once
 // What a run is configured with: the World (model/world.hpp) and the files to write from it.
-// A plain description, filled in by the config loader (terragrid/config/loader.hpp), which io
-// and app read without knowing a config key.
+// A plain description, filled in by the config loader (src/config/), which io and app read
+// without knowing a config key.
 
 #include <array>
 #include <cstdint>
