@@ -9,7 +9,7 @@
 
 #include "io/geotiff_writer.hpp"
 #include "terragrid/io/config.hpp"
-#include "terragrid/io/output_bounds.hpp"
+#include "terragrid/io/output_drivers.hpp"
 
 namespace terragrid::bounds {
 

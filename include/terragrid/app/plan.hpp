@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "terragrid/io/config.hpp"
-#include "terragrid/io/output_bounds.hpp"
+#include "terragrid/io/output_drivers.hpp"
 #include "terragrid/model/window.hpp"
 
 namespace terragrid {
