@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -309,6 +310,34 @@ TEST(CliTest, UnityRunWritesAnEngineReadyRawHeightmapAndSidecar) {
     EXPECT_EQ(sidecar["height"], 1025);
     EXPECT_EQ(sidecar["engine"], "unity");
     EXPECT_EQ(test::readGrey16Png(dir / "out/height16.png").width, 1025u);
+}
+
+// Unity puts the r16's first row at the terrain's south (z = 0) edge, so for north to land at +z
+// the file's rows run bottom to top: row i of height.r16 is row (n - 1 - i) of height16.png.
+TEST(CliTest, UnityRawHeightmapHasTheSouthRowFirst) {
+    test::TempDir dir;
+    const auto r = terragrid(dir.path(), "--set output.engine=unity --width 65 --height 65 "
+                                         "--set 'output.files=[\"height.r16\", "
+                                         "\"height16.png\"]' -q");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const std::string raw = test::readFile(dir / "out/height.r16");
+    const test::Grey16Png png = test::readGrey16Png(dir / "out/height16.png");
+    ASSERT_EQ(raw.size(), 65u * 65u * 2u);
+    ASSERT_EQ(png.values.size(), 65u * 65u);
+    std::vector<std::uint16_t> r16(65 * 65);
+    for (std::size_t i = 0; i < r16.size(); ++i)
+        r16[i] = static_cast<std::uint16_t>(std::uint8_t(raw[2 * i]) |
+                                            std::uint8_t(raw[2 * i + 1]) << 8);
+    for (std::size_t row = 0; row < 65; ++row) {
+        const auto fileRow = r16.begin() + static_cast<std::ptrdiff_t>(row * 65);
+        const auto mapRow = png.values.begin() + static_cast<std::ptrdiff_t>((64 - row) * 65);
+        ASSERT_TRUE(std::equal(fileRow, fileRow + 65, mapRow)) << "r16 row " << row;
+    }
+    ASSERT_NE(r16, png.values) << "a map symmetric north-south would prove nothing";
+    const auto sidecar = nlohmann::json::parse(test::readFile(dir / "out/height.r16.json"));
+    EXPECT_EQ(sidecar["rows"], "bottom-to-top");
+    EXPECT_EQ(sidecar["unity"]["import_raw"]["flip_vertically"], false);
+    EXPECT_EQ(sidecar["unity"]["north"], "+z");
 }
 
 std::vector<nlohmann::json> jsonLines(const std::string& text) {

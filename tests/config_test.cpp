@@ -1192,6 +1192,21 @@ TEST(ConfigTest, NeedsClassesWhenAnOutputShowsThem) {
     }
 }
 
+// Unity's Import Raw puts the first row at the terrain's south edge, so a Unity r16 goes bottom
+// row first unless the user says otherwise; the resolved config shows what was chosen.
+TEST(ConfigTest, R16RowOrderFollowsTheEngineUnlessSet) {
+    EXPECT_FALSE(defaultConfig().output.r16FlipY);
+    EXPECT_FALSE(defaultConfig({"output.engine=unreal"}).output.r16FlipY);
+    EXPECT_FALSE(defaultConfig({"output.engine=godot"}).output.r16FlipY);
+    const LoadedConfig unity = defaultConfig({"output.engine=unity"});
+    EXPECT_TRUE(unity.output.r16FlipY);
+    EXPECT_EQ(nlohmann::json::parse(unity.resolvedJson)["output"]["r16_flip_y"], true);
+    EXPECT_NE(unity.hash, defaultConfig({"output.engine=unity", "output.r16_flip_y=false"}).hash);
+    EXPECT_FALSE(
+        defaultConfig({"output.engine=unity", "output.r16_flip_y=false"}).output.r16FlipY);
+    EXPECT_TRUE(defaultConfig({"output.engine=unreal", "output.r16_flip_y=true"}).output.r16FlipY);
+}
+
 TEST(ConfigTest, SmallConfigLoads) {
     const LoadedConfig c = loadConfig(kSourceDir + "/configs/small.json");
     EXPECT_EQ(c.map.width, 256);

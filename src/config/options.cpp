@@ -388,7 +388,9 @@ constexpr std::array kTailRows{
         "even when you gave the size (a note says so).",
         [](Config& c, const Json& v) { c.output.engineSnap = v.get<bool>(); }},
     Row{"output.r16_flip_y", boolean(),
-        "Write height.r16 rows bottom to top instead of top to bottom.",
+        "Write height.r16 rows bottom to top (south edge first) instead of top to bottom. "
+        "Left unset, it follows output.engine: true for unity, whose Import Raw reads the "
+        "first row as the terrain's south (z = 0) edge, false otherwise; a value you set wins.",
         [](Config& c, const Json& v) { c.output.r16FlipY = v.get<bool>(); }},
     Row{"output.tiled.tile_pixels", integerIn(kMinTilePixels, kMaxTilePixels),
         "Edge of one tile of map.tmj's tileset image (terrain.png), in pixels.",
