@@ -9,6 +9,7 @@
 
 #include "io/preview.hpp"
 #include "io/sinks.hpp"
+#include "io/tiled_tileset.hpp"
 #include "terragrid/pipeline/generator.hpp"
 #include "terragrid/model/tiling.hpp"
 
@@ -75,9 +76,12 @@ Bytes tiledMapBound(std::int64_t width, std::int64_t height, Bytes layers) {
     return 4 * kKiB + layers * layer;
 }
 
+// A tileset: its JSON (each tile's entry and Wang tile, each class's name twice more as a Wang
+// colour) and its RGBA image, laid out as the writer does.
 Bytes tilesetBound(std::int64_t tilePixels, std::int64_t tiles, Bytes namesBytes) {
-    const Bytes json = 2 * kKiB + Bytes(tiles) * 256 + namesBytes;
-    return json + pngBound(tilePixels * tiles, tilePixels, 3);
+    const Bytes json = 2 * kKiB + Bytes(tiles) * 384 + 3 * namesBytes;
+    const TilesetGrid grid = tilesetGrid(tiles);
+    return json + pngBound(tilePixels * grid.columns, tilePixels * grid.rows, 4);
 }
 
 PlannedOutput planned(const Config& config, OutputFile file, Bytes bytes, bool compressed) {
@@ -107,7 +111,8 @@ PlannedOutput tiledOutput(const Config& config) {
     const Bytes layers = tiled.walkableLayer ? 2 : 1;
     const auto classes = static_cast<std::int64_t>(config.terrain.classes.size());
     PlannedOutput out = planned(config, OutputFile::TiledMap, 0, true);
-    out.bytes = tilesetBound(tiled.tilePixels, classes, classNamesBytes(config, 0));
+    out.bytes = tilesetBound(tiled.tilePixels, terrainTileCount(classes, tiled.tilePixels),
+                             classNamesBytes(config, 64));
     out.files = 2;
     if (tiled.walkableLayer) {
         out.bytes += tilesetBound(tiled.tilePixels, 1, 0);
@@ -252,6 +257,11 @@ Bytes writerMemory(const Config& config, int threads) {
         const Bytes h = Bytes(config.map.height);
         const Bytes chunks = chunk > 0 ? ceilDiv(w, chunk) * ceilDiv(h, chunk) : 1;
         total += w * (band + chunk) + 4 * w + kCodecState + chunks * 4 * kKiB;
+        // The terrain tileset's RGBA image, drawn whole before it is encoded.
+        const std::int64_t p = tiled.tilePixels;
+        const TilesetGrid grid = tilesetGrid(
+            terrainTileCount(static_cast<std::int64_t>(config.terrain.classes.size()), p));
+        total += Bytes(grid.columns * p) * Bytes(grid.rows * p) * 4;
     }
     return total;
 }

@@ -32,7 +32,6 @@
 #include "io/atomic_file.hpp"
 #include "io/png_writer.hpp"
 #include "io/sinks.hpp"
-#include "io/atomic_file.hpp"
 #include "io/tiled_map_file.hpp"
 #include "io/tiled_map_json.hpp"
 #include "io/tiled_tileset.hpp"
@@ -57,8 +56,10 @@ struct TilesetFiles {
           json((fs::path(directory) / tsjName).string()) {}
 
     void write() {
-        image.write(static_cast<std::uint32_t>(tileset.tilePixels * std::ssize(tileset.tiles)),
-                    static_cast<std::uint32_t>(tileset.tilePixels), tilesetImageRgb(tileset));
+        const TilesetGrid grid = tilesetGrid(std::ssize(tileset.tiles));
+        image.write(static_cast<std::uint32_t>(tileset.tilePixels * grid.columns),
+                    static_cast<std::uint32_t>(tileset.tilePixels * grid.rows),
+                    tilesetImageRgba(tileset), PngFormat::Rgba8);
         writeOrThrow(json.fd(), tilesetJson(tileset), json.targetPath());
     }
 
@@ -233,7 +234,7 @@ private:
         info.width = width;
         info.height = height;
         info.tilePixels = m_tilePixels;
-        info.classCount = m_classCount;
+        info.terrainTileCount = terrainTileCount(m_classCount, m_tilePixels);
         info.blockedLayer = m_blockedLayer;
         info.seed = m_seed;
         info.configHash = m_configHash;
