@@ -64,8 +64,9 @@ TEST(RunTest, DefaultMapHasEveryClassAndStatsEqualTheCountsInClassesTif) {
     const Config config = configIn(dir);
     const RunReport report = runWith(config);
     EXPECT_THAT(test::listDir(dir / "out"),
-                testing::ElementsAre("blocked.png", "blocked.tsj", "classes.tif", "height.png",
-                                     "height.r16", "height.r16.json", "height.tif",
+                testing::ElementsAre("blocked.png", "blocked.tsj", "classes.tif", "height.exr",
+                                     "height.exr.json", "height.png", "height.r16",
+                                     "height.r16.json", "height.tif",
                                      "height16.png", "height16.tif", "map.tmj", "preview.png",
                                      "stats.json", "terrain.png", "terrain.tsj",
                                      "walkable.tif"));

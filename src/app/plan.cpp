@@ -158,6 +158,16 @@ PlannedOutput outputOf(const Config& config, OutputFile file) {
             out.files = 2;  // and its sidecar, height.r16.json
             return out;
         }
+        case OutputFile::HeightExr: {
+            // ZIP blocks of 16 rows, each stored raw when deflate does not shrink it (OpenEXR
+            // keeps the smaller), with its row number, size and offset-table entry; the header
+            // and its attributes; the sidecar height.exr.json.
+            const Bytes blocks = ceilDiv(Bytes(h), 16);
+            PlannedOutput out =
+                planned(config, file, 4 * cells(w, h) + blocks * 16 + 8 * kKiB, true);
+            out.files = 2;
+            return out;
+        }
         case OutputFile::StatsJson:
             return planned(config, file, 16 * kKiB + classNamesBytes(config, 256), false);
         case OutputFile::TiledMap:
@@ -249,6 +259,8 @@ Bytes writerMemory(const Config& config, int threads) {
     const Bytes band = Bytes(std::min(config.map.tileSizeCells, config.map.height));
     if (config.wants(OutputFile::Height16Png)) total += w * band * 2 + 4 * w + kCodecState;
     if (config.wants(OutputFile::HeightR16)) total += 2 * w;
+    // height.exr: a band of float rows, and OpenEXR's block of 16 rows before and after ZIP.
+    if (config.wants(OutputFile::HeightExr)) total += w * band * 4 + 2 * 16 * 4 * w + kCodecState;
     if (config.wants(OutputFile::TiledMap)) {
         // A band of class rows (up to a chunk row and a tile row), one zlib stream, and the
         // chunk maps' files until commit.

@@ -357,8 +357,9 @@ constexpr std::array kTailRows{
         "Directory the output files are written to; not part of the config hash.",
         [](Config& c, const Json& v) { c.output.directory = v.get<std::string>(); }},
     Row{"output.files", filesFrom(kOutputFileNames),
-        "Output files to write. height.r16 (raw 16-bit heights) comes with height.r16.json; "
-        "map.tmj (a Tiled map) with terrain.tsj and terrain.png.",
+        "Output files to write. height.r16 (raw 16-bit heights) comes with height.r16.json, "
+        "height.exr (float heights in metres) with height.exr.json; map.tmj (a Tiled map) "
+        "with terrain.tsj and terrain.png.",
         [](Config& c, const Json& v) { c.output.files = outputFilesFrom(v); }},
     Row{"output.preview_max_size", integerIn(kMinPreviewSize, kMaxPreviewSize),
         "Longest side of preview.png and height.png in pixels; bigger maps are downsampled "

@@ -110,6 +110,9 @@ std::vector<std::unique_ptr<OutputSink>> makeSinks(const Config& config, const T
             case OutputFile::Height16Tif:
                 sinks.push_back(makeHeight16TifSink(config));
                 break;
+            case OutputFile::HeightExr:
+                sinks.push_back(makeHeightExrSink(config));
+                break;
             case OutputFile::StatsJson:
                 break;  // written by the run from the other outputs' results (stats.hpp)
         }

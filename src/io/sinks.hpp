@@ -115,6 +115,10 @@ std::unique_ptr<OutputSink> makeHeight16PngSink(const Config& config);
 /// band offset and scale turning them back into metres.
 std::unique_ptr<OutputSink> makeHeight16TifSink(const Config& config);
 
+/// height.exr: the elevation in metres as single-channel float OpenEXR, rows top to bottom,
+/// with its sidecar height.exr.json (height_exr_sink.cpp).
+std::unique_ptr<OutputSink> makeHeightExrSink(const Config& config);
+
 /// Writes `mask` into `writer` (a UInt8 raster of the mask's size) as 0/1 bytes, one block
 /// of at most tileSize x tileSize cells at a time, so no more than one block is ever held
 /// as bytes. Use the writer's TIFF tile size for `tileSize` so each block is encoded at once.

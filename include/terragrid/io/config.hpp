@@ -27,11 +27,12 @@ enum class OutputFile : std::uint8_t {
     HeightR16,    ///< height.r16 and its sidecar height.r16.json
     Height16Png,  ///< height16.png
     Height16Tif,  ///< height16.tif: UInt16 with scale and offset to metres
-    TiledMap      ///< map.tmj, terrain.tsj, terrain.png (or chunk maps and map.world)
+    TiledMap,     ///< map.tmj, terrain.tsj, terrain.png (or chunk maps and map.world)
+    HeightExr     ///< height.exr (float metres, for Godot) and its sidecar height.exr.json
 };
-inline constexpr std::array<std::string_view, 10> kOutputFileNames{
-    "height.tif", "classes.tif",  "walkable.tif", "preview.png",  "height.png",
-    "stats.json", "height.r16",   "height16.png", "height16.tif", "map.tmj"};
+inline constexpr std::array<std::string_view, 11> kOutputFileNames{
+    "height.tif", "classes.tif",  "walkable.tif", "preview.png",  "height.png", "stats.json",
+    "height.r16", "height16.png", "height16.tif", "map.tmj",      "height.exr"};
 
 /// Tiled (level editor) export settings: output.tiled.
 struct TiledConfig {
