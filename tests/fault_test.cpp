@@ -39,7 +39,8 @@ std::vector<std::string> runArgs(const std::string& outDir, int size, int seed,
 
 const std::string kAllFiles = "[\"height.tif\", \"classes.tif\", \"walkable.tif\", "
                               "\"preview.png\", \"height.png\", \"stats.json\", \"height.r16\", "
-                              "\"height16.png\", \"height16.tif\", \"map.tmj\", \"height.exr\"]";
+                              "\"height16.png\", \"height16.tif\", \"map.tmj\", \"height.exr\", "
+                              "\"splat.png\", \"weight.png\"]";
 
 /// A directory holding `out/`, the outputs of an older run (every file, seed 1), to check that
 /// a failed run leaves them as they were.
@@ -138,7 +139,7 @@ std::vector<FullDiskCase> fullDiskCases() {
     for (const auto& [file, compression] : tiffs)
         cases.push_back({std::string("[\"") + file + "\"]", compression});
     for (const char* file : {"preview.png", "height.png", "stats.json", "height.r16",
-                             "height16.png", "map.tmj", "height.exr"})
+                             "height16.png", "map.tmj", "height.exr", "splat.png", "weight.png"})
         cases.push_back({std::string("[\"") + file + "\"]", "deflate"});
     cases.push_back({kAllFiles, "deflate"});
     return cases;

@@ -68,8 +68,11 @@ TEST(RunTest, DefaultMapHasEveryClassAndStatsEqualTheCountsInClassesTif) {
                                      "height.exr.json", "height.png", "height.r16",
                                      "height.r16.json", "height.tif",
                                      "height16.png", "height16.tif", "map.tmj", "preview.png",
-                                     "stats.json", "terrain.png", "terrain.tsj",
-                                     "walkable.tif"));
+                                     "splat_0.png", "splat_1.png", "stats.json",
+                                     "terrain.png", "terrain.tsj", "walkable.tif",
+                                     "weight_desert.png", "weight_forest.png",
+                                     "weight_ground.png", "weight_lake.png",
+                                     "weight_mountain.png"));
     EXPECT_EQ(report.files.size(), kOutputFileNames.size());
 
     const std::vector<std::uint8_t> classes = test::readByteTiff(dir / "out/classes.tif");

@@ -241,6 +241,12 @@ std::array<std::uint8_t, 4> PngImage::rgbaAt(std::uint32_t x, std::uint32_t y) c
     return {rgba.at(i), rgba.at(i + 1), rgba.at(i + 2), rgba.at(i + 3)};
 }
 
+std::string firstFileOf(std::string_view entry) {
+    if (entry == "splat.png") return "splat_0.png";
+    if (entry == "weight.png") return "weight_lake.png";
+    return std::string(entry);
+}
+
 PngImage readPng(const fs::path& path) {
     const std::string bytes = readFile(path);
     const auto u32 = [&](std::size_t at) {

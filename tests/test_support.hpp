@@ -73,6 +73,10 @@ struct CommandResult {
 /// Runs `command` through /bin/sh, capturing stdout and stderr.
 CommandResult runCommand(const std::string& command);
 
+/// The first file an output.files entry writes with the default classes: the entry itself,
+/// but "splat_0.png" for "splat.png" and "weight_lake.png" for "weight.png".
+std::string firstFileOf(std::string_view entry);
+
 /// Quotes a string for /bin/sh.
 std::string shellQuote(const std::string& s);
 

@@ -129,6 +129,22 @@ PlannedOutput tiledOutput(const Config& config) {
     return out;
 }
 
+// splat_N.png (RGBA, a file per four classes) or weight_<class>.png (grey, a file per class),
+// each of the map's size; shown under its first file's name.
+PlannedOutput weightMapsOutput(const Config& config, OutputFile file) {
+    const auto classes = static_cast<std::int64_t>(config.terrain.classes.size());
+    const bool splat = file == OutputFile::SplatPng;
+    const std::int64_t files = splat ? splatImageCount(classes) : classes;
+    PlannedOutput out = planned(
+        config, file,
+        Bytes(files) * pngBound(config.map.width, config.map.height, splat ? 4 : 1), true);
+    out.files = files;
+    const std::string first =
+        splat ? splatFileNames(classes).front() : weightFileNames(config.terrain.classes).front();
+    out.path = (std::filesystem::path(config.output.directory) / first).string();
+    return out;
+}
+
 PlannedOutput outputOf(const Config& config, OutputFile file) {
     const std::int64_t w = config.map.width, h = config.map.height;
     const bool tiffCompressed = config.output.compression != Compression::None;
@@ -168,6 +184,9 @@ PlannedOutput outputOf(const Config& config, OutputFile file) {
             out.files = 2;
             return out;
         }
+        case OutputFile::SplatPng:
+        case OutputFile::WeightPng:
+            return weightMapsOutput(config, file);
         case OutputFile::StatsJson:
             return planned(config, file, 16 * kKiB + classNamesBytes(config, 256), false);
         case OutputFile::TiledMap:
@@ -261,6 +280,15 @@ Bytes writerMemory(const Config& config, int threads) {
     if (config.wants(OutputFile::HeightR16)) total += 2 * w;
     // height.exr: a band of float rows, and OpenEXR's block of 16 rows before and after ZIP.
     if (config.wants(OutputFile::HeightExr)) total += w * band * 4 + 2 * 16 * 4 * w + kCodecState;
+    for (OutputFile file : {OutputFile::SplatPng, OutputFile::WeightPng}) {
+        if (!config.wants(file)) continue;
+        // A band of class rows, the rows the blending square spans, per class a count per
+        // column and a weight per cell of one row, and each file's row and PNG codec.
+        const auto classes = static_cast<Bytes>(config.terrain.classes.size());
+        const Bytes files = file == OutputFile::SplatPng ? ceilDiv(classes, 4) : classes;
+        const Bytes square = 2 * Bytes(config.output.splatBlendCells) + 1;
+        total += w * (band + square) + w * classes * 3 + files * (4 * w + kCodecState);
+    }
     if (config.wants(OutputFile::TiledMap)) {
         // A band of class rows (up to a chunk row and a tile row), one zlib stream, and the
         // chunk maps' files until commit.

@@ -13,7 +13,8 @@ bool Config::wants(OutputFile f) const {
 bool Config::needsClasses() const {
     return wants(OutputFile::ClassesTif) || wants(OutputFile::WalkableTif) ||
            wants(OutputFile::PreviewPng) || wants(OutputFile::StatsJson) ||
-           wants(OutputFile::TiledMap);
+           wants(OutputFile::TiledMap) || wants(OutputFile::SplatPng) ||
+           wants(OutputFile::WeightPng);
 }
 
 Config windowConfig(const Config& config, const CellWindow& window) {

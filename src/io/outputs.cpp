@@ -113,6 +113,12 @@ std::vector<std::unique_ptr<OutputSink>> makeSinks(const Config& config, const T
             case OutputFile::HeightExr:
                 sinks.push_back(makeHeightExrSink(config));
                 break;
+            case OutputFile::SplatPng:
+                sinks.push_back(makeSplatSink(config, required(terrain, file, "a Terrain")));
+                break;
+            case OutputFile::WeightPng:
+                sinks.push_back(makeWeightSink(config, required(terrain, file, "a Terrain")));
+                break;
             case OutputFile::StatsJson:
                 break;  // written by the run from the other outputs' results (stats.hpp)
         }
