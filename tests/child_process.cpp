@@ -24,22 +24,20 @@ namespace {
     if (::chdir(cwd) != 0 || !redirect(outPath, STDOUT_FILENO) ||
         !redirect(errPath, STDERR_FILENO))
         ::_exit(127);
-    // As if started from a terminal: a test run in the background (where the shell ignores
-    // SIGINT) must not hand that on.
+    // As if started from a terminal: every signal at its default action and none blocked. A
+    // test run in the background (where the shell ignores SIGINT) must not hand that on, nor
+    // the test process its own ignored SIGPIPE and SIGXFSZ (process_setup.cpp).
     struct sigaction byDefault {};
     byDefault.sa_handler = SIG_DFL;
     sigset_t none;
     sigemptyset(&none);
-    if (::sigaction(SIGINT, &byDefault, nullptr) != 0 ||
-        ::sigaction(SIGTERM, &byDefault, nullptr) != 0 ||
-        ::sigprocmask(SIG_SETMASK, &none, nullptr) != 0)
-        ::_exit(127);
+    for (int sig = 1; sig < NSIG; ++sig)
+        if (sig != SIGKILL && sig != SIGSTOP) (void)::sigaction(sig, &byDefault, nullptr);
+    if (::sigprocmask(SIG_SETMASK, &none, nullptr) != 0) ::_exit(127);
+    // A real `ulimit -f`: a write past it raises SIGXFSZ, which terragrid itself must handle.
     if (setup.fileSizeLimit) {
-        struct sigaction ignore {};
-        ignore.sa_handler = SIG_IGN;
         const rlimit limit{*setup.fileSizeLimit, *setup.fileSizeLimit};
-        if (::sigaction(SIGXFSZ, &ignore, nullptr) != 0 || ::setrlimit(RLIMIT_FSIZE, &limit) != 0)
-            ::_exit(127);
+        if (::setrlimit(RLIMIT_FSIZE, &limit) != 0) ::_exit(127);
     }
     if (setup.user && (::setgroups(0, nullptr) != 0 || ::setgid(setup.user->gid) != 0 ||
                        ::setuid(setup.user->uid) != 0))

@@ -30,8 +30,9 @@ struct ChildSetup {
 
     std::filesystem::path cwd;      ///< where it runs
     std::vector<std::string> args;  ///< after the program name
-    /// RLIMIT_FSIZE in bytes, with SIGXFSZ ignored, so a write past it fails with EFBIG the
-    /// way a write to a full disk fails with ENOSPC.
+    /// RLIMIT_FSIZE in bytes, as `ulimit -f` sets it (SIGXFSZ left at its default action: it
+    /// is terragrid that ignores it, so a write past the limit fails with EFBIG the way a
+    /// write to a full disk fails with ENOSPC).
     std::optional<rlim_t> fileSizeLimit;
     /// Runs as this user and group (setgid, setuid): for a test running as root, whose
     /// permission checks the kernel skips.

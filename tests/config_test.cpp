@@ -674,6 +674,15 @@ const std::vector<ProblemCase> kProblemCases = {
      "config: 'test.json' is not valid JSON: parse error at line 3, column 1:", false},
     {"EmptyText", "", {}, "config: 'test.json' is not valid JSON: parse error at line 1, column 1:",
      false},
+
+    // A key given twice: JSON parsers keep one silently; the config names both lines.
+    {"DuplicateTopLevelKey", "{\"seed\": 5, \"seed\": 6}", {},
+     "config: 'test.json' sets 'seed' twice (line 1 and line 1); give each key once"},
+    {"DuplicateNestedKey", "{\n  \"map\": {\"width\": 64,\n    // a comment: \"width\": 1\n"
+     "    \"width\": 65}\n}", {},
+     "config: 'test.json' sets 'map.width' twice (line 2 and line 4); give each key once"},
+    {"DuplicateKeyWrittenWithAnEscape", "{\"seed\": 5,\n\n \"s\\u0065ed\": 6}", {},
+     "config: 'test.json' sets 'seed' twice (line 1 and line 3); give each key once"},
 };
 // clang-format on
 

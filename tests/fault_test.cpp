@@ -80,7 +80,7 @@ TEST_F(FaultTest, OutputDirectoryThatCannotBeCreatedExitsOne) {
     EXPECT_EQ(test::readFile(m_dir / "file"), "not a directory");
 }
 
-TEST_F(FaultTest, UnwritableOutputDirectoryExitsOneAndKeepsOlderOutputs) {
+TEST_F(FaultTest, UnwritableOutputDirectoryIsRefusedByThePlanAndKeepsOlderOutputs) {
     // Root passes every permission check, so as root the run becomes "nobody".
     const auto user = test::unprivilegedUser();
     if (::geteuid() == 0 && !user) GTEST_SKIP() << "running as root without a 'nobody' user";
@@ -89,9 +89,10 @@ TEST_F(FaultTest, UnwritableOutputDirectoryExitsOneAndKeepsOlderOutputs) {
     const auto r =
         test::runChild({m_dir.path(), runArgs("out", 64, 2, kAllFiles, "deflate"), {}, user});
     fs::permissions(m_dir / "out", fs::perms(0755));
-    EXPECT_EQ(r.exit.shellCode(), 1) << r.err;
-    // The first file the run creates is height.tif's temporary file beside it.
-    EXPECT_EQ(r.err, "terragrid: error: writing 'out/height.tif': Permission denied\n");
+    // Refused before generating anything: the run could not put a single file in place.
+    EXPECT_EQ(r.exit.shellCode(), 2) << r.err;
+    EXPECT_EQ(r.err, "terragrid: error: cannot write into the output directory 'out' "
+                     "(output.directory): Permission denied\n");
     expectOlderOutputsIntact();
 }
 

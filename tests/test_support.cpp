@@ -1,6 +1,8 @@
 #include "test_support.hpp"
 
+#include <fcntl.h>
 #include <png.h>
+#include <spawn.h>
 #include <sys/wait.h>
 #include <tiffio.h>
 #include <unistd.h>
@@ -68,13 +70,45 @@ CommandResult runCommand(const std::string& command) {
     TempDir scratch;
     const fs::path errPath = scratch / "stderr";
     const std::string full = "(" + command + ") 2>" + shellQuote(errPath.string());
+    int out[2];
+    if (::pipe2(out, O_CLOEXEC) != 0) throw std::runtime_error("pipe failed for: " + command);
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_adddup2(&actions, out[1], STDOUT_FILENO);
+    // The shell starts as from a terminal: every signal at its default action and none
+    // blocked, whatever the test process does with them (it ignores SIGPIPE and SIGXFSZ, see
+    // process_setup.cpp; a shell cannot undo a signal ignored when it started).
+    posix_spawnattr_t attributes;
+    posix_spawnattr_init(&attributes);
+    sigset_t all, none;
+    sigfillset(&all);
+    sigemptyset(&none);
+    posix_spawnattr_setsigdefault(&attributes, &all);
+    posix_spawnattr_setsigmask(&attributes, &none);
+    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
+    const char* argv[] = {"/bin/sh", "-c", full.c_str(), nullptr};
+    pid_t pid = -1;
+    const int spawned = ::posix_spawn(&pid, "/bin/sh", &actions, &attributes,
+                                      const_cast<char* const*>(argv), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    posix_spawnattr_destroy(&attributes);
+    ::close(out[1]);
+    if (spawned != 0) {
+        ::close(out[0]);
+        throw std::runtime_error("cannot start /bin/sh for: " + command);
+    }
     CommandResult result;
-    FILE* pipe = ::popen(full.c_str(), "r");
-    if (!pipe) throw std::runtime_error("popen failed for: " + command);
     char buf[4096];
-    std::size_t n;
-    while ((n = std::fread(buf, 1, sizeof buf, pipe)) > 0) result.out.append(buf, n);
-    const int status = ::pclose(pipe);
+    for (;;) {
+        const ssize_t n = ::read(out[0], buf, sizeof buf);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) break;
+        result.out.append(buf, static_cast<std::size_t>(n));
+    }
+    ::close(out[0]);
+    int status = 0;
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
     result.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
     result.err = readFile(errPath);
     return result;
@@ -220,7 +254,6 @@ void TiffReader::expectColorMap(const std::vector<Rgb>& palette) const {
 
 FileSizeLimit::FileSizeLimit(rlim_t bytes) {
     ::getrlimit(RLIMIT_FSIZE, &m_old);
-    m_oldHandler = std::signal(SIGXFSZ, SIG_IGN);
     rlimit lowered = m_old;
     lowered.rlim_cur = bytes;
     ::setrlimit(RLIMIT_FSIZE, &lowered);
@@ -228,7 +261,6 @@ FileSizeLimit::FileSizeLimit(rlim_t bytes) {
 
 FileSizeLimit::~FileSizeLimit() {
     ::setrlimit(RLIMIT_FSIZE, &m_old);
-    std::signal(SIGXFSZ, m_oldHandler);
 }
 
 std::array<std::uint8_t, 3> PngImage::at(std::uint32_t x, std::uint32_t y) const {

@@ -175,7 +175,8 @@ private:
 };
 
 /// Lowers the process's file size limit for its lifetime, so a write fails with EFBIG the way
-/// a full disk fails it (SIGXFSZ, which would kill the process, is ignored meanwhile).
+/// a full disk fails it. SIGXFSZ is left alone: the test process ignores it once, as every
+/// program writing outputs must (ignoreWriteSignals, process_setup.cpp).
 class FileSizeLimit {
 public:
     explicit FileSizeLimit(rlim_t bytes);
@@ -185,7 +186,6 @@ public:
 
 private:
     rlimit m_old{};
-    void (*m_oldHandler)(int) = nullptr;
 };
 
 /// A PNG as read back with libpng.

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <string>
 
+#include "app/process_limits.hpp"
 #include "terragrid/app/plan.hpp"
 
 namespace terragrid {
@@ -87,6 +88,11 @@ Resources probeResources(const std::string& directory) {
         if (const auto headroom = cgroupHeadroom())
             if (!r.availableMemoryBytes || *headroom < *r.availableMemoryBytes)
                 r.availableMemoryBytes = headroom;
+        if (const auto own = processMemoryHeadroom())
+            if (!r.availableMemoryBytes || own->bytes < *r.availableMemoryBytes) {
+                r.availableMemoryBytes = own->bytes;
+                r.memoryLimit = own->limit;
+            }
     } catch (const std::exception&) {
         // A probe that fails leaves the resource unknown: the run is then not refused for it.
     }
@@ -130,10 +136,14 @@ std::vector<std::string> planShortfalls(const RunPlan& plan, const Resources& re
     if (resources.availableMemoryBytes && memory > *resources.availableMemoryBytes) {
         problems.push_back("the run needs up to " + formatBytes(memory) +
                            " of memory, but only " +
-                           formatBytes(*resources.availableMemoryBytes) +
-                           " are available; fewer threads, a smaller output.preview_max_size, "
+                           formatBytes(*resources.availableMemoryBytes) + " are available" +
+                           (resources.memoryLimit.empty()
+                                ? std::string()
+                                : " under the process's " + resources.memoryLimit) +
+                           "; fewer threads, a smaller output.preview_max_size, "
                            "fewer outputs or --shard need less (see --dry-run)");
     }
+    for (std::string& problem : outputNameProblems(plan)) problems.push_back(std::move(problem));
     return problems;
 }
 

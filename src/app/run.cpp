@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "io/atomic_file.hpp"
+#include "io/output_transaction.hpp"
 #include "io/sinks.hpp"
 #include "terragrid/io/outputs.hpp"
 #include "terragrid/pipeline/regions.hpp"
@@ -160,13 +161,15 @@ RunReport runPiece(const Config& config, const MapWindow* window, const Config& 
     const Terrain* rules = terrain ? &*terrain : nullptr;
 
     createOutputDirectory(generated.output.directory);
+    // Before any file: the lock, the recovery of dead runs, the staging folder.
+    OutputTransaction transaction(generated.output.directory);
     // The regions apply the connectivity rule for every output that shows walkability.
     std::unique_ptr<WalkableRegions> regions;
-    if (generated.wants(OutputFile::WalkableTif) || generated.wants(OutputFile::StatsJson) ||
-        (generated.wants(OutputFile::TiledMap) && generated.output.tiled.walkableLayer))
+    if (generated.needsRegions())
         regions = std::make_unique<WalkableRegions>(generated.terrain.connectivity ==
                                                     Connectivity::Largest);
-    MapStats stats(rules ? rules->classes().size() : 0);
+    // Without stats.json the run reports only the elevation range: no sums, no class counts.
+    MapStats stats(rules ? rules->classes().size() : 0, generated.wants(OutputFile::StatsJson));
     auto sinks = makeSinks(generated, rules, regions.get());
     std::optional<AtomicFile> statsFile;
     if (generated.wants(OutputFile::StatsJson))
@@ -184,7 +187,7 @@ RunReport runPiece(const Config& config, const MapWindow* window, const Config& 
                                     terrainSeconds, times})
                              .dump(2) +
                          "\n");
-    // Every file is complete before any is renamed into place.
+    // Every file is complete before any is renamed into place (staged, then one commit).
     RunReport report;
     for (auto& sink : sinks) {
         sink->commit();
@@ -194,6 +197,7 @@ RunReport runPiece(const Config& config, const MapWindow* window, const Config& 
         statsFile->commit();
         report.files.push_back(statsFile->targetPath());
     }
+    transaction.commit();  // all of them in place, or none
     report.tiles = TileLayout(generated.map).tileCount();
     report.elevationMin = stats.elevationMin();
     report.elevationMax = stats.elevationMax();

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <csignal>
+#include <cstring>
 #include <string>
 #include <system_error>
 #include <thread>
@@ -13,15 +14,18 @@
 namespace terragrid {
 namespace {
 
-constexpr int kStopSignals[] = {SIGINT, SIGTERM, SIGHUP};
+// Every asynchronous signal whose default action ends the process, but SIGPIPE and SIGXFSZ
+// (ignoreWriteSignals) and SIGKILL (cannot be caught). The synchronous ones (SIGSEGV, SIGBUS,
+// SIGFPE, SIGILL, SIGABRT, SIGTRAP, SIGSYS) hit the faulting thread and cannot be waited for:
+// like SIGKILL, what they leave is cleaned up by the next run (output_transaction.hpp).
+constexpr int kStopSignals[] = {SIGINT,  SIGTERM,   SIGHUP,  SIGQUIT, SIGUSR1,   SIGUSR2,
+                                SIGALRM, SIGVTALRM, SIGPROF, SIGPOLL, SIGXCPU,   SIGPWR,
+                                SIGSTKFLT};
 
 std::string signalName(int sig) {
-    switch (sig) {
-        case SIGINT: return "SIGINT";
-        case SIGTERM: return "SIGTERM";
-        case SIGHUP: return "SIGHUP";
-        default: return "signal " + std::to_string(sig);
-    }
+    if (const char* abbrev = ::sigabbrev_np(sig)) return std::string("SIG") + abbrev;
+    if (sig >= SIGRTMIN && sig <= SIGRTMAX) return "SIGRTMIN+" + std::to_string(sig - SIGRTMIN);
+    return "signal " + std::to_string(sig);
 }
 
 [[noreturn]] void stopBy(int sig) {
@@ -45,16 +49,26 @@ std::string signalName(int sig) {
 
 }  // namespace
 
+void ignoreWriteSignals() {
+    std::signal(SIGPIPE, SIG_IGN);
+    std::signal(SIGXFSZ, SIG_IGN);
+}
+
 void stopOnSignals() {
+    ignoreWriteSignals();
     sigset_t set;
     sigemptyset(&set);
     bool any = false;
-    for (const int sig : kStopSignals) {
+    const auto add = [&](int sig) {
         struct sigaction old {};
-        if (sigaction(sig, nullptr, &old) == 0 && old.sa_handler == SIG_IGN) continue;
+        if (sigaction(sig, nullptr, &old) == 0 && old.sa_handler == SIG_IGN) return;
         sigaddset(&set, sig);
         any = true;
-    }
+    };
+    for (const int sig : kStopSignals) add(sig);
+    // The real-time signals also end a process by default; SIGRTMIN already leaves out the
+    // ones glibc keeps for its threads.
+    for (int sig = SIGRTMIN; sig <= SIGRTMAX; ++sig) add(sig);
     if (!any || pthread_sigmask(SIG_BLOCK, &set, nullptr) != 0) return;
     try {
         std::thread([set] {

@@ -27,6 +27,7 @@
 #include "terragrid/app/stop_signals.hpp"
 #include "terragrid/version.hpp"
 #include "terragrid/model/window.hpp"
+#include "cli/std_streams.hpp"
 
 namespace po = boost::program_options;
 using namespace terragrid;
@@ -82,6 +83,8 @@ struct CliOptions {
     std::optional<CellWindow> region;  // --region, checked against the map once it is loaded
     std::optional<Shard> shard;        // --shard
     DryRun dryRun = DryRun::No;
+    /// Bad values of the flags above, reported together with the config's problems.
+    std::vector<std::string> flagProblems;
 };
 
 void addHelpOption(po::options_description& d) {
@@ -124,9 +127,9 @@ po::options_description describeOptions(Command command) {
             d.add_options()
                 ("progress", po::value<std::string>()->value_name("MODE"),
                  "auto (default): a progress bar on stderr for runs over a second when stderr "
-                 "is a terminal; bar: the bar even when it is not; json: one JSON object per "
-                 "line on stderr (tiles, cells, elapsed, rate, ETA; a last line with "
-                 "\"event\":\"done\"), also with --quiet; none")
+                 "is a terminal; bar: the bar even when it is not (--quiet silences it); "
+                 "json: one JSON object per line on stderr (tiles, cells, elapsed, rate, ETA; "
+                 "a last line with \"event\":\"done\"), also with --quiet; none")
                 ("region", po::value<std::string>()->value_name("X,Y,W,H"),
                  "generate only the W x H cells from column X, row Y (0-based) of the "
                  "configured map, georeferenced where they lie in it")
@@ -238,10 +241,29 @@ ProgressMode progressModeOf(const std::string& text) {
     throw UsageError("'--progress' must be one of auto, bar, json, none (got '" + text + "')");
 }
 
+void parseDryRunAndWindow(const po::variables_map& vm, CliOptions& o);
+
+/// Runs `check`, keeping the message of its UsageError in `problems` instead: every bad flag
+/// is reported at once, together with the config's problems (design.md, Errors).
+template <typename Check>
+void collectProblem(std::vector<std::string>& problems, Check check) {
+    try {
+        check();
+    } catch (const UsageError& e) {
+        problems.push_back(e.what());
+    }
+}
+
 /// --progress, --region and --shard as given; whether the window fits the map is checked once
 /// the config is loaded.
 void parseProgressAndWindow(const po::variables_map& vm, CliOptions& o) {
-    if (vm.count("progress")) o.progress = progressModeOf(vm["progress"].as<std::string>());
+    collectProblem(o.flagProblems, [&] {
+        if (vm.count("progress")) o.progress = progressModeOf(vm["progress"].as<std::string>());
+    });
+    collectProblem(o.flagProblems, [&] { parseDryRunAndWindow(vm, o); });
+}
+
+void parseDryRunAndWindow(const po::variables_map& vm, CliOptions& o) {
     if (vm.count("dry-run")) {
         const std::string format = vm["dry-run"].as<std::string>();
         if (format != "text" && format != "json")
@@ -311,8 +333,8 @@ std::optional<CliOptions> parseArgs(int argc, char** argv) {
     if (vm.count("threads")) {
         o.threads = vm["threads"].as<int>();
         if (o.threads < 1)
-            throw UsageError("'--threads' must be at least 1 (got " + std::to_string(o.threads) +
-                             ")");
+            o.flagProblems.push_back("'--threads' must be at least 1 (got " +
+                                     std::to_string(o.threads) + ")");
     }
     return o;
 }
@@ -347,10 +369,32 @@ std::string formatSummary(const Config& config, const std::optional<MapWindow>& 
     return line;
 }
 
-/// Loads the config the options name and tells its notes (unless quiet). Throws ConfigError.
+/// "problem\nterragrid: problem\n...": the flag problems as one UsageError's message.
+std::string joinProblems(const std::vector<std::string>& problems) {
+    std::string text;
+    for (const std::string& problem : problems)
+        text += (text.empty() ? "" : "\nterragrid: ") + problem;
+    return text;
+}
+
+/// The config the options name. Throws UsageError holding every flag problem and every
+/// config problem when there is any flag problem; else ConfigError as loading does.
+LoadedConfig loadChecked(const CliOptions& options) {
+    try {
+        LoadedConfig config = options.configPath ? loadConfig(*options.configPath, options.overrides)
+                                           : defaultConfig(options.overrides);
+        if (!options.flagProblems.empty()) throw UsageError(joinProblems(options.flagProblems));
+        return config;
+    } catch (const ConfigError& e) {
+        if (options.flagProblems.empty()) throw;
+        throw UsageError(joinProblems(options.flagProblems) + "\n" + e.what());
+    }
+}
+
+/// Loads the config the options name and tells its notes (unless quiet). Throws ConfigError,
+/// or UsageError with the flag problems (loadChecked).
 LoadedConfig loadFrom(const CliOptions& options) {
-    LoadedConfig config = options.configPath ? loadConfig(*options.configPath, options.overrides)
-                                       : defaultConfig(options.overrides);
+    LoadedConfig config = loadChecked(options);
     if (!options.quiet)
         for (const auto& note : config.notes) std::cerr << "terragrid: note: " << note << "\n";
     return config;
@@ -373,6 +417,9 @@ std::unique_ptr<ProgressReporter> progressReporter(const CliOptions& options,
     ProgressMode mode = options.progress;
     if (mode == ProgressMode::Auto)
         mode = !options.quiet && ::isatty(STDERR_FILENO) ? ProgressMode::Bar : ProgressMode::None;
+    // -q prints nothing on success, so it silences even a bar asked for by name; JSON events
+    // are data for a program, not chatter, and stay.
+    if (mode == ProgressMode::Bar && options.quiet) mode = ProgressMode::None;
     if (mode == ProgressMode::None) return nullptr;
     return std::make_unique<ProgressReporter>(
         mode == ProgressMode::Json ? ProgressStyle::Json : ProgressStyle::Bar, std::cerr, layout);
@@ -438,8 +485,9 @@ int run(const CliOptions& options) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
-    stopOnSignals();  // before any thread starts
+namespace {
+
+int runCommandLine(int argc, char** argv) {
     try {
         const auto options = parseArgs(argc, argv);
         if (!options) return kExitOk;
@@ -457,4 +505,19 @@ int main(int argc, char** argv) {
         std::cerr << "terragrid: error: " << e.what() << "\n";
         return kExitRuntime;
     }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    // Before anything opens a file, so no output file can become descriptor 0, 1 or 2; with
+    // no /dev/null there is nowhere to say so.
+    if (!cli::openClosedStandardStreams()) return kExitRuntime;
+    stopOnSignals();  // before any thread starts
+    cli::checkStdoutWrites();
+    const int code = runCommandLine(argc, argv);
+    const std::string failure = cli::stdoutFailure();
+    if (failure.empty()) return code;
+    std::cerr << "terragrid: error: " << failure << "\n";
+    return code == kExitOk ? kExitRuntime : code;
 }

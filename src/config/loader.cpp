@@ -20,6 +20,7 @@
 #include "config/options.hpp"
 #include "config/text.hpp"
 #include "config/validation.hpp"
+#include "config/json_duplicate_keys.hpp"
 
 namespace terragrid {
 
@@ -62,6 +63,11 @@ void mergeText(Json& document, std::string_view text, std::string_view sourceNam
                Json* written = nullptr) {
     JsonParseResult parsed = parseJson(text, true);
     if (!parsed.ok) return reportParseFailure(parsed.failure, sourceName, out);
+    if (const auto duplicate = findDuplicateKey(text, true))
+        return report(out, quote(sourceName) + " sets " + quote(duplicate->path) +
+                               " twice (line " + std::to_string(duplicate->firstLine) +
+                               " and line " + std::to_string(duplicate->secondLine) +
+                               "); give each key once");
     if (!parsed.value.is_object())
         return report(out, quote(sourceName) + " must hold a JSON object" + got(parsed.value));
     mergeJson(document, parsed.value);

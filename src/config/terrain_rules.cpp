@@ -170,11 +170,14 @@ void checkTerrainThresholds(const Validation& v, Problems& out) {
     checkCoverageTotal(v, out);
 }
 
-void checkUnusedDefaultRules(const Validation& v, Problems& out) {
+void checkUnusedDefaultRules(Validation& v, Problems& out) {
     if (!v.passedAll({"terrain.classes"}) || !v.config.terrain.customClasses) return;
     for (const auto path : kDefaultRuleKeys) {
         if (v.userSet(path))
             report(out, quote(path) + " has no effect when 'terrain.classes' is given");
+        // A config that sets them is refused: the resolved config (--print-config) leaves
+        // them out, so that it loads back.
+        sectionOf(v.document, path)->erase(std::string(lastKey(path)));
     }
 }
 

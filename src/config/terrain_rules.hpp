@@ -20,6 +20,6 @@ void checkTerrainThresholds(const Validation& v, Problems& out);
 
 /// With a custom class table, the keys of the default rules are ignored; a user who sets them
 /// is told so rather than left wondering.
-void checkUnusedDefaultRules(const Validation& v, Problems& out);
+void checkUnusedDefaultRules(Validation& v, Problems& out);
 
 }  // namespace terragrid::config_detail

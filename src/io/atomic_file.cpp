@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "io/output_transaction.hpp"
 #include "terragrid/io/outputs.hpp"
 
 namespace terragrid {
@@ -66,18 +67,23 @@ std::size_t abandonAllTemporaryFiles() noexcept {
     for (const AtomicFile* file : r.files)
         if (::unlink(file->tempPath().c_str()) == 0) ++removed;
     r.files.clear();
-    return removed;
+    return removed + OutputTransaction::abandonAll();
 }
+
+std::mutex& outputFilesMutex() { return registry().mutex; }
 
 AtomicFile::AtomicFile(std::string targetPath) : m_targetPath(std::move(targetPath)) {
     const std::string name = std::filesystem::path(m_targetPath).filename().string();
-    std::string pattern = (std::filesystem::path(directoryOf(m_targetPath)) /
-                           ("." + name + ".tmp-XXXXXX"))
-                              .string();
-    std::vector<char> buffer(pattern.begin(), pattern.end());
-    buffer.push_back('\0');
     {
         const std::lock_guard lock(registry().mutex);
+        m_transaction = OutputTransaction::forTarget(m_targetPath);
+        const std::string pattern =
+            m_transaction ? m_transaction->temporaryPattern()
+                          : (std::filesystem::path(directoryOf(m_targetPath)) /
+                             ("." + name + ".tmp-XXXXXX"))
+                                .string();
+        std::vector<char> buffer(pattern.begin(), pattern.end());
+        buffer.push_back('\0');
         m_fd = ::mkstemp(buffer.data());
         if (m_fd < 0) fail(errno);
         m_tempPath = buffer.data();
@@ -145,10 +151,15 @@ void AtomicFile::commit() {
     if (::close(fd) != 0) fail(errno);
     {
         const std::lock_guard lock(registry().mutex);
-        if (::rename(m_tempPath.c_str(), m_targetPath.c_str()) != 0) fail(errno);
+        if (m_transaction) {
+            m_transaction->stage(m_tempPath, m_targetPath);  // renamed by its commit
+        } else if (::rename(m_tempPath.c_str(), m_targetPath.c_str()) != 0) {
+            fail(errno);
+        }
         registry().files.erase(this);
         m_committed = true;
     }
+    if (m_transaction) return;  // the transaction syncs the directories
 
     // Best effort: the file is complete and in place whatever happens here; some file systems
     // refuse to fsync a directory (EINVAL), which is no reason to report a failed write.

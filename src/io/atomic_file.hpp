@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <mutex>
 #include <string>
 #include <string_view>
 
@@ -24,14 +25,22 @@ bool writeFully(int fd, const void* data, std::size_t size) noexcept;
 /// into place after the removal. Returns how many files it removed. Call once.
 std::size_t abandonAllTemporaryFiles() noexcept;
 
+/// The lock under which temporary files are created, renamed and removed, and output
+/// transactions (output_transaction.hpp) opened, committed and closed.
+std::mutex& outputFilesMutex();
+
 /// writeFully, or OutputError("writing '<path>': <strerror>"); `path` is the output file the
 /// bytes belong to.
 void writeOrThrow(int fd, std::string_view bytes, const std::string& path);
 
+class OutputTransaction;
+
 class AtomicFile {
 public:
     /// Creates `<dir>/.<name>.tmp-XXXXXX` beside `targetPath` (mkstemp), open for reading and
-    /// writing, with the permissions a plain new file would get (0666 less the umask).
+    /// writing, with the permissions a plain new file would get (0666 less the umask). When an
+    /// output transaction is open on `<dir>`, the file is `new-XXXXXX` in its staging folder
+    /// instead, and commit() hands it to the transaction's commit.
     /// Throws OutputError("writing '<targetPath>': <strerror>") if it cannot.
     explicit AtomicFile(std::string targetPath);
     /// Removes the temporary file unless commit() succeeded. Never throws.
@@ -68,6 +77,7 @@ private:
 
     std::string m_targetPath;
     std::string m_tempPath;
+    OutputTransaction* m_transaction = nullptr;  ///< the one that renames it into place
     int m_fd = -1;
     bool m_committed = false;
 };

@@ -8,6 +8,7 @@
 
 #include "io/geotiff_writer.hpp"
 #include "io/sinks.hpp"
+#include "io/size_bounds.hpp"
 
 namespace terragrid {
 namespace {
@@ -118,5 +119,51 @@ std::unique_ptr<OutputSink> makeWalkableSink(const Config& config,
                                              const WalkableRegions& regions) {
     return std::make_unique<WalkableSink>(config, regions);
 }
+
+namespace {
+
+// classes.tif and walkable.tif: one UInt8 GeoTIFF writer each.
+WriterMemory byteRasterMemory(const Config& config, int threads) {
+    return {MemoryGroup::Writers, bounds::geoTiffMemory(config, SampleFormat::UInt8, threads), 0};
+}
+
+}  // namespace
+
+constexpr OutputDriver kClassesTifDriver{
+    .file = OutputFile::ClassesTif,
+    .name = "classes.tif",
+    .needsClasses = alwaysNeeded,
+    .needsRegions = neverNeeded,
+    .makeSink = [](const Config& config, const SinkInputs& in) {
+        return makeClassesSink(config,
+                               requiredInput(in.terrain, OutputFile::ClassesTif, "a Terrain"));
+    },
+    // Each class name twice: in TERRAGRID_CLASSES and in its own items.
+    .diskBound = [](const Config& config) {
+        return bounds::plannedGeoTiff(config, OutputFile::ClassesTif, SampleFormat::UInt8,
+                                      2 * bounds::classNamesBytes(config, 128));
+    },
+    .memoryBound = byteRasterMemory,
+};
+static_assert(namedAsInTable(kClassesTifDriver));
+const DriverRegistration kClassesTifRegistered{kClassesTifDriver};
+
+// Its terrain classes go to the WalkableRegions through the tiles' walkable bytes.
+constexpr OutputDriver kWalkableTifDriver{
+    .file = OutputFile::WalkableTif,
+    .name = "walkable.tif",
+    .needsClasses = alwaysNeeded,
+    .needsRegions = alwaysNeeded,
+    .makeSink = [](const Config& config, const SinkInputs& in) {
+        return makeWalkableSink(
+            config, requiredInput(in.regions, OutputFile::WalkableTif, "the WalkableRegions"));
+    },
+    .diskBound = [](const Config& config) {
+        return bounds::plannedGeoTiff(config, OutputFile::WalkableTif, SampleFormat::UInt8);
+    },
+    .memoryBound = byteRasterMemory,
+};
+static_assert(namedAsInTable(kWalkableTifDriver));
+const DriverRegistration kWalkableTifRegistered{kWalkableTifDriver};
 
 }  // namespace terragrid

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "terragrid/io/output_drivers.hpp"
+
 namespace terragrid {
 
 bool Config::wants(OutputFile f) const {
@@ -11,10 +13,13 @@ bool Config::wants(OutputFile f) const {
 }
 
 bool Config::needsClasses() const {
-    return wants(OutputFile::ClassesTif) || wants(OutputFile::WalkableTif) ||
-           wants(OutputFile::PreviewPng) || wants(OutputFile::StatsJson) ||
-           wants(OutputFile::TiledMap) || wants(OutputFile::SplatPng) ||
-           wants(OutputFile::WeightPng);
+    return std::any_of(output.files.begin(), output.files.end(),
+                       [&](OutputFile f) { return driverFor(f).needsClasses(*this); });
+}
+
+bool Config::needsRegions() const {
+    return std::any_of(output.files.begin(), output.files.end(),
+                       [&](OutputFile f) { return driverFor(f).needsRegions(*this); });
 }
 
 Config windowConfig(const Config& config, const CellWindow& window) {

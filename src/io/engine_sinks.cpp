@@ -6,6 +6,7 @@
 #include <sys/types.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
@@ -20,6 +21,7 @@
 #include "io/png_writer.hpp"
 #include "io/r16_sidecar.hpp"
 #include "io/sinks.hpp"
+#include "io/size_bounds.hpp"
 
 namespace terragrid {
 namespace {
@@ -247,5 +249,82 @@ std::unique_ptr<OutputSink> makeHeight16PngSink(const Config& config) {
 std::unique_ptr<OutputSink> makeHeight16TifSink(const Config& config) {
     return std::make_unique<Height16TifSink>(config);
 }
+
+namespace {
+
+// Rows of the generator's tiles: what a sink holding one band of full-width rows holds.
+bounds::Bytes bandRows(const Config& config) {
+    return bounds::Bytes(std::min(config.map.tileSizeCells, config.map.height));
+}
+
+// height.r16 is two bytes a cell, uncompressed; its sidecar a few hundred bytes of JSON.
+PlannedOutput r16Disk(const Config& config) {
+    PlannedOutput out = bounds::plannedFile(
+        config, OutputFile::HeightR16,
+        2 * bounds::cells(config.map.width, config.map.height) + 4 * bounds::kKiB, false);
+    out.files = 2;  // and its sidecar, height.r16.json
+    return out;
+}
+
+// height16.png: a band of 16-bit rows, the PNG row being filtered and one zlib stream.
+WriterMemory png16Memory(const Config& config, int) {
+    const auto w = bounds::Bytes(config.map.width);
+    return {MemoryGroup::Writers, w * bandRows(config) * 2 + 4 * w + bounds::kCodecState, 0};
+}
+
+}  // namespace
+
+constexpr OutputDriver kHeightR16Driver{
+    .file = OutputFile::HeightR16,
+    .name = "height.r16",
+    .needsClasses = neverNeeded,
+    .needsRegions = neverNeeded,
+    .makeSink = [](const Config& config, const SinkInputs&) { return makeR16Sink(config); },
+    .diskBound = r16Disk,
+    .memoryBound = [](const Config& config, int) {  // a full-width row of 16-bit values
+        return WriterMemory{MemoryGroup::Writers, 2 * bounds::Bytes(config.map.width), 0};
+    },
+};
+static_assert(namedAsInTable(kHeightR16Driver));
+const DriverRegistration kHeightR16Registered{kHeightR16Driver};
+
+constexpr OutputDriver kHeight16PngDriver{
+    .file = OutputFile::Height16Png,
+    .name = "height16.png",
+    .needsClasses = neverNeeded,
+    .needsRegions = neverNeeded,
+    .makeSink = [](const Config& config, const SinkInputs&) {
+        return makeHeight16PngSink(config);
+    },
+    .diskBound = [](const Config& config) {
+        return bounds::plannedFile(
+            config, OutputFile::Height16Png,
+            bounds::pngBound(config.map.width, config.map.height, 2), true);
+    },
+    .memoryBound = png16Memory,
+};
+static_assert(namedAsInTable(kHeight16PngDriver));
+const DriverRegistration kHeight16PngRegistered{kHeight16PngDriver};
+
+constexpr OutputDriver kHeight16TifDriver{
+    .file = OutputFile::Height16Tif,
+    .name = "height16.tif",
+    .needsClasses = neverNeeded,
+    .needsRegions = neverNeeded,
+    .makeSink = [](const Config& config, const SinkInputs&) {
+        return makeHeight16TifSink(config);
+    },
+    // Its unit, offset, scale and mapping in the metadata.
+    .diskBound = [](const Config& config) {
+        return bounds::plannedGeoTiff(config, OutputFile::Height16Tif, SampleFormat::UInt16,
+                                      bounds::kKiB);
+    },
+    .memoryBound = [](const Config& config, int threads) {
+        return WriterMemory{MemoryGroup::Writers,
+                            bounds::geoTiffMemory(config, SampleFormat::UInt16, threads), 0};
+    },
+};
+static_assert(namedAsInTable(kHeight16TifDriver));
+const DriverRegistration kHeight16TifRegistered{kHeight16TifDriver};
 
 }  // namespace terragrid

@@ -4,6 +4,7 @@
 // are gathered into a band of full-width rows, written once its last tile is in; nothing
 // beyond one band is held.
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
@@ -12,6 +13,7 @@
 #include "io/atomic_file.hpp"
 #include "io/exr_writer.hpp"
 #include "io/sinks.hpp"
+#include "io/size_bounds.hpp"
 #include "terragrid/version.hpp"
 
 namespace terragrid {
@@ -133,10 +135,40 @@ private:
     std::int64_t m_nextCol = 0;
 };
 
+// ZIP blocks of 16 rows, each stored raw when deflate does not shrink it (OpenEXR keeps the
+// smaller), with its row number, size and offset-table entry; the header and its attributes;
+// the sidecar height.exr.json.
+PlannedOutput exrDisk(const Config& config) {
+    const bounds::Bytes blocks = bounds::ceilDiv(bounds::Bytes(config.map.height), 16);
+    PlannedOutput out = bounds::plannedFile(
+        config, OutputFile::HeightExr,
+        4 * bounds::cells(config.map.width, config.map.height) + blocks * 16 + 8 * bounds::kKiB,
+        true);
+    out.files = 2;
+    return out;
+}
+
+// A band of float rows, OpenEXR's block of 16 rows before and after ZIP, and zlib's state.
+WriterMemory exrMemory(const Config& config, int) {
+    const auto w = bounds::Bytes(config.map.width);
+    const auto band = bounds::Bytes(std::min(config.map.tileSizeCells, config.map.height));
+    return {MemoryGroup::Writers, w * band * 4 + 2 * 16 * 4 * w + bounds::kCodecState, 0};
+}
+
 }  // namespace
 
-std::unique_ptr<OutputSink> makeHeightExrSink(const Config& config) {
-    return std::make_unique<HeightExrSink>(config);
-}
+constexpr OutputDriver kHeightExrDriver{
+    .file = OutputFile::HeightExr,
+    .name = "height.exr",
+    .needsClasses = neverNeeded,
+    .needsRegions = neverNeeded,
+    .makeSink = [](const Config& config, const SinkInputs&) -> std::unique_ptr<OutputSink> {
+        return std::make_unique<HeightExrSink>(config);
+    },
+    .diskBound = exrDisk,
+    .memoryBound = exrMemory,
+};
+static_assert(namedAsInTable(kHeightExrDriver));
+const DriverRegistration kHeightExrRegistered{kHeightExrDriver};
 
 }  // namespace terragrid

@@ -1,11 +1,12 @@
 #include "terragrid/io/outputs.hpp"
 
 #include <filesystem>
-#include <stdexcept>
 #include <string>
 
 #include "io/geotiff_writer.hpp"
 #include "io/sinks.hpp"
+#include "io/size_bounds.hpp"
+#include "terragrid/io/output_drivers.hpp"
 #include "terragrid/version.hpp"
 
 namespace terragrid {
@@ -19,17 +20,6 @@ std::int64_t tiffTileSize(const MapConfig& map) {
     constexpr std::int64_t kLargest = 65536;
     const std::int64_t t = map.tileSizeCells;
     return t > 0 && t % 16 == 0 && t <= kLargest ? t : kFallback;
-}
-
-// A missing Terrain or WalkableRegions is the caller's mistake, not a failed write.
-template <typename T>
-const T& required(const T* input, OutputFile file, const char* what) {
-    if (input == nullptr) {
-        throw std::invalid_argument(
-            std::string("makeSinks: ") +
-            std::string(kOutputFileNames[static_cast<std::size_t>(file)]) + " needs " + what);
-    }
-    return *input;
 }
 
 }  // namespace
@@ -68,60 +58,34 @@ std::unique_ptr<OutputSink> makeHeightSink(const Config& config) {
                                                    std::move(options), &Tile::elevationMeters);
 }
 
+constexpr OutputDriver kHeightTifDriver{
+    .file = OutputFile::HeightTif,
+    .name = "height.tif",
+    .needsClasses = neverNeeded,
+    .needsRegions = neverNeeded,
+    .makeSink = [](const Config& config, const SinkInputs&) { return makeHeightSink(config); },
+    .diskBound = [](const Config& config) {
+        return bounds::plannedGeoTiff(config, OutputFile::HeightTif, SampleFormat::Float32);
+    },
+    .memoryBound = [](const Config& config, int threads) {
+        return WriterMemory{MemoryGroup::Writers,
+                            bounds::geoTiffMemory(config, SampleFormat::Float32, threads), 0};
+    },
+};
+static_assert(namedAsInTable(kHeightTifDriver));
+const DriverRegistration kHeightTifRegistered{kHeightTifDriver};
+
 std::vector<std::unique_ptr<OutputSink>> makeSinks(const Config& config, const Terrain* terrain,
                                                    const WalkableRegions* regions) {
     std::vector<std::unique_ptr<OutputSink>> sinks;
     for (OutputFile file : config.output.files) {
-        switch (file) {
-            case OutputFile::HeightTif:
-                sinks.push_back(makeHeightSink(config));
-                break;
-            case OutputFile::ClassesTif:
-                sinks.push_back(makeClassesSink(config, required(terrain, file, "a Terrain")));
-                break;
-            case OutputFile::WalkableTif:
-                sinks.push_back(
-                    makeWalkableSink(config, required(regions, file, "the WalkableRegions")));
-                break;
-            case OutputFile::PreviewPng:
-                sinks.push_back(makePreviewSink(config, required(terrain, file, "a Terrain")));
-                break;
-            case OutputFile::HeightPng:
-                sinks.push_back(makeHeightPreviewSink(config));
-                break;
-            case OutputFile::TiledMap: {
-                // One check after the other (argument order is unspecified), so a call with
-                // neither names the Terrain first.
-                const Terrain& classes = required(terrain, file, "a Terrain");
-                const WalkableRegions* walkable =
-                    config.output.tiled.walkableLayer
-                        ? &required(regions, file,
-                                    "the WalkableRegions for 'output.tiled.walkable_layer'")
-                        : nullptr;
-                sinks.push_back(makeTiledSink(config, classes, walkable));
-                break;
-            }
-            case OutputFile::HeightR16:
-                sinks.push_back(makeR16Sink(config));
-                break;
-            case OutputFile::Height16Png:
-                sinks.push_back(makeHeight16PngSink(config));
-                break;
-            case OutputFile::Height16Tif:
-                sinks.push_back(makeHeight16TifSink(config));
-                break;
-            case OutputFile::HeightExr:
-                sinks.push_back(makeHeightExrSink(config));
-                break;
-            case OutputFile::SplatPng:
-                sinks.push_back(makeSplatSink(config, required(terrain, file, "a Terrain")));
-                break;
-            case OutputFile::WeightPng:
-                sinks.push_back(makeWeightSink(config, required(terrain, file, "a Terrain")));
-                break;
-            case OutputFile::StatsJson:
-                break;  // written by the run from the other outputs' results (stats.hpp)
-        }
+        const OutputDriver& driver = driverFor(file);
+        if (driver.makeSink == nullptr) continue;  // the run writes it (stats.json)
+        // A driver sees only the inputs it declares, so one that reads more fails here, in
+        // every test, not only in runs that happen to want another output too.
+        const SinkInputs inputs{driver.needsClasses(config) ? terrain : nullptr,
+                                driver.needsRegions(config) ? regions : nullptr};
+        sinks.push_back(driver.makeSink(config, inputs));
     }
     return sinks;
 }

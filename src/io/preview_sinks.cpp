@@ -12,6 +12,7 @@
 #include "io/png_writer.hpp"
 #include "io/preview.hpp"
 #include "io/sinks.hpp"
+#include "io/size_bounds.hpp"
 
 namespace terragrid {
 namespace {
@@ -117,5 +118,57 @@ std::unique_ptr<OutputSink> makePreviewSink(const Config& config, const Terrain&
 std::unique_ptr<OutputSink> makeHeightPreviewSink(const Config& config) {
     return std::make_unique<PreviewSink>(config, nullptr);
 }
+
+namespace {
+
+PreviewGeometry previewOf(const Config& config) {
+    return previewGeometry(config.map.width, config.map.height, config.output.previewMaxSize);
+}
+
+// One 8-bit RGB PNG of the preview's size.
+PlannedOutput previewDisk(const Config& config, OutputFile file) {
+    const PreviewGeometry g = previewOf(config);
+    return bounds::plannedFile(config, file, bounds::pngBound(g.width, g.height, 3), true);
+}
+
+// While the tiles stream, a preview holds per pixel a sum and a count (16 bytes) and
+// preview.png also a class (1 byte); finish() adds the means, the shade and the RGB bytes and
+// one PNG stream.
+WriterMemory previewMemory(const Config& config, bounds::Bytes bytesPerPixel) {
+    const PreviewGeometry g = previewOf(config);
+    const bounds::Bytes pixels = bounds::cells(g.width, g.height);
+    return {MemoryGroup::Previews, pixels * bytesPerPixel, pixels * 19 + bounds::kCodecState};
+}
+
+}  // namespace
+
+constexpr OutputDriver kPreviewPngDriver{
+    .file = OutputFile::PreviewPng,
+    .name = "preview.png",
+    .needsClasses = alwaysNeeded,
+    .needsRegions = neverNeeded,
+    .makeSink = [](const Config& config, const SinkInputs& in) {
+        return makePreviewSink(config,
+                               requiredInput(in.terrain, OutputFile::PreviewPng, "a Terrain"));
+    },
+    .diskBound = [](const Config& config) { return previewDisk(config, OutputFile::PreviewPng); },
+    .memoryBound = [](const Config& config, int) { return previewMemory(config, 17); },
+};
+static_assert(namedAsInTable(kPreviewPngDriver));
+const DriverRegistration kPreviewPngRegistered{kPreviewPngDriver};
+
+constexpr OutputDriver kHeightPngDriver{
+    .file = OutputFile::HeightPng,
+    .name = "height.png",
+    .needsClasses = neverNeeded,
+    .needsRegions = neverNeeded,
+    .makeSink = [](const Config& config, const SinkInputs&) {
+        return makeHeightPreviewSink(config);
+    },
+    .diskBound = [](const Config& config) { return previewDisk(config, OutputFile::HeightPng); },
+    .memoryBound = [](const Config& config, int) { return previewMemory(config, 16); },
+};
+static_assert(namedAsInTable(kHeightPngDriver));
+const DriverRegistration kHeightPngRegistered{kHeightPngDriver};
 
 }  // namespace terragrid

@@ -1,9 +1,10 @@
 #pragma once
 // The sinks behind makeSinks (outputs.hpp), one factory per output file, and what the files
 // share: where they go and how a map raster is georeferenced, tiled and compressed. Internal to
-// src/io; the files are in outputs.cpp (height.tif), class_sinks.cpp (classes.tif,
-// walkable.tif), preview_sinks.cpp (preview.png, height.png), tiled_sink.cpp (the Tiled map)
-// and engine_sinks.cpp (height.r16, height16.png, height16.tif).
+// src/io; the files, each with its output drivers (output_drivers.hpp), are outputs.cpp
+// (height.tif), class_sinks.cpp (classes.tif, walkable.tif), preview_sinks.cpp (preview.png,
+// height.png), tiled_sink.cpp (the Tiled map) and engine_sinks.cpp (height.r16, height16.png,
+// height16.tif); stats.json's driver is stats_json_driver.cpp.
 
 #include <cstdint>
 #include <memory>
@@ -13,11 +14,25 @@
 
 #include "io/geotiff_writer.hpp"
 #include "terragrid/io/config.hpp"
+#include "terragrid/io/output_drivers.hpp"
 #include "terragrid/io/outputs.hpp"
 #include "terragrid/pipeline/regions.hpp"
 #include "terragrid/model/terrain.hpp"
 
 namespace terragrid {
+
+/// `*input`, or std::invalid_argument "makeSinks: <file> needs <what>" when it is null: a
+/// driver's makeSink calls it for each input it needs (a missing one is the caller's mistake,
+/// not a failed write).
+template <typename T>
+const T& requiredInput(const T* input, OutputFile file, const std::string& what) {
+    if (input == nullptr) {
+        throw std::invalid_argument(
+            "makeSinks: " + std::string(kOutputFileNames[static_cast<std::size_t>(file)]) +
+            " needs " + what);
+    }
+    return *input;
+}
 
 /// `<config.output.directory>/<the file's name>`.
 std::string outputPath(const Config& config, OutputFile file);
@@ -115,11 +130,8 @@ std::unique_ptr<OutputSink> makeHeight16PngSink(const Config& config);
 /// band offset and scale turning them back into metres.
 std::unique_ptr<OutputSink> makeHeight16TifSink(const Config& config);
 
-/// height.exr: the elevation in metres as single-channel float OpenEXR, rows top to bottom,
-/// with its sidecar height.exr.json (height_exr_sink.cpp).
-std::unique_ptr<OutputSink> makeHeightExrSink(const Config& config);
-
-/// Splat maps for `classCount` classes: one RGBA image per four classes.
+/// The files of splat.png and weight.png (splat_sinks.cpp). Splat maps for `classCount`
+/// classes: one RGBA image per four classes.
 std::int64_t splatImageCount(std::int64_t classCount) noexcept;
 /// "splat_0.png", "splat_1.png", ...
 std::vector<std::string> splatFileNames(std::int64_t classCount);
@@ -129,13 +141,6 @@ std::vector<std::string> weightFileNames(const std::vector<TerrainClass>& classe
 /// The same names in config.output.directory.
 std::vector<std::string> splatPaths(const Config& config, const Terrain& terrain);
 std::vector<std::string> weightPaths(const Config& config, const Terrain& terrain);
-
-/// splat_N.png: the classes' texture weights (splat_weights.hpp), four classes per RGBA image
-/// in class-table order, north row first (splat_sinks.cpp).
-std::unique_ptr<OutputSink> makeSplatSink(const Config& config, const Terrain& terrain);
-/// weight_<class>.png: the same weights, one 8-bit grey image per class (Unreal's landscape
-/// layer weightmaps).
-std::unique_ptr<OutputSink> makeWeightSink(const Config& config, const Terrain& terrain);
 
 /// Writes `mask` into `writer` (a UInt8 raster of the mask's size) as 0/1 bytes, one block
 /// of at most tileSize x tileSize cells at a time, so no more than one block is ever held

@@ -16,6 +16,7 @@
 
 #include "io/png_writer.hpp"
 #include "io/sinks.hpp"
+#include "io/size_bounds.hpp"
 #include "io/splat_weights.hpp"
 
 namespace terragrid {
@@ -208,12 +209,72 @@ std::vector<std::string> weightPaths(const Config& config, const Terrain& terrai
     return paths;
 }
 
-std::unique_ptr<OutputSink> makeSplatSink(const Config& config, const Terrain& terrain) {
-    return std::make_unique<SplatSink>(config, terrain);
+namespace {
+
+// splat_N.png (RGBA, a file per four classes) or weight_<class>.png (grey, a file per class),
+// each of the map's size; shown under its first file's name.
+PlannedOutput weightMapsDisk(const Config& config, OutputFile file) {
+    const auto classes = static_cast<std::int64_t>(config.terrain.classes.size());
+    const bool splat = file == OutputFile::SplatPng;
+    const std::int64_t files = splat ? splatImageCount(classes) : classes;
+    PlannedOutput out = bounds::plannedFile(
+        config, file,
+        bounds::Bytes(files) * bounds::pngBound(config.map.width, config.map.height, splat ? 4 : 1),
+        true);
+    out.files = files;
+    const std::string first =
+        splat ? splatFileNames(classes).front() : weightFileNames(config.terrain.classes).front();
+    out.path = (std::filesystem::path(config.output.directory) / first).string();
+    return out;
 }
 
-std::unique_ptr<OutputSink> makeWeightSink(const Config& config, const Terrain& terrain) {
-    return std::make_unique<WeightSink>(config, terrain);
+// A band of class rows, the rows the blending square spans, per class a count per column and
+// a weight per cell of one row, and each file's row and PNG codec.
+WriterMemory weightMapsMemory(const Config& config, OutputFile file) {
+    using bounds::Bytes;
+    const Bytes w = Bytes(config.map.width);
+    const Bytes band = Bytes(std::min(config.map.tileSizeCells, config.map.height));
+    const auto classes = static_cast<Bytes>(config.terrain.classes.size());
+    const Bytes files = file == OutputFile::SplatPng ? bounds::ceilDiv(classes, 4) : classes;
+    const Bytes square = 2 * Bytes(config.output.splatBlendCells) + 1;
+    return {MemoryGroup::Writers,
+            w * (band + square) + w * classes * 3 + files * (4 * w + bounds::kCodecState), 0};
 }
+
+}  // namespace
+
+constexpr OutputDriver kSplatPngDriver{
+    .file = OutputFile::SplatPng,
+    .name = "splat.png",
+    .needsClasses = alwaysNeeded,
+    .needsRegions = neverNeeded,
+    .makeSink = [](const Config& config, const SinkInputs& in) -> std::unique_ptr<OutputSink> {
+        return std::make_unique<SplatSink>(
+            config, requiredInput(in.terrain, OutputFile::SplatPng, "a Terrain"));
+    },
+    .diskBound = [](const Config& config) { return weightMapsDisk(config, OutputFile::SplatPng); },
+    .memoryBound = [](const Config& config, int) {
+        return weightMapsMemory(config, OutputFile::SplatPng);
+    },
+};
+static_assert(namedAsInTable(kSplatPngDriver));
+const DriverRegistration kSplatPngRegistered{kSplatPngDriver};
+
+constexpr OutputDriver kWeightPngDriver{
+    .file = OutputFile::WeightPng,
+    .name = "weight.png",
+    .needsClasses = alwaysNeeded,
+    .needsRegions = neverNeeded,
+    .makeSink = [](const Config& config, const SinkInputs& in) -> std::unique_ptr<OutputSink> {
+        return std::make_unique<WeightSink>(
+            config, requiredInput(in.terrain, OutputFile::WeightPng, "a Terrain"));
+    },
+    .diskBound = [](const Config& config) { return weightMapsDisk(config, OutputFile::WeightPng); },
+    .memoryBound = [](const Config& config, int) {
+        return weightMapsMemory(config, OutputFile::WeightPng);
+    },
+};
+static_assert(namedAsInTable(kWeightPngDriver));
+const DriverRegistration kWeightPngRegistered{kWeightPngDriver};
 
 }  // namespace terragrid

@@ -32,6 +32,7 @@
 #include "io/atomic_file.hpp"
 #include "io/png_writer.hpp"
 #include "io/sinks.hpp"
+#include "io/size_bounds.hpp"
 #include "io/tiled_map_file.hpp"
 #include "io/tiled_map_json.hpp"
 #include "io/tiled_tileset.hpp"
@@ -342,5 +343,111 @@ std::unique_ptr<OutputSink> makeTiledSink(const Config& config, const Terrain& t
                                           const WalkableRegions* regions) {
     return std::make_unique<TiledSink>(config, terrain, regions);
 }
+
+namespace {
+// The export's bounds: the files the sink above writes, as it writes them.
+namespace tiled_bounds {
+
+using bounds::Bytes;
+using bounds::cells;
+using bounds::deflateBound;
+using bounds::kKiB;
+
+// One Tiled map file: its JSON and one base64, zlib-compressed layer of 32-bit gids per layer.
+Bytes mapFileBound(std::int64_t width, std::int64_t height, Bytes layers) {
+    const Bytes layer = 4 * bounds::ceilDiv(deflateBound(4 * cells(width, height)), 3);
+    return 4 * kKiB + layers * layer;
+}
+
+// A .tsj (each tile's entry and Wang tile, each class's name twice more as a Wang colour) and
+// its RGBA image, laid out as the writer does.
+Bytes tilesetBound(std::int64_t tilePixels, std::int64_t tiles, Bytes namesBytes) {
+    const Bytes json = 2 * kKiB + Bytes(tiles) * 384 + 3 * namesBytes;
+    const TilesetGrid grid = tilesetGrid(tiles);
+    return json + bounds::pngBound(tilePixels * grid.columns, tilePixels * grid.rows, 4);
+}
+
+Bytes chunkCount(std::int64_t w, std::int64_t h, std::int64_t c) {
+    return bounds::ceilDiv(Bytes(w), Bytes(c)) * bounds::ceilDiv(Bytes(h), Bytes(c));
+}
+
+// Chunk maps of c x c cells, narrower or shorter at the right and bottom edges, and map.world
+// with an entry per chunk.
+Bytes chunkMapsBound(std::int64_t w, std::int64_t h, std::int64_t c, Bytes layers) {
+    const std::int64_t across = w / c, down = h / c, restW = w % c, restH = h % c;
+    const auto maps = [&](std::int64_t n, std::int64_t cw, std::int64_t m, std::int64_t ch) {
+        return n > 0 && m > 0 && cw > 0 && ch > 0 ? Bytes(n * m) * mapFileBound(cw, ch, layers)
+                                                  : Bytes(0);
+    };
+    return maps(across, c, down, c) + maps(1, restW, down, c) + maps(across, c, 1, restH) +
+           maps(1, restW, 1, restH) + kKiB + chunkCount(w, h, c) * 192;
+}
+
+// map.tmj, or chunk maps and map.world; the tilesets beside them.
+PlannedOutput disk(const Config& config) {
+    const TiledConfig& tiled = config.output.tiled;
+    const std::int64_t w = config.map.width, h = config.map.height, c = tiled.chunkCells;
+    const Bytes layers = tiled.walkableLayer ? 2 : 1;
+    const auto classes = static_cast<std::int64_t>(config.terrain.classes.size());
+    PlannedOutput out = bounds::plannedFile(config, OutputFile::TiledMap, 0, true);
+    out.bytes = tilesetBound(tiled.tilePixels, terrainTileCount(classes, tiled.tilePixels),
+                             bounds::classNamesBytes(config, 64));
+    out.files = 2;
+    if (tiled.walkableLayer) {
+        out.bytes += tilesetBound(tiled.tilePixels, 1, 0);
+        out.files += 2;
+    }
+    if (c <= 0 || (w <= c && h <= c)) {  // one map
+        out.bytes += mapFileBound(w, h, layers);
+        out.files += 1;
+        return out;
+    }
+    out.bytes += chunkMapsBound(w, h, c, layers);
+    out.files += 1 + static_cast<std::int64_t>(chunkCount(w, h, c));
+    out.path = fs::path(out.path).replace_extension(".world").string();
+    return out;
+}
+
+// A band of class rows (up to a chunk row and a tile row), one zlib stream, the chunk maps'
+// files until commit, and the terrain tileset's RGBA image, drawn whole before it is encoded.
+WriterMemory memory(const Config& config, int) {
+    const TiledConfig& tiled = config.output.tiled;
+    const Bytes w = Bytes(config.map.width), h = Bytes(config.map.height);
+    const Bytes band = Bytes(std::min(config.map.tileSizeCells, config.map.height));
+    const Bytes chunk = tiled.chunkCells > 0 ? Bytes(tiled.chunkCells) : 0;
+    const Bytes chunks = chunk > 0 ? bounds::ceilDiv(w, chunk) * bounds::ceilDiv(h, chunk) : 1;
+    const std::int64_t p = tiled.tilePixels;
+    const TilesetGrid grid = tilesetGrid(
+        terrainTileCount(static_cast<std::int64_t>(config.terrain.classes.size()), p));
+    const Bytes image = Bytes(grid.columns * p) * Bytes(grid.rows * p) * 4;
+    return {MemoryGroup::Writers,
+            w * (band + chunk) + 4 * w + bounds::kCodecState + chunks * 4 * kKiB + image, 0};
+}
+
+}  // namespace tiled_bounds
+}  // namespace
+
+// The blocked layer shows the cells walkable.tif shows as 0: the regions' mask.
+constexpr OutputDriver kTiledMapDriver{
+    .file = OutputFile::TiledMap,
+    .name = "map.tmj",
+    .needsClasses = alwaysNeeded,
+    .needsRegions = [](const Config& config) { return config.output.tiled.walkableLayer; },
+    .makeSink = [](const Config& config, const SinkInputs& in) {
+        // One check after the other (argument order is unspecified), so a call with neither
+        // names the Terrain first.
+        const Terrain& classes = requiredInput(in.terrain, OutputFile::TiledMap, "a Terrain");
+        const WalkableRegions* blocked =
+            config.output.tiled.walkableLayer
+                ? &requiredInput(in.regions, OutputFile::TiledMap,
+                                 "the WalkableRegions for 'output.tiled.walkable_layer'")
+                : nullptr;
+        return makeTiledSink(config, classes, blocked);
+    },
+    .diskBound = tiled_bounds::disk,
+    .memoryBound = tiled_bounds::memory,
+};
+static_assert(namedAsInTable(kTiledMapDriver));
+const DriverRegistration kTiledMapRegistered{kTiledMapDriver};
 
 }  // namespace terragrid

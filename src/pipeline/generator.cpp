@@ -119,6 +119,12 @@ GenerationTimes generateMap(const World& config, const Terrain* terrain,
     const TileLayout layout(config.map);
     const MapFields fields(config, terrain);
     for (TileSink* sink : sinks) sink->begin(layout);
+    // Tile summaries are made on the workers when a sink reads them: the most any sink asks.
+    bool summarise = false, complete = false;
+    for (const TileSink* sink : sinks) {
+        summarise = summarise || sink->wantsSummary();
+        complete = complete || sink->wantsCompleteSummary();
+    }
 
     // Two tiles in flight per thread keep every core busy while the serial sink stage catches
     // up, and bound memory by threads x tile size, not by the map (design.md principle 4).
@@ -147,6 +153,8 @@ GenerationTimes generateMap(const World& config, const Terrain* terrain,
                     const auto t0 = Clock::now();
                     Tile* tile = &slots[static_cast<std::size_t>(index) % liveTiles];
                     generateTile(fields, layout.tile(index), *tile);
+                    tile->summary.reset();
+                    if (summarise) tile->summary = summariseTile(*tile, complete);
                     generateNanos += std::chrono::duration_cast<std::chrono::nanoseconds>(
                                          Clock::now() - t0)
                                          .count();

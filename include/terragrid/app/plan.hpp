@@ -21,19 +21,10 @@
 #include <vector>
 
 #include "terragrid/io/config.hpp"
+#include "terragrid/io/output_bounds.hpp"
 #include "terragrid/model/window.hpp"
 
 namespace terragrid {
-
-/// One requested output: a file, or the files written together under one output.files name
-/// (height.r16 with its sidecar, the Tiled export).
-struct PlannedOutput {
-    OutputFile file = OutputFile::HeightTif;
-    std::string path;          ///< its main file (map.world for a chunked Tiled map)
-    std::int64_t files = 1;    ///< how many files it writes
-    std::uint64_t bytes = 0;   ///< upper bound on their total size
-    bool compressed = false;   ///< bytes bounds compressed data by its uncompressed size
-};
 
 /// One part of the memory estimate.
 struct MemoryPart {
@@ -71,8 +62,11 @@ struct Resources {
     /// directory (statvfs f_bavail), or of its nearest existing parent when it is missing.
     std::optional<std::uint64_t> freeDiskBytes;
     std::string diskPath;  ///< the directory statvfs looked at
-    /// /proc/meminfo's MemAvailable, lowered to what a cgroup memory limit leaves.
+    /// /proc/meminfo's MemAvailable, lowered to what a cgroup memory limit leaves, and to what
+    /// the process's own limits leave (RLIMIT_AS, RLIMIT_DATA).
     std::optional<std::uint64_t> availableMemoryBytes;
+    /// The process limit that set availableMemoryBytes ("ulimit -v (RLIMIT_AS)"), else empty.
+    std::string memoryLimit;
 };
 
 /// Looks up the free space for `directory` and the available memory. Never throws.
@@ -84,8 +78,12 @@ std::vector<std::string> planWarnings(const RunPlan& plan, const Resources& reso
 
 /// One sentence for each resource the plan needs more of than there is, with the estimate
 /// ("the run needs up to 12.3 GiB on disk in 'out', but only 4.1 GiB are free there ...");
-/// empty when the plan fits or the resource cannot be told.
+/// empty when the plan fits or the resource cannot be told. Then outputNameProblems.
 std::vector<std::string> planShortfalls(const RunPlan& plan, const Resources& resources);
+
+/// One sentence for each output name the run could not replace: a directory in the way of
+/// a file it writes, an output directory it cannot write into. Looks at the file system.
+std::vector<std::string> outputNameProblems(const RunPlan& plan);
 
 /// A run refused before it started because it cannot fit (exit code 2). what() holds every
 /// shortfall, one per line.

@@ -73,6 +73,8 @@ struct Config : World {
     bool wants(OutputFile f) const;
     /// Whether any wanted output needs terrain classes (and so the moisture layer).
     bool needsClasses() const;
+    /// Whether any wanted output needs the WalkableRegions (the connectivity rule applied).
+    bool needsRegions() const;
 };
 
 /// config with its map narrowed to `window` (windowMap); every other setting unchanged.

@@ -30,8 +30,9 @@ public:
     virtual void commit() = 0;
 };
 
-/// The sinks for every file in config.output.files except stats.json (which the run writes
-/// from everything else), writing into config.output.directory (which must exist).
+/// The sinks for every file in config.output.files, made by their drivers
+/// (output_drivers.hpp), except stats.json (which the run writes from everything else),
+/// writing into config.output.directory (which must exist).
 /// `terrain` is required for classes.tif, preview.png and map.tmj; `regions` for walkable.tif
 /// and, with config.output.tiled.walkableLayer, for map.tmj (its blocked layer), which are
 /// written from regions->mask() in finish(), so `regions` must come before the returned sinks

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <vector>
 
 #include "terragrid/model/world.hpp"
@@ -11,6 +12,7 @@
 #include "terragrid/model/surface.hpp"
 #include "terragrid/model/terrain.hpp"
 #include "terragrid/model/tiling.hpp"
+#include "terragrid/pipeline/tile_summary.hpp"
 
 namespace terragrid {
 
@@ -22,6 +24,9 @@ struct Tile {
     std::vector<float> elevationMeters;
     std::vector<std::uint8_t> classIndex;  ///< index into Terrain::classes()
     std::vector<std::uint8_t> walkable;    ///< 1 walkable, 0 not (the class's flag)
+    /// Made by generateMap's workers when a sink wants it (TileSink::wantsSummary), so the
+    /// serial stage does no work per cell for the statistics; else empty.
+    std::optional<TileSummary> summary;
 };
 
 /// Receives the tiles of a map, one at a time, in tile order (row-major), from one thread at a
@@ -34,6 +39,10 @@ public:
     virtual void consume(const Tile& tile) = 0;
     /// Called once after the last tile.
     virtual void finish() = 0;
+    /// Whether this sink reads Tile::summary, and whether it needs the complete one
+    /// (summariseTile's `complete`). generateMap then makes it on the worker.
+    virtual bool wantsSummary() const { return false; }
+    virtual bool wantsCompleteSummary() const { return false; }
 };
 
 /// Called from the serial stage after each tile: (tiles done, tiles in all).

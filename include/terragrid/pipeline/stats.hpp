@@ -5,10 +5,10 @@
 #include <vector>
 
 #include "terragrid/pipeline/generator.hpp"
+#include "terragrid/pipeline/tile_summary.hpp"
 
 namespace terragrid {
 
-__extension__ using Int128 = __int128;  // GCC/Clang; exact sums of up to 2^40 fixed-point cells
 
 /// Elevation range and mean, cells per class, walkable cells. Every figure is independent of
 /// tile size and thread count: counts are integers and the elevation sum is kept in fixed
@@ -16,27 +16,30 @@ __extension__ using Int128 = __int128;  // GCC/Clang; exact sums of up to 2^40 f
 class MapStats : public TileSink {
 public:
     /// `classCount`: number of terrain classes (0 when the run classifies nothing).
-    explicit MapStats(std::size_t classCount);
+    /// `complete` false: only the cell count and elevation range are kept (what a run without
+    /// stats.json reports); elevationMean, classCells and walkableCells are then 0.
+    explicit MapStats(std::size_t classCount, bool complete = true);
 
     void begin(const TileLayout& layout) override;
+    /// Adds the tile's summary: the generator's (Tile::summary, made on its worker) when it
+    /// has one, else one made here.
     void consume(const Tile& tile) override;
     void finish() override {}
+    bool wantsSummary() const override { return true; }
+    bool wantsCompleteSummary() const override { return m_complete; }
 
-    std::int64_t cells() const noexcept { return m_cells; }
-    float elevationMin() const noexcept { return m_min; }
-    float elevationMax() const noexcept { return m_max; }
+    std::int64_t cells() const noexcept { return m_total.cells; }
+    float elevationMin() const noexcept { return m_total.elevationMin; }
+    float elevationMax() const noexcept { return m_total.elevationMax; }
     double elevationMean() const noexcept;
     const std::vector<std::int64_t>& classCells() const noexcept { return m_classCells; }
     /// Cells whose class is walkable (before any connectivity rule).
-    std::int64_t walkableCells() const noexcept { return m_walkable; }
+    std::int64_t walkableCells() const noexcept { return m_total.walkableCells; }
 
 private:
-    std::int64_t m_cells = 0;
-    float m_min = 0;
-    float m_max = 0;
-    Int128 m_sumFixed = 0;
+    bool m_complete;
+    TileSummary m_total;
     std::vector<std::int64_t> m_classCells;
-    std::int64_t m_walkable = 0;
 };
 
 }  // namespace terragrid

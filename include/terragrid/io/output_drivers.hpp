@@ -1,0 +1,74 @@
+#pragma once
+// One row per output file (GDAL's driver pattern): everything the rest of terragrid needs to
+// know about an output, defined next to its writer in src/io. makeSinks, the run plan and
+// whether a run needs classes or regions are loops over this table, so adding an output is one
+// OutputFile value (with its name in kOutputFileNames) and one driver file; the README's
+// Development section has the recipe.
+
+#include <memory>
+#include <span>
+#include <string_view>
+
+#include "terragrid/io/config.hpp"
+#include "terragrid/io/output_bounds.hpp"
+#include "terragrid/io/outputs.hpp"
+#include "terragrid/model/terrain.hpp"
+#include "terragrid/pipeline/regions.hpp"
+
+namespace terragrid {
+
+/// What the run hands a driver to make its sink with: only what the driver says it needs
+/// (the other pointer is null), so a driver that reads more than it declares fails at once.
+struct SinkInputs {
+    const Terrain* terrain = nullptr;          ///< set when needsClasses(config)
+    const WalkableRegions* regions = nullptr;  ///< set when needsRegions(config)
+};
+
+/// One output file's driver. Rows are constant and live for the whole program.
+struct OutputDriver {
+    OutputFile file = OutputFile::HeightTif;
+    /// The name in output.files: kOutputFileNames[file] (see namedAsInTable).
+    std::string_view name;
+    /// Whether the output needs the terrain classes (Tile::classIndex and a Terrain).
+    bool (*needsClasses)(const Config& config) = nullptr;
+    /// Whether the output needs the WalkableRegions (the mask after the connectivity rule).
+    bool (*needsRegions)(const Config& config) = nullptr;
+    /// Makes the sink writing the output into config.output.directory; null for an output
+    /// the run writes itself (stats.json). Throws std::invalid_argument naming the file when
+    /// an input it needs is null, OutputError when a file cannot be created.
+    std::unique_ptr<OutputSink> (*makeSink)(const Config& config,
+                                            const SinkInputs& inputs) = nullptr;
+    /// The files the output writes for `config` and an upper bound on their size: never
+    /// below what the writer really writes (OutputDriversTest runs them). Pure.
+    PlannedOutput (*diskBound)(const Config& config) = nullptr;
+    /// What its writer holds at most with `threads` worker threads. Pure.
+    WriterMemory (*memoryBound)(const Config& config, int threads) = nullptr;
+};
+
+/// Registers a driver row with outputDrivers(): one, at namespace scope, beside each row:
+/// `const DriverRegistration kNameRegistered{kNameDriver};`.
+struct DriverRegistration {
+    explicit DriverRegistration(const OutputDriver& driver);
+};
+
+/// Every output's driver, in OutputFile order: outputDrivers()[i].file is OutputFile(i).
+/// Throws std::logic_error on first use when an OutputFile has no driver or two, or a
+/// driver's name is not its kOutputFileNames entry. Thread-safe.
+std::span<const OutputDriver* const> outputDrivers();
+
+/// The driver of `file`. Thread-safe.
+const OutputDriver& driverFor(OutputFile file);
+
+/// For a driver's needsClasses / needsRegions: the output needs the input whatever the config.
+bool alwaysNeeded(const Config& config);
+/// For a driver's needsClasses / needsRegions: the output never needs the input.
+bool neverNeeded(const Config& config);
+
+/// Whether `driver.name` is its file's entry in kOutputFileNames, so the two cannot drift:
+/// static_assert it beside each (constexpr) row.
+constexpr bool namedAsInTable(const OutputDriver& driver) {
+    const auto i = static_cast<std::size_t>(driver.file);
+    return i < kOutputFileNames.size() && kOutputFileNames[i] == driver.name;
+}
+
+}  // namespace terragrid

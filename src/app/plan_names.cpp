@@ -1,0 +1,59 @@
+// The names a run will replace, checked before it generates anything (plan.hpp): a commit
+// that meets a directory in the way, or an output directory it cannot write into, would fail
+// only after all the work, so the plan refuses such a run at once (exit 2, nothing touched).
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "io/tiled_tileset.hpp"
+#include "terragrid/app/plan.hpp"
+
+namespace terragrid {
+namespace {
+
+namespace fs = std::filesystem;
+
+/// Every file the output writes in the directory, as far as the plan knows them: its main
+/// file and the companions that always come with it.
+std::vector<std::string> namesOf(const PlannedOutput& output) {
+    std::vector<std::string> names{output.path};
+    if (output.file == OutputFile::HeightR16) names.push_back(output.path + ".json");
+    if (output.file == OutputFile::TiledMap) {
+        const fs::path directory = fs::path(output.path).parent_path();
+        names.push_back((directory / kTerrainTilesetFile).string());
+        names.push_back((directory / kTerrainImageFile).string());
+    }
+    return names;
+}
+
+bool isDirectory(const std::string& path) {
+    struct stat st {};
+    return ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+}  // namespace
+
+std::vector<std::string> outputNameProblems(const RunPlan& plan) {
+    std::vector<std::string> problems;
+    // A missing directory is created by the run; whether it can be is told by trying.
+    if (isDirectory(plan.directory) &&
+        ::faccessat(AT_FDCWD, plan.directory.c_str(), W_OK | X_OK, AT_EACCESS) != 0)
+        problems.push_back("cannot write into the output directory '" + plan.directory +
+                           "' (output.directory): " + std::strerror(errno));
+    for (const PlannedOutput& output : plan.outputs)
+        for (const std::string& name : namesOf(output))
+            if (isDirectory(name))
+                problems.push_back("output '" + name +
+                                   "' cannot be replaced: a directory is in the way (remove "
+                                   "it, or give another output.directory)");
+    return problems;
+}
+
+}  // namespace terragrid

@@ -1,0 +1,55 @@
+// Flags as a user combines them, through the real CLI: bad flag values are reported together
+// with the config's problems (design.md, Errors: every problem at once), and --quiet silences
+// even a progress bar asked for by name, as --help says.
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "test_support.hpp"
+
+namespace terragrid {
+namespace {
+
+std::string cli() { return test::shellQuote(test::cliPath()); }
+
+TEST(CliFlagProblemsTest, BadFlagsAndBadConfigAreReportedTogether) {
+    const auto r = test::runCommand(cli() + " --threads 0 --region 1,2 --progress fancy "
+                                            "--set height.octaves=40 --dry-run");
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_EQ(r.err,
+              "terragrid: '--progress' must be one of auto, bar, json, none (got 'fancy')\n"
+              "terragrid: '--region' must be X,Y,WIDTH,HEIGHT in cells: four whole numbers "
+              "separated by commas (got '1,2')\n"
+              "terragrid: '--threads' must be at least 1 (got 0)\n"
+              "config: 'height.octaves' must be between 1 and 16 (got 40)\n"
+              "Try 'terragrid --help'.\n");
+    EXPECT_EQ(r.out, "");
+}
+
+TEST(CliFlagProblemsTest, BadFlagWithAGoodConfigIsStillAUsageError) {
+    const auto r = test::runCommand(cli() + " --shard 4/4 --dry-run");
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_THAT(r.err, testing::StartsWith("terragrid: '--shard' "));
+    EXPECT_THAT(r.err, testing::EndsWith("\nTry 'terragrid --help'.\n"));
+}
+
+TEST(QuietProgressTest, QuietSilencesAnExplicitProgressBar) {
+    test::TempDir dir;
+    const std::string in = "cd " + test::shellQuote(dir.path().string()) + " && ";
+    // A run of about two seconds: the bar shows only after the first one.
+    const std::string run = cli() + " --width 4096 --height 4096 --threads 1 --out-dir out "
+                                    "--progress bar --set 'output.files=[\"height.tif\"]'";
+    // Without -q the bar is drawn (not a terminal, yet asked for), so the check below can fail.
+    const auto loud = test::runCommand(in + run);
+    ASSERT_EQ(loud.exitCode, 0) << loud.err;
+    ASSERT_THAT(loud.err, testing::HasSubstr("tiles"));
+    const auto quiet = test::runCommand(in + run + " -q");
+    EXPECT_EQ(quiet.exitCode, 0) << quiet.err;
+    EXPECT_EQ(quiet.err, "");
+    EXPECT_EQ(quiet.out, "");
+}
+
+}  // namespace
+}  // namespace terragrid

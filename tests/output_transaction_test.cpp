@@ -1,0 +1,253 @@
+// The outputs of a run are one transaction on their directory (io/output_transaction.hpp),
+// through the real CLI: a directory in the way of any output name, a failure or a SIGKILL at
+// each step of the commit (TERRAGRID_FAULT_INJECT, the documented test hook), SIGKILL during
+// generation, and two runs into one directory. After each, the directory holds the older set
+// or the new set entirely (the seeds inside stats.json and height.tif say which), and no
+// stray file: no staging folder, no lock file, no temporary file.
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "child_process.hpp"
+#include "test_support.hpp"
+
+namespace terragrid {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::MatchesRegex;
+
+/// Every output but the chunked Tiled export: 15 files.
+const std::string kAllFiles = "[\"height.tif\", \"classes.tif\", \"walkable.tif\", "
+                              "\"preview.png\", \"height.png\", \"stats.json\", \"height.r16\", "
+                              "\"height16.png\", \"height16.tif\", \"map.tmj\"]";
+constexpr int kFileCount = 15;
+
+std::string runCommandLine(int size, int seed, const std::string& files = kAllFiles) {
+    return test::shellQuote(test::cliPath()) + " -q --out-dir out --width " +
+           std::to_string(size) + " --height " + std::to_string(size) +
+           " --tile-size 32 --threads 2 --seed " + std::to_string(seed) +
+           " --set " + test::shellQuote("output.files=" + files);
+}
+
+/// The seed stats.json and height.tif of `directory` were made with (both must agree).
+std::string seedOf(const fs::path& directory) {
+    const auto stats = nlohmann::json::parse(test::readFile(directory / "stats.json"));
+    const std::string seed = std::to_string(stats.at("seed").get<std::uint64_t>());
+    const std::string tif = test::readFile(directory / "height.tif");
+    EXPECT_NE(tif.find("<Item name=\"TERRAGRID_SEED\">" + seed + "</Item>"), std::string::npos)
+        << "height.tif is not of seed " << seed;
+    return seed;
+}
+
+class TransactionTest : public testing::Test {
+protected:
+    /// Runs `command` in the scratch directory through /bin/sh.
+    test::CommandResult sh(const std::string& command) const {
+        return test::runCommand("cd " + test::shellQuote(m_dir.path().string()) + " && " +
+                                command);
+    }
+
+    /// out/ holding every file of seed 1, which later runs must leave whole or replace whole.
+    void makeOlderSet() {
+        const auto r = sh(runCommandLine(32, 1));
+        ASSERT_EQ(r.exitCode, 0) << r.err;
+        m_older = test::snapshotDir(out());
+        ASSERT_EQ(m_older.size(), std::size_t(kFileCount));
+    }
+
+    fs::path out() const { return m_dir / "out"; }
+
+    void expectOlderSet() const {
+        EXPECT_TRUE(test::snapshotDir(out()) == m_older)
+            << testing::PrintToString(test::listDir(out()));
+    }
+
+    /// The complete set of `seed`, with the names of the older set and nothing else.
+    void expectNewSet(const std::string& seed) const {
+        std::vector<std::string> names;
+        for (const auto& [name, bytes] : m_older) names.push_back(name);
+        EXPECT_EQ(test::listDir(out()), names);
+        EXPECT_EQ(seedOf(out()), seed);
+    }
+
+    test::TempDir m_dir;
+    std::map<std::string, std::string> m_older;
+};
+
+// --- a directory in the way ------------------------------------------------------------------
+
+class DirectoryInTheWayTest : public TransactionTest,
+                              public testing::WithParamInterface<std::string> {};
+
+TEST_P(DirectoryInTheWayTest, RefusesTheRunAndTouchesNothing) {
+    ASSERT_NO_FATAL_FAILURE(makeOlderSet());
+    const std::string& name = GetParam();
+    fs::remove(out() / name);
+    fs::create_directory(out() / name);
+    auto expected = test::snapshotDir(out());
+    const auto r = sh(runCommandLine(32, 2));
+    // Seen by the plan (exit 2) where it knows the name; the tilesets of the blocked layer
+    // are met by the commit, before it moves anything (exit 1).
+    const bool byPlan = !name.starts_with("blocked.");
+    EXPECT_EQ(r.exitCode, byPlan ? 2 : 1) << r.err;
+    EXPECT_EQ(r.err, byPlan ? "terragrid: error: output 'out/" + name +
+                                  "' cannot be replaced: a directory is in the way (remove it, "
+                                  "or give another output.directory)\n"
+                            : "terragrid: error: writing 'out/" + name +
+                                  "': a directory is in the way\n");
+    EXPECT_TRUE(fs::is_directory(out() / name));
+    // The older set as it was (the seeds inside it with it), and nothing else.
+    EXPECT_TRUE(test::snapshotDir(out()) == expected)
+        << testing::PrintToString(test::listDir(out()));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    EveryOutputName, DirectoryInTheWayTest,
+    testing::Values("height.tif", "classes.tif", "walkable.tif", "preview.png", "height.png",
+                    "stats.json", "height.r16", "height.r16.json", "height16.png",
+                    "height16.tif", "map.tmj", "terrain.tsj", "terrain.png", "blocked.tsj",
+                    "blocked.png"),
+    [](const testing::TestParamInfo<std::string>& info) {
+        std::string name = info.param;
+        for (char& c : name)
+            if (c == '.') c = '_';
+        return name;
+    });
+
+// --- a failure or a kill at each step of the commit ---------------------------------------
+
+// Steps: 15 older files moved aside, 15 new ones moved in, the journal removed.
+constexpr int kCommitSteps = 2 * kFileCount + 1;
+
+class CommitStepTest : public TransactionTest, public testing::WithParamInterface<int> {};
+
+TEST_P(CommitStepTest, FailureRollsBackToTheOlderSet) {
+    ASSERT_NO_FATAL_FAILURE(makeOlderSet());
+    const int step = GetParam();
+    const auto r = sh("TERRAGRID_FAULT_INJECT=commit-fail:" + std::to_string(step) + " " +
+                      runCommandLine(32, 2));
+    EXPECT_EQ(r.exitCode, 1) << r.err;
+    EXPECT_THAT(r.err, MatchesRegex("terragrid: error: writing 'out/[^']+': Input/output error; "
+                                    "no file of the run was put in place and every older "
+                                    "output is as it was\n"));
+    expectOlderSet();
+}
+
+TEST_P(CommitStepTest, KillIsRolledBackByTheNextRun) {
+    ASSERT_NO_FATAL_FAILURE(makeOlderSet());
+    const int step = GetParam();
+    const auto killed = sh("TERRAGRID_FAULT_INJECT=commit-kill:" + std::to_string(step) + " " +
+                           runCommandLine(32, 2));
+    ASSERT_EQ(killed.exitCode, 128 + SIGKILL) << killed.err;
+    // The next run restores the older set first: a run that then fails its own commit
+    // leaves exactly that.
+    const auto failing = sh("TERRAGRID_FAULT_INJECT=commit-fail:1 " + runCommandLine(32, 3));
+    EXPECT_EQ(failing.exitCode, 1) << failing.err;
+    expectOlderSet();
+    // And one that succeeds leaves its own set alone.
+    const auto next = sh(runCommandLine(32, 3));
+    EXPECT_EQ(next.exitCode, 0) << next.err;
+    expectNewSet("3");
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryStep, CommitStepTest, testing::Range(1, kCommitSteps + 1));
+
+TEST_F(TransactionTest, CommitWithoutAFaultReplacesTheWholeSet) {
+    ASSERT_NO_FATAL_FAILURE(makeOlderSet());
+    // A step past the last one: the hook is read, and nothing fails.
+    const auto r = sh("TERRAGRID_FAULT_INJECT=commit-fail:" + std::to_string(kCommitSteps + 1) +
+                      " " + runCommandLine(32, 2));
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    expectNewSet("2");
+}
+
+TEST_F(TransactionTest, FailedFirstCommitIntoAnEmptyDirectoryLeavesItEmpty) {
+    for (int step = 1; step <= kFileCount + 1; ++step) {
+        const auto r = sh("TERRAGRID_FAULT_INJECT=commit-fail:" + std::to_string(step) + " " +
+                          runCommandLine(32, 2));
+        EXPECT_EQ(r.exitCode, 1) << r.err;
+        EXPECT_EQ(test::listDir(out()), std::vector<std::string>{}) << "step " << step;
+    }
+}
+
+// --- SIGKILL during generation ----------------------------------------------------------------
+
+bool hasStagedFile(const fs::path& out) {
+    if (!fs::exists(out)) return false;
+    for (const auto& entry : fs::directory_iterator(out))
+        if (entry.path().filename().string().starts_with(".terragrid-tmp-") &&
+            !fs::is_empty(entry.path()))
+            return true;
+    return false;
+}
+
+TEST_F(TransactionTest, RunKilledDuringGenerationIsCleanedUpByTheNextRun) {
+    ASSERT_NO_FATAL_FAILURE(makeOlderSet());
+    test::Child child({m_dir.path(), {"--width", "4096", "--height", "4096", "--threads", "2",
+                                      "--out-dir", "out", "--seed", "2", "-q"}});
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    while (!hasStagedFile(out()) && std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    ASSERT_TRUE(hasStagedFile(out())) << "no staged file appeared";
+    child.signal(SIGKILL);
+    EXPECT_EQ(child.wait().shellCode(), 128 + SIGKILL);
+    // What SIGKILL leaves: the staging folder with its files, the lock file.
+    EXPECT_GT(test::listDir(out()).size(), std::size_t(kFileCount));
+
+    const auto next = sh(runCommandLine(32, 3));
+    EXPECT_EQ(next.exitCode, 0) << next.err;
+    expectNewSet("3");
+}
+
+// --- two runs into one directory --------------------------------------------------------------
+
+class ConcurrentRunsTest : public TransactionTest,
+                           public testing::WithParamInterface<std::pair<int, int>> {};
+
+TEST_P(ConcurrentRunsTest, SecondRunFailsAtOnceNamingTheFirstAndTheSetStaysWhole) {
+    ASSERT_NO_FATAL_FAILURE(makeOlderSet());
+    const auto [firstSeed, secondSeed] = GetParam();
+    // A run of seconds, holding the lock throughout.
+    test::Child first({m_dir.path(), {"--width", "4096", "--height", "4096", "--threads", "1",
+                                      "--out-dir", "out", "--seed", std::to_string(firstSeed),
+                                      "-q", "--set",
+                                      "output.files=[\"height.tif\", \"stats.json\"]"}});
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    while (test::readFile(out() / ".terragrid.lock").empty() &&
+           std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    ASSERT_EQ(test::readFile(out() / ".terragrid.lock"), std::to_string(first.pid()) + "\n");
+
+    const auto second = sh(runCommandLine(32, secondSeed, "[\"height.tif\", \"stats.json\"]"));
+    EXPECT_EQ(second.exitCode, 1) << second.err;
+    EXPECT_EQ(second.err, "terragrid: error: output directory 'out' is in use by another "
+                          "terragrid run (pid " + std::to_string(first.pid()) +
+                          ", lock file 'out/.terragrid.lock'); wait for it to end or give "
+                          "another --out-dir\n");
+
+    EXPECT_EQ(first.wait().shellCode(), 0) << first.err();
+    // The first run's set, whole: its two files replaced, the older others untouched.
+    EXPECT_EQ(seedOf(out()), std::to_string(firstSeed));
+    EXPECT_EQ(test::listDir(out()).size(), std::size_t(kFileCount));
+    for (const auto& [name, bytes] : m_older)
+        if (name != "height.tif" && name != "stats.json")
+            EXPECT_TRUE(test::readFile(out() / name) == bytes) << name;
+}
+
+INSTANTIATE_TEST_SUITE_P(BothOrders, ConcurrentRunsTest,
+                         testing::Values(std::pair{2, 3}, std::pair{3, 2}));
+
+}  // namespace
+}  // namespace terragrid
