@@ -28,7 +28,7 @@ Json levels(const ElevationConfig& e) {
             {"metres_per_step", range / 65535.0},
             // Where sea level (0 m) falls on the 0..65535 scale; outside it when 0 m is
             // outside the range.
-            {"value_of_0_m", -e.minMeters / range * 65535.0}};
+            {"value_of_0_m", -e.minMeters / range * 65535.0 + 0.0}};  // + 0.0: never -0
 }
 
 // Unity's Import Raw dialog (Terrain Settings > Import Raw), field by field, as its wizard
