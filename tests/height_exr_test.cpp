@@ -164,7 +164,10 @@ TEST_F(HeightExrTest, GodotLoadsItWithImageLoad) {
                             "\tf.close()\n"
                             "\tquit()\n");
     ASSERT_TRUE(fs::exists(script));
-    const std::string command = "HOME=" + test::shellQuote(m_dir.path().string()) +
+    // From the scratch directory, with HOME there too: Godot writes logs/godot.log under the
+    // directory it runs in.
+    const std::string command = "cd " + test::shellQuote(m_dir.path().string()) + " && HOME=" +
+                                test::shellQuote(m_dir.path().string()) +
                                 " godot3-server --no-window -s " +
                                 test::shellQuote(script.string());
     const test::CommandResult r = test::runCommand(command);
