@@ -5,12 +5,21 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <filesystem>
+#include <sstream>
 #include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "test_support.hpp"
 
 namespace terragrid {
 namespace {
+
+namespace fs = std::filesystem;
 
 std::string cli() { return test::shellQuote(test::cliPath()); }
 
@@ -49,6 +58,26 @@ TEST(QuietProgressTest, QuietSilencesAnExplicitProgressBar) {
     EXPECT_EQ(quiet.exitCode, 0) << quiet.err;
     EXPECT_EQ(quiet.err, "");
     EXPECT_EQ(quiet.out, "");
+}
+
+TEST(ProgressJsonTest, WritingStageHasAFileEventForEachOutputWithItsBytes) {
+    test::TempDir dir;
+    const auto r = test::runCommand(
+        "cd " + test::shellQuote(dir.path().string()) + " && " + cli() +
+        " -q --width 200 --height 150 --out-dir out --progress json --set "
+        "'output.files=[\"height.tif\", \"height.r16\", \"stats.json\"]'");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    std::vector<std::pair<std::string, std::uint64_t>> files;
+    std::istringstream lines(r.err);
+    for (std::string line; std::getline(lines, line);) {
+        const auto event = nlohmann::json::parse(line);
+        if (event["event"] == "file") files.emplace_back(event["file"], event["bytes"]);
+    }
+    const auto size = [&](const char* name) { return fs::file_size(dir / "out" / name); };
+    EXPECT_EQ(files, (std::vector<std::pair<std::string, std::uint64_t>>{
+                         {"out/height.tif", size("height.tif")},
+                         {"out/height.r16", size("height.r16") + size("height.r16.json")},
+                         {"out/stats.json", size("stats.json")}}));
 }
 
 }  // namespace

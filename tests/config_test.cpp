@@ -681,6 +681,9 @@ const std::vector<ProblemCase> kProblemCases = {
     {"DuplicateNestedKey", "{\n  \"map\": {\"width\": 64,\n    // a comment: \"width\": 1\n"
      "    \"width\": 65}\n}", {},
      "config: 'test.json' sets 'map.width' twice (line 2 and line 4); give each key once"},
+    {"DuplicateKeyInAnOverride", "{}", {R"(map={"width": 64, "width": 65})"},
+     R"(config: override 'map={"width": 64, "width": 65}' sets 'map.width' twice; give each )"
+     "key once"},
     {"DuplicateKeyWrittenWithAnEscape", "{\"seed\": 5,\n\n \"s\\u0065ed\": 6}", {},
      "config: 'test.json' sets 'seed' twice (line 1 and line 3); give each key once"},
 };
@@ -1348,12 +1351,15 @@ TEST(ConfigTest, HashIsStable) {
     EXPECT_NE(a.hash, parseConfig(text, "a.json", {"seed=6"}).hash);
     EXPECT_NE(a.hash, parseConfig(text, "a.json", {"height.octaves=5"}).hash);
     EXPECT_EQ(a.hash, parseConfig(text, "a.json", {"output.directory=elsewhere"}).hash);
+    EXPECT_EQ(a.hash, parseConfig(text, "a.json", {"map.tile_size=17"}).hash);
+    EXPECT_NE(a.hash, parseConfig(text, "a.json", {"output.geotiff.block_size=32"}).hash);
 }
 
-TEST(ConfigTest, HashIsFnv1aOfTheResolvedJsonWithoutDirectory) {
+TEST(ConfigTest, HashIsFnv1aOfTheResolvedJsonWithoutDirectoryAndTileSize) {
     const LoadedConfig c = defaultConfig();
     Json resolved = Json::parse(c.resolvedJson);
     resolved["output"].erase("directory");
+    resolved["map"].erase("tile_size");  // an execution parameter: it changes no byte
     EXPECT_EQ(c.hash, fnv1a64Hex(resolved.dump()));
 }
 

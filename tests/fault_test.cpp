@@ -32,9 +32,11 @@ using testing::MatchesRegex;
 /// `args` of a small run writing `files` (a JSON list) into `outDir`.
 std::vector<std::string> runArgs(const std::string& outDir, int size, int seed,
                                  const std::string& files, const std::string& compression) {
+    // GeoTIFF blocks as the generator's tiles: TIFF tiles encoded straight from each tile.
     return {"--width", std::to_string(size), "--height", std::to_string(size), "--tile-size",
             "64", "--seed", std::to_string(seed), "--threads", "2", "--out-dir", outDir, "-q",
-            "--set", "output.files=" + files, "--set", "output.compression=" + compression};
+            "--set", "output.files=" + files, "--set", "output.compression=" + compression,
+            "--set", "output.geotiff.block_size=64"};
 }
 
 const std::string kAllFiles = "[\"height.tif\", \"classes.tif\", \"walkable.tif\", "

@@ -784,13 +784,17 @@ TEST_F(HeightSinkTest, WritesHeightTifOnlyOnCommit) {
     }
 }
 
-TEST_F(HeightSinkTest, TileSizeNotMultipleOf16FallsBackTo256) {
-    const Config config = heightConfig(m_dir.path().string(), 50);
+// The TIFF tiles follow output.geotiff.block_size, never map.tile_size (an execution
+// parameter): tiles of 50 cells, not a multiple of 16, assembled into blocks of 48.
+TEST_F(HeightSinkTest, TiffTilesFollowTheBlockSizeNotTheTileSize) {
+    Config config = heightConfig(m_dir.path().string(), 50);
+    config.output.geotiffBlockSize = 48;
     auto sinks = makeSinks(config, nullptr, nullptr);
     runSink(*sinks[0], config);
     sinks[0]->commit();
     TiffReader tiff(pathOf("height.tif"));
-    EXPECT_EQ(tiff.field<std::uint32_t>(TIFFTAG_TILEWIDTH), 256u);
+    EXPECT_EQ(tiff.field<std::uint32_t>(TIFFTAG_TILEWIDTH), 48u);
+    EXPECT_EQ(tiff.field<std::uint32_t>(TIFFTAG_TILELENGTH), 48u);
     EXPECT_EQ(tiff.pixels()[69 * 100 + 99], elevationAt(99, 69));
 }
 

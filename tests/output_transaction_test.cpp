@@ -241,9 +241,11 @@ TEST_P(ConcurrentRunsTest, SecondRunFailsAtOnceNamingTheFirstAndTheSetStaysWhole
     // The first run's set, whole: its two files replaced, the older others untouched.
     EXPECT_EQ(seedOf(out()), std::to_string(firstSeed));
     EXPECT_EQ(test::listDir(out()).size(), std::size_t(kFileCount));
-    for (const auto& [name, bytes] : m_older)
-        if (name != "height.tif" && name != "stats.json")
+    for (const auto& [name, bytes] : m_older) {
+        if (name != "height.tif" && name != "stats.json") {
             EXPECT_TRUE(test::readFile(out() / name) == bytes) << name;
+        }
+    }
 }
 
 INSTANTIATE_TEST_SUITE_P(BothOrders, ConcurrentRunsTest,

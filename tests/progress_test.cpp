@@ -205,5 +205,45 @@ TEST(ProgressTest, JsonOfAnInstantRunIsTheFirstAndTheDoneLine) {
     EXPECT_EQ(Json::parse(all[1])["cells_per_s"], 0);  // no time passed: no rate, no division
 }
 
+TEST(ProgressTest, JsonTellsEachFileOfTheWritingStageWithItsBytes) {
+    FakeClock t;
+    std::ostringstream out;
+    ProgressReporter reporter(ProgressStyle::Json, out, TileLayout(mapOf(64, 64, 32)), t.clock());
+    for (std::int64_t i = 1; i <= 4; ++i) reporter.update(i, 4);
+    t.now += 0.5;
+    reporter.fileWritten("out/height.tif", 12345);
+    t.now += 0.25;
+    reporter.fileWritten("out/a \"quoted\" name.json", 7);
+    reporter.finish();
+    const auto all = lines(out.str());
+    ASSERT_EQ(all.size(), 4u) << out.str();
+    const Json first = Json::parse(all[1]);
+    EXPECT_EQ(first["event"], "file");
+    EXPECT_EQ(first["file"], "out/height.tif");
+    EXPECT_EQ(first["bytes"], 12345);
+    EXPECT_EQ(first["elapsed_s"].get<double>(), 0.5);
+    EXPECT_EQ(first["tiles_done"], 4);  // the progress line's fields, like every line
+    EXPECT_EQ(Json::parse(all[2])["file"], "out/a \"quoted\" name.json");
+    EXPECT_EQ(Json::parse(all[3])["event"], "done");
+}
+
+TEST(ProgressTest, BarSaysWritingFilesAfterTheLastTileThenNamesEachFile) {
+    FakeClock t;
+    std::ostringstream out;
+    ProgressReporter reporter(ProgressStyle::Bar, out, TileLayout(mapOf(100, 100, 10)),
+                              t.clock());
+    t.now += 2;
+    reporter.update(99, 100);
+    t.now += 0.01;  // within the redraw interval: the last tile is drawn all the same
+    reporter.update(100, 100);
+    EXPECT_THAT(out.str(), testing::EndsWith("100/100 tiles  " +
+                                             formatRate(10000 / 2.01) +
+                                             "  elapsed 0:02  ETA 0:00  writing files\x1b[K"));
+    reporter.fileWritten("out/height.tif", 2 << 20);
+    EXPECT_THAT(out.str(), testing::EndsWith("  wrote out/height.tif (2.0 MiB)\x1b[K"));
+    reporter.finish();
+    EXPECT_THAT(out.str(), testing::EndsWith("ETA 0:00\x1b[K\n"));
+}
+
 }  // namespace
 }  // namespace terragrid

@@ -499,6 +499,7 @@ Config outputConfig(const std::string& directory, std::vector<OutputFile> files)
     config.map.width = 100;
     config.map.height = 70;
     config.map.tileSizeCells = 32;
+    config.output.geotiffBlockSize = 32;  // TIFF tiles as the generator's: encoded straight
     config.map.cellSize = 30.0;
     config.map.originX = 600000.0;
     config.map.originY = 5400000.0;

@@ -277,7 +277,8 @@ std::vector<std::string> writeOutputs(const Config& config, const Terrain* terra
                                       WalkableRegions* regions, const SyntheticMap& map,
                                       std::int64_t tileSize);
 
-/// The 100 x 70 map the output tests write, neither side a multiple of its 32-cell tiles: seed
+/// The 100 x 70 map the output tests write, neither side a multiple of its 32-cell tiles (and
+/// 32-cell GeoTIFF blocks, output.geotiff.block_size): seed
 /// 42, cells of 30 m from (600000, 5400000) in EPSG:3857, Deflate, config hash
 /// "0123456789abcdef", `files` into `directory`. The elevation range, the preview size and the
 /// engine keep Config's defaults; a test that needs them sets them.

@@ -5,6 +5,10 @@
 #include <cmath>
 #include <cstdio>
 
+#include <nlohmann/json.hpp>
+
+#include "terragrid/app/plan.hpp"
+
 namespace terragrid {
 
 namespace {
@@ -119,11 +123,34 @@ void ProgressReporter::update(std::int64_t tilesDone, std::int64_t tilesTotal) {
     m_tilesDone = std::clamp<std::int64_t>(tilesDone, 0, std::min(tilesTotal, m_layout.tileCount()));
     const double elapsed = m_clock() - m_start;
     const double sinceLast = elapsed - m_lastWrite;
+    // The last tile starts the writing stage (finishing the files, which takes seconds on big
+    // maps): the bar says so at once. JSON tells it by the "file" events that follow.
+    const bool lastTile = m_tilesDone == m_layout.tileCount();
+    if (lastTile) m_barNote = "writing files";
     const bool due = m_style == ProgressStyle::Bar
                          ? elapsed >= m_pacing.firstBarAfterSeconds &&
-                               (!m_written || sinceLast >= m_pacing.barIntervalSeconds)
+                               (!m_written || lastTile || sinceLast >= m_pacing.barIntervalSeconds)
                          : !m_written || sinceLast >= m_pacing.jsonIntervalSeconds;
     if (due) write(false);
+}
+
+std::function<void(const std::string&, std::uint64_t)> ProgressReporter::fileCallback() {
+    return [this](const std::string& path, std::uint64_t bytes) { fileWritten(path, bytes); };
+}
+
+void ProgressReporter::fileWritten(const std::string& path, std::uint64_t bytes) {
+    if (m_style == ProgressStyle::Json) {
+        // The progress line's fields too, so every line a program reads has the same ones.
+        const std::string progress = formatProgressJson(snapshot(), false);
+        const std::string fields = progress.substr(progress.find(',') + 1);
+        m_out << "{\"event\":\"file\",\"file\":"
+              << nlohmann::json(path).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
+              << ",\"bytes\":" << bytes << "," << fields << "\n"
+              << std::flush;
+        return;
+    }
+    m_barNote = "wrote " + path + " (" + formatBytes(bytes) + ")";
+    if (m_lineOpen || m_clock() - m_start >= m_pacing.firstBarAfterSeconds) write(false);
 }
 
 void ProgressReporter::finish() {
@@ -135,7 +162,9 @@ void ProgressReporter::write(bool done) {
     if (m_style == ProgressStyle::Json) {
         m_out << formatProgressJson(s, done) << "\n";
     } else {
-        m_out << "\r" << formatProgressBar(s) << kEraseToEndOfLine << (done ? "\n" : "");
+        const std::string note = done || m_barNote.empty() ? "" : "  " + m_barNote;
+        m_out << "\r" << formatProgressBar(s) << note << kEraseToEndOfLine
+              << (done ? "\n" : "");
         m_lineOpen = !done;
     }
     m_out << std::flush;

@@ -56,7 +56,6 @@ Json windowJson(const MapWindow& window, const Config& generated) {
            {"width", window.cells.width},
            {"height", window.cells.height},
            {"cells", window.cells.cellCount()},
-           {"tiles", TileLayout(generated.map).tileCount()},
            {"origin", {generated.map.originX, generated.map.originY}}};
     if (window.shard) j["shard"] = {{"index", window.shard->index}, {"count", window.shard->count}};
     j["note"] = "elevation, classes, walkable and regions describe this window alone; regions "
@@ -64,13 +63,12 @@ Json windowJson(const MapWindow& window, const Config& generated) {
     return j;
 }
 
+// No tile size or tile count: map.tile_size is an execution parameter, and stats.json, but
+// for its timings, is the same bytes for any (the summary line and --dry-run tell them).
 Json mapJson(const Config& config) {
-    const TileLayout layout(config.map);
     return {{"width", config.map.width},
             {"height", config.map.height},
             {"cells", config.map.width * config.map.height},
-            {"tile_size", config.map.tileSizeCells},
-            {"tiles", layout.tileCount()},
             {"cell_size", config.map.cellSize},
             {"origin", {config.map.originX, config.map.originY}},
             {"epsg", config.output.epsg}};
@@ -151,7 +149,7 @@ Json statsJson(const RunFacts& f) {
 /// Generates `generated` (config itself, or the window of it) into every output; terrain
 /// thresholds come from the whole configured map.
 RunReport runPiece(const Config& config, const MapWindow* window, const Config& generated,
-                   const ProgressFn& progress) {
+                   const ProgressFn& progress, const FileWrittenFn& written) {
     const auto start = Clock::now();
     // Resolving coverage targets can fail (ConfigError): before anything touches the disk.
     // Always on the configured map, so every window classifies as the single run does.
@@ -189,13 +187,19 @@ RunReport runPiece(const Config& config, const MapWindow* window, const Config& 
                          "\n");
     // Every file is complete before any is renamed into place (staged, then one commit).
     RunReport report;
+    std::uint64_t stagedBefore = 0;
+    const auto tell = [&](const std::string& path) {  // what the last commit() staged
+        report.files.push_back(path);
+        if (written) written(path, transaction.stagedBytes() - stagedBefore);
+        stagedBefore = transaction.stagedBytes();
+    };
     for (auto& sink : sinks) {
         sink->commit();
-        report.files.push_back(sink->path());
+        tell(sink->path());
     }
     if (statsFile) {
         statsFile->commit();
-        report.files.push_back(statsFile->targetPath());
+        tell(statsFile->targetPath());
     }
     transaction.commit();  // all of them in place, or none
     report.tiles = TileLayout(generated.map).tileCount();
@@ -207,13 +211,15 @@ RunReport runPiece(const Config& config, const MapWindow* window, const Config& 
 
 }  // namespace
 
-RunReport runMap(const Config& config, const ProgressFn& progress) {
-    return runPiece(config, nullptr, config, progress);
+RunReport runMap(const Config& config, const ProgressFn& progress,
+                 const FileWrittenFn& written) {
+    return runPiece(config, nullptr, config, progress, written);
 }
 
-RunReport runMap(const Config& config, const MapWindow& window, const ProgressFn& progress) {
+RunReport runMap(const Config& config, const MapWindow& window, const ProgressFn& progress,
+                 const FileWrittenFn& written) {
     checkWindow(config, window);
-    return runPiece(config, &window, windowConfig(config, window.cells), progress);
+    return runPiece(config, &window, windowConfig(config, window.cells), progress, written);
 }
 
 }  // namespace terragrid

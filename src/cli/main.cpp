@@ -476,7 +476,9 @@ int run(const CliOptions& options) {
     if (const auto dryRunExit = checkPlan(options, config, window, threads)) return *dryRunExit;
     const auto progress = progressReporter(options, TileLayout(generated));
     const ProgressFn onTile = progress ? progress->callback() : ProgressFn();
-    const RunReport report = window ? runMap(config, *window, onTile) : runMap(config, onTile);
+    const FileWrittenFn onFile = progress ? progress->fileCallback() : FileWrittenFn();
+    const RunReport report =
+        window ? runMap(config, *window, onTile, onFile) : runMap(config, onTile, onFile);
     if (progress) progress->finish();
     if (!options.quiet)
         std::cout << formatSummary(config, window, generated, report) << "\n";

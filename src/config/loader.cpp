@@ -123,6 +123,10 @@ void applyOverride(Json& document, Json& written, std::string_view text, Problem
     if (!parsed.ok && !parsed.failure.overflowingNumber.empty())
         return reportOverflow(joinPath(path, parsed.failure.keyPath),
                               parsed.failure.overflowingNumber, out);
+    if (const auto duplicate = parsed.ok ? findDuplicateKey(valueText, false) : std::nullopt)
+        return report(out, "override " + quote(text) + " sets " +
+                               quote(joinPath(path, duplicate->path)) + " twice; give each key "
+                               "once");
     const Json value = parsed.ok ? parsed.value : Json(std::string(valueText));
     setAt(document, path, value, text, out);
     mergeJson(written, nestedAt(path, value));
@@ -149,6 +153,9 @@ namespace {
 /// change which map it is.
 std::string configHash(Json document) {
     document["output"].erase("directory");
+    // An execution parameter, like the thread count: it changes no byte of any output, so
+    // neither may the hash that every output carries.
+    document["map"].erase("tile_size");
     return fnv1a64Hex(dumpJson(document));
 }
 

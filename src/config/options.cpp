@@ -378,6 +378,10 @@ constexpr std::array kTailRows{
         [](Config& c, const Json& v) {
             c.output.bigTiff = enumNamed<BigTiffMode>(kBigTiffModeNames, v);
         }},
+    Row{"output.geotiff.block_size", integerIn(kMinGeoTiffBlock, kMaxGeoTiffBlock),
+        "Edge of the square blocks (TIFF tiles) of every GeoTIFF, in cells: a multiple of 16. "
+        "Set apart from map.tile_size, which changes no byte of any output.",
+        [](Config& c, const Json& v) { c.output.geotiffBlockSize = v.get<std::int64_t>(); }},
     Row{"output.engine", oneOf(kEngineNames),
         "Game engine the map is meant for: its size must be one the engine accepts (unity: "
         "square 2^n+1 from 33 to 4097; unreal: each side one of 127, 253, 505, 1009, 2017, "

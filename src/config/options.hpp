@@ -52,6 +52,9 @@ inline constexpr std::uint64_t kMaxEpsg = 32766;
 inline constexpr std::uint64_t kMinTilePixels = 1;
 inline constexpr std::uint64_t kMaxTilePixels = 256;
 inline constexpr std::uint64_t kMinChunkCells = 16;
+/// output.geotiff.block_size: TIFF tiles are multiples of 16 (the TIFF 6.0 rule).
+inline constexpr std::uint64_t kMinGeoTiffBlock = 16;
+inline constexpr std::uint64_t kMaxGeoTiffBlock = 65536;
 inline constexpr std::uint64_t kMaxChunkCells = 65536;
 
 /// The top-level key naming the JSON Schema a file follows (for editors); accepted and ignored.

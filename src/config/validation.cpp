@@ -37,6 +37,13 @@ bool onGrid(double value, double cellSize) {
 
 /// The grid is anchored at world (0, 0) (tiling.hpp GridGeometry): an origin off the grid would
 /// make a window of a map, generated alone, sample different cell centres than the full map.
+/// TIFF 6.0 wants tile edges in multiples of 16; libtiff and GDAL refuse others.
+void checkGeoTiffBlockSize(const Validation& v, Problems& out) {
+    if (!v.passedAll({"output.geotiff.block_size"}) || v.config.output.geotiffBlockSize % 16 == 0)
+        return;
+    report(out, v.named("output.geotiff.block_size") + " must be a multiple of 16 (TIFF tiles)");
+}
+
 void checkOriginOnGrid(const Validation& v, Problems& out) {
     if (!v.passedAll({"map.origin", "map.cell_size"})) return;
     const MapConfig& map = v.config.map;
@@ -126,6 +133,7 @@ Validation validate(Json& document, const Json& written, Problems& out) {
         v.passed[i] = checkOption(options()[i], document, v.config, out);
     checkElevationOrder(v, out);
     checkOriginOnGrid(v, out);
+    checkGeoTiffBlockSize(v, out);
     checkTerrainThresholds(v, out);
     checkUnusedDefaultRules(v, out);
     // After the other rules, which read the size the user gave.

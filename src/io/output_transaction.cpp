@@ -134,6 +134,8 @@ void OutputTransaction::stage(const std::string& temporaryPath, const std::strin
     entry.name = fs::path(targetPath).filename().string();
     entry.index = m_entries.size();
     m_entries.push_back(std::move(entry));
+    struct stat st {};
+    if (::stat(temporaryPath.c_str(), &st) == 0) m_stagedBytes += std::uint64_t(st.st_size);
 }
 
 bool OutputTransaction::hasOlderFile(const JournalEntry& entry) const {

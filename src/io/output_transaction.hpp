@@ -26,6 +26,7 @@
 #include <sys/types.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -57,6 +58,8 @@ public:
     /// Hands the finished file `temporaryPath` (synced and closed) to the commit, which
     /// renames it onto `targetPath`.
     void stage(const std::string& temporaryPath, const std::string& targetPath);
+    /// The bytes of every file staged so far, for the progress of the writing stage.
+    std::uint64_t stagedBytes() const noexcept { return m_stagedBytes; }
     /// For a process about to end by a signal: removes the staging folder of every open
     /// transaction (unless a rollback failed: its journal stays for the next run) and its
     /// lock file. Returns how many files it removed.
@@ -74,6 +77,7 @@ private:
     ino_t m_inode = 0;
     std::string m_staging;
     std::vector<JournalEntry> m_entries;
+    std::uint64_t m_stagedBytes = 0;
     bool m_committed = false;
     bool m_keepJournal = false;  ///< a rollback failed: the next run must finish it
 };

@@ -12,15 +12,11 @@
 namespace terragrid {
 namespace {
 
-// TIFF tiles must be multiples of 16 cells. Matching the generator's tiles means each tile is
-// encoded straight from the tile that completes it; any other size still works (the writer
-// assembles TIFF tiles from pieces), so 256, the common GeoTIFF choice, is the fallback.
-std::int64_t tiffTileSize(const MapConfig& map) {
-    constexpr std::int64_t kFallback = 256;
-    constexpr std::int64_t kLargest = 65536;
-    const std::int64_t t = map.tileSizeCells;
-    return t > 0 && t % 16 == 0 && t <= kLargest ? t : kFallback;
-}
+// The TIFF tiles are output.geotiff.block_size, never the generator's tiles: map.tile_size is
+// an execution parameter and must not change a byte. When the two match, each TIFF tile is
+// encoded straight from the tile that completes it; otherwise the writer assembles TIFF tiles
+// from pieces, with the same bytes.
+std::int64_t tiffTileSize(const Config& config) { return config.output.geotiffBlockSize; }
 
 }  // namespace
 
@@ -34,7 +30,7 @@ GeoTiffOptions mapGeoTiffOptions(const Config& config, SampleFormat format) {
     GeoTiffOptions options;
     options.width = config.map.width;
     options.height = config.map.height;
-    options.tileSize = tiffTileSize(config.map);
+    options.tileSize = tiffTileSize(config);
     options.sampleFormat = format;
     options.compression = config.output.compression;
     options.bigTiff = config.output.bigTiff;

@@ -66,7 +66,7 @@ struct Resources {
     /// the process's own limits leave (RLIMIT_AS, RLIMIT_DATA).
     std::optional<std::uint64_t> availableMemoryBytes;
     /// The process limit that set availableMemoryBytes ("ulimit -v (RLIMIT_AS)"), else empty.
-    std::string memoryLimit;
+    std::string memoryLimit = {};
 };
 
 /// Looks up the free space for `directory` and the available memory. Never throws.

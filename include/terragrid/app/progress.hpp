@@ -82,6 +82,13 @@ public:
     void update(std::int64_t tilesDone, std::int64_t tilesTotal);
     /// This reporter's update as a ProgressFn for generateMap / runMap.
     ProgressFn callback();
+    /// The writing stage: `path` (an output's main file) is finished and `bytes` long, with
+    /// its companions. JSON writes {"event":"file","file","bytes","elapsed_s"} for each; a bar
+    /// shown (or due) names the file and its size. Once every tile is done, before the first
+    /// file, the bar says "writing files".
+    void fileWritten(const std::string& path, std::uint64_t bytes);
+    /// This reporter's fileWritten as a FileWrittenFn for runMap.
+    std::function<void(const std::string&, std::uint64_t)> fileCallback();
     /// The run succeeded: a bar that was shown is drawn full and its line ended; JSON writes
     /// the "done" line (always, however short the run).
     void finish();
@@ -100,6 +107,7 @@ private:
     bool m_written = false;     ///< anything written yet
     bool m_lineOpen = false;    ///< a bar is on screen without its newline
     std::int64_t m_tilesDone = 0;
+    std::string m_barNote;      ///< what the bar says after its figures ("writing files")
 };
 
 }  // namespace terragrid

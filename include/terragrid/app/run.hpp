@@ -2,6 +2,8 @@
 // One whole job: resolve the terrain, generate the map into every output, analyse regions,
 // write stats.json, and put every file in place only when all of them are complete.
 
+#include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -20,10 +22,15 @@ struct RunReport {
     double seconds = 0;
 };
 
+/// Told, in the writing stage, of each output finished and handed to the commit: its main
+/// file's path and the bytes it takes with its companions (progress.hpp).
+using FileWrittenFn = std::function<void(const std::string& path, std::uint64_t bytes)>;
+
 /// Runs config in the calling thread's TBB arena. Creates config.output.directory if missing.
 /// Throws ConfigError (a coverage target that cannot be reached) or OutputError; on any
 /// failure no new file is left behind and older outputs are intact.
-RunReport runMap(const Config& config, const ProgressFn& progress = {});
+RunReport runMap(const Config& config, const ProgressFn& progress = {},
+                 const FileWrittenFn& written = {});
 
 /// Runs only `window` of config's map, as if windowConfig(config, window.cells) had been run,
 /// except that what must hold for the whole map is taken from the whole map: coverage
@@ -31,6 +38,7 @@ RunReport runMap(const Config& config, const ProgressFn& progress = {});
 /// single run does. stats.json then describes the window (its counts, shares, elevation and
 /// walkable regions, cut at its edges) and says so in a "window" object; "map" stays the
 /// configured map. Throws WindowError (checkWindow) before anything else, then as runMap.
-RunReport runMap(const Config& config, const MapWindow& window, const ProgressFn& progress = {});
+RunReport runMap(const Config& config, const MapWindow& window, const ProgressFn& progress = {},
+                 const FileWrittenFn& written = {});
 
 }  // namespace terragrid

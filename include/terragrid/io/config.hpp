@@ -51,6 +51,9 @@ struct OutputConfig {
     int epsg = 0;
     Compression compression = Compression::Deflate;
     BigTiffMode bigTiff = BigTiffMode::Auto;
+    /// Edge of every GeoTIFF's blocks (TIFF tiles) in cells, a multiple of 16: a layout of
+    /// the files alone, apart from map.tile_size (an execution parameter that changes no byte).
+    std::int64_t geotiffBlockSize = 256;
     /// Longest side of preview.png / height.png in pixels; larger maps are downsampled.
     std::int64_t previewMaxSize = 0;
     Engine engine = Engine::None;
@@ -66,8 +69,9 @@ struct OutputConfig {
 struct Config : World {
     OutputConfig output;
 
-    /// 16 hex digits: a hash of the resolved config without output.directory, so the same map
-    /// written elsewhere keeps its hash.
+    /// 16 hex digits: a hash of the resolved config without output.directory and without
+    /// map.tile_size (an execution parameter), so the same map written elsewhere, or in other
+    /// tiles, keeps its hash.
     std::string hash;
 
     bool wants(OutputFile f) const;

@@ -1,0 +1,80 @@
+// Execution parameters never change a byte (design.md principle 6), through the real CLI:
+// every output file of one config, for map.tile_size 17, 100, 256 and 1000 and 1, 2 and 8
+// threads, is the same bytes; stats.json too, but for its timings. The config hash inside every
+// file leaves map.tile_size out, and height.tif's TIFF tiles follow output.geotiff.block_size.
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "test_support.hpp"
+
+namespace terragrid {
+namespace {
+
+/// Every file of a run of `tileSize` and `threads` into `dir`/out, stats.json without its
+/// timings.
+std::map<std::string, std::string> runFiles(const test::TempDir& dir, int tileSize, int threads) {
+    const auto r = test::runCommand(
+        "cd " + test::shellQuote(dir.path().string()) + " && " +
+        test::shellQuote(test::cliPath()) +
+        " -q --out-dir out --width 300 --height 200 --seed 11 --tile-size " +
+        std::to_string(tileSize) + " --threads " + std::to_string(threads));
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    auto files = test::snapshotDir(dir / "out");
+    auto stats = nlohmann::ordered_json::parse(files.at("stats.json"));
+    EXPECT_TRUE(stats.contains("timing_seconds"));
+    stats.erase("timing_seconds");
+    files["stats.json"] = stats.dump(2);
+    return files;
+}
+
+TEST(ExecutionParametersTest, EveryOutputIsTheSameBytesForAnyTileSizeAndThreadCount) {
+    test::TempDir reference;
+    const auto expected = runFiles(reference, 256, 2);
+    // 15 files, and the engine exports: height.exr and its sidecar, splat_0.png and
+    // splat_1.png, and a weight_<class>.png for each of the five default classes.
+    ASSERT_EQ(expected.size(), 24u);
+    for (const int tileSize : {17, 100, 256, 1000}) {
+        for (const int threads : {1, 2, 8}) {
+            test::TempDir dir;
+            const auto files = runFiles(dir, tileSize, threads);
+            ASSERT_EQ(files.size(), expected.size());
+            for (const auto& [name, bytes] : expected) {
+                EXPECT_TRUE(files.at(name) == bytes)
+                    << name << " differs with tile size " << tileSize << " and " << threads
+                    << " threads";
+            }
+        }
+    }
+}
+
+TEST(ExecutionParametersTest, GeoTiffBlocksFollowTheirOwnKey) {
+    test::TempDir dir;
+    const auto r = test::runCommand(
+        "cd " + test::shellQuote(dir.path().string()) + " && " +
+        test::shellQuote(test::cliPath()) +
+        " -q --out-dir out --width 100 --height 70 --tile-size 17 --set "
+        "'output.files=[\"height.tif\"]' --set output.geotiff.block_size=32");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    test::TiffReader tiff(dir / "out/height.tif");
+    ASSERT_NE(tiff.tif, nullptr);
+    EXPECT_EQ(tiff.field<std::uint32_t>(TIFFTAG_TILEWIDTH), 32u);
+    EXPECT_EQ(tiff.field<std::uint32_t>(TIFFTAG_TILELENGTH), 32u);
+}
+
+TEST(ExecutionParametersTest, GeoTiffBlockSizeMustBeAMultipleOf16) {
+    const auto r = test::runCommand(test::shellQuote(test::cliPath()) +
+                                    " validate --set output.geotiff.block_size=100");
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_EQ(r.err, "config: 'output.geotiff.block_size' (100) must be a multiple of 16 (TIFF "
+                     "tiles)\n");
+}
+
+}  // namespace
+}  // namespace terragrid
