@@ -168,7 +168,7 @@ TEST(CellularTest, IsAPureFunctionOfItsArguments) {
 }
 
 TEST(CellularTest, LayerSettingsReachTheField) {
-    NoiseParams p;
+    NoiseParams p = test::perlinFbm();
     p.noise = NoiseKind::Cellular;
     p.fractal = FractalKind::None;
     p.frequency = 0.01;

@@ -23,9 +23,11 @@ namespace fs = std::filesystem;
 using test::runCommand;
 using test::shellQuote;
 using testing::ElementsAre;
+using testing::EndsWith;
 using testing::HasSubstr;
 using testing::IsEmpty;
 using testing::MatchesRegex;
+using testing::StartsWith;
 
 /// Runs terragrid with `args` inside `cwd`.
 test::CommandResult terragrid(const fs::path& cwd, const std::string& args) {
@@ -156,6 +158,26 @@ TEST(CliTest, BadConfigLeavesAnOlderOutputUntouched) {
     EXPECT_EQ(test::listDir(dir / "out-small"), files);
 }
 
+// Coverage targets become thresholds only once the map is sampled; what cannot be met is a
+// config error like any other, in config keys, and leaves the disk untouched.
+TEST(CliTest, UnreachableCoverageExitsTwoInConfigKeysAndTouchesNothing) {
+    test::TempDir dir;
+    const auto forest = terragrid(dir.path(), smallConfigArg() +
+                                                  R"( --set 'terrain.lake_below={"coverage": 0.5}')"
+                                                  R"( --set 'terrain.forest_above={"coverage": 0.5}')");
+    EXPECT_EQ(forest.exitCode, 2);
+    // The share left depends on the map's heights; the words around it do not.
+    EXPECT_THAT(forest.err, StartsWith("config: 'terrain.forest_above' coverage 0.5 cannot be "
+                                       "reached: only 0."));
+    EXPECT_THAT(forest.err, EndsWith(" of the map is neither lake nor mountain\n"));
+    const auto order = terragrid(dir.path(), smallConfigArg() +
+                                                 R"( --set 'terrain.lake_below={"coverage": 1}')");
+    EXPECT_EQ(order.exitCode, 2);
+    EXPECT_EQ(order.err, "config: 'terrain.lake_below' (coverage 1, resolved to 1) must be "
+                         "below 'terrain.mountain_above' (0.72)\n");
+    EXPECT_FALSE(fs::exists(dir / "out-small"));
+}
+
 TEST(CliTest, MissingConfigFileExitsTwo) {
     test::TempDir dir;
     const auto r = terragrid(dir.path(), "--config nowhere.json");
@@ -193,6 +215,33 @@ TEST(CliTest, HelpAndVersion) {
     EXPECT_EQ(version.exitCode, 0);
     EXPECT_EQ(version.out, std::string("terragrid ") + kVersion + "\n");
     EXPECT_FALSE(fs::exists(dir / "out"));
+}
+
+// The usage lines are made from the option descriptions, so each command's usage names every
+// option its options table lists.
+TEST(CliTest, UsageNamesEveryOption) {
+    test::TempDir dir;
+    for (const std::string command : {"", "validate ", "schema "}) {
+        const auto help = terragrid(dir.path(), command + "--help");
+        ASSERT_EQ(help.exitCode, 0) << command;
+        const auto usageStart = help.out.find("Usage: terragrid");
+        ASSERT_NE(usageStart, std::string::npos) << command;
+        const std::string usage =
+            help.out.substr(usageStart, help.out.find("\n\n", usageStart) - usageStart);
+        const auto tableStart = help.out.find("Options:\n");
+        ASSERT_NE(tableStart, std::string::npos) << command;
+        std::istringstream table(help.out.substr(tableStart));
+        int options = 0;
+        // Table rows start "  --name" or "  -n [ --name ]"; continuation lines are indented more.
+        for (std::string line; std::getline(table, line);) {
+            if (!line.starts_with("  -")) continue;
+            const auto at = line.find("--");
+            const std::string name = line.substr(at, line.find_first_of(" ]", at) - at);
+            EXPECT_THAT(usage, HasSubstr("[" + name)) << command << "--help: " << usage;
+            ++options;
+        }
+        EXPECT_GE(options, 1) << command;
+    }
 }
 
 TEST(CliTest, CommandsHaveTheirOwnHelp) {

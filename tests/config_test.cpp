@@ -1,7 +1,8 @@
-// Config loading and validation (config.hpp): one table of {input, expected problem} for every
+// Config loading and validation (terragrid/config/loader.hpp): one table of {input, expected problem} for every
 // rule, then defaults, merging, overrides, the hash and the option reference.
 
 #include "terragrid/config/loader.hpp"
+#include "terragrid/config/terrain_messages.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -982,7 +983,8 @@ TEST(ConfigTest, DefaultMoistureIsTheHeightLayerWithOffsetOverThree) {
 
 TEST(ConfigTest, DefaultTerrainIsTheOriginalGenerators) {
     const TerrainConfig t = defaultConfig().terrain;
-    // seed-notes.md: lake <= 0.30, mountain >= 0.72, forest >= 0.64, desert <= 0.30.
+    // The original generator's classes: lake <= 0.30, mountain >= 0.72, forest >= 0.64,
+    // desert <= 0.30 (README "Terrain classes").
     const std::vector<std::pair<Threshold, double>> thresholds = {
         {t.lakeBelow, 0.30}, {t.mountainAbove, 0.72}, {t.forestAbove, 0.64}, {t.desertBelow, 0.30}};
     for (const auto& [threshold, value] : thresholds) {
@@ -1092,6 +1094,37 @@ TEST(ConfigTest, ThresholdOrderIsLeftToResolveTerrainWhenACoverageIsInvolved) {
     EXPECT_NO_THROW((void)defaultConfig({R"(terrain.lake_below={"coverage": 0.1})",
                                          R"(terrain.mountain_above={"coverage": 0.2})",
                                          R"(terrain.forest_above={"coverage": 0.7})"}));
+}
+
+// resolveTerrain reports in model terms; the user reads config keys, the rule and the values.
+TEST(ConfigTest, TerrainErrorsReadWithConfigKeys) {
+    const auto message = [](const TerrainProblem& p) {
+        return configErrorFrom(TerrainError(p)).problems();
+    };
+    using Rule = TerrainProblem::Rule;
+    const Threshold coverage60{0, true, 0.6};
+    EXPECT_THAT(message({.rule = Rule::CoverageUnreachable,
+                         .threshold = DefaultClass::Forest,
+                         .given = coverage60,
+                         .availableShare = 0.42}),
+                ElementsAre("config: 'terrain.forest_above' coverage 0.6 cannot be reached: "
+                            "only 0.42 of the map is neither lake nor mountain"));
+    // The share keeps the digits that tell it apart from the target.
+    EXPECT_THAT(message({.rule = Rule::CoverageUnreachable,
+                         .threshold = DefaultClass::Desert,
+                         .given = coverage60,
+                         .availableShare = 0.59999}),
+                ElementsAre("config: 'terrain.desert_below' coverage 0.6 cannot be reached: "
+                            "only 0.59999 of the map is neither lake, mountain nor forest"));
+    EXPECT_THAT(message({.rule = Rule::ThresholdOrder,
+                         .threshold = DefaultClass::Lake,
+                         .given = {0, true, 1},
+                         .resolved = 1,
+                         .above = DefaultClass::Mountain,
+                         .aboveGiven = {0.72, false, 0},
+                         .aboveResolved = 0.72}),
+                ElementsAre("config: 'terrain.lake_below' (coverage 1, resolved to 1) must be "
+                            "below 'terrain.mountain_above' (0.72)"));
 }
 
 TEST(ConfigTest, CustomClassTableParses) {

@@ -48,7 +48,7 @@ std::array<double, 2> pointAt(Points& points, int i) {
 }
 
 NoiseParams genericLayer(Proximity p, FractalKind fractal = FractalKind::Fbm) {
-    NoiseParams params;
+    NoiseParams params = test::perlinFbm();
     params.noise = NoiseKind::GenericLattice;
     params.proximity = p;
     params.fractal = fractal;
@@ -311,7 +311,7 @@ TEST(GenericLatticeTest, GridDisplacementLeavesOtherNoisesAlone) {
 // Marble
 
 NoiseParams marbleLayer(double frequency, double turbulence) {
-    NoiseParams p;
+    NoiseParams p = test::perlinFbm();
     p.fractal = FractalKind::Marble;
     p.frequency = 1e-3;
     p.marbleFrequency = frequency;

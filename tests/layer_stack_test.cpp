@@ -10,6 +10,7 @@
 #include <random>
 
 #include "terragrid/model/layer_stack.hpp"
+#include "noise_test_support.hpp"
 #include "test_support.hpp"
 
 namespace terragrid {
@@ -18,7 +19,7 @@ namespace {
 bool sameBits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 
 NoiseParams layer(NoiseKind kind, FractalKind fractal, double frequency) {
-    NoiseParams p;
+    NoiseParams p = test::perlinFbm();
     p.noise = kind;
     p.fractal = fractal;
     p.octaves = 4;
@@ -108,7 +109,7 @@ TEST(LayerStackTest, CombinedRangeHoldsEveryCombinationOfLayerValues) {
         LayerStackParams params;
         const int count = 1 + trial % 4;
         for (int i = 0; i < count; ++i)
-            params.layers.push_back({NoiseParams{}, static_cast<Combine>(random() % 4),
+            params.layers.push_back({test::perlinFbm(), static_cast<Combine>(random() % 4),
                                      weight(random), static_cast<LayerMask>(random() % 2)});
         const ValueRange range = combinedRange(params);
         ASSERT_LE(range.lo, range.hi);
@@ -136,8 +137,8 @@ TEST(LayerStackTest, CombinedRangeHoldsEveryCombinationOfLayerValues) {
 
 TEST(LayerStackTest, WeightsThatSumToOneAddWithoutRescaling) {
     LayerStackParams params;
-    params.layers.push_back({NoiseParams{}, Combine::Add, 0.5, LayerMask::None});
-    params.layers.push_back({NoiseParams{}, Combine::Multiply, 2.0 / 3.0, LayerMask::None});
+    params.layers.push_back({test::perlinFbm(), Combine::Add, 0.5, LayerMask::None});
+    params.layers.push_back({test::perlinFbm(), Combine::Multiply, 2.0 / 3.0, LayerMask::None});
     const ValueRange range = combinedRange(params);
     EXPECT_EQ(range.lo, 0.0);
     EXPECT_EQ(range.hi, 1.0);  // [0, 1.5] times [0, 2/3]

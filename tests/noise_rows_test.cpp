@@ -120,7 +120,7 @@ TEST(NoiseRowsTest, RowsEqualSamplesBitForBitOnEveryTarget) {
                         // Low (many columns per cell), about one cell per column, and several
                         // cells per column (cells skipped between columns).
                         for (double frequency : {1e-4, 3e-2, 0.11}) {
-                            NoiseParams p;
+                            NoiseParams p = test::perlinFbm();
                             p.noise = noise;
                             p.fractal = fractal;
                             p.hash = hash;
@@ -147,7 +147,7 @@ TEST(NoiseRowsTest, SeveralTargetsAreChecked) {
 }
 
 TEST(NoiseRowsTest, SampleRowIsTheSameRow) {
-    NoiseParams p;
+    NoiseParams p = test::perlinFbm();
     p.noise = NoiseKind::Perlin;
     const NoiseField field(p, 11);
     const std::vector<double> xs = columns(1000.0);

@@ -47,7 +47,7 @@ std::string name(NoiseKind k) { return std::string(kNoiseKindNames[static_cast<i
 std::string name(FractalKind k) { return std::string(kFractalKindNames[static_cast<int>(k)]); }
 
 NoiseParams paramsFor(NoiseKind noise, FractalKind fractal, HashKind hash, FadeCurve fade) {
-    NoiseParams p;
+    NoiseParams p = test::perlinFbm();
     p.noise = noise;
     p.fractal = fractal;
     p.hash = hash;
@@ -383,7 +383,7 @@ TEST(NoiseTest, SeedsSelectTheHash) {
 TEST(NoiseTest, SeedsChangeTheField) {
     Points points(11);
     for (HashKind hash : kHashKinds) {
-        NoiseParams params;
+        NoiseParams params = test::perlinFbm();
         params.hash = hash;
         NoiseParams shifted = params;
         shifted.seedOffset = 1;
@@ -505,7 +505,7 @@ TEST(NoiseTest, GoldenValuesAreUnchanged) {
         Golden{5000000.5, 5000000.0, 0x1.adaf9639a4b62p-2},    // 0.41961512305095117
         Golden{20000000.0, -19000000.0, 0x1.026088b983a85p-1}, // 0.50464274658755015
     };
-    const NoiseField field(NoiseParams{}, 7);
+    const NoiseField field(test::perlinFbm(), 7);
     for (const Golden& g : kGolden) {
         EXPECT_EQ(field.sample(g.x, g.y), g.value) << "at " << g.x << ", " << g.y;
     }

@@ -32,6 +32,33 @@ private:
     std::mt19937_64 m_rng;
 };
 
+/// The layer the noise tests are written for (and their golden values computed with): Perlin
+/// fBm, 6 octaves of lacunarity 2 and persistence 0.5 from 1.25e-4 cycles per world unit,
+/// quintic fade, lattice hash; gradient proximity, marble at 2.5e-4 with turbulence 1, cellular
+/// F1 Euclidean with jitter 1, and a warp of 3 octaves at 1.25e-4 that is off (amplitude 0).
+/// Not the program's defaults, which live in configs/default.json: a test states the layer it
+/// checks.
+inline NoiseParams perlinFbm() {
+    NoiseParams p;
+    p.noise = NoiseKind::Perlin;
+    p.fade = FadeCurve::Quintic;
+    p.fractal = FractalKind::Fbm;
+    p.hash = HashKind::Lattice;
+    p.octaves = 6;
+    p.lacunarity = 2.0;
+    p.persistence = 0.5;
+    p.frequency = 1.25e-4;
+    p.proximity = Proximity::Gradient;
+    p.displacement = GridDisplacement::None;
+    p.marbleFrequency = 2.5e-4;
+    p.marbleTurbulence = 1.0;
+    p.cellularReturn = CellularReturn::F1;
+    p.cellularDistance = CellularDistance::Euclidean;
+    p.cellularJitter = 1.0;
+    p.warp = {.amplitude = 0.0, .frequency = 1.25e-4, .octaves = 3};
+    return p;
+}
+
 inline std::string name(HashKind k) { return std::string(kHashKindNames[static_cast<int>(k)]); }
 inline std::string name(FadeCurve f) {
     return std::string(kFadeCurveNames[static_cast<int>(f)]);

@@ -10,14 +10,12 @@
 #include <string>
 #include <vector>
 
-#include "terragrid/config/loader.hpp"
 
 namespace terragrid {
 namespace {
 
 using ::testing::AllOf;
 using ::testing::HasSubstr;
-using ::testing::ThrowsMessage;
 
 constexpr auto kLake = std::uint8_t(DefaultClass::Lake);
 constexpr auto kMountain = std::uint8_t(DefaultClass::Mountain);
@@ -25,7 +23,7 @@ constexpr auto kForest = std::uint8_t(DefaultClass::Forest);
 constexpr auto kDesert = std::uint8_t(DefaultClass::Desert);
 constexpr auto kGround = std::uint8_t(DefaultClass::Ground);
 
-// The thresholds of the original generator (seed-notes.md), normalised to 0..1.
+// The thresholds of the original generator, on 0..1 (README "Terrain classes").
 constexpr double kLakeBelow = 0.30;
 constexpr double kMountainAbove = 0.72;
 constexpr double kForestAbove = 0.64;
@@ -368,13 +366,24 @@ TEST(TerrainTest, CoverageIsDeterministicAndIgnoresSampleOrder) {
     }
 }
 
+/// Matches a TerrainError whose problem() matches `m`.
+template <typename M>
+auto ThrowsProblem(M m) {
+    return ::testing::Throws<TerrainError>(::testing::Property(&TerrainError::problem, m));
+}
+
+using Rule = TerrainProblem::Rule;
+using ::testing::Field;
+
 TEST(TerrainTest, UnreachableForestCoverageThrows) {
     // 30 lake and 28 mountain cells of 100 leave 0.42 of the map for forest.
     const CoverageSample sample = spacedSample(100);
     EXPECT_THAT([&] { resolveTerrain(coverageRules(0.3, 0.28, 0.6, 0), sample); },
-                ThrowsMessage<ConfigError>(
-                    HasSubstr("config: 'terrain.forest_above' coverage 0.6 cannot be reached: "
-                              "only 0.42 of the map is neither lake nor mountain")));
+                ThrowsProblem(AllOf(
+                    Field(&TerrainProblem::rule, Rule::CoverageUnreachable),
+                    Field(&TerrainProblem::threshold, DefaultClass::Forest),
+                    Field(&TerrainProblem::given, Field(&Threshold::coverage, 0.6)),
+                    Field(&TerrainProblem::availableShare, 0.42))));
     // All of what is left is reachable.
     const Terrain t = resolveTerrain(coverageRules(0.3, 0.28, 0.42, 0), sample);
     EXPECT_NEAR(classShares(t, sample)[kForest], 0.42, 1e-12);
@@ -383,23 +392,33 @@ TEST(TerrainTest, UnreachableForestCoverageThrows) {
 TEST(TerrainTest, UnreachableDesertCoverageThrows) {
     const CoverageSample sample = spacedSample(100);
     EXPECT_THAT([&] { resolveTerrain(coverageRules(0.3, 0.28, 0.3, 0.2), sample); },
-                ThrowsMessage<ConfigError>(
-                    HasSubstr("config: 'terrain.desert_below' coverage 0.2 cannot be reached: "
-                              "only 0.12 of the map is neither lake, mountain nor forest")));
+                ThrowsProblem(AllOf(
+                    Field(&TerrainProblem::rule, Rule::CoverageUnreachable),
+                    Field(&TerrainProblem::threshold, DefaultClass::Desert),
+                    Field(&TerrainProblem::given, Field(&Threshold::coverage, 0.2)),
+                    Field(&TerrainProblem::availableShare, 0.12))));
 }
 
 TEST(TerrainTest, OverlappingLakeAndMountainCoverageThrows) {
     const CoverageSample sample = spacedSample(100);
+    const auto order = [](double lakeCoverage, double mountainCoverage) {
+        return AllOf(Field(&TerrainProblem::rule, Rule::ThresholdOrder),
+                     Field(&TerrainProblem::threshold, DefaultClass::Lake),
+                     Field(&TerrainProblem::given, Field(&Threshold::coverage, lakeCoverage)),
+                     Field(&TerrainProblem::above, DefaultClass::Mountain),
+                     Field(&TerrainProblem::aboveGiven,
+                           Field(&Threshold::coverage, mountainCoverage)));
+    };
     EXPECT_THAT([&] { resolveTerrain(coverageRules(0.6, 0.5, 0, 0), sample); },
-                ThrowsMessage<ConfigError>(
-                    AllOf(HasSubstr("config: 'terrain.lake_below' (coverage 0.6"),
-                          HasSubstr("must be below 'terrain.mountain_above' (coverage 0.5"))));
+                ThrowsProblem(AllOf(order(0.6, 0.5),
+                                    Field(&TerrainProblem::resolved, ::testing::Ge(0.5)))));
     TerrainConfig config = defaultRules();
     config.lakeBelow = byCoverage(1);  // everything lake: the mountain value 0.72 is below it
     EXPECT_THAT([&] { resolveTerrain(config, sample); },
-                ThrowsMessage<ConfigError>(HasSubstr(
-                    "'terrain.lake_below' (coverage 1, resolved to 1) must be below "
-                    "'terrain.mountain_above' (0.72)")));
+                ThrowsProblem(AllOf(order(1, 0), Field(&TerrainProblem::resolved, 1.0),
+                                    Field(&TerrainProblem::aboveGiven,
+                                          Field(&Threshold::byCoverage, false)),
+                                    Field(&TerrainProblem::aboveResolved, 0.72))));
 }
 
 TEST(TerrainTest, CoverageZeroSelectsNothing) {

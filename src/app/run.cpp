@@ -10,6 +10,8 @@
 #include "io/atomic_file.hpp"
 #include "io/output_transaction.hpp"
 #include "io/sinks.hpp"
+#include "pipeline/stopwatch.hpp"
+#include "terragrid/config/terrain_messages.hpp"
 #include "terragrid/io/outputs.hpp"
 #include "terragrid/pipeline/regions.hpp"
 #include "terragrid/pipeline/stats.hpp"
@@ -19,12 +21,7 @@ namespace terragrid {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
 using Json = nlohmann::ordered_json;
-
-double secondsSince(Clock::time_point start) {
-    return std::chrono::duration<double>(Clock::now() - start).count();
-}
 
 void createOutputDirectory(const std::string& directory) {
     std::error_code ec;
@@ -151,10 +148,14 @@ Json statsJson(const RunFacts& f) {
 RunReport runPiece(const Config& config, const MapWindow* window, const Config& generated,
                    const ProgressFn& progress, const FileWrittenFn& written) {
     const auto start = Clock::now();
-    // Resolving coverage targets can fail (ConfigError): before anything touches the disk.
-    // Always on the configured map, so every window classifies as the single run does.
+    // Resolving coverage targets can fail (a ConfigError to the user): before anything touches
+    // the disk. Always on the configured map, so every window classifies as the single run does.
     std::optional<Terrain> terrain;
-    if (config.needsClasses()) terrain.emplace(makeTerrain(config));
+    try {
+        if (config.needsClasses()) terrain.emplace(makeTerrain(config));
+    } catch (const TerrainError& e) {
+        throw configErrorFrom(e);
+    }
     const double terrainSeconds = secondsSince(start);
     const Terrain* rules = terrain ? &*terrain : nullptr;
 

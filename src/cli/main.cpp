@@ -161,18 +161,48 @@ constexpr const char* kExitCodesHelp =
     "needs more disk or memory than there is (nothing is created); 128 + N stopped by signal N\n"
     "(130 SIGINT, 143 SIGTERM), temporary files removed.\n";
 
+/// One option as a usage line shows it: "[--seed N]", "[--set KEY=VALUE ...]",
+/// "[--dry-run[=FORMAT]]", "[--quiet]". Made from the option's description, so the usage line
+/// cannot drift from the options the parser takes.
+std::string usageItem(const po::option_description& o) {
+    std::string parameter = o.format_parameter();  // "N", "[=FORMAT(=text)]" or ""
+    // Boost adds an implicit or default value in parentheses; the option's help gives it.
+    if (const auto at = parameter.find("(="); at != std::string::npos)
+        parameter.erase(at, parameter.find(')', at) + 1 - at);
+    const std::string name = "--" + o.long_name();
+    if (parameter.empty()) return "[" + name + "]";
+    if (parameter.starts_with("[")) return "[" + name + parameter + "]";
+    const bool repeatable = o.semantic()->is_composing();
+    return "[" + name + " " + parameter + (repeatable ? " ..." : "") + "]";
+}
+
+/// "Usage: terragrid validate [FILE] [--help] ..." for `head` ("terragrid validate [FILE]")
+/// and every option of `d`, wrapped below 80 columns under the first option.
+std::string usageLines(std::string_view head, const po::options_description& d) {
+    constexpr std::size_t kWidth = 79;
+    const std::string lead = "Usage: " + std::string(head);
+    const std::string indent(lead.size(), ' ');
+    std::string text = lead;
+    std::size_t column = lead.size();
+    for (const auto& option : d.options()) {
+        const std::string item = usageItem(*option);
+        if (column + 1 + item.size() > kWidth && column > indent.size()) {
+            text += "\n" + indent;
+            column = indent.size();
+        }
+        text += " " + item;
+        column += 1 + item.size();
+    }
+    return text + "\n";
+}
+
 void printHelp(Command command, const po::options_description& d) {
     std::cout << "terragrid " << kVersion;
     switch (command) {
         case Command::Run:
             std::cout << ": generate a tiled terrain heightmap from a JSON config.\n\n"
-                         "Usage: terragrid [--config FILE] [--out-dir DIR] [--seed N] [--width N] "
-                         "[--height N]\n"
-                         "                 [--tile-size N] [--threads N] [--set key.path=value "
-                         "...] [--quiet]\n"
-                         "                 [--progress MODE] [--region X,Y,W,H | --shard K/N]\n"
-                         "                 [--dry-run[=json]]\n"
-                         "       terragrid validate [FILE] [--set key.path=value ...]\n"
+                      << usageLines("terragrid", d)
+                      << "       terragrid validate [FILE] [OPTION...]\n"
                          "       terragrid schema\n\n"
                          "Commands:\n"
                          "  validate [FILE]   check a config (FILE, or the built-in default) "
@@ -189,9 +219,8 @@ void printHelp(Command command, const po::options_description& d) {
             break;
         case Command::Validate:
             std::cout << ": check a config without generating anything.\n\n"
-                         "Usage: terragrid validate [FILE] [--set key.path=value ...] "
-                         "[--quiet]\n\n"
-                         "Loads FILE (or --config FILE; without either, the built-in default), "
+                      << usageLines("terragrid validate [FILE]", d)
+                      << "\nLoads FILE (or --config FILE; without either, the built-in default), "
                          "applies the\noverrides and checks everything a run would. Prints "
                          "every problem on stderr and exits\n2, or prints 'ok' and exits 0. "
                          "Writes no file and creates no directory.\n\n"
@@ -200,8 +229,8 @@ void printHelp(Command command, const po::options_description& d) {
             break;
         case Command::Schema:
             std::cout << ": print the config's JSON Schema (draft 2020-12).\n\n"
-                         "Usage: terragrid schema\n\n"
-                         "configs/schema.json is this output: terragrid schema > "
+                      << usageLines("terragrid schema", d)
+                      << "\nconfigs/schema.json is this output: terragrid schema > "
                          "configs/schema.json\n\n"
                       << d;
             break;

@@ -2,6 +2,8 @@
 // them into stacked layers. An entry takes every layer key (layerRows) plus combine, weight and
 // mask; keys it leaves out are the section's own.
 
+#include "config/layers.hpp"
+
 #include <algorithm>
 #include <string>
 #include <vector>

@@ -1,7 +1,7 @@
-// Config loading and validation (design.md principles 5 and 7): documents, overrides and the
-// public entry points. The option table is in options.cpp, the checks of its values in
-// values.cpp and terrain_rules.cpp, and the rules across fields in
-// validation.cpp. A document is checked in full before anything is thrown, so the user
+// Config loading and validation (design.md principles 5 and 7): overrides and the public
+// entry points. Documents are parsed in documents.cpp, the option table is in options.cpp, the
+// checks of its values in values.cpp, layers.cpp and terrain_rules.cpp, and the rules across
+// fields in validation.cpp and shapes.cpp. A document is checked in full before anything is thrown, so the user
 // sees every problem at once, one per line.
 
 #include "terragrid/config/loader.hpp"
@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "config/documents.hpp"
 #include "config/json.hpp"
 #include "config/options.hpp"
 #include "config/text.hpp"
@@ -35,44 +36,7 @@ std::string_view trim(std::string_view text) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Documents and overrides
-
-/// nlohmann refuses numbers that overflow a double (1e309) while parsing; that is a problem with
-/// the value at `path`, not with the JSON.
-void reportOverflow(const std::string& path, const std::string& number, Problems& out) {
-    report(out, quote(path) + " must be a finite number (got " + abbreviate(number) + ")");
-}
-
-void reportParseFailure(const JsonParseFailure& failure, std::string_view sourceName,
-                        Problems& out) {
-    if (!failure.overflowingNumber.empty() && !failure.keyPath.empty())
-        return reportOverflow(failure.keyPath, failure.overflowingNumber, out);
-    if (failure.tooDeep) {
-        return report(out, quote(sourceName) + " nests arrays and objects more than " +
-                               std::to_string(kMaxJsonDepth) + " deep" +
-                               (failure.keyPath.empty() ? "" : " at " + quote(failure.keyPath)));
-    }
-    // nlohmann's words quote the last token read, which may be 100 MB of a string or spaces.
-    report(out, quote(sourceName) + " is not valid JSON: " + abbreviate(failure.message));
-}
-
-/// Parses `text` and merges it over `document`, and over `written` (what the user wrote) when
-/// given. On a problem, `document` is left as it was, so overrides are still checked against
-/// the rest.
-void mergeText(Json& document, std::string_view text, std::string_view sourceName, Problems& out,
-               Json* written = nullptr) {
-    JsonParseResult parsed = parseJson(text, true);
-    if (!parsed.ok) return reportParseFailure(parsed.failure, sourceName, out);
-    if (const auto duplicate = findDuplicateKey(text, true))
-        return report(out, quote(sourceName) + " sets " + quote(duplicate->path) +
-                               " twice (line " + std::to_string(duplicate->firstLine) +
-                               " and line " + std::to_string(duplicate->secondLine) +
-                               "); give each key once");
-    if (!parsed.value.is_object())
-        return report(out, quote(sourceName) + " must hold a JSON object" + got(parsed.value));
-    mergeJson(document, parsed.value);
-    if (written != nullptr) mergeJson(*written, parsed.value);
-}
+// Overrides
 
 bool isKeyPath(std::string_view path) {
     const auto keys = splitPath(path);
@@ -131,23 +95,6 @@ void applyOverride(Json& document, Json& written, std::string_view text, Problem
     setAt(document, path, value, text, out);
     mergeJson(written, nestedAt(path, value));
 }
-
-Json parseBuiltin() {
-    Problems problems;
-    Json document = Json::object();
-    mergeText(document, builtinConfigText(), "built-in default", problems);
-    if (!problems.empty()) throw ConfigError(std::move(problems));
-    return document;
-}
-
-}  // namespace
-
-const Json& config_detail::builtinDocument() {
-    static const Json document = parseBuiltin();
-    return document;
-}
-
-namespace {
 
 /// Hash of the resolved document without output.directory: where a map is written does not
 /// change which map it is.

@@ -8,6 +8,8 @@
 
 #include <algorithm>
 
+#include "config/layers.hpp"
+
 namespace terragrid::config_detail {
 namespace {
 

@@ -150,14 +150,7 @@ Enum enumNamed(const std::array<std::string_view, N>& names, const Json& value) 
     return static_cast<Enum>(std::find(names.begin(), names.end(), name) - names.begin());
 }
 
-/// A checked `layers` list as stacked layers, each starting from `base` (layers.cpp).
-std::vector<StackedLayer> stackedLayersFrom(const NoiseParams& base, const Json& entries);
-
 /// A checked class table (every entry complete, ranges filled in).
 std::vector<TerrainClass> classesFrom(const Json& entries);
-
-/// The built-in default document (configs/default.json), parsed once (thread-safe static
-/// initialisation); defined in loader.cpp.
-const Json& builtinDocument();
 
 }  // namespace terragrid::config_detail

@@ -5,6 +5,7 @@
 #include <string_view>
 #include <vector>
 
+#include "config/documents.hpp"
 #include "config/json.hpp"
 #include "config/options.hpp"
 #include "config/text.hpp"

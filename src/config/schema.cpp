@@ -6,6 +6,7 @@
 #include <string_view>
 #include <utility>
 
+#include "config/documents.hpp"
 #include "config/json.hpp"
 #include "config/options.hpp"
 #include "config/text.hpp"

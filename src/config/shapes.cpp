@@ -1,6 +1,8 @@
-// Rules across fields for the map's shape (validation.hpp): which noises a wrapping map
+// Rules across fields for the map's shape (shapes.hpp): which noises a wrapping map
 // or a planet can use, what has no place on them, layer stacks that leave no range, and the
 // planet's fixed grid.
+
+#include "config/shapes.hpp"
 
 #include <cmath>
 #include <string>

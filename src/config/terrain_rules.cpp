@@ -13,6 +13,7 @@
 
 #include "config/keys.hpp"
 #include "config/validation.hpp"
+#include "terragrid/config/terrain_messages.hpp"
 #include "terragrid/model/terrain.hpp"
 
 namespace terragrid::config_detail {
@@ -126,30 +127,31 @@ Checked checkClassTable(const Option& o, const Json& value, Problems& out) {
 
 namespace {
 
-/// A threshold of the default rules that must be below another when both are values.
-void checkThresholdOrder(const Validation& v, std::string_view below, std::string_view above,
-                         const Threshold& low, const Threshold& high, Problems& out) {
-    if (!v.passedAll({below, above}) || low.byCoverage || high.byCoverage) return;
+/// A threshold of the default rules that must be below another when both are values (with a
+/// coverage, resolveTerrain checks the resolved values by the same rule).
+void checkThresholdOrder(const Validation& v, DefaultClass below, DefaultClass above,
+                         Problems& out) {
+    const TerrainConfig& t = v.config.terrain;
+    const Threshold& low = t.threshold(below);
+    const Threshold& high = t.threshold(above);
+    if (!v.passedAll({thresholdKey(below), thresholdKey(above)}) || low.byCoverage ||
+        high.byCoverage)
+        return;
     if (low.value < high.value) return;
-    report(out, v.named(below) + " must be below " + v.named(above));
+    report(out, thresholdOrderText(below, low, low.value, above, high, high.value));
 }
 
 /// The default classes do not overlap, so the shares asked for cannot add up to more than the
 /// whole map.
 void checkCoverageTotal(const Validation& v, Problems& out) {
-    const TerrainConfig& t = v.config.terrain;
-    const std::array<std::pair<std::string_view, const Threshold*>, 4> thresholds{{
-        {"terrain.lake_below", &t.lakeBelow},
-        {"terrain.mountain_above", &t.mountainAbove},
-        {"terrain.forest_above", &t.forestAbove},
-        {"terrain.desert_below", &t.desertBelow},
-    }};
     std::vector<std::string> named;
     double total = 0;
-    for (const auto& [path, threshold] : thresholds) {
-        if (!v.passedAll({path}) || !threshold->byCoverage) continue;
-        named.push_back(v.named(path));
-        total += threshold->coverage;
+    for (const DefaultClass c : {DefaultClass::Lake, DefaultClass::Mountain, DefaultClass::Forest,
+                                 DefaultClass::Desert}) {
+        const Threshold& threshold = v.config.terrain.threshold(c);
+        if (!v.passedAll({thresholdKey(c)}) || !threshold.byCoverage) continue;
+        named.push_back(v.named(thresholdKey(c)));
+        total += threshold.coverage;
     }
     // A little slack, so 0.1 + 0.2 + 0.7 is 1.
     if (named.size() < 2 || total <= 1 + 1e-9) return;
@@ -162,11 +164,8 @@ void checkCoverageTotal(const Validation& v, Problems& out) {
 }  // namespace
 
 void checkTerrainThresholds(const Validation& v, Problems& out) {
-    const TerrainConfig& t = v.config.terrain;
-    checkThresholdOrder(v, "terrain.lake_below", "terrain.mountain_above", t.lakeBelow,
-                        t.mountainAbove, out);
-    checkThresholdOrder(v, "terrain.desert_below", "terrain.forest_above", t.desertBelow,
-                        t.forestAbove, out);
+    checkThresholdOrder(v, DefaultClass::Lake, DefaultClass::Mountain, out);
+    checkThresholdOrder(v, DefaultClass::Desert, DefaultClass::Forest, out);
     checkCoverageTotal(v, out);
 }
 

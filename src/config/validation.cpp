@@ -1,5 +1,6 @@
 // Validation of a whole document (validation.hpp): the option checks, then the rules
-// across fields. The terrain rules are in terrain_rules.cpp.
+// across fields. The terrain rules are in terrain_rules.cpp, the map's shape in
+// shapes.cpp.
 
 #include "config/validation.hpp"
 
@@ -8,6 +9,7 @@
 #include <limits>
 
 #include "config/keys.hpp"
+#include "config/shapes.hpp"
 #include "config/terrain_rules.hpp"
 #include "config/values.hpp"
 #include "terragrid/model/engine.hpp"

@@ -44,10 +44,6 @@ struct Validation {
     }
 };
 
-/// The map's shape (shapes.cpp): wrapping maps and planets, layer stacks. Completes a
-/// planet's grid (cell size in degrees, origin, EPSG:4326).
-void checkWorldShape(Validation& v, Problems& out);
-
 /// Checks `document` against the table and the cross-field rules; canonicalises its values in
 /// place and fills the config. `written` is what the user wrote, before merging over defaults.
 Validation validate(Json& document, const Json& written, Problems& out);

@@ -1,5 +1,5 @@
-// Value checks, one per rule kind (values.hpp); the terrain kinds are in
-// terrain_rules.cpp.
+// Value checks, one per rule kind (values.hpp); the terrain kinds are in terrain_rules.cpp,
+// layer lists in layers.cpp.
 
 #include "config/values.hpp"
 
@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "config/keys.hpp"
+#include "config/layers.hpp"
 #include "config/terrain_rules.hpp"
 
 namespace terragrid::config_detail {

@@ -34,9 +34,6 @@ using MemberCheck = Checked (*)(const std::string& path, const Json& value, Prob
 /// Checks `value` against the option's rule; the path in messages is the option's.
 Checked checkValue(const Option& option, const Json& value, Problems& out);
 
-/// A `layers` list (Kind::LayerList); layers.cpp.
-Checked checkLayerList(const Option& option, const Json& value, Problems& out);
-
 /// Checks one option in `document`, replaces its value by the canonical form and stores it in
 /// `config`. Returns whether it passed.
 bool checkOption(const Option& option, Json& document, Config& config, Problems& out);

@@ -175,6 +175,7 @@ private:
 
     void open();
     void abandonTiff() noexcept;
+    // Both throw TiffError when libtiff refuses a tag.
     void writeTags();
     void writeColorMap();
     void encodeTile(std::int64_t index, PendingTile& tile);
@@ -185,8 +186,6 @@ private:
     void runJobs(Step step);
     std::int64_t cellsInTile(std::int64_t tx, std::int64_t ty) const noexcept;
 
-    template <typename... Args>
-    void setField(std::uint32_t tag, Args... args);
     [[noreturn]] void fail(const std::string& cause);
     [[noreturn]] void failTiff(const char* call, bool withErrno = false);
     [[noreturn]] void failTileWrite(const char* call, std::int64_t index);
@@ -293,24 +292,24 @@ void GeoTiffWriter::Impl::open() {
     try {
         setEncodingTags(m_tif, m_options, static_cast<std::uint32_t>(m_options.width),
                         static_cast<std::uint32_t>(m_options.height), palette);
+        if (palette) writeColorMap();
+        writeTags();
     } catch (const TiffError& e) {
         fail(e.what());
     }
-    if (palette) writeColorMap();
-    writeTags();
 }
 
 void GeoTiffWriter::Impl::writeTags() {
     // No DateTime tag: identical inputs must give identical files.
     const std::string software = std::string("terragrid ") + kVersion;
-    setField(TIFFTAG_SOFTWARE, software.c_str());
+    setTag(m_tif, TIFFTAG_SOFTWARE, software.c_str());
 
     const GeoReference& geo = m_options.geo;
     const double pixelScale[3] = {geo.cellSize, geo.cellSize, 0.0};
-    setField(kTagModelPixelScale, 3, pixelScale);
+    setTag(m_tif, kTagModelPixelScale, 3, pixelScale);
     // Raster point (0, 0) (the outer corner of the top-left cell) is world (originX, originY).
     const double tiepoint[6] = {0.0, 0.0, 0.0, geo.originX, geo.originY, 0.0};
-    setField(kTagModelTiepoint, 6, tiepoint);
+    setTag(m_tif, kTagModelTiepoint, 6, tiepoint);
 
     constexpr std::uint16_t kModelTypeGeoKey = 1024;
     constexpr std::uint16_t kRasterTypeGeoKey = 1025;
@@ -329,11 +328,11 @@ void GeoTiffWriter::Impl::writeTags() {
         geographic ? kGeodeticCrsGeoKey : kProjectedCrsGeoKey, 0, 1,
         static_cast<std::uint16_t>(geo.epsg),
     };
-    setField(kTagGeoKeyDirectory, 16, keys);
+    setTag(m_tif, kTagGeoKeyDirectory, 16, keys);
 
     if (!m_options.metadata.empty() || !m_options.unit.empty() || hasBandScale(m_options)) {
         const std::string xml = gdalMetadataXml(m_options);
-        setField(kTagGdalMetadata, xml.c_str());
+        setTag(m_tif, kTagGdalMetadata, xml.c_str());
     }
 }
 
@@ -347,7 +346,7 @@ void GeoTiffWriter::Impl::writeColorMap() {
         channels[1][i] = static_cast<std::uint16_t>(colour.g * 257);
         channels[2][i] = static_cast<std::uint16_t>(colour.b * 257);
     }
-    setField(TIFFTAG_COLORMAP, channels[0].data(), channels[1].data(), channels[2].data());
+    setTag(m_tif, TIFFTAG_COLORMAP, channels[0].data(), channels[1].data(), channels[2].data());
 }
 
 void GeoTiffWriter::Impl::writeSamples(std::int64_t col0, std::int64_t row0,
@@ -520,13 +519,6 @@ void GeoTiffWriter::Impl::commit() {
         throw;
     }
     m_state = State::Committed;
-}
-
-// Every TIFFSetField call is checked: a rejected tag would otherwise vanish from the file.
-template <typename... Args>
-void GeoTiffWriter::Impl::setField(std::uint32_t tag, Args... args) {
-    clearTiffMessages();
-    if (TIFFSetField(m_tif, tag, args...) != 1) failTiff("TIFFSetField");
 }
 
 void GeoTiffWriter::Impl::fail(const std::string& cause) {

@@ -51,13 +51,6 @@ void collect(std::string& into, const char* module, const char* format, va_list 
     into += text;
 }
 
-// Every TIFFSetField call is checked: a rejected tag would otherwise vanish from the file.
-template <typename... Args>
-void setTag(TIFF* tif, std::uint32_t tag, Args... args) {
-    clearTiffMessages();
-    if (TIFFSetField(tif, tag, args...) != 1) throw TiffError(tiffFailureText("TIFFSetField"));
-}
-
 }  // namespace
 
 const SampleFormatInfo& sampleFormatInfo(SampleFormat format) noexcept {

@@ -52,6 +52,14 @@ std::string tiffFailureText(const char* call, int error = 0);
 /// Whether this thread collected an error since clearTiffMessages().
 bool tiffErrorCollected() noexcept;
 
+/// TIFFSetField, checked: a rejected tag would otherwise vanish from the file. Throws TiffError
+/// with libtiff's words.
+template <typename... Args>
+void setTag(TIFF* tif, std::uint32_t tag, Args... args) {
+    clearTiffMessages();
+    if (TIFFSetField(tif, tag, args...) != 1) throw TiffError(tiffFailureText("TIFFSetField"));
+}
+
 /// Sets the tags that decide how the tiles of a width x height image are laid out and encoded:
 /// size, tile size, samples, photometric (palette or grey), compression and predictor (the
 /// predictor only once a compressing codec is set, as libtiff requires). The ColorMap of a

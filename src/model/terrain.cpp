@@ -10,8 +10,6 @@
 #include <functional>
 #include <utility>
 
-#include "terragrid/config/loader.hpp"
-
 namespace terragrid {
 
 namespace {
@@ -31,19 +29,6 @@ std::string formatNumber(double value) {
     char buf[32];
     const auto result = std::to_chars(buf, buf + sizeof buf, value);
     return std::string(buf, result.ptr);
-}
-
-/// `share` with few digits, but never so rounded that it reads as `limit` or more: the
-/// messages below say "only <share>" of something smaller than a target `limit`.
-std::string formatShareBelow(double share, double limit) {
-    char buf[32];
-    for (int digits = 3;; ++digits) {
-        const auto result =
-            std::to_chars(buf, buf + sizeof buf, share, std::chars_format::general, digits);
-        double readBack = 0;
-        std::from_chars(buf, result.ptr, readBack);
-        if (digits >= 17 || readBack < limit) return std::string(buf, result.ptr);
-    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -132,12 +117,6 @@ double thresholdAbove(const std::vector<double>& values, double target) {
     return thresholdForCount(values, target, std::greater<>(), kAboveEverything, 0.0);
 }
 
-/// A resolved threshold for messages: "0.8", or "coverage 0.6, resolved to 0.58".
-std::string describeThreshold(const Threshold& t, double resolved) {
-    if (!t.byCoverage) return formatNumber(resolved);
-    return "coverage " + formatNumber(t.coverage) + ", resolved to " + formatNumber(resolved);
-}
-
 /// The moisture of the sample cells no earlier class (by the resolved thresholds) has taken.
 std::vector<double> moistureLeft(const CoverageSample& sample, double lake, double mountain,
                                  double forest) {
@@ -150,27 +129,56 @@ std::vector<double> moistureLeft(const CoverageSample& sample, double lake, doub
     return left;
 }
 
-/// The threshold for a moisture class given by coverage of the whole map, chosen among the
-/// cells `left` for it; throws when there are fewer such cells than the target asks for.
-double moistureThreshold(const Threshold& t, const std::vector<double>& left, std::size_t n,
-                         bool above, const char* key, const char* leftWords) {
+/// The threshold for the moisture class `which`, given by coverage of the whole map, chosen
+/// among the cells `left` for it; throws when there are fewer such cells than the target asks
+/// for.
+double moistureThreshold(DefaultClass which, const Threshold& t, const std::vector<double>& left,
+                         std::size_t n, bool above) {
     const double target = t.coverage * double(n);
     // A target equal to the cells left, computed from a rounded share, may exceed it by a few
     // ulps: that is reachable.
     if (target - double(left.size()) > 1e-9 * double(n)) {
-        const double share = double(left.size()) / double(n);
-        throw ConfigError({"config: '" + std::string(key) + "' coverage " +
-                           formatNumber(t.coverage) + " cannot be reached: only " +
-                           formatShareBelow(share, t.coverage) + " of the map is " + leftWords});
+        TerrainProblem problem{.rule = TerrainProblem::Rule::CoverageUnreachable,
+                               .threshold = which,
+                               .given = t,
+                               .availableShare = double(left.size()) / double(n)};
+        throw TerrainError(problem);
     }
     return above ? thresholdAbove(left, target) : thresholdBelow(left, target);
 }
 
+std::string_view className(DefaultClass c) { return kDefaultClasses[std::size_t(c)].name; }
+
+/// What a TerrainError says without config keys.
+std::string describeProblem(const TerrainProblem& p) {
+    const std::string name(className(p.threshold));
+    if (p.rule == TerrainProblem::Rule::CoverageUnreachable)
+        return "terrain: the " + name + " coverage " + formatNumber(p.given.coverage) +
+               " cannot be reached: only " + formatNumber(p.availableShare) +
+               " of the map is left for it";
+    return "terrain: the " + name + " threshold (" + formatNumber(p.resolved) +
+           ") must be below the " + std::string(className(p.above)) + " threshold (" +
+           formatNumber(p.aboveResolved) + ")";
+}
+
 }  // namespace
+
+TerrainError::TerrainError(const TerrainProblem& problem)
+    : std::runtime_error(describeProblem(problem)), m_problem(problem) {}
 
 bool TerrainConfig::usesCoverage() const noexcept {
     return !customClasses && (lakeBelow.byCoverage || mountainAbove.byCoverage ||
                               forestAbove.byCoverage || desertBelow.byCoverage);
+}
+
+const Threshold& TerrainConfig::threshold(DefaultClass c) const noexcept {
+    assert(c != DefaultClass::Ground);
+    switch (c) {
+        case DefaultClass::Lake: return lakeBelow;
+        case DefaultClass::Mountain: return mountainAbove;
+        case DefaultClass::Forest: return forestAbove;
+        default: return desertBelow;
+    }
 }
 
 Terrain::Terrain(std::vector<TerrainClass> classes) : m_classes(std::move(classes)) {
@@ -266,24 +274,28 @@ Terrain resolveTerrain(const TerrainConfig& config, const CoverageSample& sample
         config.mountainAbove.byCoverage
             ? thresholdAbove(sample.height, coverageCount(config.mountainAbove))
             : config.mountainAbove.value;
-    if (lake >= mountain)
-        throw ConfigError({"config: 'terrain.lake_below' (" +
-                           describeThreshold(config.lakeBelow, lake) +
-                           ") must be below 'terrain.mountain_above' (" +
-                           describeThreshold(config.mountainAbove, mountain) + ")"});
+    // The config checks given values by the same rule; coverages are values only from here on.
+    if (lake >= mountain) {
+        TerrainProblem problem{.rule = TerrainProblem::Rule::ThresholdOrder,
+                               .threshold = DefaultClass::Lake,
+                               .given = config.lakeBelow,
+                               .resolved = lake,
+                               .above = DefaultClass::Mountain,
+                               .aboveGiven = config.mountainAbove,
+                               .aboveResolved = mountain};
+        throw TerrainError(problem);
+    }
 
     assert(!(config.forestAbove.byCoverage || config.desertBelow.byCoverage) ||
            sample.moisture.size() == n);
     double forest = config.forestAbove.value;
     if (config.forestAbove.byCoverage)
-        forest = moistureThreshold(config.forestAbove,
-                                   moistureLeft(sample, lake, mountain, kAboveEverything), n, true,
-                                   "terrain.forest_above", "neither lake nor mountain");
+        forest = moistureThreshold(DefaultClass::Forest, config.forestAbove,
+                                   moistureLeft(sample, lake, mountain, kAboveEverything), n, true);
     double desert = config.desertBelow.value;
     if (config.desertBelow.byCoverage)
-        desert = moistureThreshold(config.desertBelow, moistureLeft(sample, lake, mountain, forest),
-                                   n, false, "terrain.desert_below",
-                                   "neither lake, mountain nor forest");
+        desert = moistureThreshold(DefaultClass::Desert, config.desertBelow,
+                                   moistureLeft(sample, lake, mountain, forest), n, false);
     // All that is left is desert (the threshold came back as 1): the value just below forest
     // says the same and keeps desert below forest, as config requires of given values.
     if (config.desertBelow.byCoverage && desert >= forest)

@@ -1,8 +1,10 @@
-// Generic lattice noise (seed-notes "Generic lattice noise"): every corner of a lattice cell
+// Generic lattice noise (README "How the map is made"): every corner of a lattice cell
 // contributes proximity(d, hash) weighted by the fade, and the four contributions are summed.
 // Value and Perlin noise are two of its proximities; the others give ridged textures.
 
 #include "terragrid/noise/noise.hpp"
+
+#include "terragrid/noise/detail/lattice_hash_parts.hpp"
 
 #include "noise/lattice.hpp"
 #include "noise/separable-inl.hpp"
@@ -10,6 +12,8 @@
 #include <cmath>
 
 namespace terragrid {
+
+using HashParts = detail::LatticeHashParts;
 
 // The scalar code uses the separable form with double (the static target's copy).
 namespace separable = HWY_NAMESPACE::separable;
@@ -73,15 +77,16 @@ double genericLatticeNoise(double x, double y, Proximity p, FadeCurve f,
                            const LatticeHash& h) noexcept {
     const lattice::Coord cx = split(x);
     const lattice::Coord cy = split(y);
-    const std::uint64_t left = h.xPart(cx.index);
-    const std::uint64_t right = h.xPart(cx.index + 1);
+    const std::uint64_t left = HashParts::xPart(h, cx.index);
+    const std::uint64_t right = HashParts::xPart(h, cx.index + 1);
     const std::int64_t iy = cy.index;
     const double fx = cx.frac;
     const double fy = cy.frac;
-    const double c00 = latticeProximity(p, fx, fy, h.withY(left, iy), h);
-    const double c10 = latticeProximity(p, fx - 1.0, fy, h.withY(right, iy), h);
-    const double c01 = latticeProximity(p, fx, fy - 1.0, h.withY(left, iy + 1), h);
-    const double c11 = latticeProximity(p, fx - 1.0, fy - 1.0, h.withY(right, iy + 1), h);
+    const double c00 = latticeProximity(p, fx, fy, HashParts::withY(h, left, iy), h);
+    const double c10 = latticeProximity(p, fx - 1.0, fy, HashParts::withY(h, right, iy), h);
+    const double c01 = latticeProximity(p, fx, fy - 1.0, HashParts::withY(h, left, iy + 1), h);
+    const double c11 =
+        latticeProximity(p, fx - 1.0, fy - 1.0, HashParts::withY(h, right, iy + 1), h);
     // The sum of c_ab times the fade weights (1 - u)(1 - v), u(1 - v), (1 - u)v, uv, in the
     // expanded form valueNoise uses (separable-inl.hpp): with the constant proximity the two
     // perform the same operations and agree bit for bit.

@@ -1,9 +1,12 @@
 // Lattice hashing: Perlin's reference permutation, a seeded permutation and an integer hash.
 //
 // Every kind is integer-only, so the same seed hashes to the same bits on every platform and
-// compiler (seed-notes: shader-style sin() hashes are neither portable nor exact far out).
+// compiler. Shader-style sin() hashes are not: sin differs between libms, and far from the
+// origin a float argument has no fractional bits left to hash.
 
 #include "terragrid/noise/noise.hpp"
+
+#include "terragrid/noise/detail/lattice_hash_parts.hpp"
 
 #include <utility>
 
@@ -94,7 +97,8 @@ std::uint32_t LatticeHash::operator()(std::int64_t ix) const noexcept {
 }
 
 std::uint32_t LatticeHash::operator()(std::int64_t ix, std::int64_t iy) const noexcept {
-    return withY(xPart(ix), iy);
+    using Parts = detail::LatticeHashParts;
+    return Parts::withY(*this, Parts::xPart(*this, ix), iy);
 }
 
 std::uint32_t LatticeHash::operator()(std::int64_t ix, std::int64_t iy,

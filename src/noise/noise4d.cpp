@@ -1,5 +1,5 @@
 // 4D Perlin and simplex noise: the base of tileable maps, where x walks a circle in (x, z) and
-// y a circle in (y, w) (seed-notes "Tileable (seamless) noise").
+// y a circle in (y, w), so both edges meet without a seam (README "Tileable maps").
 //
 // Both use the 32 gradients of Gustavson's 4D set: one coordinate 0, the other three +-1.
 //

@@ -45,8 +45,8 @@ double octaveTerm(FractalKind kind, double n) noexcept {
 
 constexpr double kTwoPi = 6.283185307179586;
 
-// Marble (seed-notes "Fractal sums": sin(x k + turbulence)) from world x and the normalised
-// turbulence in [0, 1], both in cycles, onto [0, 1].
+// Marble, sin(x k + turbulence) (README "Generic lattice noise and marble"), from world x and
+// the normalised turbulence in [0, 1], both in cycles, onto [0, 1].
 double marble(const NoiseParams& p, double x, double turbulence) noexcept {
     const double cycles = x * p.marbleFrequency + p.marbleTurbulence * turbulence;
     // Only the fraction of a cycle matters: reducing it first keeps sin's argument below 2 pi,
@@ -62,7 +62,8 @@ constexpr std::uint64_t kFirstWarpDraw = 128;
 static_assert(kDrawsPerOctave * kMaxOctaves < kFirstZwDraw);
 static_assert(kFirstZwDraw + 2 * kMaxOctaves <= kFirstWarpDraw);
 
-/// The warp field of one axis: fBm of Perlin noise with the layer's fade and hash.
+/// The warp field of one axis: fBm of Perlin noise with the layer's fade and hash, each octave
+/// twice the frequency and half the amplitude of the one before.
 NoiseParams warpParams(const NoiseParams& layer) {
     NoiseParams p;
     p.noise = NoiseKind::Perlin;
@@ -70,6 +71,8 @@ NoiseParams warpParams(const NoiseParams& layer) {
     p.fractal = FractalKind::Fbm;
     p.hash = layer.hash;
     p.octaves = layer.warp.octaves;
+    p.lacunarity = 2.0;
+    p.persistence = 0.5;
     p.frequency = layer.warp.frequency;
     p.offsetX = p.offsetY = 0.0;
     p.seedOffset = 0;

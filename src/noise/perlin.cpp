@@ -3,12 +3,16 @@
 
 #include "terragrid/noise/noise.hpp"
 
+#include "terragrid/noise/detail/lattice_hash_parts.hpp"
+
 #include "noise/lattice.hpp"
 #include "noise/separable-inl.hpp"
 
 #include <cmath>
 
 namespace terragrid {
+
+using HashParts = detail::LatticeHashParts;
 
 // The scalar code uses the separable form with double (the static target's copy).
 namespace separable = HWY_NAMESPACE::separable;
@@ -35,15 +39,15 @@ double perlinNoise(double x, FadeCurve f, const LatticeHash& h) noexcept {
 double perlinNoise(double x, double y, FadeCurve f, const LatticeHash& h) noexcept {
     const lattice::Coord cx = split(x);
     const lattice::Coord cy = split(y);
-    const std::uint64_t left = h.xPart(cx.index);
-    const std::uint64_t right = h.xPart(cx.index + 1);
+    const std::uint64_t left = HashParts::xPart(h, cx.index);
+    const std::uint64_t right = HashParts::xPart(h, cx.index + 1);
     const std::int64_t iy = cy.index;
     const double fy = cy.frac;
     // Lerp in x, then y (the 3D reference's order), in the separable form of separable-inl.hpp.
-    const Gradient g00 = perlinGradient(h.withY(left, iy));
-    const Gradient g10 = perlinGradient(h.withY(right, iy));
-    const Gradient g01 = perlinGradient(h.withY(left, iy + 1));
-    const Gradient g11 = perlinGradient(h.withY(right, iy + 1));
+    const Gradient g00 = perlinGradient(HashParts::withY(h, left, iy));
+    const Gradient g10 = perlinGradient(HashParts::withY(h, right, iy));
+    const Gradient g01 = perlinGradient(HashParts::withY(h, left, iy + 1));
+    const Gradient g11 = perlinGradient(HashParts::withY(h, right, iy + 1));
     const auto k = separable::perlinCoefficients(g00.x, g00.y, g10.x, g10.y, g01.x, g01.y,
                                                  g11.x, g11.y, fy, fy - 1.0, fade(f, fy));
     return separable::perlinEvaluate(k, cx.frac, fade(f, cx.frac));

@@ -12,6 +12,7 @@
 #include "terragrid/noise/noise.hpp"
 
 #include "noise/lattice.hpp"
+#include "terragrid/noise/detail/lattice_hash_parts.hpp"
 #include "noise/rows_kernels.hpp"
 #include "noise/separable-inl.hpp"
 
@@ -21,6 +22,8 @@
 #include <vector>
 
 namespace terragrid {
+
+using HashParts = detail::LatticeHashParts;
 
 // The scalar code uses the separable form with double (the static target's copy).
 namespace separable = HWY_NAMESPACE::separable;
@@ -54,7 +57,7 @@ struct OctaveRows {
     std::vector<double> fade;
     std::vector<std::int64_t> cell;  // index into the per-cell arrays
     // Per cell the row crosses (padded by kRowPadding).
-    std::vector<std::uint64_t> leftHash;  // LatticeHash::xPart of the cell's two x corners
+    std::vector<std::uint64_t> leftHash;  // LatticeHashParts::xPart of the cell's two x corners
     std::vector<std::uint64_t> rightHash;
     std::size_t cells = 0;
     std::vector<std::int64_t> perm;  // the permutation as int64 (SIMD gathers)
@@ -90,8 +93,8 @@ void planColumns(OctaveRows& o, const LatticeHash& hash, const double* lattice, 
         const lattice::Coord x = lattice::split(o.coordinate[c]);
         o.fx[c] = x.frac;
         if (c == 0 || x.index != previous) {
-            o.leftHash.push_back(hash.xPart(x.index));
-            o.rightHash.push_back(hash.xPart(x.index + 1));
+            o.leftHash.push_back(HashParts::xPart(hash, x.index));
+            o.rightHash.push_back(HashParts::xPart(hash, x.index + 1));
             previous = x.index;
         }
         o.cell[c] = static_cast<std::int64_t>(o.leftHash.size()) - 1;
@@ -117,8 +120,8 @@ void fillCorners(CornerRow& row, const OctaveRows& o, const LatticeHash& hash, N
         return;
     }
     for (std::size_t k = 0; k < o.cells; ++k) {
-        const std::uint32_t left = hash.withY(o.leftHash[k], iy);
-        const std::uint32_t right = hash.withY(o.rightHash[k], iy);
+        const std::uint32_t left = HashParts::withY(hash, o.leftHash[k], iy);
+        const std::uint32_t right = HashParts::withY(hash, o.rightHash[k], iy);
         if (kind == NoiseKind::Perlin) {
             const separable::Gradient a = separable::perlinGradient(left);
             const separable::Gradient b = separable::perlinGradient(right);
@@ -202,7 +205,7 @@ NoiseRows::NoiseRows(const NoiseField& field, const double* xs, std::size_t n)
             for (std::size_t c = 0; c < o.fx.size(); ++c) o.fade[c] = fade(params.fade, o.fx[c]);
         }
         if (octave.hash.kind() != HashKind::Lattice) {
-            const auto& table = octave.hash.permutation();
+            const auto& table = HashParts::permutation(octave.hash);
             o.perm.assign(table.begin(), table.end());
         }
     }
@@ -228,7 +231,7 @@ void NoiseRows::row(double y, double* out) {
         // The same operations, in the same order, as NoiseField::sample.
         const double v = (y * octave.frequency + params.offsetY) + octave.shiftY;
         if (simplexKind) {
-            st.simplex[i] = {o.coordinate.data(), v, octave.hash.key(), o.perm.data(),
+            st.simplex[i] = {o.coordinate.data(), v, HashParts::key(octave.hash), o.perm.data(),
                              octave.amplitude};
             continue;
         }

@@ -129,7 +129,7 @@ HWY_INLINE VU mix64(VU x) {
     return hn::Xor(x, hn::ShiftRight<31>(x));
 }
 
-// LatticeHash::xPart and withY per lane; only the low 3 bits of the hash matter to the
+// LatticeHashParts::xPart and withY per lane; only the low 3 bits of the hash matter to the
 // gradient.
 HWY_INLINE VU hashX(const rows::SimplexOctave& o, HashKind kind, VI ix) {
     const DU du;

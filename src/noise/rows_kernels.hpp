@@ -54,7 +54,7 @@ struct Row {
 void evaluateRow(const Row& row);
 
 /// The corners of `count` cells at lattice row iy for the lattice hash: from the
-/// x halves of the hash at each cell's left and right corner (LatticeHash::xPart), the
+/// x halves of the hash at each cell's left and right corner (LatticeHashParts::xPart), the
 /// gradients (Perlin) or the values (value noise, in leftX / rightX) of those corners.
 struct CornerFill {
     const std::uint64_t* left;

@@ -2,12 +2,16 @@
 
 #include "terragrid/noise/noise.hpp"
 
+#include "terragrid/noise/detail/lattice_hash_parts.hpp"
+
 #include "noise/lattice.hpp"
 #include "noise/separable-inl.hpp"
 
 #include <cmath>
 
 namespace terragrid {
+
+using HashParts = detail::LatticeHashParts;
 
 // The scalar code uses the separable form with double (the static target's copy).
 namespace separable = HWY_NAMESPACE::separable;
@@ -46,13 +50,15 @@ double valueNoise(double x, FadeCurve f, const LatticeHash& h) noexcept {
 double valueNoise(double x, double y, FadeCurve f, const LatticeHash& h) noexcept {
     const lattice::Coord cx = split(x);
     const lattice::Coord cy = split(y);
-    const std::uint64_t left = h.xPart(cx.index);
-    const std::uint64_t right = h.xPart(cx.index + 1);
+    const std::uint64_t left = HashParts::xPart(h, cx.index);
+    const std::uint64_t right = HashParts::xPart(h, cx.index + 1);
     const std::int64_t iy = cy.index;
     // Bilinear, in the separable form the SIMD rows use (separable-inl.hpp).
     const auto k = separable::valueCoefficients(
-        signedValue(h, h.withY(left, iy)), signedValue(h, h.withY(right, iy)),
-        signedValue(h, h.withY(left, iy + 1)), signedValue(h, h.withY(right, iy + 1)),
+        signedValue(h, HashParts::withY(h, left, iy)),
+        signedValue(h, HashParts::withY(h, right, iy)),
+        signedValue(h, HashParts::withY(h, left, iy + 1)),
+        signedValue(h, HashParts::withY(h, right, iy + 1)),
         fade(f, cy.frac));
     return separable::valueEvaluate(k, fade(f, cx.frac));
 }

@@ -12,15 +12,11 @@
 #include <tbb/parallel_pipeline.h>
 #include <tbb/task_arena.h>
 
+#include "pipeline/stopwatch.hpp"
+
 namespace terragrid {
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double secondsSince(Clock::time_point start) {
-    return std::chrono::duration<double>(Clock::now() - start).count();
-}
 
 /// The sub-grid step of the coverage sample: 1 (every cell) up to kCoverageSampleCells cells.
 std::int64_t coverageStep(const MapConfig& map) {

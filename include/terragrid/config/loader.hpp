@@ -4,8 +4,8 @@
 //
 // Defaults live in one place: configs/default.json, compiled into the binary. A user's config
 // is merged over it key by key, `--set` overrides over that, and the merged document is checked
-// against the option table in src/config/options.cpp (type, range, meaning of every key). Every problem is
-// collected and reported at once in a ConfigError.
+// against the option table in src/config/options.cpp (type, range, meaning of every key). Every
+// problem is collected and reported at once in a ConfigError.
 
 #include <array>
 #include <cstdint>

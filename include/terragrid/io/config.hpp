@@ -1,7 +1,7 @@
 #pragma once
 // What a run is configured with: the World (model/world.hpp) and the files to write from it.
-// A plain description, filled in by the config loader (terragrid/config/loader.hpp), which io
-// and app read without knowing a config key.
+// A plain description, filled in by the config loader (src/config/), which io and app read
+// without knowing a config key.
 
 #include <array>
 #include <cstdint>
@@ -30,12 +30,14 @@ enum class OutputFile : std::uint8_t {
     TiledMap,     ///< map.tmj, terrain.tsj, terrain.png (or chunk maps and map.world)
     HeightExr,    ///< height.exr (float metres, for Godot) and its sidecar height.exr.json
     SplatPng,     ///< splat_0.png, splat_1.png, ...: four classes' weights per RGBA image
-    WeightPng     ///< weight_<class>.png: each class's weight as 8-bit grey (Unreal)
+    WeightPng,    ///< weight_<class>.png: each class's weight as 8-bit grey (Unreal)
+    Last = WeightPng
 };
 inline constexpr std::array<std::string_view, 13> kOutputFileNames{
     "height.tif", "classes.tif",  "walkable.tif", "preview.png", "height.png",
     "stats.json", "height.r16",   "height16.png", "height16.tif", "map.tmj",
     "height.exr", "splat.png",    "weight.png"};
+static_assert(kOutputFileNames.size() == std::size_t(OutputFile::Last) + 1);
 
 /// Tiled (level editor) export settings: output.tiled.
 struct TiledConfig {

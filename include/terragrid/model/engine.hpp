@@ -3,13 +3,15 @@
 // otherwise work out by hand.
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <string_view>
 
 namespace terragrid {
 
-enum class Engine : std::uint8_t { None, Unity, Unreal, Godot };
+enum class Engine : std::uint8_t { None, Unity, Unreal, Godot, Last = Godot };
 inline constexpr std::array<std::string_view, 4> kEngineNames{"none", "unity", "unreal", "godot"};
+static_assert(kEngineNames.size() == std::size_t(Engine::Last) + 1);
 
 struct EngineSize {
     std::int64_t width = 0;

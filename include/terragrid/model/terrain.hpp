@@ -3,8 +3,10 @@
 // classes) and whether it can be walked on, from its height and moisture on 0..1.
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -28,7 +30,7 @@ struct TerrainClass {
 
 /// The five classes of the original generator, in table (first-match) order: lake and
 /// mountain by height, then forest and desert by moisture, and ground for everything else.
-enum class DefaultClass : std::uint8_t { Lake, Mountain, Forest, Desert, Ground };
+enum class DefaultClass : std::uint8_t { Lake, Mountain, Forest, Desert, Ground, Last = Ground };
 struct DefaultClassInfo {
     std::string_view name;
     Rgb colour;
@@ -41,6 +43,7 @@ inline constexpr std::array<DefaultClassInfo, 5> kDefaultClasses{{
     {"desert", {222, 200, 140}, true},
     {"ground", {128, 170, 90}, true},
 }};
+static_assert(kDefaultClasses.size() == std::size_t(DefaultClass::Last) + 1);
 
 /// A threshold of the default rules: a value on 0..1, or a target share of the map that is
 /// turned into a value before generation (resolveTerrain).
@@ -50,8 +53,9 @@ struct Threshold {
     double coverage = 0;  ///< share of the whole map, 0..1, when byCoverage
 };
 
-enum class Connectivity : std::uint8_t { Report, Largest };
+enum class Connectivity : std::uint8_t { Report, Largest, Last = Largest };
 inline constexpr std::array<std::string_view, 2> kConnectivityNames{"report", "largest"};
+static_assert(kConnectivityNames.size() == std::size_t(Connectivity::Last) + 1);
 
 /// `terrain` from the config.
 struct TerrainConfig {
@@ -67,6 +71,8 @@ struct TerrainConfig {
     Connectivity connectivity = Connectivity::Report;
 
     bool usesCoverage() const noexcept;
+    /// The threshold that bounds default class `c` (not Ground, which has none).
+    const Threshold& threshold(DefaultClass c) const noexcept;
 };
 
 /// The resolved classification of a run. Immutable and thread-safe.
@@ -95,6 +101,38 @@ std::vector<TerrainClass> defaultClassTable(const TerrainConfig& config, double 
 /// uncovered region in words, e.g. "height 0.3..0.31 with moisture 0..1".
 std::optional<std::string> findGap(const std::vector<TerrainClass>& classes);
 
+/// Why resolveTerrain cannot make the default table, in the model's terms: a threshold is
+/// named by the default class it bounds (DefaultClass::Lake for the lake threshold). The config
+/// layer words it with config keys (terragrid/config/terrain_messages.hpp).
+struct TerrainProblem {
+    enum class Rule : std::uint8_t {
+        /// `threshold` asks by coverage for more of the map than the classes before it (in
+        /// first-match order) leave: only `availableShare` of the sample is left.
+        CoverageUnreachable,
+        /// `threshold`, resolved to `resolved`, is not below `above`, resolved to
+        /// `aboveResolved` (the lake threshold must be below the mountain threshold).
+        ThresholdOrder,
+    };
+    Rule rule = Rule::CoverageUnreachable;
+    DefaultClass threshold = DefaultClass::Lake;
+    Threshold given{};  ///< `threshold` as configured
+    double resolved = 0;    ///< ThresholdOrder: its value after coverage resolution
+    double availableShare = 0;  ///< CoverageUnreachable: share of the sample left for it
+    DefaultClass above = DefaultClass::Lake;  ///< ThresholdOrder: the threshold it must be below
+    Threshold aboveGiven{};
+    double aboveResolved = 0;
+};
+
+/// A TerrainProblem as an exception; what() words it in model terms.
+class TerrainError : public std::runtime_error {
+public:
+    explicit TerrainError(const TerrainProblem& problem);
+    const TerrainProblem& problem() const noexcept { return m_problem; }
+
+private:
+    TerrainProblem m_problem;
+};
+
 /// Height and moisture (0..1) of the cells the coverage estimate looks at.
 struct CoverageSample {
     std::vector<double> height;
@@ -103,8 +141,9 @@ struct CoverageSample {
 
 /// The run's Terrain: the custom table as given, or the default table with every threshold
 /// given by coverage turned into a value so that the share of `sample` cells in each class is
-/// as close to the target as the sample allows. Deterministic. Throws ConfigError when a
-/// target cannot be reached (e.g. more forest than there is ground).
+/// as close to the target as the sample allows. Deterministic. Throws TerrainError when a
+/// target cannot be reached (e.g. more forest than there is ground) or the resolved lake
+/// threshold is not below the mountain threshold.
 Terrain resolveTerrain(const TerrainConfig& config, const CoverageSample& sample);
 
 }  // namespace terragrid

@@ -4,6 +4,7 @@
 // config loader (src/config) fills it in from JSON; nothing here knows a config key.
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <string_view>
 
@@ -14,8 +15,9 @@ namespace terragrid {
 
 /// How the map's cells lie: on a plane (world x, y), or as an equirectangular planet (columns
 /// are longitudes -180..180, rows latitudes 90..-90; the noise is sampled on a sphere).
-enum class Projection : std::uint8_t { Plane, Equirectangular };
+enum class Projection : std::uint8_t { Plane, Equirectangular, Last = Equirectangular };
 inline constexpr std::array<std::string_view, 2> kProjectionNames{"plane", "equirectangular"};
+static_assert(kProjectionNames.size() == std::size_t(Projection::Last) + 1);
 
 struct MapConfig {
     std::int64_t width = 0;       ///< cells across

@@ -4,6 +4,7 @@
 // LayerStack (layer_stack.hpp) evaluates it over a map.
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <string_view>
 #include <vector>
@@ -13,18 +14,21 @@
 namespace terragrid {
 
 /// How a stacked layer's term joins the value of the layers before it.
-enum class Combine : std::uint8_t { Add, Multiply, Min, Max };
+enum class Combine : std::uint8_t { Add, Multiply, Min, Max, Last = Max };
 inline constexpr std::array<std::string_view, 4> kCombineNames{"add", "multiply", "min", "max"};
+static_assert(kCombineNames.size() == std::size_t(Combine::Last) + 1);
 
 /// What a stacked layer's term is multiplied by: nothing, or the base layer's value (so
 /// mountains rise only where the continents are high).
-enum class LayerMask : std::uint8_t { None, Base };
+enum class LayerMask : std::uint8_t { None, Base, Last = Base };
 inline constexpr std::array<std::string_view, 2> kLayerMaskNames{"none", "base"};
+static_assert(kLayerMaskNames.size() == std::size_t(LayerMask::Last) + 1);
 
 /// Island shaping: the height lowered toward the map's edge, by distance from the centre
 /// measured as a circle (radial) or a square.
-enum class Falloff : std::uint8_t { None, Radial, Square };
+enum class Falloff : std::uint8_t { None, Radial, Square, Last = Square };
 inline constexpr std::array<std::string_view, 3> kFalloffNames{"none", "radial", "square"};
+static_assert(kFalloffNames.size() == std::size_t(Falloff::Last) + 1);
 
 /// One entry of a section's `layers` list: term = weight * value (* base value when masked).
 struct StackedLayer {

@@ -15,46 +15,70 @@
 namespace terragrid {
 
 // ---------------------------------------------------------------------------------------------
-// Enums, each with one constexpr name table (config keys and messages use these names).
+// Enums, each with one constexpr name table (config keys and messages use these names). Each
+// enum names its last value `Last`, and a static_assert ties the table's size to it: a value
+// added without a name, or a name without a value, does not compile.
 
-enum class NoiseKind : std::uint8_t { Value, Perlin, Simplex, GenericLattice, Cellular };
-enum class FadeCurve : std::uint8_t { Linear, Cubic, Quintic };
-enum class FractalKind : std::uint8_t { None, Fbm, Turbulence, Ridged, Marble };
+enum class NoiseKind : std::uint8_t {
+    Value,
+    Perlin,
+    Simplex,
+    GenericLattice,
+    Cellular,
+    Last = Cellular
+};
+enum class FadeCurve : std::uint8_t { Linear, Cubic, Quintic, Last = Quintic };
+enum class FractalKind : std::uint8_t { None, Fbm, Turbulence, Ridged, Marble, Last = Marble };
 /// Lattice hashing. `Lattice`: integer hash of (ix, iy[, iz], seed), never repeats.
 /// `Permutation`: a 256-entry permutation shuffled from the seed (repeats every 256 lattice
 /// cells, like the classic implementations). `Reference`: Ken Perlin's fixed permutation; the
 /// seed then only moves each octave's domain.
-enum class HashKind : std::uint8_t { Lattice, Permutation, Reference };
+enum class HashKind : std::uint8_t { Lattice, Permutation, Reference, Last = Reference };
 
 inline constexpr std::array<std::string_view, 5> kNoiseKindNames{"value", "perlin", "simplex",
                                                                  "generic_lattice", "cellular"};
+static_assert(kNoiseKindNames.size() == std::size_t(NoiseKind::Last) + 1);
 inline constexpr std::array<std::string_view, 3> kFadeCurveNames{"linear", "cubic", "quintic"};
+static_assert(kFadeCurveNames.size() == std::size_t(FadeCurve::Last) + 1);
 inline constexpr std::array<std::string_view, 5> kFractalKindNames{"none", "fbm", "turbulence",
                                                                    "ridged", "marble"};
+static_assert(kFractalKindNames.size() == std::size_t(FractalKind::Last) + 1);
 inline constexpr std::array<std::string_view, 3> kHashKindNames{"lattice", "permutation",
                                                                 "reference"};
+static_assert(kHashKindNames.size() == std::size_t(HashKind::Last) + 1);
 
 /// What NoiseKind::GenericLattice places at each lattice point: a function of the offset d
 /// from the point to the sample and the point's hash (genericLatticeNoise defines each).
-enum class Proximity : std::uint8_t { Constant, Gradient, Triangular, Ridged, SemiRidged };
+enum class Proximity : std::uint8_t {
+    Constant,
+    Gradient,
+    Triangular,
+    Ridged,
+    SemiRidged,
+    Last = SemiRidged
+};
 inline constexpr std::array<std::string_view, 5> kProximityNames{
     "constant", "gradient", "triangular", "ridged", "semi_ridged"};
+static_assert(kProximityNames.size() == std::size_t(Proximity::Last) + 1);
 
 /// GenericLattice only: each octave's grid moved by 0, -1/2 or -1/4 of its own step, so the
 /// lattice points of successive octaves do not coincide.
-enum class GridDisplacement : std::uint8_t { None, Half, Quarter };
+enum class GridDisplacement : std::uint8_t { None, Half, Quarter, Last = Quarter };
 inline constexpr std::array<std::string_view, 3> kGridDisplacementNames{"none", "half",
                                                                         "quarter"};
+static_assert(kGridDisplacementNames.size() == std::size_t(GridDisplacement::Last) + 1);
 
 /// NoiseKind::Cellular: which distance it returns: F1 (to the nearest feature point), F2 (to
 /// the second nearest) or F2 - F1 (0 on the borders between cells).
-enum class CellularReturn : std::uint8_t { F1, F2, F2MinusF1 };
+enum class CellularReturn : std::uint8_t { F1, F2, F2MinusF1, Last = F2MinusF1 };
 inline constexpr std::array<std::string_view, 3> kCellularReturnNames{"f1", "f2",
                                                                       "f2_minus_f1"};
+static_assert(kCellularReturnNames.size() == std::size_t(CellularReturn::Last) + 1);
 /// NoiseKind::Cellular: how distance is measured (Manhattan gives diamond-shaped cells).
-enum class CellularDistance : std::uint8_t { Euclidean, Manhattan };
+enum class CellularDistance : std::uint8_t { Euclidean, Manhattan, Last = Manhattan };
 inline constexpr std::array<std::string_view, 2> kCellularDistanceNames{"euclidean",
                                                                         "manhattan"};
+static_assert(kCellularDistanceNames.size() == std::size_t(CellularDistance::Last) + 1);
 
 // ---------------------------------------------------------------------------------------------
 // Hashing
@@ -68,6 +92,10 @@ inline std::uint64_t mix64(std::uint64_t x) noexcept {
     x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
     x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
     return x ^ (x >> 31);
+}
+
+namespace detail {
+struct LatticeHashParts;  // terragrid/noise/detail/lattice_hash_parts.hpp
 }
 
 /// Hashes integer lattice points to 32 bits. A value type (the permutation kinds keep their
@@ -89,26 +117,9 @@ public:
     /// kinds, the top 24 bits / (2^24 - 1) for `Lattice`.
     double unit(std::uint32_t hash) const noexcept;
 
-    /// The 2D hash in two steps, so a row evaluator can do the x step once per column:
-    /// (*this)(ix, iy) == withY(xPart(ix), iy).
-    std::uint64_t xPart(std::int64_t ix) const noexcept {
-        if (m_kind == HashKind::Lattice) return mix64(m_seed + static_cast<std::uint64_t>(ix));
-        return m_perm[static_cast<std::size_t>(ix & 255)];
-    }
-    std::uint32_t withY(std::uint64_t xPart, std::int64_t iy) const noexcept {
-        if (m_kind == HashKind::Lattice)
-            return static_cast<std::uint32_t>(mix64(xPart + static_cast<std::uint64_t>(iy)) >> 32);
-        // Perlin's nesting: p[p[ix] + iy]; the doubled table makes the sum a valid index.
-        // `& 255` on two's-complement int64 maps negative indices like Java's `(int)floor & 255`.
-        return m_perm[xPart + static_cast<std::size_t>(iy & 255)];
-    }
-
-    /// What a SIMD hash needs: the mixed seed (`Lattice`) and the doubled permutation (the
-    /// permutation kinds).
-    std::uint64_t key() const noexcept { return m_seed; }
-    const std::array<std::uint8_t, 512>& permutation() const noexcept { return m_perm; }
-
 private:
+    friend struct detail::LatticeHashParts;  // the row evaluators' split hash
+
     HashKind m_kind;
     std::uint64_t m_seed;
     std::array<std::uint8_t, 512> m_perm{};  // doubled permutation (permutation kinds)
@@ -183,34 +194,39 @@ double baseNoise(NoiseKind kind, double x, double y, FadeCurve f, const LatticeH
 
 inline constexpr int kMaxOctaves = 16;
 
+// The parameter structs below start neutral (0, the first enumerator): their defaults live in
+// one place, configs/default.json, which the config loader fills them from. Code that builds
+// a layer by hand says every value it relies on.
+
 /// Domain warp: a layer's sample point moved by fBm of Perlin noise before the layer is
 /// sampled there (natural-looking coastlines). Off when the amplitude is 0.
 struct WarpParams {
-    double amplitude = 0.0;      ///< largest displacement along each axis, world units
-    double frequency = 1.25e-4;  ///< cycles per world unit of the warp's first octave
-    int octaves = 3;             ///< 1..16
+    double amplitude = 0.0;  ///< largest displacement along each axis, world units
+    double frequency = 0.0;  ///< cycles per world unit of the warp's first octave
+    int octaves = 0;         ///< 1..16 when the amplitude is not 0
 };
 
-/// A flat layer description (design.md principle 5); config.hpp fills it from JSON.
+/// A flat layer description (design.md principle 5); the config loader (src/config/) fills it
+/// from JSON.
 struct NoiseParams {
-    NoiseKind noise = NoiseKind::Perlin;
-    FadeCurve fade = FadeCurve::Quintic;
-    FractalKind fractal = FractalKind::Fbm;
+    NoiseKind noise = NoiseKind::Value;
+    FadeCurve fade = FadeCurve::Linear;
+    FractalKind fractal = FractalKind::None;
     HashKind hash = HashKind::Lattice;
-    int octaves = 6;             ///< 1..16 (ignored by FractalKind::None, which uses one)
-    double lacunarity = 2.0;     ///< frequency factor per octave
-    double persistence = 0.5;    ///< amplitude factor per octave
-    double frequency = 1.25e-4;  ///< cycles per world unit in the first octave
-    double offsetX = 0.0;        ///< added to the lattice coordinate (noise units)
+    int octaves = 0;            ///< 1..16 (ignored by FractalKind::None, which uses one)
+    double lacunarity = 0.0;    ///< frequency factor per octave
+    double persistence = 0.0;   ///< amplitude factor per octave
+    double frequency = 0.0;     ///< cycles per world unit in the first octave
+    double offsetX = 0.0;       ///< added to the lattice coordinate (noise units)
     double offsetY = 0.0;
     std::uint64_t seedOffset = 0;  ///< added to the map seed, so layers differ
-    Proximity proximity = Proximity::Gradient;          ///< GenericLattice only
+    Proximity proximity = Proximity::Constant;               ///< GenericLattice only
     GridDisplacement displacement = GridDisplacement::None;  ///< GenericLattice only
-    double marbleFrequency = 2.5e-4;  ///< Marble only: sine cycles per world unit along x
-    double marbleTurbulence = 1.0;    ///< Marble only: phase cycles per unit of turbulence
-    CellularReturn cellularReturn = CellularReturn::F1;                ///< Cellular only
+    double marbleFrequency = 0.0;   ///< Marble only: sine cycles per world unit along x
+    double marbleTurbulence = 0.0;  ///< Marble only: phase cycles per unit of turbulence
+    CellularReturn cellularReturn = CellularReturn::F1;               ///< Cellular only
     CellularDistance cellularDistance = CellularDistance::Euclidean;  ///< Cellular only
-    double cellularJitter = 1.0;  ///< Cellular only: 0 (regular grid) .. 1
+    double cellularJitter = 0.0;  ///< Cellular only: 0 (regular grid) .. 1
     WarpParams warp;
 };
 
@@ -314,9 +330,8 @@ public:
     /// out[i] = field.sample(xs[i], y) for i < size().
     void row(double y, double* out);
 
-    struct State;  // defined in src/noise/rows.cpp
-
 private:
+    struct State;  // the per-column and per-row caches; src/noise/rows.cpp
     std::unique_ptr<State> m_state;
 };
 

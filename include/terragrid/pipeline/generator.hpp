@@ -72,7 +72,7 @@ inline constexpr std::int64_t kCoverageSampleCells = std::int64_t{1} << 20;
 CoverageSample sampleForCoverage(const World& config);
 
 /// The run's Terrain: resolveTerrain on config.terrain, sampling only when a threshold is
-/// given by coverage. Throws ConfigError when a coverage target cannot be reached.
+/// given by coverage. Throws TerrainError when a coverage target cannot be reached.
 Terrain makeTerrain(const World& config);
 
 /// Where generation spent its time.

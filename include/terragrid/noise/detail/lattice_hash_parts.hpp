@@ -1,0 +1,36 @@
+#pragma once
+// Internals of the row evaluators (not API): a LatticeHash's 2D hash in two steps, so a row
+// evaluator does the x step once per column, and what a SIMD hash reads of it.
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+
+#include "terragrid/noise/noise.hpp"
+
+namespace terragrid::detail {
+
+struct LatticeHashParts {
+    /// h(ix, iy) == withY(h, xPart(h, ix), iy).
+    static std::uint64_t xPart(const LatticeHash& h, std::int64_t ix) noexcept {
+        if (h.m_kind == HashKind::Lattice) return mix64(h.m_seed + static_cast<std::uint64_t>(ix));
+        return h.m_perm[static_cast<std::size_t>(ix & 255)];
+    }
+    static std::uint32_t withY(const LatticeHash& h, std::uint64_t xPart,
+                               std::int64_t iy) noexcept {
+        if (h.m_kind == HashKind::Lattice)
+            return static_cast<std::uint32_t>(mix64(xPart + static_cast<std::uint64_t>(iy)) >> 32);
+        // Perlin's nesting: p[p[ix] + iy]; the doubled table makes the sum a valid index.
+        // `& 255` on two's-complement int64 maps negative indices like Java's `(int)floor & 255`.
+        return h.m_perm[xPart + static_cast<std::size_t>(iy & 255)];
+    }
+
+    /// What a SIMD hash needs: the mixed seed (`Lattice`) and the doubled permutation (the
+    /// permutation kinds).
+    static std::uint64_t key(const LatticeHash& h) noexcept { return h.m_seed; }
+    static const std::array<std::uint8_t, 512>& permutation(const LatticeHash& h) noexcept {
+        return h.m_perm;
+    }
+};
+
+}  // namespace terragrid::detail
