@@ -12,9 +12,12 @@ packages=(
   zlib1g-dev                       # Tiled layer data
   libtbb-dev                       # parallel tiles
   libhwy-dev                       # SIMD rows (Google Highway)
+  libopenexr-dev                   # height.exr
   libgtest-dev libgmock-dev        # test suite
   gdal-bin                         # gdalinfo, used by the tests to check our GeoTIFFs
   tiled                            # the Tiled editor, used by the tests to open our maps
+  godot3-server                    # headless Godot, used by the tests to load height.exr
+  openexr                          # exrheader and exrcheck, used by the tests on height.exr
   libbenchmark-dev libnoise-dev    # scripts/bench.sh: Google Benchmark, libnoise to compare with
   clang libclang-rt-14-dev         # scripts/fuzz.sh: clang++ and libFuzzer with its sanitizers
 )

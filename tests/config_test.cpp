@@ -377,7 +377,7 @@ const std::vector<ProblemCase> kProblemCases = {
      R"(config: 'output.files' must not list a file twice (got ["height.tif", "height.tif"]))"},
     {"UnknownOutputFile", R"({"output": {"files": ["height.tif", "moisture.tif"]}})", {},
      "config: 'output.files' entries must be one of height.tif, classes.tif, walkable.tif, "
-     "preview.png, height.png, stats.json, height.r16, height16.png, height16.tif, map.tmj "
+     "preview.png, height.png, stats.json, height.r16, height16.png, height16.tif, map.tmj, height.exr, splat.png, weight.png "
      R"((got "moisture.tif"))"},
 
     // The moisture layer: the same keys and rules as height.
@@ -1235,6 +1235,21 @@ TEST(ConfigTest, NeedsClassesWhenAnOutputShowsThem) {
         EXPECT_TRUE(c.needsClasses()) << file;
         EXPECT_FALSE(c.wants(OutputFile::HeightTif)) << file;
     }
+}
+
+// Unity's Import Raw puts the first row at the terrain's south edge, so a Unity r16 goes bottom
+// row first unless the user says otherwise; the resolved config shows what was chosen.
+TEST(ConfigTest, R16RowOrderFollowsTheEngineUnlessSet) {
+    EXPECT_FALSE(defaultConfig().output.r16FlipY);
+    EXPECT_FALSE(defaultConfig({"output.engine=unreal"}).output.r16FlipY);
+    EXPECT_FALSE(defaultConfig({"output.engine=godot"}).output.r16FlipY);
+    const LoadedConfig unity = defaultConfig({"output.engine=unity"});
+    EXPECT_TRUE(unity.output.r16FlipY);
+    EXPECT_EQ(nlohmann::json::parse(unity.resolvedJson)["output"]["r16_flip_y"], true);
+    EXPECT_NE(unity.hash, defaultConfig({"output.engine=unity", "output.r16_flip_y=false"}).hash);
+    EXPECT_FALSE(
+        defaultConfig({"output.engine=unity", "output.r16_flip_y=false"}).output.r16FlipY);
+    EXPECT_TRUE(defaultConfig({"output.engine=unreal", "output.r16_flip_y=true"}).output.r16FlipY);
 }
 
 TEST(ConfigTest, SmallConfigLoads) {

@@ -180,6 +180,22 @@ TEST_F(EngineOutputsTest, SidecarDescribesTheFile) {
     EXPECT_EQ(j["unity"].value("terrain_length_m", 0.0), s.unityTerrainLengthMeters);
     EXPECT_EQ(j["unity"].value("terrain_height_m", 0.0), s.unityTerrainHeightMeters);
     EXPECT_EQ(j["godot"].value("height_scale", 0.0), s.godotHeightScale);
+    // The hidden assumptions, spelled out.
+    EXPECT_EQ(j["orientation"].value("first_row_edge", ""), "north");
+    EXPECT_EQ(j["orientation"].value("first_column_edge", ""), "west");
+    EXPECT_EQ(j["levels"].value("value_0_m", 0.0), -100.0);
+    EXPECT_EQ(j["levels"].value("value_65535_m", 0.0), 900.0);
+    EXPECT_DOUBLE_EQ(j["levels"].value("value_of_0_m", 0.0), 0.1 * 65535.0);
+    // Every field of Unity's Import Raw dialog: top-to-bottom rows need Flip Vertically.
+    const json& raw = j["unity"]["import_raw"];
+    EXPECT_EQ(raw.value("depth", ""), "Bit 16");
+    EXPECT_EQ(raw.value("width", 0), kWidth);
+    EXPECT_EQ(raw.value("height", 0), kHeight);
+    EXPECT_EQ(raw.value("byte_order", ""), "Windows");
+    EXPECT_EQ(raw.value("flip_vertically", false), true);
+    EXPECT_EQ(raw["terrain_size"].value("x", 0.0), 99 * 30.0);
+    EXPECT_EQ(raw["terrain_size"].value("z", 0.0), 69 * 30.0);
+    EXPECT_EQ(raw["terrain_size"].value("y", 0.0), s.unityTerrainHeightMeters);
     // Spot values, so the test does not only agree with itself.
     EXPECT_EQ(j["unreal"].value("scale_z_percent", 0.0), 1000.0 * 100.0 / 512.0);
     EXPECT_EQ(j["unity"].value("terrain_width_m", 0.0), 99 * 30.0);
@@ -261,6 +277,8 @@ TEST(EngineOutputsFlipTest, FlipYReversesTheRows) {
     EXPECT_NE(plain, flip);
     const json j = json::parse(readFile(flippedDir / "height.r16.json"));
     EXPECT_EQ(j.value("rows", ""), "bottom-to-top");
+    EXPECT_EQ(j["orientation"].value("first_row_edge", ""), "south");
+    EXPECT_EQ(j["unity"]["import_raw"].value("flip_vertically", true), false);
 }
 
 TEST(EngineOutputsCommitTest, R16CommitPublishesBothFilesTogether) {

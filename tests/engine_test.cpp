@@ -101,7 +101,9 @@ TEST(EngineSizeTest, EveryEngineStatesItsRule) {
 //     200 / 128 cm, so value 0 is 32768 * 200 / 128 = 51200 cm below it; for value 0 to land
 //     on -100 m = -10000 cm the actor goes to -10000 + 51200 = 41200 cm, the middle of the
 //     range ((-100 + 924) / 2 = 412 m).
-//   Unity: (1009 - 1) * 2 = 2016 m wide, (505 - 1) * 2 = 1008 m long, 1024 m high.
+//   Unity: (1009 - 1) * 2 = 2016 m wide, (505 - 1) * 2 = 1008 m long, and 1024 * 65536 / 65535
+//     = 1024.0156... m high, because Unity's Import Raw reads a value as v / 65536: 65535 then
+//     lands at 1024 m.
 //   Godot: height scale 1024.
 TEST(EngineScaleTest, WorkedExample) {
     const EngineScale s = engineScale(-100.0, 924.0, 2.0, 1009, 505);
@@ -110,7 +112,8 @@ TEST(EngineScaleTest, WorkedExample) {
     EXPECT_EQ(s.unrealLocationZCm, 41200.0);
     EXPECT_EQ(s.unityTerrainWidthMeters, 2016.0);
     EXPECT_EQ(s.unityTerrainLengthMeters, 1008.0);
-    EXPECT_EQ(s.unityTerrainHeightMeters, 1024.0);
+    EXPECT_NEAR(s.unityTerrainHeightMeters, 1024.0156252384, 1e-9);
+    EXPECT_DOUBLE_EQ(65535.0 / 65536.0 * s.unityTerrainHeightMeters, 1024.0);
     EXPECT_EQ(s.godotHeightScale, 1024.0);
 }
 

@@ -41,7 +41,8 @@ std::vector<std::string> runArgs(const std::string& outDir, int size, int seed,
 
 const std::string kAllFiles = "[\"height.tif\", \"classes.tif\", \"walkable.tif\", "
                               "\"preview.png\", \"height.png\", \"stats.json\", \"height.r16\", "
-                              "\"height16.png\", \"height16.tif\", \"map.tmj\"]";
+                              "\"height16.png\", \"height16.tif\", \"map.tmj\", \"height.exr\", "
+                              "\"splat.png\", \"weight.png\"]";
 
 /// A directory holding `out/`, the outputs of an older run (every file, seed 1), to check that
 /// a failed run leaves them as they were.
@@ -141,7 +142,7 @@ std::vector<FullDiskCase> fullDiskCases() {
     for (const auto& [file, compression] : tiffs)
         cases.push_back({std::string("[\"") + file + "\"]", compression});
     for (const char* file : {"preview.png", "height.png", "stats.json", "height.r16",
-                             "height16.png", "map.tmj"})
+                             "height16.png", "map.tmj", "height.exr", "splat.png", "weight.png"})
         cases.push_back({std::string("[\"") + file + "\"]", "deflate"});
     cases.push_back({kAllFiles, "deflate"});
     return cases;
@@ -199,7 +200,7 @@ TEST_F(SmallDiskTest, CompressedOutputsThatFillTheDiskFailWithNoSpaceAndKeepOlde
     // Only compressed outputs: their bound exceeds the free space but what they will take
     // cannot be known, so the run starts with a warning and meets ENOSPC.
     const std::string compressed = "[\"height.tif\", \"classes.tif\", \"preview.png\", "
-                                   "\"height16.png\", \"height16.tif\", \"map.tmj\"]";
+                                   "\"height16.png\", \"height16.tif\", \"map.tmj\", \"height.exr\"]";
     const auto r = test::runChild({m_dir.path(), runArgs("out", 512, 2, compressed, "deflate")});
     EXPECT_EQ(r.exit.shellCode(), 1) << r.err;
     // The parallel GeoTIFF encoder names the TIFF tile whose write met the full disk; which

@@ -24,11 +24,15 @@ using testing::HasSubstr;
 
 const std::string kAllFiles =
     R"(output.files=["height.tif", "classes.tif", "walkable.tif", "preview.png", "height.png",
-       "stats.json", "height.r16", "height16.png", "height16.tif", "map.tmj"])";
+       "stats.json", "height.r16", "height16.png", "height16.tif", "map.tmj", "height.exr",
+       "splat.png", "weight.png"])";
 
 /// The output.files entry a file of the output directory belongs to.
 OutputFile ownerOf(const std::string& name) {
     if (name == "height.r16.json") return OutputFile::HeightR16;
+    if (name == "height.exr.json") return OutputFile::HeightExr;
+    if (name.starts_with("splat_")) return OutputFile::SplatPng;
+    if (name.starts_with("weight_")) return OutputFile::WeightPng;
     if (name.starts_with("map_") || name == "map.world" || name.starts_with("terrain.") ||
         name.starts_with("blocked."))
         return OutputFile::TiledMap;

@@ -64,11 +64,15 @@ TEST(RunTest, DefaultMapHasEveryClassAndStatsEqualTheCountsInClassesTif) {
     const Config config = configIn(dir);
     const RunReport report = runWith(config);
     EXPECT_THAT(test::listDir(dir / "out"),
-                testing::ElementsAre("blocked.png", "blocked.tsj", "classes.tif", "height.png",
-                                     "height.r16", "height.r16.json", "height.tif",
+                testing::ElementsAre("blocked.png", "blocked.tsj", "classes.tif", "height.exr",
+                                     "height.exr.json", "height.png", "height.r16",
+                                     "height.r16.json", "height.tif",
                                      "height16.png", "height16.tif", "map.tmj", "preview.png",
-                                     "stats.json", "terrain.png", "terrain.tsj",
-                                     "walkable.tif"));
+                                     "splat_0.png", "splat_1.png", "stats.json",
+                                     "terrain.png", "terrain.tsj", "walkable.tif",
+                                     "weight_desert.png", "weight_forest.png",
+                                     "weight_ground.png", "weight_lake.png",
+                                     "weight_mountain.png"));
     EXPECT_EQ(report.files.size(), kOutputFileNames.size());
 
     const std::vector<std::uint8_t> classes = test::readByteTiff(dir / "out/classes.tif");

@@ -268,6 +268,17 @@ std::array<std::uint8_t, 3> PngImage::at(std::uint32_t x, std::uint32_t y) const
     return {rgb.at(i), rgb.at(i + 1), rgb.at(i + 2)};
 }
 
+std::array<std::uint8_t, 4> PngImage::rgbaAt(std::uint32_t x, std::uint32_t y) const {
+    const std::size_t i = (std::size_t(y) * width + x) * 4;
+    return {rgba.at(i), rgba.at(i + 1), rgba.at(i + 2), rgba.at(i + 3)};
+}
+
+std::string firstFileOf(std::string_view entry) {
+    if (entry == "splat.png") return "splat_0.png";
+    if (entry == "weight.png") return "weight_lake.png";
+    return std::string(entry);
+}
+
 PngImage readPng(const fs::path& path) {
     const std::string bytes = readFile(path);
     const auto u32 = [&](std::size_t at) {
@@ -288,15 +299,18 @@ PngImage readPng(const fs::path& path) {
     png.version = PNG_IMAGE_VERSION;
     if (!png_image_begin_read_from_memory(&png, bytes.data(), bytes.size()))
         throw std::runtime_error("libpng cannot read " + path.string() + ": " + png.message);
-    png.format = PNG_FORMAT_RGB;
+    // Read as RGBA, then RGB taken from it: libpng would composite alpha onto a background.
+    png.format = PNG_FORMAT_RGBA;
     image.width = png.width;
     image.height = png.height;
-    image.rgb.resize(PNG_IMAGE_SIZE(png));
-    if (!png_image_finish_read(&png, nullptr, image.rgb.data(), 0, nullptr)) {
+    image.rgba.resize(PNG_IMAGE_SIZE(png));
+    if (!png_image_finish_read(&png, nullptr, image.rgba.data(), 0, nullptr)) {
         const std::string message = png.message;
         png_image_free(&png);
         throw std::runtime_error("libpng cannot decode " + path.string() + ": " + message);
     }
+    for (std::size_t i = 0; i < image.rgba.size(); i += 4)
+        image.rgb.insert(image.rgb.end(), image.rgba.begin() + i, image.rgba.begin() + i + 3);
     return image;
 }
 

@@ -73,6 +73,10 @@ struct CommandResult {
 /// Runs `command` through /bin/sh, capturing stdout and stderr.
 CommandResult runCommand(const std::string& command);
 
+/// The first file an output.files entry writes with the default classes: the entry itself,
+/// but "splat_0.png" for "splat.png" and "weight_lake.png" for "weight.png".
+std::string firstFileOf(std::string_view entry);
+
 /// Quotes a string for /bin/sh.
 std::string shellQuote(const std::string& s);
 
@@ -191,10 +195,13 @@ struct PngImage {
     int bitDepth = 0;    ///< from IHDR
     int colourType = 0;  ///< from IHDR: 2 is RGB
     std::vector<std::uint8_t> rgb;    ///< width x height pixels, 3 bytes each, row-major
+    std::vector<std::uint8_t> rgba;   ///< the same pixels with alpha, 4 bytes each
     std::vector<std::string> chunks;  ///< chunk types in file order ("IHDR", "IDAT", ...)
 
     /// The pixel at (x, y) as {r, g, b}.
     std::array<std::uint8_t, 3> at(std::uint32_t x, std::uint32_t y) const;
+    /// The pixel at (x, y) as {r, g, b, a}.
+    std::array<std::uint8_t, 4> rgbaAt(std::uint32_t x, std::uint32_t y) const;
 };
 
 /// Decodes `path` with libpng as 8-bit RGB. Throws std::runtime_error when it is not a PNG

@@ -11,6 +11,7 @@
 #include <map>
 #include <memory>
 #include <random>
+#include <set>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -35,6 +36,10 @@ using ::testing::ElementsAreArray;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
 using ::testing::ThrowsMessage;
+
+// The three test classes make 3 solid tiles and 14 transition tiles for each of the 3 pairs:
+// 45 terrain tiles, so the blocked tileset starts at gid 46.
+constexpr std::uint32_t kBlockedGid = 46;
 
 // Writes the Tiled export through makeSinks, the map fed in tiles of `tileSize` after the
 // walkable regions (without the connectivity rule, so the mask is map.walkable), committed.
@@ -117,7 +122,7 @@ TEST_F(TiledTest, MapHoldsEveryCellsClassAndBlockedFlag) {
 
     const json tmj = readJson(m_dir / "map.tmj");
     EXPECT_EQ(tmj.at("type"), "map");
-    EXPECT_EQ(tmj.at("version"), "1.8");
+    EXPECT_EQ(tmj.at("version"), "1.10");
     EXPECT_EQ(tmj.at("orientation"), "orthogonal");
     EXPECT_EQ(tmj.at("renderorder"), "right-down");
     EXPECT_EQ(tmj.at("infinite"), false);
@@ -128,7 +133,7 @@ TEST_F(TiledTest, MapHoldsEveryCellsClassAndBlockedFlag) {
     EXPECT_EQ(tmj.at("nextlayerid"), 3);
     EXPECT_EQ(tmj.at("tilesets"),
               json::parse(R"([{"firstgid": 1, "source": "terrain.tsj"},
-                              {"firstgid": 4, "source": "blocked.tsj"}])"));
+                              {"firstgid": 46, "source": "blocked.tsj"}])"));
 
     const auto props = properties(tmj);
     EXPECT_EQ(props.size(), 3u);
@@ -152,10 +157,10 @@ TEST_F(TiledTest, MapHoldsEveryCellsClassAndBlockedFlag) {
     EXPECT_EQ(layers[0].at("opacity"), 1.0);
     EXPECT_EQ(layers[1].at("name"), "blocked");
     EXPECT_EQ(layers[1].at("id"), 2);
-    EXPECT_EQ(layers[1].at("opacity"), kBlockedLayerOpacity);
+    EXPECT_EQ(layers[1].at("opacity"), 1.0);
 
     EXPECT_EQ(layerGids(layers[0]), expectedTerrain(map, 0, 0, 45, 37));
-    EXPECT_EQ(layerGids(layers[1]), expectedBlocked(map, 4, 0, 0, 45, 37));
+    EXPECT_EQ(layerGids(layers[1]), expectedBlocked(map, kBlockedGid, 0, 0, 45, 37));
 }
 
 TEST_F(TiledTest, SameBytesWhateverTheTileSize) {
@@ -189,7 +194,7 @@ TEST_F(TiledTest, LargeNoisyMapsRoundTrip) {
     const json tmj = readJson(m_dir / "map.tmj");
     EXPECT_GT(tmj.at("layers")[0].at("data").get<std::string>().size(), (1u << 16) * 4 / 3);
     EXPECT_EQ(layerGids(tmj.at("layers")[0]), expectedTerrain(map, 0, 0, 600, 400));
-    EXPECT_EQ(layerGids(tmj.at("layers")[1]), expectedBlocked(map, 4, 0, 0, 600, 400));
+    EXPECT_EQ(layerGids(tmj.at("layers")[1]), expectedBlocked(map, kBlockedGid, 0, 0, 600, 400));
 }
 
 TEST_F(TiledTest, TerrainTilesetNamesEveryClass) {
@@ -198,28 +203,34 @@ TEST_F(TiledTest, TerrainTilesetNamesEveryClass) {
 
     const json tsj = readJson(m_dir / "terrain.tsj");
     EXPECT_EQ(tsj.at("type"), "tileset");
-    EXPECT_EQ(tsj.at("version"), "1.8");
+    EXPECT_EQ(tsj.at("version"), "1.10");
     EXPECT_EQ(tsj.at("name"), "terrain");
     EXPECT_EQ(tsj.at("tilewidth"), 16);
     EXPECT_EQ(tsj.at("tileheight"), 16);
-    EXPECT_EQ(tsj.at("tilecount"), 3);
-    EXPECT_EQ(tsj.at("columns"), 3);
+    EXPECT_EQ(tsj.at("tilecount"), 45);
+    EXPECT_EQ(tsj.at("columns"), 45);
     EXPECT_EQ(tsj.at("margin"), 0);
     EXPECT_EQ(tsj.at("spacing"), 0);
     EXPECT_EQ(tsj.at("image"), "terrain.png");
-    EXPECT_EQ(tsj.at("imagewidth"), 48);
+    EXPECT_EQ(tsj.at("imagewidth"), 45 * 16);
     EXPECT_EQ(tsj.at("imageheight"), 16);
 
+    // The class is Tiled's built-in Class field, not a custom property.
     const json& tiles = tsj.at("tiles");
-    ASSERT_EQ(tiles.size(), 3u);
-    for (std::size_t i = 0; i < tiles.size(); ++i) {
+    ASSERT_EQ(tiles.size(), 45u);
+    for (std::size_t i = 0; i < 3; ++i) {
         const TerrainClass& c = m_terrain.classes()[i];
         EXPECT_EQ(tiles[i].at("id"), i);
+        EXPECT_EQ(tiles[i].at("type"), c.name);
+        EXPECT_EQ(tiles[i].at("class"), c.name);
         const auto props = properties(tiles[i]);
-        EXPECT_EQ(props.size(), 2u);
-        EXPECT_EQ(props.at("class"), std::make_pair(std::string("string"), json(c.name)));
+        EXPECT_EQ(props.size(), 1u);
         EXPECT_EQ(props.at("walkable"), std::make_pair(std::string("bool"), json(c.walkable)));
     }
+    // A transition tile has no class; walkable only when both its classes are.
+    EXPECT_FALSE(tiles[3].contains("type"));
+    EXPECT_EQ(properties(tiles[3]).at("walkable").second, false);  // lake and mountain
+    EXPECT_EQ(properties(tiles[44]).at("walkable").second, false);  // mountain and tall grass
 
     const json blocked = readJson(m_dir / "blocked.tsj");
     EXPECT_EQ(blocked.at("name"), "blocked");
@@ -228,8 +239,63 @@ TEST_F(TiledTest, TerrainTilesetNamesEveryClass) {
     EXPECT_EQ(blocked.at("image"), "blocked.png");
     EXPECT_EQ(blocked.at("imagewidth"), 16);
     EXPECT_EQ(blocked.at("imageheight"), 16);
+    EXPECT_FALSE(blocked.contains("wangsets"));
     EXPECT_EQ(blocked.at("tiles"), json::parse(R"([{"id": 0, "properties": [
                   {"name": "walkable", "type": "bool", "value": false}]}])"));
+}
+
+// A corner Wang set with one colour per class and a tile for every two-colour corner pattern,
+// so Tiled's terrain brush finds a tile for any border between two classes.
+TEST_F(TiledTest, WangSetCoversEveryCornerPatternOfTwoClasses) {
+    const Config config = test::tiledConfig(m_dir.path());
+    writeTiled(config, m_terrain, test::tiledMap(config, m_terrain), 16);
+    const json tsj = readJson(m_dir / "terrain.tsj");
+    ASSERT_EQ(tsj.at("wangsets").size(), 1u);
+    const json& set = tsj.at("wangsets")[0];
+    EXPECT_EQ(set.at("type"), "corner");
+    EXPECT_EQ(set.at("name"), "terrain");
+    const json& colours = set.at("colors");
+    ASSERT_EQ(colours.size(), 3u);
+    EXPECT_EQ(colours[0], json::parse(
+        R"({"name": "lake", "color": "#3a6ea5", "tile": 0, "probability": 1})"));
+    EXPECT_EQ(colours[2].at("name"), "tall grass");
+    EXPECT_EQ(colours[2].at("tile"), 2);
+
+    std::set<std::vector<int>> patterns;
+    const json& wangTiles = set.at("wangtiles");
+    ASSERT_EQ(wangTiles.size(), 45u);
+    for (std::size_t i = 0; i < wangTiles.size(); ++i) {
+        EXPECT_EQ(wangTiles[i].at("tileid"), i);
+        const std::vector<int> id = wangTiles[i].at("wangid").get<std::vector<int>>();
+        ASSERT_EQ(id.size(), 8u);
+        for (std::size_t edge : {0, 2, 4, 6}) EXPECT_EQ(id[edge], 0) << "tile " << i;
+        patterns.insert(id);
+    }
+    EXPECT_EQ(patterns.size(), 45u) << "every tile a different pattern";
+    // Solid tiles first: tile i is class i + 1 at every corner.
+    EXPECT_EQ(wangTiles[1].at("wangid"), json::parse("[0, 2, 0, 2, 0, 2, 0, 2]"));
+    // Every pattern of lake (1) and tall grass (3) is there.
+    for (unsigned mask = 0; mask < 16; ++mask) {
+        std::vector<int> id(8, 0);
+        for (std::size_t corner = 0; corner < 4; ++corner)
+            id[corner * 2 + 1] = (mask >> corner & 1U) != 0 ? 3 : 1;
+        EXPECT_EQ(patterns.count(id), 1u) << "pattern " << mask;
+    }
+}
+
+// Tiles of 256 pixels: 45 of them would pass kMaxTerrainTilesetPixels, so only the solid tiles
+// are written and the Wang set still names every class.
+TEST_F(TiledTest, LargeTilesKeepOnlyTheSolidTiles) {
+    Config config = test::tiledConfig(m_dir.path());
+    config.output.tiled.tilePixels = 256;
+    const test::SyntheticMap map = test::tiledMap(config, m_terrain);
+    writeTiled(config, m_terrain, map, 16);
+    const json tsj = readJson(m_dir / "terrain.tsj");
+    EXPECT_EQ(tsj.at("tilecount"), 3);
+    EXPECT_EQ(tsj.at("wangsets")[0].at("wangtiles").size(), 3u);
+    const json tmj = readJson(m_dir / "map.tmj");
+    EXPECT_EQ(tmj.at("tilesets")[1].at("firstgid"), 4);
+    EXPECT_EQ(layerGids(tmj.at("layers")[1]), expectedBlocked(map, 4, 0, 0, 45, 37));
 }
 
 TEST_F(TiledTest, TilesetImagesShowTheClassColours) {
@@ -237,8 +303,9 @@ TEST_F(TiledTest, TilesetImagesShowTheClassColours) {
     writeTiled(config, m_terrain, test::tiledMap(config, m_terrain), 16);
 
     const test::PngImage terrain = test::readPng(m_dir / "terrain.png");
-    ASSERT_EQ(terrain.width, 48u);
+    ASSERT_EQ(terrain.width, 45u * 16u);
     ASSERT_EQ(terrain.height, 16u);
+    EXPECT_EQ(terrain.colourType, 6) << "RGBA";
     for (std::uint32_t i = 0; i < 3; ++i) {
         const Rgb c = m_terrain.classes()[i].colour;
         const Rgb b = tileBorderColour(c);
@@ -247,19 +314,35 @@ TEST_F(TiledTest, TilesetImagesShowTheClassColours) {
             for (std::uint32_t x = 0; x < 16; ++x) {
                 const bool border = x == 0 || y == 0 || x == 15 || y == 15;
                 const Rgb want = border ? b : c;
-                ASSERT_EQ(terrain.at(x0 + x, y),
-                          (std::array<std::uint8_t, 3>{want.r, want.g, want.b}))
+                ASSERT_EQ(terrain.rgbaAt(x0 + x, y),
+                          (std::array<std::uint8_t, 4>{want.r, want.g, want.b, 255}))
                     << "class " << i << " at " << x << ", " << y;
             }
         }
     }
     EXPECT_EQ(tileBorderColour({200, 101, 0}), (Rgb{150, 75, 0}));
+    // Tile 3, lake with mountain at the top-left corner (mask 1): each quarter its corner's
+    // colour.
+    const Rgb lake = m_terrain.classes()[0].colour, mountain = m_terrain.classes()[1].colour;
+    EXPECT_EQ(terrain.at(3 * 16 + 4, 4), (std::array<std::uint8_t, 3>{mountain.r, mountain.g,
+                                                                        mountain.b}));
+    EXPECT_EQ(terrain.at(3 * 16 + 12, 4), (std::array<std::uint8_t, 3>{lake.r, lake.g, lake.b}));
+    EXPECT_EQ(terrain.at(3 * 16 + 12, 12), (std::array<std::uint8_t, 3>{lake.r, lake.g, lake.b}));
+    EXPECT_EQ(terrain.at(3 * 16 + 4, 12), (std::array<std::uint8_t, 3>{lake.r, lake.g, lake.b}));
 
+    // The blocked tile: outlined and hatched in red, clear in between, so it does not tint.
     const test::PngImage blocked = test::readPng(m_dir / "blocked.png");
     ASSERT_EQ(blocked.width, 16u);
     ASSERT_EQ(blocked.height, 16u);
-    EXPECT_EQ(blocked.at(8, 8),
-              (std::array<std::uint8_t, 3>{kBlockedColour.r, kBlockedColour.g, kBlockedColour.b}));
+    const std::array<std::uint8_t, 4> red{kBlockedColour.r, kBlockedColour.g, kBlockedColour.b,
+                                          255};
+    EXPECT_EQ(blocked.rgbaAt(0, 7), red);
+    EXPECT_EQ(blocked.rgbaAt(15, 7), red);
+    EXPECT_EQ(blocked.rgbaAt(4, 4), red);   // on a diagonal: (x + y) % 8 == 0
+    EXPECT_EQ(blocked.rgbaAt(5, 5)[3], 0);  // between two
+    std::size_t clear = 0;
+    for (std::size_t i = 3; i < blocked.rgba.size(); i += 4) clear += blocked.rgba[i] == 0;
+    EXPECT_GT(clear, 16u * 16u / 2) << "mostly see-through";
 }
 
 TEST_F(TiledTest, SmallTilesHaveNoBorder) {
@@ -268,11 +351,13 @@ TEST_F(TiledTest, SmallTilesHaveNoBorder) {
     writeTiled(config, m_terrain, test::tiledMap(config, m_terrain), 16);
 
     const test::PngImage terrain = test::readPng(m_dir / "terrain.png");
-    ASSERT_EQ(terrain.width, 9u);
+    ASSERT_EQ(terrain.width, 45u * 3u);
     ASSERT_EQ(terrain.height, 3u);
     const Rgb c = m_terrain.classes()[1].colour;
     EXPECT_EQ(terrain.at(3, 0), (std::array<std::uint8_t, 3>{c.r, c.g, c.b}));
     EXPECT_EQ(readJson(m_dir / "map.tmj").at("tilewidth"), 3);
+    // Too small to hatch: the blocked tile is solid.
+    EXPECT_EQ(test::readPng(m_dir / "blocked.png").rgbaAt(1, 1)[3], 255);
 }
 
 TEST_F(TiledTest, WithoutTheWalkableLayerOnlyTerrain) {
@@ -350,7 +435,7 @@ TEST_F(TiledTest, LargeMapsSplitIntoChunksPlacedByAWorld) {
         }
     }
     EXPECT_EQ(terrain, expectedTerrain(map, 0, 0, 45, 37));
-    EXPECT_EQ(blocked, expectedBlocked(map, 4, 0, 0, 45, 37));
+    EXPECT_EQ(blocked, expectedBlocked(map, kBlockedGid, 0, 0, 45, 37));
 
     // Tiles larger than a chunk (64) and smaller (7) give the same chunk files.
     test::TempDir other;
@@ -529,7 +614,7 @@ TEST_F(TiledTest, BlockedLayerIsTheMaskAfterConnectivity) {
         for (std::int64_t r = 0; r < 37; ++r) {
             for (std::int64_t c = 0; c < 45; ++c) {
                 const auto at = std::size_t(r * 45 + c);
-                ASSERT_EQ(blocked[at], mask.get(c, r) ? 0u : 4u) << "cell " << c << ", " << r;
+                ASSERT_EQ(blocked[at], mask.get(c, r) ? 0u : kBlockedGid) << "cell " << c << ", " << r;
                 pruned += map.walkable[at] && !mask.get(c, r);
             }
         }

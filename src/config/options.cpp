@@ -359,8 +359,10 @@ constexpr std::array kTailRows{
         "Directory the output files are written to; not part of the config hash.",
         [](Config& c, const Json& v) { c.output.directory = v.get<std::string>(); }},
     Row{"output.files", filesFrom(kOutputFileNames),
-        "Output files to write. height.r16 (raw 16-bit heights) comes with height.r16.json; "
-        "map.tmj (a Tiled map) with terrain.tsj and terrain.png.",
+        "Output files to write. height.r16 (raw 16-bit heights) comes with height.r16.json, "
+        "height.exr (float heights in metres) with height.exr.json; map.tmj (a Tiled map) "
+        "with terrain.tsj and terrain.png; splat.png writes splat_0.png, splat_1.png, ... "
+        "(four classes' weights each, RGBA) and weight.png one weight_<class>.png per class.",
         [](Config& c, const Json& v) { c.output.files = outputFilesFrom(v); }},
     Row{"output.preview_max_size", integerIn(kMinPreviewSize, kMaxPreviewSize),
         "Longest side of preview.png and height.png in pixels; bigger maps are downsampled "
@@ -394,8 +396,15 @@ constexpr std::array kTailRows{
         "even when you gave the size (a note says so).",
         [](Config& c, const Json& v) { c.output.engineSnap = v.get<bool>(); }},
     Row{"output.r16_flip_y", boolean(),
-        "Write height.r16 rows bottom to top instead of top to bottom.",
+        "Write height.r16 rows bottom to top (south edge first) instead of top to bottom. "
+        "Left unset, it follows output.engine: true for unity, whose Import Raw reads the "
+        "first row as the terrain's south (z = 0) edge, false otherwise; a value you set wins.",
         [](Config& c, const Json& v) { c.output.r16FlipY = v.get<bool>(); }},
+    Row{"output.splat_blend", integerIn(0, kMaxSplatBlend),
+        "Soft class borders in splat.png and weight.png: each cell takes every class in "
+        "proportion to its cells in the square of this many cells around it (0: each cell is "
+        "all its own class).",
+        [](Config& c, const Json& v) { c.output.splatBlendCells = v.get<std::int64_t>(); }},
     Row{"output.tiled.tile_pixels", integerIn(kMinTilePixels, kMaxTilePixels),
         "Edge of one tile of map.tmj's tileset image (terrain.png), in pixels.",
         [](Config& c, const Json& v) { c.output.tiled.tilePixels = v.get<std::int64_t>(); }},

@@ -43,6 +43,8 @@ inline constexpr double kMaxElevationMeters = 1e5;
 inline constexpr std::size_t kMaxClasses = 255;
 inline constexpr std::size_t kMaxClassNameChars = 64;
 inline constexpr std::uint64_t kMinPreviewSize = 16;
+/// output.splat_blend: a square of up to 129 x 129 cells keeps each class count in 16 bits.
+inline constexpr std::uint64_t kMaxSplatBlend = 64;
 inline constexpr std::uint64_t kMaxPreviewSize = 16384;
 // EPSG codes below 1024 and from 32767 up are reserved or user-defined in GeoTIFF.
 inline constexpr std::uint64_t kMinEpsg = 1024;

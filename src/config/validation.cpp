@@ -105,6 +105,17 @@ void checkEngineSize(Validation& v, Problems& out) {
     section["height"] = Json(static_cast<std::uint64_t>(map.height));
 }
 
+/// Unity's Import Raw puts the file's first row at the terrain's z = 0 edge (south, with +z
+/// north), so a Unity r16 goes bottom row first: north then lands at +z with "Flip Vertically"
+/// left unticked. The engine only picks the default; a value the user set wins. Like snapping,
+/// this rewrites the document, so the resolved config and its hash say which order was written.
+void deriveR16RowOrder(Validation& v) {
+    if (!v.passedAll({"output.engine", "output.r16_flip_y"})) return;
+    if (v.userSet("output.r16_flip_y")) return;
+    v.config.output.r16FlipY = v.config.output.engine == Engine::Unity;
+    (*sectionOf(v.document, "output.r16_flip_y"))["r16_flip_y"] = v.config.output.r16FlipY;
+}
+
 /// Takes the top-level "$schema" (which names a JSON Schema for editors) out of `document`:
 /// it is accepted, must be a string, and changes nothing, not even the hash.
 void takeSchemaKey(Json& document, Problems& out) {
@@ -129,6 +140,7 @@ Validation validate(Json& document, const Json& written, Problems& out) {
     checkUnusedDefaultRules(v, out);
     // After the other rules, which read the size the user gave.
     checkEngineSize(v, out);
+    deriveR16RowOrder(v);
     checkWorldShape(v, out);
     return v;
 }

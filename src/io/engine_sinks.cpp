@@ -11,7 +11,6 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
-#include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -20,10 +19,9 @@
 #include "io/geotiff_writer.hpp"
 #include "io/height16.hpp"
 #include "io/png_writer.hpp"
+#include "io/r16_sidecar.hpp"
 #include "io/sinks.hpp"
 #include "io/size_bounds.hpp"
-#include "terragrid/model/engine.hpp"
-#include "terragrid/version.hpp"
 
 namespace terragrid {
 namespace {
@@ -61,44 +59,9 @@ void checkTile(const Tile& tile, const std::string& path) {
     }
 }
 
-std::string engineName(Engine engine) {
-    return std::string(kEngineNames[static_cast<std::size_t>(engine)]);
-}
-
-// What a user needs to import height.r16 without guessing: its layout, the mapping back to
-// metres and the figures each engine's import dialog asks for.
-nlohmann::ordered_json r16Sidecar(const Config& config) {
-    const ElevationConfig& e = config.elevation;
-    const EngineScale s = engineScale(e.minMeters, e.maxMeters, config.map.cellSize,
-                                      config.map.width, config.map.height);
-    nlohmann::ordered_json j;
-    j["terragrid_version"] = kVersion;
-    j["file"] = "height.r16";
-    j["width"] = config.map.width;
-    j["height"] = config.map.height;
-    j["sample"] = "uint16";
-    j["byte_order"] = "little-endian";
-    j["rows"] = config.output.r16FlipY ? "bottom-to-top" : "top-to-bottom";
-    j["elevation"] = {{"min_m", e.minMeters}, {"max_m", e.maxMeters}};
-    j["cell_size"] = config.map.cellSize;
-    j["mapping"] = kHeight16Formula;
-    j["unreal"] = {{"scale_x_percent", s.unrealScaleXYPercent},
-                   {"scale_y_percent", s.unrealScaleXYPercent},
-                   {"scale_z_percent", s.unrealScaleZPercent},
-                   {"location_z_cm", s.unrealLocationZCm}};
-    j["unity"] = {{"terrain_width_m", s.unityTerrainWidthMeters},
-                  {"terrain_length_m", s.unityTerrainLengthMeters},
-                  {"terrain_height_m", s.unityTerrainHeightMeters},
-                  {"position_y_m", e.minMeters}};
-    j["godot"] = {{"height_scale", s.godotHeightScale}, {"position_y_m", e.minMeters}};
-    j["engine"] = engineName(config.output.engine);
-    j["seed"] = config.seed;
-    j["config_hash"] = config.hash;
-    return j;
-}
-
 /// height.r16: headerless little-endian uint16, row-major, rows top to bottom (or bottom to top
-/// with output.r16_flip_y), the layout Unreal and Unity import as "RAW 16-bit". The file is
+/// with output.r16_flip_y, which output.engine=unity turns on), the layout Unreal and Unity
+/// import as "RAW 16-bit". The file is
 /// sized up front and each tile's rows are written at their own offsets, so tiles need no
 /// reordering and nothing beyond one row is held. Its sidecar height.r16.json commits with it.
 class R16Sink final : public OutputSink {

@@ -77,6 +77,16 @@ void onPngFlush(png_structp) {}  // the file is flushed once, by AtomicFile::com
 
 // Creates libpng's structs (into `png` and `info`, which the caller frees whatever happens)
 // and writes the signature and IHDR.
+int pngColourType(PngFormat format) noexcept {
+    switch (format) {
+        case PngFormat::Rgb8: return PNG_COLOR_TYPE_RGB;
+        case PngFormat::Rgba8: return PNG_COLOR_TYPE_RGB_ALPHA;
+        case PngFormat::Grey8:
+        case PngFormat::Grey16: break;
+    }
+    return PNG_COLOR_TYPE_GRAY;
+}
+
 bool startPng(PngContext& context, png_structp& png, png_infop& info, std::uint32_t width,
               std::uint32_t height, PngFormat format) {
     png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &context, onPngError, onPngWarning);
@@ -87,10 +97,9 @@ bool startPng(PngContext& context, png_structp& png, png_infop& info, std::uint3
     }
     if (setjmp(png_jmpbuf(png))) return false;
     png_set_write_fn(png, &context, onPngWrite, onPngFlush);
-    const bool grey = format == PngFormat::Grey16;
-    png_set_IHDR(png, info, width, height, grey ? 16 : 8,
-                 grey ? PNG_COLOR_TYPE_GRAY : PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
-                 PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    png_set_IHDR(png, info, width, height, format == PngFormat::Grey16 ? 16 : 8,
+                 pngColourType(format), PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
+                 PNG_FILTER_TYPE_DEFAULT);
     // Named rather than left to the library's defaults, which may change between versions,
     // and chosen for speed (design.md, Performance): libpng's default tries all five filters
     // on every row and then runs zlib's lazy matcher, about 2-4 s of CPU for a 4096 x 4096
@@ -141,24 +150,37 @@ public:
     std::vector<std::uint8_t> bigEndianRow;  // Grey16: one row as PNG stores it
 };
 
+std::size_t pngBytesPerPixel(PngFormat format) noexcept {
+    switch (format) {
+        case PngFormat::Rgb8: return 3;
+        case PngFormat::Rgba8: return 4;
+        case PngFormat::Grey8: return 1;
+        case PngFormat::Grey16: break;
+    }
+    return 2;
+}
+
 PngWriter::PngWriter(std::string path) : m_file(std::move(path)) {}
 
 PngWriter::~PngWriter() = default;
 
 void PngWriter::write(std::uint32_t width, std::uint32_t height,
-                      const std::vector<std::uint8_t>& rgb) {
+                      const std::vector<std::uint8_t>& pixels, PngFormat format) {
     if (m_state != State::Open) {
         throw std::logic_error("PngWriter::write called twice for '" + path() + "'");
     }
     constexpr std::uint32_t kLargest = 0x7fffffff;  // PNG's limit on either side
-    if (width == 0 || height == 0 || width > kLargest || height > kLargest ||
-        rgb.size() != std::size_t{width} * height * 3) {
-        throw std::invalid_argument("PngWriter::write: " + std::to_string(rgb.size()) +
+    if (format == PngFormat::Grey16 || width == 0 || height == 0 || width > kLargest ||
+        height > kLargest ||
+        pixels.size() != std::size_t{width} * height * pngBytesPerPixel(format)) {
+        throw std::invalid_argument("PngWriter::write: " + std::to_string(pixels.size()) +
                                     " bytes for a " + std::to_string(width) + "x" +
-                                    std::to_string(height) + " RGB picture in '" + path() + "'");
+                                    std::to_string(height) + " " +
+                                    std::to_string(pngBytesPerPixel(format)) +
+                                    "-byte-per-pixel picture in '" + path() + "'");
     }
-    start(width, height, PngFormat::Rgb8);
-    writeRows(rgb.data(), height);
+    start(width, height, format);
+    writeRows(pixels.data(), height);
     close();
 }
 
@@ -182,12 +204,12 @@ void PngWriter::start(std::uint32_t width, std::uint32_t height, PngFormat forma
     }
 }
 
-void PngWriter::checkRows(PngFormat format, std::uint32_t rows) const {
+void PngWriter::checkRows(bool sixteenBit, std::uint32_t rows) const {
     if (m_state != State::Started) {
         throw std::logic_error("PngWriter::writeRows for '" + path() +
                                "' outside start() .. close() or after a failure");
     }
-    if (m_encoder->format != format) {
+    if ((m_encoder->format == PngFormat::Grey16) != sixteenBit) {
         throw std::logic_error("PngWriter::writeRows: rows of the wrong format for '" + path() +
                                "'");
     }
@@ -199,14 +221,14 @@ void PngWriter::checkRows(PngFormat format, std::uint32_t rows) const {
     }
 }
 
-void PngWriter::writeRows(const std::uint8_t* rgb, std::uint32_t rows) {
-    checkRows(PngFormat::Rgb8, rows);
-    const std::size_t rowBytes = std::size_t{m_encoder->width} * 3;
-    for (std::uint32_t y = 0; y < rows; ++y) encodeRow(rgb + y * rowBytes);
+void PngWriter::writeRows(const std::uint8_t* pixels, std::uint32_t rows) {
+    checkRows(false, rows);
+    const std::size_t rowBytes = std::size_t{m_encoder->width} * pngBytesPerPixel(m_encoder->format);
+    for (std::uint32_t y = 0; y < rows; ++y) encodeRow(pixels + y * rowBytes);
 }
 
 void PngWriter::writeRows(const std::uint16_t* grey, std::uint32_t rows) {
-    checkRows(PngFormat::Grey16, rows);
+    checkRows(true, rows);
     const std::size_t width = m_encoder->width;
     std::uint8_t* out = m_encoder->bigEndianRow.data();
     for (std::uint32_t y = 0; y < rows; ++y) {

@@ -20,7 +20,12 @@ namespace terragrid {
 enum class PngFormat : std::uint8_t {
     Rgb8,    ///< 3 bytes per pixel: red, green, blue
     Grey16,  ///< one 16-bit grey sample per pixel (stored big-endian, as PNG requires)
+    Rgba8,   ///< 4 bytes per pixel: red, green, blue, alpha (not premultiplied)
+    Grey8,   ///< one 8-bit grey sample per pixel
 };
+
+/// Bytes per pixel of an 8-bit format as writeRows takes it (Grey16: 2, in host order).
+std::size_t pngBytesPerPixel(PngFormat format) noexcept;
 
 /// Writes one PNG. Not thread-safe: use it from one thread at a time. Every failure throws
 /// OutputError("writing '<path>': <cause>"); an uncommitted writer's destructor removes its
@@ -36,21 +41,23 @@ public:
     PngWriter(const PngWriter&) = delete;
     PngWriter& operator=(const PngWriter&) = delete;
 
-    /// Encodes a whole RGB picture into the temporary file: `rgb` holds width x height pixels,
-    /// row-major, 3 bytes (red, green, blue) each. Call once instead of start/writeRows/close.
-    /// Throws std::invalid_argument for a size outside 1..2^31-1 or an `rgb` of the wrong
-    /// length, OutputError with libpng's words (or the system's) when encoding or writing fails.
-    void write(std::uint32_t width, std::uint32_t height, const std::vector<std::uint8_t>& rgb);
+    /// Encodes a whole 8-bit picture into the temporary file: `pixels` holds width x height
+    /// pixels of `format` (Rgb8 by default: 3 bytes, red, green, blue), row-major. Call once
+    /// instead of start/writeRows/close. Throws std::invalid_argument for Grey16, a size
+    /// outside 1..2^31-1 or `pixels` of the wrong length, OutputError with libpng's words (or
+    /// the system's) when encoding or writing fails.
+    void write(std::uint32_t width, std::uint32_t height, const std::vector<std::uint8_t>& pixels,
+               PngFormat format = PngFormat::Rgb8);
 
     /// Writes the PNG header for a width x height picture of `format`; rows follow through
     /// writeRows. Call once. Throws std::invalid_argument for a size outside 1..2^31-1,
     /// OutputError when encoding or writing fails.
     void start(std::uint32_t width, std::uint32_t height, PngFormat format);
 
-    /// Encodes the next `rows` rows of an Rgb8 picture: width x rows pixels, 3 bytes each.
-    /// Throws std::logic_error before start(), for another format or for more rows than the
-    /// picture has; OutputError when encoding or writing fails.
-    void writeRows(const std::uint8_t* rgb, std::uint32_t rows);
+    /// Encodes the next `rows` rows of an 8-bit (Rgb8, Rgba8, Grey8) picture: width x rows
+    /// pixels of pngBytesPerPixel bytes each. Throws std::logic_error before start(), for
+    /// Grey16 or for more rows than the picture has; OutputError when encoding or writing fails.
+    void writeRows(const std::uint8_t* pixels, std::uint32_t rows);
     /// The same for a Grey16 picture: width x rows samples in host byte order.
     void writeRows(const std::uint16_t* grey, std::uint32_t rows);
 
@@ -69,7 +76,7 @@ private:
     enum class State : std::uint8_t { Open, Started, Written, Committed, Failed };
     class Encoder;  // libpng's state, kept out of this header
 
-    void checkRows(PngFormat format, std::uint32_t rows) const;
+    void checkRows(bool sixteenBit, std::uint32_t rows) const;
     void encodeRow(const std::uint8_t* bytes);
     [[noreturn]] void fail(const std::string& cause);
     [[noreturn]] void failEncoder();

@@ -130,6 +130,18 @@ std::unique_ptr<OutputSink> makeHeight16PngSink(const Config& config);
 /// band offset and scale turning them back into metres.
 std::unique_ptr<OutputSink> makeHeight16TifSink(const Config& config);
 
+/// The files of splat.png and weight.png (splat_sinks.cpp). Splat maps for `classCount`
+/// classes: one RGBA image per four classes.
+std::int64_t splatImageCount(std::int64_t classCount) noexcept;
+/// "splat_0.png", "splat_1.png", ...
+std::vector<std::string> splatFileNames(std::int64_t classCount);
+/// "weight_<class>.png" per class, the name cut to letters, digits, '-' and '_' (others
+/// become '_'); a name two classes would share gets "_<class index>" as well.
+std::vector<std::string> weightFileNames(const std::vector<TerrainClass>& classes);
+/// The same names in config.output.directory.
+std::vector<std::string> splatPaths(const Config& config, const Terrain& terrain);
+std::vector<std::string> weightPaths(const Config& config, const Terrain& terrain);
+
 /// Writes `mask` into `writer` (a UInt8 raster of the mask's size) as 0/1 bytes, one block
 /// of at most tileSize x tileSize cells at a time, so no more than one block is ever held
 /// as bytes. Use the writer's TIFF tile size for `tileSize` so each block is encoded at once.

@@ -13,7 +13,7 @@ TiledMapFile::TiledMapFile(AtomicFile& file, const TiledMapInfo& info)
       m_height(info.height),
       m_col0(info.chunk ? info.chunk->col0 : 0),
       m_row0(info.chunk ? info.chunk->row0 : 0),
-      m_blockedGid(tiledBlockedGid(info.classCount)),
+      m_blockedGid(tiledBlockedGid(info.terrainTileCount)),
       m_blockedLayer(info.blockedLayer),
       m_pieces(tiledMapPieces(info)),
       m_terrain(std::make_unique<LayerDataEncoder>(file.fd(), file.targetPath())),

@@ -43,7 +43,8 @@ Json tileLayer(std::int64_t id, const std::string& name, double opacity,
 
 std::vector<std::string> tiledMapPieces(const TiledMapInfo& info) {
     Json layers = Json::array({tileLayer(1, "terrain", 1.0, info)});
-    if (info.blockedLayer) layers.push_back(tileLayer(2, "blocked", kBlockedLayerOpacity, info));
+    // Opaque: the blocked tile itself is transparent but for its outline and hatching.
+    if (info.blockedLayer) layers.push_back(tileLayer(2, "blocked", 1.0, info));
 
     // In name order, as Tiled writes them.
     Json properties = Json::array();
@@ -59,7 +60,7 @@ std::vector<std::string> tiledMapPieces(const TiledMapInfo& info) {
 
     Json tilesets = Json::array({{{"firstgid", 1}, {"source", std::string(kTerrainTilesetFile)}}});
     if (info.blockedLayer) {
-        tilesets.push_back({{"firstgid", tiledBlockedGid(info.classCount)},
+        tilesets.push_back({{"firstgid", tiledBlockedGid(info.terrainTileCount)},
                             {"source", std::string(kBlockedTilesetFile)}});
     }
 

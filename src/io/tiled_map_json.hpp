@@ -22,7 +22,7 @@ struct TiledMapInfo {
     std::int64_t width = 0;   ///< tiles (cells) across
     std::int64_t height = 0;  ///< tiles (cells) down
     std::int64_t tilePixels = 0;
-    std::int64_t classCount = 0;  ///< tiles in the terrain tileset
+    std::int64_t terrainTileCount = 0;  ///< tiles in the terrain tileset
     bool blockedLayer = false;    ///< a second layer, "blocked", with the blocked tileset
     std::string seed;             ///< the map properties: text, as Tiled's ints are 32-bit
     std::string configHash;
@@ -31,9 +31,9 @@ struct TiledMapInfo {
 };
 
 /// The gid of the blocked tile: the blocked tileset comes after the terrain tileset's
-/// classCount tiles, whose gids are 1..classCount.
-inline std::uint32_t tiledBlockedGid(std::int64_t classCount) noexcept {
-    return static_cast<std::uint32_t>(classCount + 1);
+/// terrainTileCount tiles, whose gids are 1..terrainTileCount.
+inline std::uint32_t tiledBlockedGid(std::int64_t terrainTileCount) noexcept {
+    return static_cast<std::uint32_t>(terrainTileCount + 1);
 }
 
 /// The map as Tiled JSON cut where the layers' data go: the file is pieces[0], the base64 text

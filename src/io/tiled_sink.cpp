@@ -57,8 +57,10 @@ struct TilesetFiles {
           json((fs::path(directory) / tsjName).string()) {}
 
     void write() {
-        image.write(static_cast<std::uint32_t>(tileset.tilePixels * std::ssize(tileset.tiles)),
-                    static_cast<std::uint32_t>(tileset.tilePixels), tilesetImageRgb(tileset));
+        const TilesetGrid grid = tilesetGrid(std::ssize(tileset.tiles));
+        image.write(static_cast<std::uint32_t>(tileset.tilePixels * grid.columns),
+                    static_cast<std::uint32_t>(tileset.tilePixels * grid.rows),
+                    tilesetImageRgba(tileset), PngFormat::Rgba8);
         writeOrThrow(json.fd(), tilesetJson(tileset), json.targetPath());
     }
 
@@ -233,7 +235,7 @@ private:
         info.width = width;
         info.height = height;
         info.tilePixels = m_tilePixels;
-        info.classCount = m_classCount;
+        info.terrainTileCount = terrainTileCount(m_classCount, m_tilePixels);
         info.blockedLayer = m_blockedLayer;
         info.seed = m_seed;
         info.configHash = m_configHash;
@@ -357,10 +359,12 @@ Bytes mapFileBound(std::int64_t width, std::int64_t height, Bytes layers) {
     return 4 * kKiB + layers * layer;
 }
 
-// A .tsj with a tile per class (names escaped) and its image, a row of tiles.
+// A .tsj (each tile's entry and Wang tile, each class's name twice more as a Wang colour) and
+// its RGBA image, laid out as the writer does.
 Bytes tilesetBound(std::int64_t tilePixels, std::int64_t tiles, Bytes namesBytes) {
-    const Bytes json = 2 * kKiB + Bytes(tiles) * 256 + namesBytes;
-    return json + bounds::pngBound(tilePixels * tiles, tilePixels, 3);
+    const Bytes json = 2 * kKiB + Bytes(tiles) * 384 + 3 * namesBytes;
+    const TilesetGrid grid = tilesetGrid(tiles);
+    return json + bounds::pngBound(tilePixels * grid.columns, tilePixels * grid.rows, 4);
 }
 
 Bytes chunkCount(std::int64_t w, std::int64_t h, std::int64_t c) {
@@ -386,7 +390,8 @@ PlannedOutput disk(const Config& config) {
     const Bytes layers = tiled.walkableLayer ? 2 : 1;
     const auto classes = static_cast<std::int64_t>(config.terrain.classes.size());
     PlannedOutput out = bounds::plannedFile(config, OutputFile::TiledMap, 0, true);
-    out.bytes = tilesetBound(tiled.tilePixels, classes, bounds::classNamesBytes(config, 0));
+    out.bytes = tilesetBound(tiled.tilePixels, terrainTileCount(classes, tiled.tilePixels),
+                             bounds::classNamesBytes(config, 64));
     out.files = 2;
     if (tiled.walkableLayer) {
         out.bytes += tilesetBound(tiled.tilePixels, 1, 0);
@@ -403,16 +408,20 @@ PlannedOutput disk(const Config& config) {
     return out;
 }
 
-// A band of class rows (up to a chunk row and a tile row), one zlib stream, and the chunk
-// maps' files until commit.
+// A band of class rows (up to a chunk row and a tile row), one zlib stream, the chunk maps'
+// files until commit, and the terrain tileset's RGBA image, drawn whole before it is encoded.
 WriterMemory memory(const Config& config, int) {
     const TiledConfig& tiled = config.output.tiled;
     const Bytes w = Bytes(config.map.width), h = Bytes(config.map.height);
     const Bytes band = Bytes(std::min(config.map.tileSizeCells, config.map.height));
     const Bytes chunk = tiled.chunkCells > 0 ? Bytes(tiled.chunkCells) : 0;
     const Bytes chunks = chunk > 0 ? bounds::ceilDiv(w, chunk) * bounds::ceilDiv(h, chunk) : 1;
+    const std::int64_t p = tiled.tilePixels;
+    const TilesetGrid grid = tilesetGrid(
+        terrainTileCount(static_cast<std::int64_t>(config.terrain.classes.size()), p));
+    const Bytes image = Bytes(grid.columns * p) * Bytes(grid.rows * p) * 4;
     return {MemoryGroup::Writers,
-            w * (band + chunk) + 4 * w + bounds::kCodecState + chunks * 4 * kKiB, 0};
+            w * (band + chunk) + 4 * w + bounds::kCodecState + chunks * 4 * kKiB + image, 0};
 }
 
 }  // namespace tiled_bounds

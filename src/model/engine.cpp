@@ -100,11 +100,13 @@ EngineScale engineScale(double minMeters, double maxMeters, double cellSize, std
 
     // Unity's TerrainData.heightmapScale is the spacing between neighbouring samples, i.e.
     // size / (resolution - 1): the terrain spans its samples edge to edge, first to last, so a
-    // side of n samples is (n - 1) cells long. Size y is the whole height range; the terrain
+    // side of n samples is (n - 1) cells long. Size y covers the height range; the terrain
     // object's own y position (minMeters) then puts sample value 0 at min.
     scale.unityTerrainWidthMeters = static_cast<double>(width - 1) * cellSize;
     scale.unityTerrainLengthMeters = static_cast<double>(height - 1) * cellSize;
-    scale.unityTerrainHeightMeters = range;
+    // Unity's Import Raw divides a 16-bit value by 65536, not 65535 (its TerrainWizards.cs),
+    // so 65535 would land a step short of the top; a size this much taller puts it at max.
+    scale.unityTerrainHeightMeters = range * 65536.0 / 65535.0;
 
     // Godot imports a 16-bit heightmap as 0..1 (value / 65535), which the terrain multiplies by
     // its height scale: the range in metres (and its position offset by minMeters).

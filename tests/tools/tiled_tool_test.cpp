@@ -1,9 +1,10 @@
 // What the Tiled editor itself makes of the Tiled export: each test writes a map through
 // makeSinks, has Tiled 1.8 load it headless and save it again as TMX
 // (`tiled --export-map map.tmj out.tmx`), and checks what Tiled wrote: the map's size, the
-// tileset references, the tilesets as Tiled read them, and every cell of every layer.
+// tileset references, the tilesets as Tiled read them (Class, Wang set), and every cell of
+// every layer. One more has Tiled's tmxrasterizer draw the map and checks the picture.
 //
-// One Tiled run takes about 0.1 s; the tests make six.
+// One Tiled run takes about 0.1 s; the tests make seven.
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -20,6 +21,7 @@
 #include "terragrid/config/loader.hpp"
 #include "terragrid/io/outputs.hpp"
 #include "terragrid/pipeline/regions.hpp"
+#include "io/tiled_tileset.hpp"
 #include "terragrid/model/terrain.hpp"
 #include "terragrid/version.hpp"
 #include "test_support.hpp"
@@ -31,6 +33,9 @@ namespace fs = std::filesystem;
 using test::runCommand;
 using test::shellQuote;
 using ::testing::ElementsAre;
+
+// 3 classes: 3 solid tiles and 14 transition tiles per pair, so blocked.tsj starts at 46.
+constexpr std::uint32_t kBlockedGid = 46;
 
 // An XML element as Tiled writes them: its attributes and the text up to its closing tag
 // (empty for an element that closes itself). Enough XML for TMX, whose elements of one name
@@ -137,8 +142,8 @@ protected:
     }
 
     // Checks the layers Tiled saved against the cells [col0, col0 + width) x [row0, ...) of
-    // `map`: terrain gid = class + 1 everywhere (never 0, a missing tile), blocked gid 4 where
-    // the cell is not walkable.
+    // `map`: terrain gid = class + 1 everywhere (never 0, a missing tile), blocked gid
+    // kBlockedGid where the cell is not walkable.
     static void expectLayers(const std::string& tmx, const test::SyntheticMap& map,
                              std::int64_t col0, std::int64_t row0, std::int64_t width,
                              std::int64_t height) {
@@ -148,13 +153,13 @@ protected:
         ASSERT_EQ(data.size(), 2u);
         EXPECT_EQ(layers[0]["name"], "terrain");
         EXPECT_EQ(layers[1]["name"], "blocked");
-        EXPECT_EQ(layers[1]["opacity"], "0.5");
+        EXPECT_EQ(layers[1]["opacity"], "(missing)") << "opaque: Tiled leaves out opacity 1";
         std::vector<std::uint32_t> terrain, blocked;
         for (std::int64_t r = row0; r < row0 + height; ++r) {
             for (std::int64_t c = col0; c < col0 + width; ++c) {
                 const auto i = static_cast<std::size_t>(r * map.width + c);
                 terrain.push_back(map.classIndex[i] + 1u);
-                blocked.push_back(map.walkable[i] ? 0u : 4u);
+                blocked.push_back(map.walkable[i] ? 0u : kBlockedGid);
             }
         }
         for (const Element& layer : layers) {
@@ -191,7 +196,7 @@ TEST_F(TiledToolTest, TiledLoadsTheMapWithEveryCell) {
     EXPECT_EQ(tilesets[0].attributes,
               (std::map<std::string, std::string>{{"firstgid", "1"}, {"source", "terrain.tsj"}}));
     EXPECT_EQ(tilesets[1].attributes,
-              (std::map<std::string, std::string>{{"firstgid", "4"}, {"source", "blocked.tsj"}}));
+              (std::map<std::string, std::string>{{"firstgid", "46"}, {"source", "blocked.tsj"}}));
 
     EXPECT_EQ(properties(tmx), (std::map<std::string, std::string>{
                                    {"config_hash", "0123456789abcdef"},
@@ -209,11 +214,11 @@ TEST_F(TiledToolTest, TiledReadsTheTilesets) {
     ASSERT_EQ(tilesets.size(), 2u);
     EXPECT_EQ(tilesets[0]["name"], "terrain");
     EXPECT_EQ(tilesets[0]["firstgid"], "1");
-    EXPECT_EQ(tilesets[0]["tilecount"], "3");
-    EXPECT_EQ(tilesets[0]["columns"], "3");
+    EXPECT_EQ(tilesets[0]["tilecount"], "45");
+    EXPECT_EQ(tilesets[0]["columns"], "45");
     EXPECT_EQ(tilesets[0]["tilewidth"], "16");
     EXPECT_EQ(tilesets[1]["name"], "blocked");
-    EXPECT_EQ(tilesets[1]["firstgid"], "4");
+    EXPECT_EQ(tilesets[1]["firstgid"], "46");
     EXPECT_EQ(tilesets[1]["tilecount"], "1");
 
     // Tiled 1.8 does not complain about a missing image, so each must be there in the size
@@ -229,26 +234,76 @@ TEST_F(TiledToolTest, TiledReadsTheTilesets) {
     EXPECT_EQ(images[0]["source"], "terrain.png");
     EXPECT_EQ(images[1]["source"], "blocked.png");
 
-    // Every tile with its properties, typed: the class a string (Tiled leaves the type out),
-    // walkable a bool.
+    // The class tiles as Tiled read them: the class in the tile's type (Tiled 1.8's Type, the
+    // Class field of 1.10 and later), walkable a typed bool. The transition tiles have no class.
     const std::vector<Element> tiles = elements(tilesets[0].body, "tile");
-    ASSERT_EQ(tiles.size(), 3u);
-    for (std::size_t i = 0; i < tiles.size(); ++i) {
+    ASSERT_EQ(tiles.size(), 45u);
+    for (std::size_t i = 0; i < 3; ++i) {
         const TerrainClass& c = m_terrain.classes()[i];
         EXPECT_EQ(tiles[i]["id"], std::to_string(i));
+        EXPECT_EQ(tiles[i]["type"], c.name);
         const std::vector<Element> props = elements(tiles[i].body, "property");
-        ASSERT_EQ(props.size(), 2u);
-        EXPECT_EQ(props[0].attributes, (std::map<std::string, std::string>{
-                                           {"name", "class"}, {"value", c.name}}));
-        EXPECT_EQ(props[1].attributes,
+        ASSERT_EQ(props.size(), 1u);
+        EXPECT_EQ(props[0].attributes,
                   (std::map<std::string, std::string>{{"name", "walkable"},
                                                       {"type", "bool"},
                                                       {"value", c.walkable ? "true" : "false"}}));
     }
+    EXPECT_EQ(tiles[3]["type"], "(missing)");
+
+    // The Wang set as Tiled read it: a corner set, a colour per class, a Wang tile per tile.
+    const std::vector<Element> sets = elements(tilesets[0].body, "wangset");
+    ASSERT_EQ(sets.size(), 1u);
+    EXPECT_EQ(sets[0]["type"], "corner");
+    const std::vector<Element> colours = elements(sets[0].body, "wangcolor");
+    ASSERT_EQ(colours.size(), 3u);
+    EXPECT_EQ(colours[1]["name"], "mountain");
+    EXPECT_EQ(colours[1]["color"], "#8c8278");
+    EXPECT_EQ(colours[1]["tile"], "1");
+    const std::vector<Element> wangTiles = elements(sets[0].body, "wangtile");
+    ASSERT_EQ(wangTiles.size(), 45u);
+    EXPECT_EQ(wangTiles[0]["wangid"], "0,1,0,1,0,1,0,1");
+    EXPECT_EQ(wangTiles[3]["wangid"], "0,1,0,1,0,1,0,2") << "lake, mountain at top-left";
+
     const std::vector<Element> blocked = elements(tilesets[1].body, "property");
     ASSERT_EQ(blocked.size(), 1u);
     EXPECT_EQ(blocked[0]["name"], "walkable");
     EXPECT_EQ(blocked[0]["value"], "false");
+}
+
+// Tiled's own renderer (tmxrasterizer, from the tiled package) draws the map at 16 pixels per
+// cell: each cell shows its class colour untinted, and a blocked cell shows it between red
+// hatch lines.
+TEST_F(TiledToolTest, TmxrasterizerDrawsTheClassesAndTheBlockedHatching) {
+    const test::SyntheticMap map = writeMap(0);
+    const fs::path picture = m_dir / "render.png";
+    const std::string command =
+        "env QT_QPA_PLATFORM=offscreen HOME=" + shellQuote(m_home.path().string()) +
+        " XDG_RUNTIME_DIR=" + shellQuote((m_home / "runtime").string()) + " tmxrasterizer " +
+        shellQuote((m_dir / "map.tmj").string()) + " " + shellQuote(picture.string());
+    const test::CommandResult result = runCommand(command);
+    ASSERT_EQ(result.exitCode, 0) << command << "\n" << result.out << result.err;
+    const test::PngImage png = test::readPng(picture);
+    ASSERT_EQ(png.width, 45u * 16u);
+    ASSERT_EQ(png.height, 37u * 16u);
+    const auto rgb = [](Rgb c) { return std::array<std::uint8_t, 3>{c.r, c.g, c.b}; };
+    std::size_t blockedCells = 0;
+    for (std::uint32_t r = 0; r < 37; ++r) {
+        for (std::uint32_t c = 0; c < 45; ++c) {
+            const auto i = static_cast<std::size_t>(r * 45 + c);
+            const Rgb colour = m_terrain.classes()[map.classIndex[i]].colour;
+            // (5, 6) inside the cell lies off every hatch line ((x + y) % 8 == 0) and border.
+            EXPECT_EQ(png.at(c * 16 + 5, r * 16 + 6), rgb(colour)) << "cell " << c << ", " << r;
+            if (map.walkable[i]) {
+                EXPECT_EQ(png.at(c * 16 + 4, r * 16 + 4), rgb(colour)) << "cell " << c << ", " << r;
+            } else {
+                ++blockedCells;
+                EXPECT_EQ(png.at(c * 16 + 4, r * 16 + 4), rgb(kBlockedColour))
+                    << "cell " << c << ", " << r;
+            }
+        }
+    }
+    EXPECT_GT(blockedCells, 0u);
 }
 
 // Tiled 1.8 cannot load a .world from the command line ("Not a map file."), so each chunk map

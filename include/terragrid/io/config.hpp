@@ -28,11 +28,15 @@ enum class OutputFile : std::uint8_t {
     Height16Png,  ///< height16.png
     Height16Tif,  ///< height16.tif: UInt16 with scale and offset to metres
     TiledMap,     ///< map.tmj, terrain.tsj, terrain.png (or chunk maps and map.world)
-    Last = TiledMap
+    HeightExr,    ///< height.exr (float metres, for Godot) and its sidecar height.exr.json
+    SplatPng,     ///< splat_0.png, splat_1.png, ...: four classes' weights per RGBA image
+    WeightPng,    ///< weight_<class>.png: each class's weight as 8-bit grey (Unreal)
+    Last = WeightPng
 };
-inline constexpr std::array<std::string_view, 10> kOutputFileNames{
-    "height.tif", "classes.tif",  "walkable.tif", "preview.png",  "height.png",
-    "stats.json", "height.r16",   "height16.png", "height16.tif", "map.tmj"};
+inline constexpr std::array<std::string_view, 13> kOutputFileNames{
+    "height.tif", "classes.tif",  "walkable.tif", "preview.png", "height.png",
+    "stats.json", "height.r16",   "height16.png", "height16.tif", "map.tmj",
+    "height.exr", "splat.png",    "weight.png"};
 static_assert(kOutputFileNames.size() == std::size_t(OutputFile::Last) + 1);
 
 /// Tiled (level editor) export settings: output.tiled.
@@ -59,6 +63,8 @@ struct OutputConfig {
     bool engineSnap = false;
     /// height.r16 rows bottom to top instead of top to bottom.
     bool r16FlipY = false;
+    /// Splat and weight maps blend classes over this many cells around each cell (0: hard).
+    std::int64_t splatBlendCells = 0;
     TiledConfig tiled;
 };
 

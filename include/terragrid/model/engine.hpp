@@ -39,7 +39,7 @@ struct EngineScale {
     double unrealLocationZCm = 0;     ///< Landscape Z location that puts 0..65535 at min..max
     double unityTerrainWidthMeters = 0;   ///< Terrain width (x)
     double unityTerrainLengthMeters = 0;  ///< Terrain length (z)
-    double unityTerrainHeightMeters = 0;  ///< Terrain height: max - min
+    double unityTerrainHeightMeters = 0;  ///< Terrain height: (max - min) * 65536 / 65535
     double godotHeightScale = 0;          ///< metres per unit of a 0..1 normalised heightmap
 };
 EngineScale engineScale(double minMeters, double maxMeters, double cellSize, std::int64_t width,

@@ -1,0 +1,174 @@
+// height.exr (+ height.exr.json): the height in metres as a single-channel 32-bit float
+// OpenEXR image, the heightmap Godot's terrain plugins take at full precision (Godot imports
+// PNG at 8 bits per channel). EXR scanlines go out top row first, so the tiles of one tile row
+// are gathered into a band of full-width rows, written once its last tile is in; nothing
+// beyond one band is held.
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "io/atomic_file.hpp"
+#include "io/exr_writer.hpp"
+#include "io/sinks.hpp"
+#include "io/size_bounds.hpp"
+#include "terragrid/version.hpp"
+
+namespace terragrid {
+namespace {
+
+// Terrain3D's importer (addons/terrain_3d/tools/importer.tscn; its docs, import_export.md)
+// stores heights as given ("full range values"), so metres go in unscaled; the map is centred
+// on import_position, and vertex_spacing is the cell size.
+nlohmann::ordered_json terrain3d(const Config& config) {
+    return {{"importer", {{"height_file_name", "height.exr"},
+                          {"import_position", {0, 0, 0}},
+                          {"import_scale", 1.0},
+                          {"height_offset", 0.0}}},
+            {"vertex_spacing", config.map.cellSize}};
+}
+
+nlohmann::ordered_json exrSidecar(const Config& config) {
+    nlohmann::ordered_json j;
+    j["terragrid_version"] = kVersion;
+    j["file"] = "height.exr";
+    j["width"] = config.map.width;
+    j["height"] = config.map.height;
+    j["sample"] = "float32";
+    j["channel"] = kExrChannel;
+    j["compression"] = "zip";
+    j["unit"] = "metre";
+    j["orientation"] = {{"rows", "top-to-bottom"},
+                        {"first_row_edge", "north"},
+                        {"first_column_edge", "west"}};
+    // The values are elevations, not a normalised 0..1 range: 0 is sea level.
+    j["levels"] = {{"value_is", "elevation in metres"}, {"zero_m", "sea level"}};
+    j["elevation"] = {{"min_m", config.elevation.minMeters}, {"max_m", config.elevation.maxMeters}};
+    j["cell_size"] = config.map.cellSize;
+    // In Godot -z is north and +x east; a terrain's image row 0 is its -z edge.
+    j["godot"] = {{"north", "-z"}, {"east", "+x"}, {"terrain3d", terrain3d(config)}};
+    j["engine"] = std::string(kEngineNames[static_cast<std::size_t>(config.output.engine)]);
+    j["seed"] = config.seed;
+    j["config_hash"] = config.hash;
+    return j;
+}
+
+std::vector<std::pair<std::string, std::string>> exrAttributes(const Config& config) {
+    return {{"terragrid_version", std::string(kVersion)},
+            {"terragrid_seed", std::to_string(config.seed)},
+            {"terragrid_config_hash", config.hash},
+            {"terragrid_unit", "metre"}};
+}
+
+class HeightExrSink final : public OutputSink {
+public:
+    explicit HeightExrSink(const Config& config)
+        : m_width(config.map.width),
+          m_height(config.map.height),
+          m_sidecarText(exrSidecar(config).dump(2) + "\n"),
+          m_writer(outputPath(config, OutputFile::HeightExr), m_width, m_height,
+                   exrAttributes(config)),
+          m_sidecar(m_writer.path() + ".json") {}
+
+    const std::string& path() const override { return m_writer.path(); }
+
+    void begin(const TileLayout& layout) override {
+        if (layout.mapWidth() != m_width || layout.mapHeight() != m_height)
+            throw std::logic_error("sink for '" + path() + "' was made for another map size");
+    }
+
+    void consume(const Tile& tile) override {
+        const TileRect& r = tile.rect;
+        if (static_cast<std::int64_t>(tile.elevationMeters.size()) != r.cellCount())
+            throw std::logic_error("sink for '" + path() + "': tile " + std::to_string(r.index) +
+                                   " lacks elevations for some of its cells");
+        if (r.col0 == 0) {  // the first tile of a band
+            if (r.row0 != m_bandRow0) outOfOrder(tile);
+            m_bandRows = r.height;
+            m_band.resize(static_cast<std::size_t>(m_width * r.height));
+        } else if (r.col0 != m_nextCol || r.row0 != m_bandRow0 || r.height != m_bandRows) {
+            outOfOrder(tile);
+        }
+        for (std::int64_t y = 0; y < r.height; ++y) {
+            std::copy_n(tile.elevationMeters.begin() + y * r.width, r.width,
+                        m_band.begin() + y * m_width + r.col0);
+        }
+        m_nextCol = r.col0 + r.width;
+        if (m_nextCol == m_width) {
+            m_writer.writeRows(m_band.data(), m_bandRows);
+            m_bandRow0 += m_bandRows;
+            m_nextCol = 0;
+        }
+    }
+
+    void finish() override {
+        if (m_bandRow0 != m_height)
+            throw OutputError("writing '" + path() + "': only " + std::to_string(m_bandRow0) +
+                              " of " + std::to_string(m_height) + " rows arrived");
+        m_writer.close();
+        m_sidecar.write(m_sidecarText);
+    }
+
+    // The data first: a sidecar in place always describes a complete height.exr.
+    void commit() override {
+        m_writer.commit();
+        m_sidecar.commit();
+    }
+
+private:
+    [[noreturn]] void outOfOrder(const Tile& tile) const {
+        throw std::logic_error("sink for '" + path() + "': tile " +
+                               std::to_string(tile.rect.index) +
+                               " arrived out of row-major tile order");
+    }
+
+    std::int64_t m_width;
+    std::int64_t m_height;
+    std::string m_sidecarText;
+    ExrWriter m_writer;
+    AtomicFile m_sidecar;
+    std::vector<float> m_band;  // width x m_bandRows elevations
+    std::int64_t m_bandRow0 = 0;
+    std::int64_t m_bandRows = 0;
+    std::int64_t m_nextCol = 0;
+};
+
+// ZIP blocks of 16 rows, each stored raw when deflate does not shrink it (OpenEXR keeps the
+// smaller), with its row number, size and offset-table entry; the header and its attributes;
+// the sidecar height.exr.json.
+PlannedOutput exrDisk(const Config& config) {
+    const bounds::Bytes blocks = bounds::ceilDiv(bounds::Bytes(config.map.height), 16);
+    PlannedOutput out = bounds::plannedFile(
+        config, OutputFile::HeightExr,
+        4 * bounds::cells(config.map.width, config.map.height) + blocks * 16 + 8 * bounds::kKiB,
+        true);
+    out.files = 2;
+    return out;
+}
+
+// A band of float rows, OpenEXR's block of 16 rows before and after ZIP, and zlib's state.
+WriterMemory exrMemory(const Config& config, int) {
+    const auto w = bounds::Bytes(config.map.width);
+    const auto band = bounds::Bytes(std::min(config.map.tileSizeCells, config.map.height));
+    return {MemoryGroup::Writers, w * band * 4 + 2 * 16 * 4 * w + bounds::kCodecState, 0};
+}
+
+}  // namespace
+
+constexpr OutputDriver kHeightExrDriver{
+    .file = OutputFile::HeightExr,
+    .name = "height.exr",
+    .needsClasses = neverNeeded,
+    .needsRegions = neverNeeded,
+    .makeSink = [](const Config& config, const SinkInputs&) -> std::unique_ptr<OutputSink> {
+        return std::make_unique<HeightExrSink>(config);
+    },
+    .diskBound = exrDisk,
+    .memoryBound = exrMemory,
+};
+static_assert(namedAsInTable(kHeightExrDriver));
+const DriverRegistration kHeightExrRegistered{kHeightExrDriver};
+
+}  // namespace terragrid

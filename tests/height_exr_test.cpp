@@ -1,0 +1,198 @@
+// height.exr through makeSinks, read back three ways: OpenEXR's own reader (exact floats),
+// OpenEXR's command-line tools exrheader and exrinfo (the header as they see it), and headless
+// Godot 3 (Debian's godot3-server), whose Image.load is what Godot terrain plugins call.
+
+#include <OpenEXR/ImfChannelList.h>
+#include <OpenEXR/ImfFrameBuffer.h>
+#include <OpenEXR/ImfHeader.h>
+#include <OpenEXR/ImfInputFile.h>
+#include <OpenEXR/ImfStringAttribute.h>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "terragrid/io/outputs.hpp"
+#include "test_support.hpp"
+
+namespace terragrid {
+namespace {
+
+namespace fs = std::filesystem;
+using test::readFile;
+using ::testing::HasSubstr;
+
+constexpr std::int64_t kWidth = 100;
+constexpr std::int64_t kHeight = 70;
+
+// Different in every cell and lopsided: a row or column in the wrong place shows.
+test::SyntheticMap exrMap() {
+    return test::elevationMap(kWidth, kHeight, [](std::int64_t c, std::int64_t r) {
+        return static_cast<float>(-95.25 + 0.37 * static_cast<double>(c) +
+                                  11.0 * static_cast<double>(r) +
+                                  std::sin(0.3 * static_cast<double>(c * r)));
+    });
+}
+
+Config exrConfig(const fs::path& directory) {
+    Config config = test::outputConfig(directory.string(),
+                                       {OutputFile::HeightTif, OutputFile::HeightExr});
+    config.elevation = {-100.0, 900.0};
+    return config;
+}
+
+// Every pixel of the one float channel `channel`, read by OpenEXR's C++ reader.
+std::vector<float> readExr(const fs::path& path, const char* channel, int* width, int* height) {
+    Imf::InputFile file(path.c_str());
+    const Imath::Box2i window = file.header().dataWindow();
+    *width = window.max.x - window.min.x + 1;
+    *height = window.max.y - window.min.y + 1;
+    std::vector<float> values(static_cast<std::size_t>(*width) * static_cast<std::size_t>(*height));
+    Imf::FrameBuffer frame;
+    frame.insert(channel, Imf::Slice(Imf::FLOAT, reinterpret_cast<char*>(values.data()),
+                                     sizeof(float), sizeof(float) * std::size_t(*width)));
+    file.setFrameBuffer(frame);
+    file.readPixels(window.min.y, window.max.y);
+    return values;
+}
+
+class HeightExrTest : public ::testing::Test {
+protected:
+    void SetUp() override { test::writeOutputs(exrConfig(m_dir.path()), nullptr, nullptr, exrMap(), 32); }
+    test::TempDir m_dir;
+};
+
+TEST_F(HeightExrTest, HoldsEveryElevationAsTheFloatInHeightTif) {
+    Imf::InputFile file((m_dir / "height.exr").c_str());
+    const Imf::ChannelList& channels = file.header().channels();
+    ASSERT_NE(channels.findChannel("Y"), nullptr);
+    EXPECT_EQ(channels.findChannel("Y")->type, Imf::FLOAT);
+    int count = 0;
+    for (auto it = channels.begin(); it != channels.end(); ++it) ++count;
+    EXPECT_EQ(count, 1);
+    EXPECT_EQ(file.header().compression(), Imf::ZIP_COMPRESSION);
+    const auto* unit = file.header().findTypedAttribute<Imf::StringAttribute>("terragrid_unit");
+    ASSERT_NE(unit, nullptr);
+    EXPECT_EQ(unit->value(), "metre");
+
+    int w = 0, h = 0;
+    const std::vector<float> exr = readExr(m_dir / "height.exr", "Y", &w, &h);
+    EXPECT_EQ(w, kWidth);
+    EXPECT_EQ(h, kHeight);
+    const std::vector<float> tif = test::readFloatTiff(m_dir / "height.tif");
+    ASSERT_EQ(exr.size(), tif.size());
+    EXPECT_TRUE(std::memcmp(exr.data(), tif.data(), exr.size() * sizeof(float)) == 0)
+        << "every float bit for bit";
+    EXPECT_EQ(exr.front(), exrMap().elevation.front());  // row 0 is the map's north row
+    EXPECT_EQ(exr.back(), exrMap().elevation.back());
+}
+
+TEST_F(HeightExrTest, SameBytesWhateverTheTileSize) {
+    const std::string first = readFile(m_dir / "height.exr");
+    for (std::int64_t tileSize : {7, 64, 100}) {
+        test::TempDir other;
+        test::writeOutputs(exrConfig(other.path()), nullptr, nullptr, exrMap(), tileSize);
+        EXPECT_TRUE(readFile(other / "height.exr") == first) << "tiles of " << tileSize;
+        EXPECT_EQ(readFile(other / "height.exr.json"), readFile(m_dir / "height.exr.json"));
+    }
+}
+
+// OpenEXR's tools read the header as a single 32-bit float channel, ZIP, 100 x 70.
+TEST_F(HeightExrTest, OpenExrToolsReadTheHeader) {
+    for (const char* tool : {"exrheader", "exrinfo"}) {
+        ASSERT_EQ(test::runCommand(std::string("command -v ") + tool).exitCode, 0)
+            << tool << " is not on PATH; scripts/deps.sh installs it (Debian package openexr)";
+    }
+    const std::string path = test::shellQuote((m_dir / "height.exr").string());
+    const test::CommandResult header = test::runCommand("exrheader " + path);
+    ASSERT_EQ(header.exitCode, 0) << header.err;
+    EXPECT_THAT(header.out, HasSubstr("Y, 32-bit floating-point, sampling 1 1"));
+    EXPECT_THAT(header.out, HasSubstr("compression (type compression): zip"));
+    EXPECT_THAT(header.out, HasSubstr("dataWindow (type box2i): (0 0) - (99 69)"));
+    EXPECT_THAT(header.out, HasSubstr("terragrid_config_hash (type string): \"0123456789abcdef\""));
+    const test::CommandResult info = test::runCommand("exrinfo -v " + path);
+    ASSERT_EQ(info.exitCode, 0) << info.err;
+    EXPECT_THAT(info.out, HasSubstr("'Y': float samp 1 1"));
+    EXPECT_THAT(info.out, HasSubstr("100 x 70"));
+}
+
+TEST_F(HeightExrTest, SidecarGivesTerrain3dItsImportValues) {
+    const auto j = nlohmann::json::parse(readFile(m_dir / "height.exr.json"));
+    EXPECT_EQ(j["width"], kWidth);
+    EXPECT_EQ(j["height"], kHeight);
+    EXPECT_EQ(j["sample"], "float32");
+    EXPECT_EQ(j["unit"], "metre");
+    EXPECT_EQ(j["orientation"]["first_row_edge"], "north");
+    EXPECT_EQ(j["godot"]["north"], "-z");
+    const auto& t3d = j["godot"]["terrain3d"];
+    EXPECT_EQ(t3d["importer"]["height_file_name"], "height.exr");
+    EXPECT_EQ(t3d["importer"]["import_scale"], 1.0);
+    EXPECT_EQ(t3d["importer"]["height_offset"], 0.0);
+    EXPECT_EQ(t3d["vertex_spacing"], 30.0);
+}
+
+// Godot 3.2's Image.load reads a one-channel EXR into RGBAH (half floats): each pixel must be
+// the height.tif value to within a half float's step (Godot truncates to half, so up to one
+// step below), and in the same place.
+TEST_F(HeightExrTest, GodotLoadsItWithImageLoad) {
+    ASSERT_EQ(test::runCommand("command -v godot3-server").exitCode, 0)
+        << "godot3-server is not on PATH; scripts/deps.sh installs it (Debian package "
+           "godot3-server)";
+    const fs::path script = m_dir / "load.gd";
+    const fs::path out = m_dir / "godot.bin";
+    std::ofstream(script) << ("extends SceneTree\n"
+                            "func _init():\n"
+                            "\tvar img = Image.new()\n"
+                            "\tvar err = img.load(\"" + (m_dir / "height.exr").string() + "\")\n"
+                            "\tvar f = File.new()\n"
+                            "\tf.open(\"" + out.string() + "\", File.WRITE)\n"
+                            "\tf.store_32(err)\n"
+                            "\tf.store_32(img.get_width())\n"
+                            "\tf.store_32(img.get_height())\n"
+                            "\timg.lock()\n"
+                            "\tfor y in range(img.get_height()):\n"
+                            "\t\tfor x in range(img.get_width()):\n"
+                            "\t\t\tf.store_float(img.get_pixel(x, y).r)\n"
+                            "\timg.unlock()\n"
+                            "\tf.close()\n"
+                            "\tquit()\n");
+    ASSERT_TRUE(fs::exists(script));
+    // From the scratch directory, with HOME there too: Godot writes logs/godot.log under the
+    // directory it runs in.
+    const std::string command = "cd " + test::shellQuote(m_dir.path().string()) + " && HOME=" +
+                                test::shellQuote(m_dir.path().string()) +
+                                " godot3-server --no-window -s " +
+                                test::shellQuote(script.string());
+    const test::CommandResult r = test::runCommand(command);
+    ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+
+    const std::string bytes = readFile(out);
+    ASSERT_EQ(bytes.size(), 12u + std::size_t(kWidth * kHeight) * 4u) << r.out << r.err;
+    std::vector<std::uint32_t> head(3);
+    std::memcpy(head.data(), bytes.data(), 12);  // Godot writes little-endian, as this host
+    EXPECT_EQ(head[0], 0u) << "Image.load's error";
+    EXPECT_EQ(head[1], std::uint32_t(kWidth));
+    EXPECT_EQ(head[2], std::uint32_t(kHeight));
+    std::vector<float> godot(std::size_t(kWidth * kHeight));
+    std::memcpy(godot.data(), bytes.data() + 12, godot.size() * 4);
+
+    const std::vector<float> tif = test::readFloatTiff(m_dir / "height.tif");
+    for (std::size_t i = 0; i < tif.size(); ++i) {
+        // A half float keeps 11 significant bits: steps of 2^(e - 10) for |v| in [2^e, 2^(e+1)).
+        const double v = tif[i];
+        const double step = v == 0 ? 0x1p-24 : std::ldexp(1.0, std::ilogb(v) - 10);
+        ASSERT_LE(std::abs(godot[i] - v), step)
+            << "cell " << i % kWidth << ", " << i / kWidth << ": Godot " << godot[i]
+            << ", height.tif " << v;
+    }
+}
+
+}  // namespace
+}  // namespace terragrid
