@@ -65,7 +65,7 @@ fi
 # configured differently before.
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_CXX_FLAGS="$flags" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" \
-  -DCMAKE_EXE_LINKER_FLAGS="$link_flags" >/dev/null
+  -DCMAKE_EXE_LINKER_FLAGS="$link_flags" -DTERRAGRID_BENCH=OFF >/dev/null
 
 log="$build/build.log"
 # tsan needs only the test executable and the CLI it spawns, which is everything there is.
