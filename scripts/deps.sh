@@ -5,6 +5,7 @@ set -euo pipefail
 
 packages=(
   cmake g++ make                   # toolchain
+  ccache                           # compiler cache for every build (CMakeLists.txt, scripts/common.sh)
   libboost-program-options-dev     # CLI options
   nlohmann-json3-dev               # configs
   libtiff-dev                      # GeoTIFF writer
@@ -16,7 +17,7 @@ packages=(
   gdal-bin                         # gdalinfo, used by the tests to check our GeoTIFFs
   tiled                            # the Tiled editor, used by the tests to open our maps
   libbenchmark-dev libnoise-dev    # scripts/bench.sh: Google Benchmark, libnoise to compare with
-  clang libclang-rt-14-dev         # scripts/fuzz.sh: clang++ and libFuzzer with its sanitizers
+  clang libclang-rt-14-dev         # scripts/sanitize.sh asan, scripts/fuzz.sh: clang++, libFuzzer, sanitizers
 )
 
 missing=()
