@@ -17,7 +17,7 @@ packages=(
   gdal-bin                         # gdalinfo, used by the tests to check our GeoTIFFs
   tiled                            # the Tiled editor, used by the tests to open our maps
   libbenchmark-dev libnoise-dev    # scripts/bench.sh: Google Benchmark, libnoise to compare with
-  clang libclang-rt-14-dev         # scripts/sanitize.sh asan, scripts/fuzz.sh: clang++, libFuzzer, sanitizers
+  clang-16 libclang-rt-16-dev      # scripts/sanitize.sh asan, scripts/fuzz.sh: clang++, libFuzzer, sanitizers
 )
 
 missing=()
