@@ -17,6 +17,8 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 build="${TERRAGRID_BENCH_BUILD_DIR:-$root/build-bench}"
 
 "$root/scripts/deps.sh"
+# shellcheck source=scripts/common.sh
+. "$root/scripts/common.sh"   # ccache settings
 # Configured every time: cheap, and it keeps the build Release with benchmarks on even when
 # the directory was configured differently before.
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DTERRAGRID_BENCH=ON >/dev/null

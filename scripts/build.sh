@@ -6,6 +6,8 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 build="${TERRAGRID_BUILD_DIR:-$root/build}"
 
 "$root/scripts/deps.sh"
+# shellcheck source=scripts/common.sh
+. "$root/scripts/common.sh"   # ccache settings
 if [ ! -f "$build/CMakeCache.txt" ]; then
   cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release >/dev/null
 fi

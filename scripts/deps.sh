@@ -5,6 +5,7 @@ set -euo pipefail
 
 packages=(
   cmake g++ make                   # toolchain
+  ccache                           # compiler cache for every build (CMakeLists.txt, scripts/common.sh)
   libboost-program-options-dev     # CLI options
   nlohmann-json3-dev               # configs
   libtiff-dev                      # GeoTIFF writer
@@ -19,7 +20,7 @@ packages=(
   godot3-server                    # headless Godot, used by the tests to load height.exr
   openexr                          # exrheader and exrcheck, used by the tests on height.exr
   libbenchmark-dev libnoise-dev    # scripts/bench.sh: Google Benchmark, libnoise to compare with
-  clang libclang-rt-14-dev         # scripts/fuzz.sh: clang++ and libFuzzer with its sanitizers
+  clang-16 libclang-rt-16-dev      # scripts/sanitize.sh asan, scripts/fuzz.sh: clang++, libFuzzer, sanitizers
 )
 
 missing=()

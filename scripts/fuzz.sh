@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer target for config parsing and validation (tests/fuzz/config_fuzz.cpp)
-# with clang, AddressSanitizer and UndefinedBehaviorSanitizer in a build directory of its own,
-# and fuzzes parseConfig for a bounded time. Fails on any crash, sanitizer report, leak,
-# uncaught exception other than ConfigError, broken invariant, or input slower than -timeout.
+# with clang, AddressSanitizer and UndefinedBehaviorSanitizer in a build directory of its own
+# (configure_fuzz in scripts/common.sh; reused as it is when already built), and fuzzes
+# parseConfig for a bounded time. Fails on any crash, sanitizer report, leak, uncaught
+# exception other than ConfigError, broken invariant, or input slower than -timeout.
 #
 # Usage: scripts/fuzz.sh [seconds]        (default 60; CI runs scripts/fuzz.sh 60)
 # Environment:
@@ -13,7 +14,6 @@
 # replays it in the normal test suite from then on (this script also seeds the fuzzer with it).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-build="${TERRAGRID_FUZZ_BUILD_DIR:-$root/build-fuzz}"
 seconds="${1:-60}"
 if ! [[ "$seconds" =~ ^[1-9][0-9]*$ ]]; then
   echo "usage: scripts/fuzz.sh [seconds]   (a whole number of seconds, at least 1)" >&2
@@ -21,19 +21,14 @@ if ! [[ "$seconds" =~ ^[1-9][0-9]*$ ]]; then
 fi
 
 "$root/scripts/deps.sh"
+# shellcheck source=scripts/common.sh
+. "$root/scripts/common.sh"
+# The build, its flags and why: configure_fuzz in scripts/common.sh (clang, ASan + UBSan, and
+# the fuzzer's coverage instrumentation in every object). Configured only if it is not already.
+build="$fuzz_build_dir"
+configure_fuzz
 
-# libFuzzer exists only for clang, and the core library must be built by the same compiler
-# with the fuzzer's coverage instrumentation (fuzzer-no-link) and the sanitizers, or the fuzzer
-# could not see inside parseConfig; hence clang++ for the whole build directory. -O1 -g and
-# no NDEBUG (asserts armed) as in scripts/sanitize.sh; -fno-sanitize-recover=all makes any UB
-# a crash libFuzzer stops on. Only the fuzz target itself links libFuzzer's main
-# (tests/fuzz/CMakeLists.txt).
-flags="-fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all"
-cmake -S "$root" -B "$build" -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DCMAKE_CXX_FLAGS="$flags" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" \
-  -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" -DTERRAGRID_FUZZ=ON >/dev/null
-
-log="$build/build.log"
+log="$build/fuzz-build.log"
 # Only the fuzz target and what it links (the core library): the CLI and the tests are not
 # needed here.
 if ! cmake --build "$build" --parallel "$(nproc)" --target terragrid_config_fuzz >"$log" 2>&1; then

@@ -2,7 +2,8 @@
 # Builds terragrid with sanitizers in a build directory of its own and runs tests through ctest.
 #
 #   scripts/sanitize.sh asan   AddressSanitizer + UndefinedBehaviorSanitizer (+ LeakSanitizer):
-#                              the whole test suite, the CLI the tests spawn included.
+#                              the whole test suite, the CLI the tests spawn included (GCC;
+#                              scripts/common.sh says why the fuzzer has a clang build).
 #   scripts/sanitize.sh tsan   ThreadSanitizer: the tests that run terragrid code on several
 #                              TBB threads (see TSAN_TESTS below).
 #
@@ -16,16 +17,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 
 mode="${1:-}"
 case "$mode" in
-  asan)
-    build="${TERRAGRID_ASAN_BUILD_DIR:-$root/build-asan}"
-    # float-cast-overflow is UB that -fsanitize=undefined leaves out with GCC (clang includes
-    # it); hostile configs (1e309, NaN) make it a real risk wherever a double becomes an integer.
-    sanitizers="address,undefined,float-cast-overflow"
-    ;;
-  tsan)
-    build="${TERRAGRID_TSAN_BUILD_DIR:-$root/build-tsan}"
-    sanitizers="thread"
-    ;;
+  asan | tsan) ;;
   *)
     echo "usage: scripts/sanitize.sh asan|tsan [ctest arguments]" >&2
     exit 2
@@ -34,18 +26,21 @@ esac
 shift
 
 "$root/scripts/deps.sh"
+# shellcheck source=scripts/common.sh
+. "$root/scripts/common.sh"
 
-# RelWithDebInfo with -O1 instead of its -O2 -DNDEBUG: -O1 is what the sanitizers' authors
-# recommend (fast enough for the whole suite, stack traces still exact), -g gives file:line in
-# reports, and leaving NDEBUG undefined keeps every assert() armed, which is what a hardening
-# build wants. Debug (-O0) would make the noise and GeoTIFF tests several times slower for no
-# extra checking. -fno-omit-frame-pointer keeps the sanitizers' fast unwinder accurate, and
-# -fno-sanitize-recover=all turns every UBSan finding into an abort, so it fails the test
-# instead of scrolling past in its output. The flags also reach the link step (CMake passes
-# CMAKE_CXX_FLAGS when linking), which is where the sanitizer runtimes come in.
-flags="-fsanitize=$sanitizers -fno-omit-frame-pointer -fno-sanitize-recover=all"
-link_flags="-fsanitize=$sanitizers"
-if [ "$mode" = tsan ]; then
+if [ "$mode" = asan ]; then
+  # ASan + UBSan; the flags and why: configure_asan in scripts/common.sh.
+  build="$asan_build_dir"
+  configure_asan
+else
+  build="${TERRAGRID_TSAN_BUILD_DIR:-$root/build-tsan}"
+  # GCC, as the Release build. Same build type, -O1 and armed asserts as the asan build (see
+  # configure_asan in scripts/common.sh for why); -fno-sanitize-recover=all makes a report
+  # fail the test. The flags also reach the link step (CMake passes CMAKE_CXX_FLAGS when
+  # linking), which is where the sanitizer runtime comes in.
+  flags="-fsanitize=thread -fno-omit-frame-pointer -fno-sanitize-recover=all"
+  link_flags="-fsanitize=thread"
   # Debian's libtbb is not instrumented, so TSan cannot see how TBB hands work between threads
   # and reports every hand-over as a race, in terragrid's own frames. tbb_tsan_sync.cpp tells
   # TSan where TBB synchronises (its comment says how, and what that costs); it is linked into
@@ -60,15 +55,14 @@ if [ "$mode" = tsan ]; then
   link_flags="$link_flags $sync_obj"
   # TBB's headers then report their own release and acquire points to the shim too.
   flags="$flags -DTBB_USE_PROFILING_TOOLS=2"
+  # The benchmarks are built by the normal build; the SIMD kernels only for this CPU's targets.
+  configure "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DCMAKE_CXX_FLAGS="$flags" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" \
+    -DCMAKE_EXE_LINKER_FLAGS="$link_flags" -DTERRAGRID_BENCH=OFF -DTERRAGRID_SIMD_TARGETS=native
 fi
-# Configured every time: cheap, and it keeps the flags right even if the directory was
-# configured differently before.
-cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DCMAKE_CXX_FLAGS="$flags" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" \
-  -DCMAKE_EXE_LINKER_FLAGS="$link_flags" >/dev/null
 
 log="$build/build.log"
-# tsan needs only the test executable and the CLI it spawns, which is everything there is.
+# Everything the directory holds: the test executable and the CLI it spawns.
 if ! cmake --build "$build" --parallel "$(nproc)" >"$log" 2>&1; then
   cat "$log" >&2
   echo "sanitize $mode: build failed (log: $log)" >&2

@@ -35,7 +35,7 @@ double evaluateTile(const NoiseField& field, const GridGeometry& grid, std::int6
 }  // namespace
 
 NoiseParams benchLayer(NoiseKind noise, FractalKind fractal) {
-    NoiseParams p = defaultConfig().height;
+    NoiseParams p = defaultConfig().height.base;
     p.noise = noise;
     p.fractal = fractal;
     if (fractal != FractalKind::None) p.octaves = kFbmOctaves;

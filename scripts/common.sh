@@ -1,0 +1,73 @@
+# Sourced (not run) by the scripts that build: what every build directory shares.
+# Expects $root, the checkout's top directory.
+
+# ccache (CMakeLists.txt makes it the compiler launcher when it is installed). CCACHE_BASEDIR:
+# paths under the checkout are hashed relative to the build directory, so a fresh clone in
+# another directory hits the cache the first one filled. CCACHE_NOHASHDIR: the sanitizer builds
+# compile with -g, and ccache would otherwise hash the build directory's absolute path into
+# every such object; the debug info then names the directory of the build that filled the
+# cache (file:line in sanitizer reports stay right: the sources are the same bytes).
+export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$root}"
+export CCACHE_NOHASHDIR="${CCACHE_NOHASHDIR:-true}"
+
+# configure BUILD_DIR CMAKE_ARGS...: configures BUILD_DIR with these arguments, unless it was
+# configured with exactly these already (then there is nothing to do: `cmake --build` re-runs
+# CMake by itself when a CMakeLists.txt changed). A directory configured with other arguments
+# (another compiler, say) is configured afresh, so no stale cache entry survives.
+configure() {
+  local build=$1
+  shift
+  local stamp="$build/terragrid-configure-args"
+  local args
+  args=$(printf '%s\n' "$@")
+  if [ -f "$build/CMakeCache.txt" ] && [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$args" ]; then
+    return 0
+  fi
+  local fresh=()
+  [ ! -f "$build/CMakeCache.txt" ] || fresh=(--fresh)
+  rm -f "$stamp"
+  cmake "${fresh[@]}" -S "$root" -B "$build" "$@" >/dev/null
+  printf '%s\n' "$args" >"$stamp"
+}
+
+# The AddressSanitizer + UndefinedBehaviorSanitizer builds. The plan is one clang build that
+# serves both the test suite and the fuzzer (fuzzer-no-link instruments everything, as
+# configure_fuzz below does), but the test sources do not all compile with Debian's clang yet:
+# clang 14 rejects a lambda capturing a structured binding (tests/hostile_input_test.cpp) and
+# clang 16 rejects comparing a string with an nlohmann::json in EXPECT_EQ
+# (tests/config_test.cpp). Until they do, the suite runs in a GCC build (build-asan) and the
+# fuzzer in a clang build of the core and its own target only (build-fuzz). Both share ccache.
+#
+# Flags, shared by both. RelWithDebInfo with -O1 instead of its -O2 -DNDEBUG: -O1 is what the
+# sanitizers' authors recommend (fast enough for the whole suite, stack traces still exact), -g
+# gives file:line in reports, and leaving NDEBUG undefined keeps every assert() armed; Debug
+# (-O0) would make the noise and GeoTIFF tests several times slower for no extra checking.
+# float-cast-overflow: UB wherever a double becomes an integer, which hostile configs (1e309,
+# NaN) make a real risk; GCC's -fsanitize=undefined leaves it out (clang's includes it).
+# -fno-omit-frame-pointer keeps the sanitizers' fast unwinder accurate, and
+# -fno-sanitize-recover=all turns every UBSan finding into an abort, so it fails the test (or
+# stops the fuzzer) instead of scrolling past. CMake passes CMAKE_CXX_FLAGS when linking too,
+# where the runtimes come in. The benchmarks are built (and kept compiling) by the normal
+# build; here they would only cost time. The SIMD kernels are compiled only for the targets
+# this CPU runs.
+asan_flags="-fsanitize=address,undefined,float-cast-overflow -fno-omit-frame-pointer -fno-sanitize-recover=all"
+asan_build_dir="${TERRAGRID_ASAN_BUILD_DIR:-$root/build-asan}"
+configure_asan() {
+  configure "$asan_build_dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DCMAKE_CXX_FLAGS="$asan_flags" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" \
+    -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
+    -DTERRAGRID_BENCH=OFF -DTERRAGRID_SIMD_TARGETS=native
+}
+
+# The fuzzer's build (scripts/fuzz.sh). libFuzzer exists only for clang, and the core library
+# must be compiled with the fuzzer's coverage instrumentation (fuzzer-no-link) and the
+# sanitizers, or the fuzzer could not see inside parseConfig; only the fuzz target links
+# libFuzzer's main (-fsanitize=fuzzer, tests/fuzz/CMakeLists.txt). clang 16 (Debian clang-16).
+fuzz_build_dir="${TERRAGRID_FUZZ_BUILD_DIR:-$root/build-fuzz}"
+configure_fuzz() {
+  configure "$fuzz_build_dir" -DCMAKE_CXX_COMPILER=clang++-16 -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DCMAKE_CXX_FLAGS="${asan_flags/float-cast-overflow/float-cast-overflow,fuzzer-no-link}" \
+    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" \
+    -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
+    -DTERRAGRID_FUZZ=ON -DTERRAGRID_BENCH=OFF -DTERRAGRID_SIMD_TARGETS=native
+}
