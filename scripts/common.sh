@@ -30,44 +30,30 @@ configure() {
   printf '%s\n' "$args" >"$stamp"
 }
 
-# The AddressSanitizer + UndefinedBehaviorSanitizer builds. The plan is one clang build that
-# serves both the test suite and the fuzzer (fuzzer-no-link instruments everything, as
-# configure_fuzz below does), but the test sources do not all compile with Debian's clang yet:
-# clang 14 rejects a lambda capturing a structured binding (tests/hostile_input_test.cpp) and
-# clang 16 rejects comparing a string with an nlohmann::json in EXPECT_EQ
-# (tests/config_test.cpp). Until they do, the suite runs in a GCC build (build-asan) and the
-# fuzzer in a clang build of the core and its own target only (build-fuzz). Both share ccache.
+# The AddressSanitizer + UndefinedBehaviorSanitizer build: one clang build serves the whole
+# test suite (scripts/sanitize.sh asan) and the config fuzzer (scripts/fuzz.sh), so the core is
+# compiled once for both. libFuzzer exists only for clang, and the core must carry the fuzzer's
+# coverage instrumentation (fuzzer-no-link) or the fuzzer could not see inside parseConfig;
+# that instrumentation costs the tests little. Only the fuzz target links libFuzzer's main
+# (-fsanitize=fuzzer, tests/fuzz/CMakeLists.txt). clang 16 (Debian clang-16): clang 14 cannot
+# capture a structured binding in a lambda, which C++20 allows and the tests do.
 #
-# Flags, shared by both. RelWithDebInfo with -O1 instead of its -O2 -DNDEBUG: -O1 is what the
-# sanitizers' authors recommend (fast enough for the whole suite, stack traces still exact), -g
-# gives file:line in reports, and leaving NDEBUG undefined keeps every assert() armed; Debug
-# (-O0) would make the noise and GeoTIFF tests several times slower for no extra checking.
+# Flags. RelWithDebInfo with -O1 instead of its -O2 -DNDEBUG: -O1 is what the sanitizers'
+# authors recommend (fast enough for the whole suite, stack traces still exact), -g gives
+# file:line in reports, and leaving NDEBUG undefined keeps every assert() armed; Debug (-O0)
+# would make the noise and GeoTIFF tests several times slower for no extra checking.
 # float-cast-overflow: UB wherever a double becomes an integer, which hostile configs (1e309,
-# NaN) make a real risk; GCC's -fsanitize=undefined leaves it out (clang's includes it).
-# -fno-omit-frame-pointer keeps the sanitizers' fast unwinder accurate, and
-# -fno-sanitize-recover=all turns every UBSan finding into an abort, so it fails the test (or
-# stops the fuzzer) instead of scrolling past. CMake passes CMAKE_CXX_FLAGS when linking too,
-# where the runtimes come in. The benchmarks are built (and kept compiling) by the normal
+# NaN) make a real risk. -fno-omit-frame-pointer keeps the sanitizers' fast unwinder accurate,
+# and -fno-sanitize-recover=all turns every UBSan finding into an abort, so it fails the test
+# (or stops the fuzzer) instead of scrolling past. CMake passes CMAKE_CXX_FLAGS when linking
+# too, where the runtimes come in. The benchmarks are built (and kept compiling) by the normal
 # build; here they would only cost time. The SIMD kernels are compiled only for the targets
 # this CPU runs.
-asan_flags="-fsanitize=address,undefined,float-cast-overflow -fno-omit-frame-pointer -fno-sanitize-recover=all"
+asan_flags="-fsanitize=address,undefined,float-cast-overflow,fuzzer-no-link -fno-omit-frame-pointer -fno-sanitize-recover=all"
 asan_build_dir="${TERRAGRID_ASAN_BUILD_DIR:-$root/build-asan}"
 configure_asan() {
-  configure "$asan_build_dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  configure "$asan_build_dir" -DCMAKE_CXX_COMPILER=clang++-16 -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DCMAKE_CXX_FLAGS="$asan_flags" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" \
-    -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
-    -DTERRAGRID_BENCH=OFF -DTERRAGRID_SIMD_TARGETS=native
-}
-
-# The fuzzer's build (scripts/fuzz.sh). libFuzzer exists only for clang, and the core library
-# must be compiled with the fuzzer's coverage instrumentation (fuzzer-no-link) and the
-# sanitizers, or the fuzzer could not see inside parseConfig; only the fuzz target links
-# libFuzzer's main (-fsanitize=fuzzer, tests/fuzz/CMakeLists.txt). clang 16 (Debian clang-16).
-fuzz_build_dir="${TERRAGRID_FUZZ_BUILD_DIR:-$root/build-fuzz}"
-configure_fuzz() {
-  configure "$fuzz_build_dir" -DCMAKE_CXX_COMPILER=clang++-16 -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DCMAKE_CXX_FLAGS="${asan_flags/float-cast-overflow/float-cast-overflow,fuzzer-no-link}" \
-    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" \
     -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
     -DTERRAGRID_FUZZ=ON -DTERRAGRID_BENCH=OFF -DTERRAGRID_SIMD_TARGETS=native
 }

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer target for config parsing and validation (tests/fuzz/config_fuzz.cpp)
-# with clang, AddressSanitizer and UndefinedBehaviorSanitizer in a build directory of its own
-# (configure_fuzz in scripts/common.sh; reused as it is when already built), and fuzzes
+# with clang, AddressSanitizer and UndefinedBehaviorSanitizer in the build directory that
+# scripts/sanitize.sh asan runs the suite in (configure_asan in scripts/common.sh: one build
+# of the core serves both; reused as it is when already built), and fuzzes
 # parseConfig for a bounded time. Fails on any crash, sanitizer report, leak, uncaught
 # exception other than ConfigError, broken invariant, or input slower than -timeout.
 #
 # Usage: scripts/fuzz.sh [seconds]        (default 60; CI runs scripts/fuzz.sh 60)
 # Environment:
-#   TERRAGRID_FUZZ_BUILD_DIR   build directory (default: build-fuzz beside build)
+#   TERRAGRID_ASAN_BUILD_DIR   build directory (default: build-asan beside build)
 #
 # A failing input is kept in <build>/fuzz-artifacts/. To keep it found: fix the bug, copy the
 # input to tests/fuzz/regressions/crash-<what-it-found>, and tests/fuzz_regression_test.cpp
@@ -23,10 +24,10 @@ fi
 "$root/scripts/deps.sh"
 # shellcheck source=scripts/common.sh
 . "$root/scripts/common.sh"
-# The build, its flags and why: configure_fuzz in scripts/common.sh (clang, ASan + UBSan, and
+# The build, its flags and why: configure_asan in scripts/common.sh (clang, ASan + UBSan, and
 # the fuzzer's coverage instrumentation in every object). Configured only if it is not already.
-build="$fuzz_build_dir"
-configure_fuzz
+build="$asan_build_dir"
+configure_asan
 
 log="$build/fuzz-build.log"
 # Only the fuzz target and what it links (the core library): the CLI and the tests are not

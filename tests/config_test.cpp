@@ -95,10 +95,11 @@ std::string hexOf(const Rgb& rgb) {
 
 /// Every field of a noise layer equals its section of default.json.
 void expectLayerIs(const NoiseParams& p, const Json& section) {
-    EXPECT_EQ(kNoiseKindNames[static_cast<std::size_t>(p.noise)], section["noise"]);
-    EXPECT_EQ(kFadeCurveNames[static_cast<std::size_t>(p.fade)], section["fade"]);
-    EXPECT_EQ(kFractalKindNames[static_cast<std::size_t>(p.fractal)], section["fractal"]);
-    EXPECT_EQ(kHashKindNames[static_cast<std::size_t>(p.hash)], section["hash"]);
+    const auto text = [](const Json& j) { return j.get<std::string>(); };
+    EXPECT_EQ(kNoiseKindNames[static_cast<std::size_t>(p.noise)], text(section["noise"]));
+    EXPECT_EQ(kFadeCurveNames[static_cast<std::size_t>(p.fade)], text(section["fade"]));
+    EXPECT_EQ(kFractalKindNames[static_cast<std::size_t>(p.fractal)], text(section["fractal"]));
+    EXPECT_EQ(kHashKindNames[static_cast<std::size_t>(p.hash)], text(section["hash"]));
     EXPECT_EQ(p.octaves, section["octaves"].get<int>());
     EXPECT_EQ(p.lacunarity, section["lacunarity"].get<double>());
     EXPECT_EQ(p.persistence, section["persistence"].get<double>());
@@ -106,15 +107,15 @@ void expectLayerIs(const NoiseParams& p, const Json& section) {
     EXPECT_EQ(p.offsetX, section["offset"][0].get<double>());
     EXPECT_EQ(p.offsetY, section["offset"][1].get<double>());
     EXPECT_EQ(p.seedOffset, section["seed_offset"].get<std::uint64_t>());
-    EXPECT_EQ(kProximityNames[static_cast<std::size_t>(p.proximity)], section["proximity"]);
+    EXPECT_EQ(kProximityNames[static_cast<std::size_t>(p.proximity)], text(section["proximity"]));
     EXPECT_EQ(kGridDisplacementNames[static_cast<std::size_t>(p.displacement)],
-              section["grid_displacement"]);
+              text(section["grid_displacement"]));
     EXPECT_EQ(p.marbleFrequency, section["marble"]["frequency"].get<double>());
     EXPECT_EQ(p.marbleTurbulence, section["marble"]["turbulence"].get<double>());
     EXPECT_EQ(kCellularReturnNames[static_cast<std::size_t>(p.cellularReturn)],
-              section["cellular"]["return"]);
+              text(section["cellular"]["return"]));
     EXPECT_EQ(kCellularDistanceNames[static_cast<std::size_t>(p.cellularDistance)],
-              section["cellular"]["distance"]);
+              text(section["cellular"]["distance"]));
     EXPECT_EQ(p.cellularJitter, section["cellular"]["jitter"].get<double>());
 }
 
@@ -755,10 +756,11 @@ TEST(ConfigTest, BuiltinDefaultFillsEveryFieldFromDefaultJson) {
         const std::string name(kDefaultClasses[i].name);
         EXPECT_EQ(c.terrain.classes[i].name, name);
         EXPECT_EQ(c.terrain.classes[i].walkable, t["walkable"][name].get<bool>()) << name;
-        EXPECT_EQ(hexOf(c.terrain.classes[i].colour), t["colours"][name]) << name;
+        EXPECT_EQ(hexOf(c.terrain.classes[i].colour), t["colours"][name].get<std::string>())
+            << name;
     }
     EXPECT_EQ(kConnectivityNames[static_cast<std::size_t>(c.terrain.connectivity)],
-              t["connectivity"]);
+              t["connectivity"].get<std::string>());
     EXPECT_EQ(c.output.directory, d["output"]["directory"].get<std::string>());
     EXPECT_EQ(c.output.previewMaxSize, d["output"]["preview_max_size"].get<std::int64_t>());
     std::vector<std::string> files;
@@ -767,10 +769,11 @@ TEST(ConfigTest, BuiltinDefaultFillsEveryFieldFromDefaultJson) {
     EXPECT_EQ(files, d["output"]["files"].get<std::vector<std::string>>());
     EXPECT_EQ(c.output.epsg, d["output"]["epsg"].get<int>());
     EXPECT_EQ(kCompressionNames[static_cast<std::size_t>(c.output.compression)],
-              d["output"]["compression"]);
+              d["output"]["compression"].get<std::string>());
     EXPECT_EQ(kBigTiffModeNames[static_cast<std::size_t>(c.output.bigTiff)],
-              d["output"]["bigtiff"]);
-    EXPECT_EQ(kEngineNames[static_cast<std::size_t>(c.output.engine)], d["output"]["engine"]);
+              d["output"]["bigtiff"].get<std::string>());
+    EXPECT_EQ(kEngineNames[static_cast<std::size_t>(c.output.engine)],
+              d["output"]["engine"].get<std::string>());
     EXPECT_EQ(c.output.engineSnap, d["output"]["engine_snap"].get<bool>());
     EXPECT_EQ(c.output.r16FlipY, d["output"]["r16_flip_y"].get<bool>());
     EXPECT_EQ(c.output.tiled.tilePixels, d["output"]["tiled"]["tile_pixels"].get<std::int64_t>());
