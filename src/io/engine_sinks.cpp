@@ -22,6 +22,7 @@
 #include "io/r16_sidecar.hpp"
 #include "io/sinks.hpp"
 #include "io/size_bounds.hpp"
+#include "io/tile_band.hpp"
 
 namespace terragrid {
 namespace {
@@ -157,42 +158,21 @@ public:
     void consume(const Tile& tile) override {
         checkTile(tile, path());
         const TileRect& r = tile.rect;
-        const std::int64_t width = m_map.width;
-        if (r.col0 == 0) {  // the first tile of a band
-            if (r.row0 != m_bandRow0) outOfOrder(tile);
-            m_bandRows = r.height;
-            m_band.resize(static_cast<std::size_t>(width * r.height));
-        } else if (r.col0 != m_nextCol || r.row0 != m_bandRow0 || r.height != m_bandRows) {
-            outOfOrder(tile);
-        }
-        for (std::int64_t y = 0; y < r.height; ++y) {
+        const bool bandDone = m_band.place(r, path(), [&](std::int64_t y, std::uint16_t* to) {
             m_map.convert(tile.elevationMeters.data() + y * r.width,
-                          static_cast<std::size_t>(r.width), m_band.data() + y * width + r.col0);
-        }
-        m_nextCol = r.col0 + r.width;
-        if (m_nextCol == width) {  // the band is complete
-            m_writer.writeRows(m_band.data(), static_cast<std::uint32_t>(m_bandRows));
-            m_bandRow0 += m_bandRows;
-            m_nextCol = 0;
-        }
+                          static_cast<std::size_t>(r.width), to);
+        });
+        if (bandDone)
+            m_writer.writeRows(m_band.data(), static_cast<std::uint32_t>(m_band.rows()));
     }
 
     void finish() override { m_writer.close(); }
     void commit() override { m_writer.commit(); }
 
 private:
-    [[noreturn]] void outOfOrder(const Tile& tile) const {
-        throw std::logic_error("sink for '" + path() + "': tile " +
-                               std::to_string(tile.rect.index) +
-                               " arrived out of row-major tile order");
-    }
-
     Height16Map m_map;
     PngWriter m_writer;
-    std::vector<std::uint16_t> m_band;  // width x m_bandRows values
-    std::int64_t m_bandRow0 = 0;        // first map row of the band being gathered
-    std::int64_t m_bandRows = 0;
-    std::int64_t m_nextCol = 0;         // where the band's next tile must start
+    TileBand<std::uint16_t> m_band{m_map.width};
 };
 
 // GDAL shows metres for height16.tif (with its offset and scale applied) on the same grid as

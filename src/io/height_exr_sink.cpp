@@ -14,6 +14,7 @@
 #include "io/exr_writer.hpp"
 #include "io/sinks.hpp"
 #include "io/size_bounds.hpp"
+#include "io/tile_band.hpp"
 #include "terragrid/version.hpp"
 
 namespace terragrid {
@@ -84,28 +85,16 @@ public:
         if (static_cast<std::int64_t>(tile.elevationMeters.size()) != r.cellCount())
             throw std::logic_error("sink for '" + path() + "': tile " + std::to_string(r.index) +
                                    " lacks elevations for some of its cells");
-        if (r.col0 == 0) {  // the first tile of a band
-            if (r.row0 != m_bandRow0) outOfOrder(tile);
-            m_bandRows = r.height;
-            m_band.resize(static_cast<std::size_t>(m_width * r.height));
-        } else if (r.col0 != m_nextCol || r.row0 != m_bandRow0 || r.height != m_bandRows) {
-            outOfOrder(tile);
-        }
-        for (std::int64_t y = 0; y < r.height; ++y) {
-            std::copy_n(tile.elevationMeters.begin() + y * r.width, r.width,
-                        m_band.begin() + y * m_width + r.col0);
-        }
-        m_nextCol = r.col0 + r.width;
-        if (m_nextCol == m_width) {
-            m_writer.writeRows(m_band.data(), m_bandRows);
-            m_bandRow0 += m_bandRows;
-            m_nextCol = 0;
-        }
+        const bool bandDone = m_band.place(r, path(), [&](std::int64_t y, float* to) {
+            std::copy_n(tile.elevationMeters.begin() + y * r.width, r.width, to);
+        });
+        if (bandDone) m_writer.writeRows(m_band.data(), m_band.rows());
     }
 
     void finish() override {
-        if (m_bandRow0 != m_height)
-            throw OutputError("writing '" + path() + "': only " + std::to_string(m_bandRow0) +
+        if (m_band.rowsDone() != m_height)
+            throw OutputError("writing '" + path() + "': only " +
+                              std::to_string(m_band.rowsDone()) +
                               " of " + std::to_string(m_height) + " rows arrived");
         m_writer.close();
         m_sidecar.write(m_sidecarText);
@@ -118,21 +107,12 @@ public:
     }
 
 private:
-    [[noreturn]] void outOfOrder(const Tile& tile) const {
-        throw std::logic_error("sink for '" + path() + "': tile " +
-                               std::to_string(tile.rect.index) +
-                               " arrived out of row-major tile order");
-    }
-
     std::int64_t m_width;
     std::int64_t m_height;
     std::string m_sidecarText;
     ExrWriter m_writer;
     AtomicFile m_sidecar;
-    std::vector<float> m_band;  // width x m_bandRows elevations
-    std::int64_t m_bandRow0 = 0;
-    std::int64_t m_bandRows = 0;
-    std::int64_t m_nextCol = 0;
+    TileBand<float> m_band{m_width};
 };
 
 // ZIP blocks of 16 rows, each stored raw when deflate does not shrink it (OpenEXR keeps the

@@ -18,6 +18,7 @@
 #include "io/sinks.hpp"
 #include "io/size_bounds.hpp"
 #include "io/splat_weights.hpp"
+#include "io/tile_band.hpp"
 
 namespace terragrid {
 namespace {
@@ -55,26 +56,16 @@ public:
         if (static_cast<std::int64_t>(tile.classIndex.size()) != r.cellCount())
             throw std::logic_error("sink for '" + path() + "': tile " + std::to_string(r.index) +
                                    " lacks classes for some of its cells");
-        if (r.col0 == 0) {  // the first tile of a band
-            if (r.row0 != m_bandRow0) outOfOrder(tile);
-            m_bandRows = r.height;
-            m_band.resize(static_cast<std::size_t>(m_width * r.height));
-        } else if (r.col0 != m_nextCol || r.row0 != m_bandRow0 || r.height != m_bandRows) {
-            outOfOrder(tile);
-        }
-        for (std::int64_t y = 0; y < r.height; ++y)
-            std::copy_n(tile.classIndex.begin() + y * r.width, r.width,
-                        m_band.begin() + y * m_width + r.col0);
-        m_nextCol = r.col0 + r.width;
-        if (m_nextCol < m_width) return;
+        const bool bandDone = m_band.place(r, path(), [&](std::int64_t y, std::uint8_t* to) {
+            std::copy_n(tile.classIndex.begin() + y * r.width, r.width, to);
+        });
+        if (!bandDone) return;
         try {
-            m_weights.addRows(m_band.data(), m_bandRows,
+            m_weights.addRows(m_band.data(), m_band.rows(),
                               [&](std::int64_t, const std::vector<std::uint8_t>& w) { writeRow(w); });
         } catch (const std::out_of_range& e) {
             throw std::logic_error("sink for '" + path() + "': " + e.what());
         }
-        m_bandRow0 += m_bandRows;
-        m_nextCol = 0;
     }
 
     void finish() override {
@@ -98,18 +89,9 @@ protected:
     std::vector<std::unique_ptr<PngWriter>> m_writers;
 
 private:
-    [[noreturn]] void outOfOrder(const Tile& tile) const {
-        throw std::logic_error("sink for '" + path() + "': tile " +
-                               std::to_string(tile.rect.index) +
-                               " arrived out of row-major tile order");
-    }
-
     PngFormat m_format;
     SplatWeights m_weights;
-    std::vector<std::uint8_t> m_band;  // width x m_bandRows class indices
-    std::int64_t m_bandRow0 = 0;
-    std::int64_t m_bandRows = 0;
-    std::int64_t m_nextCol = 0;
+    TileBand<std::uint8_t> m_band{m_width};
 };
 
 /// splat_0.png, splat_1.png, ...: classes 4i .. 4i + 3 in R, G, B, A of splat_i.png; the
