@@ -37,9 +37,7 @@ struct Height16Map {
     ElevationConfig elevation;
 
     void checkSize(const TileLayout& layout, const std::string& path) const {
-        if (layout.mapWidth() != width || layout.mapHeight() != height) {
-            throw std::logic_error("sink for '" + path + "' was made for another map size");
-        }
+        checkMapSize(layout, width, height, path);
     }
 
     std::uint16_t convert(float elevationMeters) const noexcept {
@@ -145,12 +143,7 @@ public:
 
     void begin(const TileLayout& layout) override {
         m_map.checkSize(layout, path());
-        constexpr std::int64_t kLargest = 0x7fffffff;  // PNG's limit on either side
-        if (m_map.width > kLargest || m_map.height > kLargest) {
-            throw OutputError("writing '" + path() + "': a " + std::to_string(m_map.width) +
-                              "x" + std::to_string(m_map.height) +
-                              " map is larger than a PNG can be");
-        }
+        checkPngSize(m_map.width, m_map.height, path());
         m_writer.start(static_cast<std::uint32_t>(m_map.width),
                        static_cast<std::uint32_t>(m_map.height), PngFormat::Grey16);
     }

@@ -76,8 +76,7 @@ public:
     const std::string& path() const override { return m_writer.path(); }
 
     void begin(const TileLayout& layout) override {
-        if (layout.mapWidth() != m_width || layout.mapHeight() != m_height)
-            throw std::logic_error("sink for '" + path() + "' was made for another map size");
+        checkMapSize(layout, m_width, m_height, path());
     }
 
     void consume(const Tile& tile) override {

@@ -1,6 +1,7 @@
 #include "terragrid/io/outputs.hpp"
 
 #include <filesystem>
+#include <stdexcept>
 #include <string>
 
 #include "io/geotiff_writer.hpp"
@@ -19,6 +20,19 @@ namespace {
 std::int64_t tiffTileSize(const Config& config) { return config.output.geotiffBlockSize; }
 
 }  // namespace
+
+void checkMapSize(const TileLayout& layout, std::int64_t width, std::int64_t height,
+                  const std::string& path) {
+    if (layout.mapWidth() != width || layout.mapHeight() != height)
+        throw std::logic_error("sink for '" + path + "' was made for another map size");
+}
+
+void checkPngSize(std::int64_t width, std::int64_t height, const std::string& path) {
+    constexpr std::int64_t kLargest = 0x7fffffff;  // PNG's limit on either side
+    if (width > kLargest || height > kLargest)
+        throw OutputError("writing '" + path + "': a " + std::to_string(width) + "x" +
+                          std::to_string(height) + " map is larger than a PNG can be");
+}
 
 std::string outputPath(const Config& config, OutputFile file) {
     return (std::filesystem::path(config.output.directory) /

@@ -43,6 +43,13 @@ std::string outputPath(const Config& config, OutputFile file);
 /// metadata items, unit and palette.
 GeoTiffOptions mapGeoTiffOptions(const Config& config, SampleFormat format);
 
+/// Throws std::logic_error when a sink made for a width x height map is handed `layout`.
+void checkMapSize(const TileLayout& layout, std::int64_t width, std::int64_t height,
+                  const std::string& path);
+
+/// Throws OutputError when a width x height map exceeds PNG's limit (2^31 - 1) on a side.
+void checkPngSize(std::int64_t width, std::int64_t height, const std::string& path);
+
 /// A GeoTIFF fed one field of every tile (Tile::elevationMeters, Tile::classIndex) block by
 /// block as the tiles stream past: height.tif and classes.tif.
 template <typename T>
@@ -57,8 +64,7 @@ public:
     const std::string& path() const override { return m_writer.path(); }
 
     void begin(const TileLayout& layout) override {
-        if (layout.mapWidth() != m_width || layout.mapHeight() != m_height)
-            throw std::logic_error("sink for '" + path() + "' was made for another map size");
+        checkMapSize(layout, m_width, m_height, path());
     }
 
     void consume(const Tile& tile) override {

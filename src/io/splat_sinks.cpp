@@ -40,12 +40,8 @@ public:
     const std::string& path() const override { return m_writers.front()->path(); }
 
     void begin(const TileLayout& layout) override {
-        if (layout.mapWidth() != m_width || layout.mapHeight() != m_height)
-            throw std::logic_error("sink for '" + path() + "' was made for another map size");
-        constexpr std::int64_t kLargest = 0x7fffffff;  // PNG's limit on either side
-        if (m_width > kLargest || m_height > kLargest)
-            throw OutputError("writing '" + path() + "': a " + std::to_string(m_width) + "x" +
-                              std::to_string(m_height) + " map is larger than a PNG can be");
+        checkMapSize(layout, m_width, m_height, path());
+        checkPngSize(m_width, m_height, path());
         for (auto& writer : m_writers)
             writer->start(static_cast<std::uint32_t>(m_width), static_cast<std::uint32_t>(m_height),
                           m_format);
