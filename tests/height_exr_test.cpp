@@ -17,6 +17,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "terragrid/io/outputs.hpp"
@@ -136,6 +137,44 @@ TEST_F(HeightExrTest, SidecarGivesTerrain3dItsImportValues) {
     EXPECT_EQ(t3d["importer"]["import_scale"], 1.0);
     EXPECT_EQ(t3d["importer"]["height_offset"], 0.0);
     EXPECT_EQ(t3d["vertex_spacing"], 30.0);
+}
+
+// HTerrain's importer makes a square terrain of 2^n + 1 cells (65..4097) from the smaller of
+// the two sides' next such size: 100 x 70 becomes 129 x 129, cropped or padded, and the sidecar
+// says so; a 65 x 65 map fits as it is. EXR heights go in unscaled; cells are map_scale apart.
+TEST_F(HeightExrTest, SidecarGivesHTerrainItsImportValues) {
+    const auto j = nlohmann::json::parse(readFile(m_dir / "height.exr.json"));
+    const auto& ht = j["godot"]["hterrain"];
+    EXPECT_EQ(ht["import"]["heightmap"], "height.exr");
+    EXPECT_EQ(ht["import"]["min_height"], -100.0);
+    EXPECT_EQ(ht["import"]["max_height"], 900.0);
+    EXPECT_EQ(ht["import"]["splatmap"], "") << "no splat map was asked for";
+    EXPECT_EQ(ht["resolution"], 129);
+    EXPECT_EQ(ht["size_fits"], false);
+    EXPECT_THAT(ht["size_note"].get<std::string>(), HasSubstr("100 x 70 map to 129 x 129"));
+    EXPECT_EQ(ht["map_scale"], nlohmann::json({30.0, 1.0, 30.0}));
+
+    for (const auto& [width, height, resolution] :
+         {std::tuple{65, 65, 65}, {66, 300, 129}, {10, 10, 65}}) {
+        test::TempDir dir;
+        Config config = exrConfig(dir.path());
+        config.output.files.push_back(OutputFile::SplatPng);
+        config.map.width = width;
+        config.map.height = height;
+        const Terrain terrain = test::testTerrain();
+        test::writeOutputs(config, &terrain, nullptr,
+                           test::classifiedMap(
+                               width, height, [](std::int64_t, std::int64_t) { return 1.0F; },
+                               [](std::int64_t c, std::int64_t) { return std::uint8_t(c % 3); },
+                               terrain),
+                           64);
+        const auto other = nlohmann::json::parse(readFile(dir / "height.exr.json"));
+        const auto& h = other["godot"]["hterrain"];
+        EXPECT_EQ(h["resolution"], resolution) << width << " x " << height;
+        EXPECT_EQ(h["size_fits"], width == resolution && height == resolution);
+        EXPECT_EQ(h.contains("size_note"), !h["size_fits"].get<bool>());
+        EXPECT_EQ(h["import"]["splatmap"], "splat_0.png");
+    }
 }
 
 // Godot 3.2's Image.load reads a one-channel EXR into RGBAH (half floats): each pixel must be

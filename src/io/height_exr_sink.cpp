@@ -31,6 +31,46 @@ nlohmann::ordered_json terrain3d(const Config& config) {
             {"vertex_spacing", config.map.cellSize}};
 }
 
+// HTerrain (Zylann's godot_heightmap_plugin; its importer_dialog.gd and hterrain_data.gd). Its
+// terrains are square with 2^n + 1 cells a side, 65 to 4097: the importer takes the smaller of
+// the width's and the height's next such size and crops (or pads with 0 m) the image to it. An
+// EXR's heights are used as they are: min_height and max_height scale only PNG and RAW files,
+// and the dialog's fields accept -2000..2000 m. Cell spacing is the node's map_scale, x and z.
+std::int64_t hterrainResolution(std::int64_t width, std::int64_t height) {
+    constexpr std::int64_t kMin = 65, kMax = 4097;
+    const auto nextSize = [](std::int64_t n) {
+        std::int64_t p = 1;
+        while (p < n - 1) p *= 2;
+        return p + 1;
+    };
+    return std::clamp(std::min(nextSize(width), nextSize(height)), kMin, kMax);
+}
+
+nlohmann::ordered_json hterrain(const Config& config) {
+    const std::int64_t resolution = hterrainResolution(config.map.width, config.map.height);
+    const bool exact = resolution == config.map.width && resolution == config.map.height;
+    const double cell = config.map.groundCell();
+    nlohmann::ordered_json j;
+    j["import"] = {{"heightmap", "height.exr"},
+                   {"min_height", config.elevation.minMeters},
+                   {"max_height", config.elevation.maxMeters},
+                   {"splatmap", std::string(config.wants(OutputFile::SplatPng) ? "splat_0.png" : "")},
+                   {"colormap", ""}};
+    j["heights"] = "EXR values are metres, used as they are; min_height and max_height "
+                   "matter only for PNG and RAW files";
+    j["resolution"] = resolution;
+    j["size_fits"] = exact;
+    if (!exact)
+        j["size_note"] = "HTerrain terrains are square, 2^n + 1 cells a side (65 to 4097); it "
+                         "crops or pads this " + std::to_string(config.map.width) + " x " +
+                         std::to_string(config.map.height) + " map to " +
+                         std::to_string(resolution) + " x " + std::to_string(resolution) +
+                         ": set map.width and map.height to " + std::to_string(resolution) +
+                         " (or another 2^n + 1) to import it whole";
+    j["map_scale"] = {cell, 1.0, cell};
+    return j;
+}
+
 nlohmann::ordered_json exrSidecar(const Config& config) {
     nlohmann::ordered_json j;
     j["terragrid_version"] = kVersion;
@@ -49,7 +89,8 @@ nlohmann::ordered_json exrSidecar(const Config& config) {
     j["elevation"] = {{"min_m", config.elevation.minMeters}, {"max_m", config.elevation.maxMeters}};
     j["cell_size"] = config.map.cellSize;
     // In Godot -z is north and +x east; a terrain's image row 0 is its -z edge.
-    j["godot"] = {{"north", "-z"}, {"east", "+x"}, {"terrain3d", terrain3d(config)}};
+    j["godot"] = {{"north", "-z"}, {"east", "+x"}, {"terrain3d", terrain3d(config)},
+                  {"hterrain", hterrain(config)}};
     j["engine"] = std::string(kEngineNames[static_cast<std::size_t>(config.output.engine)]);
     j["seed"] = config.seed;
     j["config_hash"] = config.hash;
