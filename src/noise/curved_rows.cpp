@@ -25,10 +25,6 @@ namespace {
 
 using HashParts = detail::LatticeHashParts;
 
-/// Slots per octave: a 256-column tile meets about 100 cells per row at its finest default
-/// octave; the rows below meet mostly the same ones.
-constexpr std::size_t kCacheBits = 9;
-
 /// lattice::grad3 as selector bits (the kernel's grad3 reads them): bit 0, the first term is
 /// y (else x); bit 1, the second is x; bit 2, the second is z (neither: y); bits 3 and 4
 /// negate the first and the second.
@@ -53,25 +49,14 @@ std::uint64_t gradient4Code(std::uint32_t hash) noexcept {
 }  // namespace
 
 CellCache::CellCache(const LatticeHash& hash, NoiseKind noise, int dimensions)
-    : m_hash(hash), m_noise(noise), m_dimensions(dimensions), m_entries(1u << kCacheBits) {}
-
-const CellData& CellCache::at(const double* floors) {
-    std::array<std::int64_t, 4> key{};
-    for (int d = 0; d < m_dimensions; ++d) key[d] = static_cast<std::int64_t>(floors[d]);
-    std::uint64_t mixed = 0;
-    for (std::int64_t k : key) mixed = (mixed ^ static_cast<std::uint64_t>(k)) * 0x9E3779B97F4A7C15ULL;
-    Entry& e = m_entries[mixed >> (64 - kCacheBits)];
-    if (!e.valid || e.key != key) {
-        e.key = key;
-        e.valid = true;
-        fill(key, e.data);
-    }
-    return e.data;
-}
+    : m_hash(hash), m_noise(noise), m_dimensions(dimensions), m_entries(1u << kBits) {}
 
 // The corners' hashes in stages (LatticeHashParts::next), so corners that share their first
 // axes share those stages, exactly as LatticeHash's own 3D and 4D operators chain them.
-void CellCache::fill(const std::array<std::int64_t, 4>& origin, CellData& data) const {
+void CellCache::refill(Entry& e, const std::array<std::int64_t, 4>& origin) const {
+    e.key = origin;
+    e.valid = true;
+    CellData& data = e.data;
     const int corners = 1 << m_dimensions;
     std::array<std::uint64_t, 16> parts{};
     parts[0] = HashParts::xPart(m_hash, origin[0]);

@@ -94,6 +94,7 @@ HWY_INLINE V grad4(VU code, V x, V y, V z, V w) {
 struct Lanes {
     VU code0, code1;
     V value[8];
+    bool uniform;  ///< every lane lies in the octave's current cell
 };
 
 template <int kDims, bool kValues>
@@ -121,14 +122,17 @@ template <int kDims, bool kValues>
 HWY_INLINE Lanes cells(curved::Octave& o, const V* floors) {
     const D d;
     const DU du;
-    Lanes lanes{hn::Zero(du), hn::Zero(du), {}};
+    Lanes lanes{hn::Zero(du), hn::Zero(du), {}, false};
     if constexpr (kValues)
         for (V& v : lanes.value) v = hn::Zero(d);
     M remaining = hn::FirstN(d, hn::Lanes(d));  // every lane
     if (o.current != nullptr) {
         const M same = inCell<kDims>(floors, o.currentFloors);
         broadcast<kDims, kValues>(*o.current, same, lanes);
-        if (hn::AllTrue(d, same)) return lanes;
+        if (hn::AllTrue(d, same)) {
+            lanes.uniform = true;
+            return lanes;
+        }
         remaining = hn::AndNot(same, remaining);
     }
     alignas(64) double lane[kDims][kMaxLanes];
@@ -137,11 +141,55 @@ HWY_INLINE Lanes cells(curved::Octave& o, const V* floors) {
         const auto first = static_cast<std::size_t>(hn::FindFirstTrue(d, remaining));
         for (int k = 0; k < kDims; ++k) o.currentFloors[k] = lane[k][first];
         o.current = &o.cells->at(o.currentFloors.data());
+        o.gradientOf = nullptr;  // the cache may have refilled the same entry
         const M same = inCell<kDims>(floors, o.currentFloors);
         broadcast<kDims, kValues>(*o.current, same, lanes);
         remaining = hn::AndNot(same, remaining);
     }
     return lanes;
+}
+
+// The current cell's gradients as 0 / +-1 per axis (Octave::gradient), from its selector
+// bytes (gradient3Code / gradient4Code).
+template <int kDims>
+HWY_INLINE const double* gradients(curved::Octave& o) {
+    if (o.gradientOf == o.current) return o.gradient.data();
+    o.gradient.fill(0.0);
+    for (int c = 0; c < (1 << kDims); ++c) {
+        const std::uint64_t code = (o.current->code[c >> 3] >> (8 * (c & 7))) & 0xFFu;
+        double* g = &o.gradient[4 * c];
+        const auto put = [&](int axis, std::uint64_t negateBit) {
+            g[axis] = (code & negateBit) != 0 ? -1.0 : 1.0;
+        };
+        if constexpr (kDims == 3) {
+            put((code & 1u) != 0 ? 1 : 0, 8u);
+            put((code & 2u) != 0 ? 0 : (code & 4u) != 0 ? 2 : 1, 16u);
+        } else {
+            put((code & 1u) != 0 ? 1 : 0, 8u);
+            put((code & 2u) != 0 ? 2 : 1, 16u);
+            put((code & 4u) != 0 ? 3 : 2, 32u);
+        }
+    }
+    o.gradientOf = o.current;
+    return o.gradient.data();
+}
+
+// A gradient dotted with the offset in axis order, for lanes that share their cell: the
+// reference adds its two (3D) or three (4D) terms in axis order, and the gradient's zero
+// entries add only zeros, which can change nothing but the sign of a zero result; no zero's
+// sign survives the fractal sum (it starts from +0, and +0 + -0 is +0), so the rows' bits
+// are the reference's.
+HWY_INLINE V dot3(const double* g, V x, V y, V z) {
+    const D d;
+    return hn::Add(hn::Add(hn::Mul(hn::Set(d, g[0]), x), hn::Mul(hn::Set(d, g[1]), y)),
+                   hn::Mul(hn::Set(d, g[2]), z));
+}
+
+HWY_INLINE V dot4(const double* g, V x, V y, V z, V w) {
+    const D d;
+    return hn::Add(hn::Add(hn::Add(hn::Mul(hn::Set(d, g[0]), x), hn::Mul(hn::Set(d, g[1]), y)),
+                           hn::Mul(hn::Set(d, g[2]), z)),
+                   hn::Mul(hn::Set(d, g[3]), w));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -162,12 +210,22 @@ HWY_INLINE V perlin3(curved::Octave& o, FadeCurve f, const V* u) {
     const V a = fade(f, fx);
     const V b = fade(f, fy);
     const V w = fade(f, fz);
-    const V nearZ = lerp(b, lerp(a, grad3<0>(c.code0, fx, fy, fz), grad3<8>(c.code0, fx1, fy, fz)),
-                         lerp(a, grad3<16>(c.code0, fx, fy1, fz), grad3<24>(c.code0, fx1, fy1, fz)));
-    const V farZ =
-        lerp(b, lerp(a, grad3<32>(c.code0, fx, fy, fz1), grad3<40>(c.code0, fx1, fy, fz1)),
-             lerp(a, grad3<48>(c.code0, fx, fy1, fz1), grad3<56>(c.code0, fx1, fy1, fz1)));
-    return lerp(w, nearZ, farZ);
+    const auto blend = [&](const auto& corner) {
+        const V nearZ = lerp(b, lerp(a, corner.template operator()<0>(fx, fy, fz),
+                                     corner.template operator()<1>(fx1, fy, fz)),
+                             lerp(a, corner.template operator()<2>(fx, fy1, fz),
+                                  corner.template operator()<3>(fx1, fy1, fz)));
+        const V farZ = lerp(b, lerp(a, corner.template operator()<4>(fx, fy, fz1),
+                                    corner.template operator()<5>(fx1, fy, fz1)),
+                            lerp(a, corner.template operator()<6>(fx, fy1, fz1),
+                                 corner.template operator()<7>(fx1, fy1, fz1)));
+        return lerp(w, nearZ, farZ);
+    };
+    if (c.uniform) {
+        const double* g = gradients<3>(o);
+        return blend([&]<int kC>(V x, V y, V z) { return dot3(g + 4 * kC, x, y, z); });
+    }
+    return blend([&]<int kC>(V x, V y, V z) { return grad3<8 * kC>(c.code0, x, y, z); });
 }
 
 // value.cpp's 3D form: one bilinear blend per z face, then along z.
@@ -196,20 +254,23 @@ HWY_INLINE V perlin4(curved::Octave& o, FadeCurve f, const V* u) {
         frac1[k] = hn::Sub(frac[k], one);
         fades[k] = fade(f, frac[k]);
     }
-    // grad4 of corner kC, whose byte is at bit 8 (kC & 7) of word kC >> 3.
-#define TERRAGRID_CORNER4(kC)                                                               \
-    grad4<8 * ((kC) & 7)>((kC) < 8 ? c.code0 : c.code1, ((kC) & 1) ? frac1[0] : frac[0], \
-                          ((kC) & 2) ? frac1[1] : frac[1], ((kC) & 4) ? frac1[2] : frac[2],  \
-                          ((kC) & 8) ? frac1[3] : frac[3])
-    const V face00 = lerp(fades[1], lerp(fades[0], TERRAGRID_CORNER4(0), TERRAGRID_CORNER4(1)),
-                          lerp(fades[0], TERRAGRID_CORNER4(2), TERRAGRID_CORNER4(3)));
-    const V face10 = lerp(fades[1], lerp(fades[0], TERRAGRID_CORNER4(4), TERRAGRID_CORNER4(5)),
-                          lerp(fades[0], TERRAGRID_CORNER4(6), TERRAGRID_CORNER4(7)));
-    const V face01 = lerp(fades[1], lerp(fades[0], TERRAGRID_CORNER4(8), TERRAGRID_CORNER4(9)),
-                          lerp(fades[0], TERRAGRID_CORNER4(10), TERRAGRID_CORNER4(11)));
-    const V face11 = lerp(fades[1], lerp(fades[0], TERRAGRID_CORNER4(12), TERRAGRID_CORNER4(13)),
-                          lerp(fades[0], TERRAGRID_CORNER4(14), TERRAGRID_CORNER4(15)));
-#undef TERRAGRID_CORNER4
+    // Corner kC's offset, and its gradient dotted with it: from the lanes' selector bytes
+    // (byte kC & 7 of word kC >> 3), or from the shared cell's gradients.
+    const auto offset = [&](int kC, int axis) { return ((kC >> axis) & 1) != 0 ? frac1[axis] : frac[axis]; };
+    const double* g = c.uniform ? gradients<4>(o) : nullptr;
+    const auto corner = [&]<int kC>() {
+        if (g != nullptr) return dot4(g + 4 * kC, offset(kC, 0), offset(kC, 1), offset(kC, 2), offset(kC, 3));
+        return grad4<8 * (kC & 7)>(kC < 8 ? c.code0 : c.code1, offset(kC, 0), offset(kC, 1),
+                                   offset(kC, 2), offset(kC, 3));
+    };
+    const auto face = [&]<int kC>() {
+        return lerp(fades[1], lerp(fades[0], corner.template operator()<kC>(), corner.template operator()<kC + 1>()),
+                    lerp(fades[0], corner.template operator()<kC + 2>(), corner.template operator()<kC + 3>()));
+    };
+    const V face00 = face.template operator()<0>();
+    const V face10 = face.template operator()<4>();
+    const V face01 = face.template operator()<8>();
+    const V face11 = face.template operator()<12>();
     const V nearW = lerp(fades[2], face00, face10);
     const V farW = lerp(fades[2], face01, face11);
     const double scale = 1.0 / noise4d::kPerlin4Max[static_cast<std::size_t>(f)];

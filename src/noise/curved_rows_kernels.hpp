@@ -28,16 +28,33 @@ class CellCache {
 public:
     CellCache(const LatticeHash& hash, NoiseKind noise, int dimensions);
     /// The data of the cell whose origin is (floors[0], ..)[dimensions]: integral doubles, as
-    /// std::floor gives them. Valid until the next call.
-    const CellData& at(const double* floors);
+    /// std::floor gives them. Valid until the next call. (Inline: the kernel's lanes meet a
+    /// new cell every few columns at the fine octaves.)
+    const CellData& at(const double* floors) {
+        std::array<std::int64_t, 4> key{};
+        std::uint64_t mixed = 0;
+        for (int d = 0; d < m_dimensions; ++d) {
+            key[d] = static_cast<std::int64_t>(floors[d]);
+            mixed = (mixed ^ static_cast<std::uint64_t>(key[d])) * 0x9E3779B97F4A7C15ULL;
+        }
+        Entry& e = m_entries[mixed >> (64 - kBits)];
+        if (!e.valid || e.key[0] != key[0] || e.key[1] != key[1] || e.key[2] != key[2] ||
+            e.key[3] != key[3])
+            refill(e, key);
+        return e.data;
+    }
 
 private:
+    /// Slots: a 256-column tile meets about 100 cells per row at its finest default octave;
+    /// the rows below meet mostly the same ones.
+    static constexpr int kBits = 9;
+
     struct Entry {
         std::array<std::int64_t, 4> key{};
         bool valid = false;
         CellData data;
     };
-    void fill(const std::array<std::int64_t, 4>& origin, CellData& data) const;
+    void refill(Entry& e, const std::array<std::int64_t, 4>& key) const;
 
     LatticeHash m_hash;
     NoiseKind m_noise;
@@ -54,6 +71,11 @@ struct Octave {
     CellCache* cells = nullptr;
     const CellData* current = nullptr;
     std::array<double, 4> currentFloors{};
+    /// The current cell's gradients as vectors with entries 0, 1 and -1 (corner c, axis d at
+    /// 4 c + d), for vectors whose lanes all lie in it; decoded when first needed (gradientOf:
+    /// the cell decoded, reset whenever `current` is looked up again).
+    std::array<double, 64> gradient{};
+    const CellData* gradientOf = nullptr;
 };
 
 /// A whole row. Lattice coordinate d of a column is (p_d f + offset_d) + shift_d, p the point
