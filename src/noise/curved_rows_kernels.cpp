@@ -13,6 +13,8 @@
 
 #include <hwy/highway.h>
 
+#include <algorithm>
+
 #include "noise/noise4d_constants.hpp"
 #include "noise/simplex_constants.hpp"
 
@@ -154,7 +156,7 @@ HWY_INLINE Lanes cells(curved::Octave& o, const V* floors) {
 template <int kDims>
 HWY_INLINE const double* gradients(curved::Octave& o) {
     if (o.gradientOf == o.current) return o.gradient.data();
-    o.gradient.fill(0.0);
+    std::fill_n(o.gradient.begin(), 4 << kDims, 0.0);
     for (int c = 0; c < (1 << kDims); ++c) {
         const std::uint64_t code = (o.current->code[c >> 3] >> (8 * (c & 7))) & 0xFFu;
         double* g = &o.gradient[4 * c];
@@ -195,6 +197,31 @@ HWY_INLINE V dot4(const double* g, V x, V y, V z, V w) {
 // ---------------------------------------------------------------------------------------------
 // The noises, each from its lattice coordinates u[0..dims).
 
+struct Perlin3Lanes {
+    V frac[3], frac1[3];
+    V u, v, w;  ///< fade weights
+    VU code;
+    const double* gradient;  ///< the shared cell's (kShared), else the lanes' codes
+};
+
+template <bool kShared, int kC>
+HWY_INLINE V perlin3Corner(const Perlin3Lanes& p) {
+    const V x = (kC & 1) != 0 ? p.frac1[0] : p.frac[0];
+    const V y = (kC & 2) != 0 ? p.frac1[1] : p.frac[1];
+    const V z = (kC & 4) != 0 ? p.frac1[2] : p.frac[2];
+    if constexpr (kShared) return dot3(p.gradient + 4 * kC, x, y, z);
+    return grad3<8 * kC>(p.code, x, y, z);
+}
+
+template <bool kShared>
+HWY_INLINE V perlin3Blend(const Perlin3Lanes& p) {
+    const V nearZ = lerp(p.v, lerp(p.u, perlin3Corner<kShared, 0>(p), perlin3Corner<kShared, 1>(p)),
+                         lerp(p.u, perlin3Corner<kShared, 2>(p), perlin3Corner<kShared, 3>(p)));
+    const V farZ = lerp(p.v, lerp(p.u, perlin3Corner<kShared, 4>(p), perlin3Corner<kShared, 5>(p)),
+                        lerp(p.u, perlin3Corner<kShared, 6>(p), perlin3Corner<kShared, 7>(p)));
+    return lerp(p.w, nearZ, farZ);
+}
+
 // perlin.cpp's 3D form: corners in Perlin's order, blended along x, y, then z.
 HWY_INLINE V perlin3(curved::Octave& o, FadeCurve f, const V* u) {
     const D d;
@@ -210,22 +237,9 @@ HWY_INLINE V perlin3(curved::Octave& o, FadeCurve f, const V* u) {
     const V a = fade(f, fx);
     const V b = fade(f, fy);
     const V w = fade(f, fz);
-    const auto blend = [&](const auto& corner) {
-        const V nearZ = lerp(b, lerp(a, corner.template operator()<0>(fx, fy, fz),
-                                     corner.template operator()<1>(fx1, fy, fz)),
-                             lerp(a, corner.template operator()<2>(fx, fy1, fz),
-                                  corner.template operator()<3>(fx1, fy1, fz)));
-        const V farZ = lerp(b, lerp(a, corner.template operator()<4>(fx, fy, fz1),
-                                    corner.template operator()<5>(fx1, fy, fz1)),
-                            lerp(a, corner.template operator()<6>(fx, fy1, fz1),
-                                 corner.template operator()<7>(fx1, fy1, fz1)));
-        return lerp(w, nearZ, farZ);
-    };
-    if (c.uniform) {
-        const double* g = gradients<3>(o);
-        return blend([&]<int kC>(V x, V y, V z) { return dot3(g + 4 * kC, x, y, z); });
-    }
-    return blend([&]<int kC>(V x, V y, V z) { return grad3<8 * kC>(c.code0, x, y, z); });
+    const Perlin3Lanes p{{fx, fy, fz}, {fx1, fy1, fz1}, a, b, w, c.code0,
+                         c.uniform ? gradients<3>(o) : nullptr};
+    return c.uniform ? perlin3Blend<true>(p) : perlin3Blend<false>(p);
 }
 
 // value.cpp's 3D form: one bilinear blend per z face, then along z.
@@ -243,38 +257,57 @@ HWY_INLINE V value3(curved::Octave& o, FadeCurve f, const V* u) {
 }
 
 // noise4d.cpp's Perlin: corner (a, b, e, g) is corner a + 2b + 4e + 8g of the cell.
+struct Perlin4Lanes {
+    V frac[4], frac1[4], fades[4];
+    VU code0, code1;
+    const double* gradient;  ///< the shared cell's (kShared), else the lanes' codes
+};
+
+// Corner kC's gradient dotted with its offset: from the shared cell's gradients or from the
+// lanes' selector bytes (byte kC & 7 of word kC >> 3).
+template <bool kShared, int kC>
+HWY_INLINE V perlin4Corner(const Perlin4Lanes& p) {
+    const V x = (kC & 1) != 0 ? p.frac1[0] : p.frac[0];
+    const V y = (kC & 2) != 0 ? p.frac1[1] : p.frac[1];
+    const V z = (kC & 4) != 0 ? p.frac1[2] : p.frac[2];
+    const V w = (kC & 8) != 0 ? p.frac1[3] : p.frac[3];
+    if constexpr (kShared) return dot4(p.gradient + 4 * kC, x, y, z, w);
+    return grad4<8 * (kC & 7)>(kC < 8 ? p.code0 : p.code1, x, y, z, w);
+}
+
+// Blended along x, then y (the corners kC .. kC + 3).
+template <bool kShared, int kC>
+HWY_INLINE V perlin4Face(const Perlin4Lanes& p) {
+    return lerp(p.fades[1],
+                lerp(p.fades[0], perlin4Corner<kShared, kC>(p), perlin4Corner<kShared, kC + 1>(p)),
+                lerp(p.fades[0], perlin4Corner<kShared, kC + 2>(p),
+                     perlin4Corner<kShared, kC + 3>(p)));
+}
+
+template <bool kShared>
+HWY_INLINE V perlin4Blend(const Perlin4Lanes& p) {
+    const V nearW = lerp(p.fades[2], perlin4Face<kShared, 0>(p), perlin4Face<kShared, 4>(p));
+    const V farW = lerp(p.fades[2], perlin4Face<kShared, 8>(p), perlin4Face<kShared, 12>(p));
+    return lerp(p.fades[3], nearW, farW);
+}
+
 HWY_INLINE V perlin4(curved::Octave& o, FadeCurve f, const V* u) {
     const D d;
     const V floors[4] = {hn::Floor(u[0]), hn::Floor(u[1]), hn::Floor(u[2]), hn::Floor(u[3])};
     const Lanes c = cells<4, false>(o, floors);
     const V one = hn::Set(d, 1.0);
-    V frac[4], frac1[4], fades[4];
+    Perlin4Lanes p;
     for (int k = 0; k < 4; ++k) {
-        frac[k] = hn::Sub(u[k], floors[k]);
-        frac1[k] = hn::Sub(frac[k], one);
-        fades[k] = fade(f, frac[k]);
+        p.frac[k] = hn::Sub(u[k], floors[k]);
+        p.frac1[k] = hn::Sub(p.frac[k], one);
+        p.fades[k] = fade(f, p.frac[k]);
     }
-    // Corner kC's offset, and its gradient dotted with it: from the lanes' selector bytes
-    // (byte kC & 7 of word kC >> 3), or from the shared cell's gradients.
-    const auto offset = [&](int kC, int axis) { return ((kC >> axis) & 1) != 0 ? frac1[axis] : frac[axis]; };
-    const double* g = c.uniform ? gradients<4>(o) : nullptr;
-    const auto corner = [&]<int kC>() {
-        if (g != nullptr) return dot4(g + 4 * kC, offset(kC, 0), offset(kC, 1), offset(kC, 2), offset(kC, 3));
-        return grad4<8 * (kC & 7)>(kC < 8 ? c.code0 : c.code1, offset(kC, 0), offset(kC, 1),
-                                   offset(kC, 2), offset(kC, 3));
-    };
-    const auto face = [&]<int kC>() {
-        return lerp(fades[1], lerp(fades[0], corner.template operator()<kC>(), corner.template operator()<kC + 1>()),
-                    lerp(fades[0], corner.template operator()<kC + 2>(), corner.template operator()<kC + 3>()));
-    };
-    const V face00 = face.template operator()<0>();
-    const V face10 = face.template operator()<4>();
-    const V face01 = face.template operator()<8>();
-    const V face11 = face.template operator()<12>();
-    const V nearW = lerp(fades[2], face00, face10);
-    const V farW = lerp(fades[2], face01, face11);
+    p.code0 = c.code0;
+    p.code1 = c.code1;
+    p.gradient = c.uniform ? gradients<4>(o) : nullptr;
+    const V blended = c.uniform ? perlin4Blend<true>(p) : perlin4Blend<false>(p);
     const double scale = 1.0 / noise4d::kPerlin4Max[static_cast<std::size_t>(f)];
-    const V n = hn::Mul(hn::Set(d, scale), lerp(fades[3], nearW, farW));
+    const V n = hn::Mul(hn::Set(d, scale), blended);
     return hn::Min(hn::Max(n, hn::Set(d, -1.0)), hn::Set(d, 1.0));
 }
 
