@@ -96,18 +96,27 @@ double LayerStack::finish(const double* values, double acrossX,
 
 LayerStackRows::LayerStackRows(const LayerStack& stack, const std::int64_t* cols,
                                std::size_t n)
-    : m_stack(stack), m_columns(n), m_across(n), m_values(stack.m_fields.size() * n) {
+    : m_stack(stack), m_across(n), m_values(stack.m_fields.size() * n) {
     const Surface& surface = stack.m_surface;
+    std::vector<double> a(n), b(n);
     for (std::size_t i = 0; i < n; ++i) {
-        m_columns[i] = surface.column(cols[i]);
+        const SurfacePart column = surface.column(cols[i]);
+        a[i] = column.a;
+        b[i] = column.b;
         m_across[i] = surface.acrossX(cols[i]);
     }
-    if (surface.kind() != SurfaceKind::Plane) return;
-    // On the plane a column's part is its world x.
-    std::vector<double> xs(n);
-    for (std::size_t i = 0; i < n; ++i) xs[i] = m_columns[i].a;
-    for (const NoiseField& field : stack.m_fields)
-        m_rows.push_back(std::make_unique<NoiseRows>(field, xs.data(), n));
+    // On the plane a column's part is its world x; on a sphere or torus it is the pair
+    // CurvedRows takes (surface.hpp and curved_rows.hpp describe the same points).
+    const SurfaceKind kind = surface.kind();
+    for (const NoiseField& field : stack.m_fields) {
+        if (kind == SurfaceKind::Plane) {
+            m_rows.push_back(std::make_unique<NoiseRows>(field, a.data(), n));
+        } else {
+            const CurvedShape shape =
+                kind == SurfaceKind::Sphere ? CurvedShape::Sphere : CurvedShape::Torus;
+            m_curved.push_back(std::make_unique<CurvedRows>(field, shape, a.data(), b.data(), n));
+        }
+    }
 }
 
 LayerStackRows::~LayerStackRows() = default;
@@ -117,12 +126,11 @@ void LayerStackRows::row(std::int64_t row, double* out) {
     const std::size_t n = size();
     const std::size_t layers = m_stack.m_fields.size();
     const SurfacePart rowPart = surface.row(row);
-    if (!m_rows.empty()) {
-        for (std::size_t l = 0; l < layers; ++l) m_rows[l]->row(rowPart.a, &m_values[l * n]);
-    } else {
-        for (std::size_t i = 0; i < n; ++i) {
-            const NoisePoint p = surface.join(m_columns[i], rowPart);
-            for (std::size_t l = 0; l < layers; ++l) m_values[l * n + i] = m_stack.m_fields[l].sample(p);
+    for (std::size_t l = 0; l < layers; ++l) {
+        if (!m_rows.empty()) {
+            m_rows[l]->row(rowPart.a, &m_values[l * n]);
+        } else {
+            m_curved[l]->row(rowPart.a, rowPart.b, &m_values[l * n]);
         }
     }
     if (layers == 1 && m_stack.m_params.falloff.shape == Falloff::None &&

@@ -16,6 +16,7 @@
 #include "terragrid/noise/noise.hpp"
 
 #include "noise/lattice.hpp"
+#include "noise/noise4d_constants.hpp"
 
 #include <algorithm>
 #include <array>
@@ -28,18 +29,7 @@ namespace {
 using lattice::lerp;
 using lattice::split;
 
-// The largest |unscaled 4D Perlin noise| per fade curve (FadeCurve order), rounded up.
-constexpr std::array<double, 3> kPerlin4Max{1.5654, 1.5453, 1.5366};
-static_assert(kPerlin4Max.size() == kFadeCurveNames.size());
-
-// Skew (F4) and unskew (G4) factors, the correctly rounded (sqrt(5) - 1) / 4 and
-// (5 - sqrt(5)) / 20.
-constexpr double kF4 = 0.30901699437494745;
-constexpr double kG4 = 0.13819660112501053;
-// Kernel radius^2: as in 2D and 3D, the largest for which a corner's kernel vanishes before
-// the point leaves the simplexes around that corner, so the sum is continuous.
-constexpr double kRadius2 = 0.5;
-constexpr double kSimplex4Scale = 62.77;
+using namespace noise4d;
 
 /// Gradient (hash & 31) dotted with (x, y, z, w): axis (hash >> 3) & 3 is 0, bits 2, 1, 0 negate
 /// the other three in order.

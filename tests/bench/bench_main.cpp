@@ -9,6 +9,7 @@
 
 #include "noise_bench.hpp"
 #include "summary.hpp"
+#include "surface_bench.hpp"
 
 namespace {
 
@@ -41,15 +42,18 @@ int main(int argc, char** argv) {
     const std::vector<int> threadCounts = benchThreadCounts();
     registerNoiseBenchmarks(threadCounts);
     registerLibnoiseBenchmark();
+    registerSurfaceBenchmarks();
     SummaryReporter reporter;
     benchmark::RunSpecifiedBenchmarks(&reporter);
     benchmark::Shutdown();
 
     std::cout << "\n";
     printSummary(reporter, threadCounts, std::cout);
+    printSurfaceSummary(reporter, std::cout);
     if (!summaryFile.empty()) {
         std::ofstream out(summaryFile, std::ios::app);
         printSummary(reporter, threadCounts, out);
+        printSurfaceSummary(reporter, out);
         if (!out) {
             std::cerr << "terragrid_noise_bench: cannot write '" << summaryFile << "'\n";
             return 1;

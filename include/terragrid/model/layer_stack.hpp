@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "terragrid/noise/layers.hpp"
+#include "terragrid/noise/curved_rows.hpp"
 #include "terragrid/noise/noise.hpp"
 #include "terragrid/model/surface.hpp"
 
@@ -43,8 +44,8 @@ private:
 };
 
 /// A LayerStack over whole rows of a fixed set of map columns (a tile's, or the coverage
-/// sample's): the generator's path. On a plane each layer goes through NoiseRows (SIMD where
-/// the layer has it); on a torus or sphere each cell is sampled at its point. row(r)[i] equals
+/// sample's): the generator's path. Each layer goes through NoiseRows on a plane and through
+/// CurvedRows on a torus or sphere (SIMD where the layer has it). row(r)[i] equals
 /// stack.sample(cols[i], r) bit for bit. Not thread-safe: one per thread / tile.
 class LayerStackRows {
 public:
@@ -60,9 +61,9 @@ public:
 
 private:
     const LayerStack& m_stack;
-    std::vector<SurfacePart> m_columns;
     std::vector<double> m_across;  ///< acrossX of each column
-    std::vector<std::unique_ptr<NoiseRows>> m_rows;  ///< per layer, plane only
+    std::vector<std::unique_ptr<NoiseRows>> m_rows;     ///< per layer, plane only
+    std::vector<std::unique_ptr<CurvedRows>> m_curved;  ///< per layer, sphere or torus
     std::vector<double> m_values;  ///< layer-major: m_values[layer * size() + i]
 };
 

@@ -278,6 +278,7 @@ public:
 
 private:
     friend class NoiseRows;  // reads the octaves; NoiseRows::row must equal sample()
+    friend class CurvedRows;  // the same on spheres and tori
 
     /// The fractal sum of the octaves' terms mapped onto [0, 1] (shared by sample and rows).
     double normalise(double sum) const noexcept;

@@ -25,6 +25,19 @@ struct LatticeHashParts {
         return h.m_perm[xPart + static_cast<std::size_t>(iy & 255)];
     }
 
+    /// The hash of 3 or 4 axes in stages (what h(ix, iy, iz[, iw]) chains): after xPart,
+    /// next() adds one axis; finish() turns the last stage into the hash. So
+    /// h(ix, iy, iz) == finish(h, next(h, next(h, xPart(h, ix), iy), iz)), and corners of a
+    /// lattice cell that share their first axes share those stages.
+    static std::uint64_t next(const LatticeHash& h, std::uint64_t part, std::int64_t i) noexcept {
+        if (h.m_kind == HashKind::Lattice) return mix64(part + static_cast<std::uint64_t>(i));
+        return h.m_perm[part + static_cast<std::size_t>(i & 255)];
+    }
+    static std::uint32_t finish(const LatticeHash& h, std::uint64_t part) noexcept {
+        if (h.m_kind == HashKind::Lattice) return static_cast<std::uint32_t>(part >> 32);
+        return static_cast<std::uint32_t>(part);
+    }
+
     /// What a SIMD hash needs: the mixed seed (`Lattice`) and the doubled permutation (the
     /// permutation kinds).
     static std::uint64_t key(const LatticeHash& h) noexcept { return h.m_seed; }

@@ -1,0 +1,43 @@
+#pragma once
+// A NoiseField over whole rows of a sphere (3D, planets) or a torus (4D, tileable maps): the
+// generator's path on those surfaces, as NoiseRows is on the plane.
+
+#include <cstddef>
+#include <memory>
+
+#include "terragrid/noise/noise.hpp"
+
+namespace terragrid {
+
+/// Where a row's points lie. Each column gives a pair (a_c, b_c), each row a pair (A, B):
+///   Sphere: the point (A a_c, A b_c, B)  (a, b = cos, sin of the longitude; A, B = R cos and
+///           R sin of the latitude);
+///   Torus:  the point (a_c, b_c, A, B)   (one circle per column, one per row).
+enum class CurvedShape : unsigned char { Sphere, Torus };
+
+/// row(A, B)[i] equals field.sample(point of column i) bit for bit, on every CPU. Octave by
+/// octave each lane finds its lattice (or skewed simplex) cell; the hashes of a cell's corners
+/// are computed once and kept in a small per-octave cache, which neighbouring columns and rows
+/// share, and the noise itself runs in SIMD lanes (Highway, dispatched at run time). Layers
+/// with a warp or marble fall back to sample() per cell. Not thread-safe (it caches): one per
+/// thread / tile.
+class CurvedRows {
+public:
+    /// Copies the column pairs; `field` must outlive this object and have 3 (sphere) or 4
+    /// (torus) dimensions (hasDimensions).
+    CurvedRows(const NoiseField& field, CurvedShape shape, const double* a, const double* b,
+               std::size_t n);
+    ~CurvedRows();
+    CurvedRows(const CurvedRows&) = delete;
+    CurvedRows& operator=(const CurvedRows&) = delete;
+
+    std::size_t size() const noexcept;
+    /// out[i] = field.sample(point(i, A, B)) for i < size().
+    void row(double A, double B, double* out);
+
+private:
+    struct State;  // src/noise/curved_rows.cpp
+    std::unique_ptr<State> m_state;
+};
+
+}  // namespace terragrid

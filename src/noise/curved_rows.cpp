@@ -1,0 +1,174 @@
+// CurvedRows: a NoiseField over rows of a sphere or a torus, and the per-octave cache of
+// lattice cells its SIMD kernel (curved_rows_kernels.cpp) draws the corners' hashes from.
+//
+// On these surfaces a point's lattice cell depends on its column and its row together (the
+// sphere's x and y shrink with the latitude; simplex cells are skewed across all axes), so
+// nothing like NoiseRows' per-column hash halves exists. But at the octaves that matter a
+// lattice cell spans several columns and rows: hashing each cell once, when a lane first
+// meets it, leaves the lanes only the noise's arithmetic.
+
+#include "terragrid/noise/curved_rows.hpp"
+
+#include "terragrid/noise/detail/lattice_hash_parts.hpp"
+
+#include "noise/curved_rows_kernels.hpp"
+#include "noise/lattice.hpp"
+
+#include <algorithm>
+#include <bit>
+
+namespace terragrid {
+
+namespace curved {
+
+namespace {
+
+using HashParts = detail::LatticeHashParts;
+
+/// lattice::grad3 as selector bits (the kernel's grad3 reads them): bit 0, the first term is
+/// y (else x); bit 1, the second is x; bit 2, the second is z (neither: y); bits 3 and 4
+/// negate the first and the second.
+std::uint64_t gradient3Code(std::uint32_t hash) noexcept {
+    const std::uint32_t h = hash & 15u;
+    const bool secondX = h >= 4 && (h == 12 || h == 14);
+    const bool secondZ = h >= 4 && !secondX;
+    return (h >= 8 ? 1u : 0u) | (secondX ? 2u : 0u) | (secondZ ? 4u : 0u) |
+           ((h & 1u) != 0 ? 8u : 0u) | ((h & 2u) != 0 ? 16u : 0u);
+}
+
+/// noise4d.cpp's grad4 as selector bits: the gradient's zero axis leaves three terms A, B, C
+/// (in axis order); bit 0: A is y (else x); bit 1: B is z (else y); bit 2: C is w (else z);
+/// bits 3, 4, 5 negate A, B, C.
+std::uint64_t gradient4Code(std::uint32_t hash) noexcept {
+    const std::uint32_t g = hash & 31u;
+    const std::uint32_t zero = g >> 3;
+    return (zero == 0 ? 1u : 0u) | (zero <= 1 ? 2u : 0u) | (zero <= 2 ? 4u : 0u) |
+           ((g & 4u) != 0 ? 8u : 0u) | ((g & 2u) != 0 ? 16u : 0u) | ((g & 1u) != 0 ? 32u : 0u);
+}
+
+}  // namespace
+
+CellCache::CellCache(const LatticeHash& hash, NoiseKind noise, int dimensions)
+    : m_hash(hash), m_noise(noise), m_dimensions(dimensions), m_entries(1u << kBits) {}
+
+// The corners' hashes in stages (LatticeHashParts::next), so corners that share their first
+// axes share those stages, exactly as LatticeHash's own 3D and 4D operators chain them.
+void CellCache::refill(Entry& e, const std::array<std::int64_t, 4>& origin) const {
+    e.key = origin;
+    e.valid = true;
+    CellData& data = e.data;
+    const int corners = 1 << m_dimensions;
+    std::array<std::uint64_t, 16> parts{};
+    parts[0] = HashParts::xPart(m_hash, origin[0]);
+    parts[1] = HashParts::xPart(m_hash, origin[0] + 1);
+    for (int d = 1; d < m_dimensions; ++d) {
+        // Corners below 2^d are done along axes < d; corner c + 2^d adds 1 along axis d.
+        const int done = 1 << d;
+        for (int c = done - 1; c >= 0; --c) {
+            parts[c + done] = HashParts::next(m_hash, parts[c], origin[d] + 1);
+            parts[c] = HashParts::next(m_hash, parts[c], origin[d]);
+        }
+    }
+    data.code = {0, 0};
+    for (int c = 0; c < corners; ++c) {
+        const std::uint32_t hash = HashParts::finish(m_hash, parts[c]);
+        if (m_noise == NoiseKind::Value) {
+            data.value[c] = signedValue(m_hash, hash);
+            continue;
+        }
+        const std::uint64_t code = m_dimensions == 3 ? gradient3Code(hash) : gradient4Code(hash);
+        data.code[c >> 3] |= code << (8 * (c & 7));
+    }
+}
+
+}  // namespace curved
+
+namespace {
+
+std::size_t padded(std::size_t n) {
+    return (n + curved::kPadding - 1) / curved::kPadding * curved::kPadding;
+}
+
+// Kinds without a SIMD path are evaluated with the scalar reference itself, as NoiseRows does.
+bool hasSimdRows(const NoiseParams& params) {
+    if (params.warp.amplitude > 0.0) return false;  // points moved off the row, each its own way
+    switch (params.noise) {
+    case NoiseKind::Value:
+    case NoiseKind::Perlin:
+    case NoiseKind::Simplex:
+        break;
+    default:  // no 3D or 4D form (hasDimensions)
+        return false;
+    }
+    switch (params.fractal) {
+    case FractalKind::None:
+    case FractalKind::Fbm:
+    case FractalKind::Turbulence:
+    case FractalKind::Ridged:
+        return true;
+    default:  // marble: sin of world x after the sum
+        return false;
+    }
+}
+
+}  // namespace
+
+struct CurvedRows::State {
+    const NoiseField& field;
+    CurvedShape shape;
+    std::size_t n;
+    bool simd;
+    std::vector<double> a, b;  // padded by repeating the last column
+    std::vector<curved::CellCache> caches;
+    std::vector<curved::Octave> octaves;
+    std::vector<double> values;
+};
+
+CurvedRows::CurvedRows(const NoiseField& field, CurvedShape shape, const double* a,
+                       const double* b, std::size_t n)
+    : m_state(new State{field, shape, n, hasSimdRows(field.params()), {}, {}, {}, {}, {}}) {
+    State& st = *m_state;
+    st.a.assign(a, a + n);
+    st.b.assign(b, b + n);
+    st.a.resize(padded(n), n > 0 ? a[n - 1] : 0.0);
+    st.b.resize(padded(n), n > 0 ? b[n - 1] : 0.0);
+    if (!st.simd) return;
+    const int dimensions = shape == CurvedShape::Sphere ? 3 : 4;
+    st.values.resize(st.a.size());
+    st.caches.reserve(static_cast<std::size_t>(field.m_octaves));
+    for (int i = 0; i < field.m_octaves; ++i) {
+        const NoiseField::Octave& o = field.m_octave[i];
+        st.caches.emplace_back(o.hash, field.params().noise, dimensions);
+        curved::Octave octave;
+        octave.frequency = o.frequency;
+        octave.amplitude = o.amplitude;
+        octave.shift = {o.shiftX, o.shiftY, o.shiftZ, o.shiftW};
+        st.octaves.push_back(octave);
+    }
+    for (std::size_t i = 0; i < st.octaves.size(); ++i) st.octaves[i].cells = &st.caches[i];
+}
+
+CurvedRows::~CurvedRows() = default;
+
+std::size_t CurvedRows::size() const noexcept { return m_state->n; }
+
+void CurvedRows::row(double A, double B, double* out) {
+    State& st = *m_state;
+    const bool torus = st.shape == CurvedShape::Torus;
+    if (!st.simd) {
+        for (std::size_t i = 0; i < st.n; ++i) {
+            const NoisePoint p = torus ? NoisePoint{{st.a[i], st.b[i], A, B}, 4}
+                                       : NoisePoint{{A * st.a[i], A * st.b[i], B, 0.0}, 3};
+            out[i] = st.field.sample(p);
+        }
+        return;
+    }
+    const NoiseParams& params = st.field.params();
+    curved::evaluateRow({params.noise, params.fractal, params.fade, torus, st.a.data(),
+                         st.b.data(), A, B, params.offsetX, params.offsetY, st.field.m_octaves,
+                         st.octaves.data(), st.field.m_amplitudeSum, st.a.size(),
+                         st.values.data()});
+    std::copy_n(st.values.begin(), st.n, out);
+}
+
+}  // namespace terragrid
