@@ -1,0 +1,200 @@
+// D8 flow routing: steepest descent, flats drained by Barnes, Lehman & Mulla (2014), "An
+// efficient assignment of drainage direction over flat surfaces in raster digital elevation
+// models", and a topological order of the cells (donors first).
+
+#include "terragrid/hydro/flow.hpp"
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
+#include <stdexcept>
+#include <vector>
+
+#include "neighbours.hpp"
+
+namespace terragrid::hydro {
+
+namespace {
+
+using detail::Shape;
+
+/// Receiver states while routing: a flat cell still to drain, and one the flat resolution has
+/// reached but not yet given a neighbour.
+constexpr std::uint32_t kFlat = 0xFFFFFFFEu;
+constexpr std::uint32_t kPending = 0xFFFFFFFDu;
+
+/// Outlets get kNoReceiver, cells with a lower neighbour the steepest one, the rest kFlat.
+/// Each row on its own: parallel, and the same bits for any thread count.
+void steepestDescent(const Shape& shape, const Outlets& outlets, const std::vector<float>& z,
+                     std::vector<std::uint32_t>& receiver) {
+    tbb::parallel_for(tbb::blocked_range<std::int32_t>(0, shape.height), [&](const auto& rows) {
+        for (std::int32_t y = rows.begin(); y < rows.end(); ++y)
+            for (std::int32_t x = 0; x < shape.width; ++x) {
+                const auto i = static_cast<std::uint32_t>(std::int64_t{y} * shape.width + x);
+                if (detail::isOutlet(shape, outlets, i, z[i])) {
+                    receiver[i] = kNoReceiver;
+                    continue;
+                }
+                const double h = z[i];
+                double best = 0;
+                std::uint32_t to = kFlat;
+                shape.forEachNeighbour(x, y, [&](int k, std::uint32_t nb) {
+                    const double slope = (h - double{z[nb]}) * detail::kInvDistance[k];
+                    if (slope > best) {
+                        best = slope;
+                        to = nb;
+                    }
+                });
+                receiver[i] = to;
+            }
+    });
+}
+
+/// Barnes et al. (2014): on each flat (8-connected cells of one height with no lower
+/// neighbour), a gradient away from higher ground plus twice a gradient toward the flat's way
+/// out; each flat cell drains to its neighbour of least gradient, so water crosses the flat
+/// toward its exit without running along its edges. The toward part falls by 2 per step
+/// and the away part changes by at most 1, so every cell has a neighbour lower than itself and
+/// no loop can form.
+class FlatResolver {
+public:
+    FlatResolver(const Shape& shape, const std::vector<float>& z, std::vector<std::uint32_t>& receiver)
+        : m_shape(shape), m_z(z), m_receiver(receiver) {}
+
+    void run() {
+        for (std::uint32_t i = 0; i < m_shape.cells(); ++i)
+            if (m_receiver[i] == kFlat) m_flats.push_back(i);
+        if (m_flats.empty()) return;
+        m_mask.assign(m_shape.cells(), 0);
+        awayFromHigher();
+        towardLower();
+        drainPending();
+        for (std::uint32_t i : m_flats)
+            if (m_receiver[i] == kFlat) m_receiver[i] = kNoReceiver;  // a pit: nowhere to go
+    }
+
+private:
+    bool sameFlat(std::uint32_t a, std::uint32_t b) const { return m_z[a] == m_z[b]; }
+
+    /// m_mask = steps from the nearest higher cell, breadth-first from the flat cells beside one.
+    void awayFromHigher() {
+        std::vector<std::uint32_t> queue;
+        for (std::uint32_t c : m_flats) {
+            bool higher = false;
+            m_shape.forEachNeighbour(c, [&](int, std::uint32_t nb) { higher |= m_z[nb] > m_z[c]; });
+            if (higher) {
+                m_mask[c] = 1;
+                queue.push_back(c);
+            }
+        }
+        for (std::size_t head = 0; head < queue.size(); ++head) {
+            const std::uint32_t c = queue[head];
+            m_shape.forEachNeighbour(c, [&](int, std::uint32_t nb) {
+                if (m_receiver[nb] != kFlat || m_mask[nb] != 0 || !sameFlat(c, nb)) return;
+                m_mask[nb] = m_mask[c] + 1;
+                queue.push_back(nb);
+            });
+        }
+    }
+
+    /// Breadth-first from the flat cells beside a drained cell of the same height (those drain
+    /// straight to it), ring by ring; m_mask becomes 2 * ring - away.
+    void towardLower() {
+        std::vector<std::uint32_t> ring;
+        for (std::uint32_t c : m_flats) {
+            std::uint32_t exit = kFlat;
+            m_shape.forEachNeighbour(c, [&](int, std::uint32_t nb) {
+                if (exit == kFlat && sameFlat(c, nb) && drained(nb)) exit = nb;
+            });
+            if (exit == kFlat) continue;
+            ring.push_back(c);
+        }
+        // Set after the scan, so a seed never drains into another seed.
+        for (std::uint32_t c : ring) {
+            std::uint32_t exit = kFlat;
+            m_shape.forEachNeighbour(c, [&](int, std::uint32_t nb) {
+                if (exit == kFlat && sameFlat(c, nb) && drained(nb)) exit = nb;
+            });
+            m_receiver[c] = exit;
+            m_mask[c] = 2 - m_mask[c];
+        }
+        std::vector<std::uint32_t> next;
+        for (std::int32_t step = 2; !ring.empty(); ++step) {
+            next.clear();
+            for (std::uint32_t c : ring)
+                m_shape.forEachNeighbour(c, [&](int, std::uint32_t nb) {
+                    if (m_receiver[nb] != kFlat || !sameFlat(c, nb)) return;
+                    m_receiver[nb] = kPending;
+                    m_mask[nb] = 2 * step - m_mask[nb];
+                    next.push_back(nb);
+                    m_pending.push_back(nb);
+                });
+            ring.swap(next);
+        }
+    }
+
+    /// A cell that already has its way: an outlet or a cell with a lower neighbour.
+    bool drained(std::uint32_t i) const {
+        return m_receiver[i] != kFlat && m_receiver[i] != kPending;
+    }
+
+    /// Each cell the toward pass reached drains to its same-height neighbour of least mask.
+    void drainPending() {
+        for (std::uint32_t c : m_pending) {
+            std::int32_t best = m_mask[c];
+            std::uint32_t to = kFlat;
+            m_shape.forEachNeighbour(c, [&](int, std::uint32_t nb) {
+                if (!sameFlat(c, nb) || m_mask[nb] >= best) return;
+                best = m_mask[nb];
+                to = nb;
+            });
+            m_receiver[c] = to;  // never kFlat: the ring before holds a lower mask
+        }
+    }
+
+    const Shape& m_shape;
+    const std::vector<float>& m_z;
+    std::vector<std::uint32_t>& m_receiver;
+    std::vector<std::uint32_t> m_flats, m_pending;
+    std::vector<std::int32_t> m_mask;
+};
+
+/// Kahn's algorithm: cells no one drains into first, then each cell once all its donors are
+/// in. Deterministic: the leaves in index order, then first-come.
+std::vector<std::uint32_t> donorsFirst(const std::vector<std::uint32_t>& receiver) {
+    const std::size_t n = receiver.size();
+    std::vector<std::uint8_t> donors(n, 0);
+    for (std::uint32_t r : receiver)
+        if (r != kNoReceiver) ++donors[r];
+    std::vector<std::uint32_t> order;
+    order.reserve(n);
+    for (std::uint32_t i = 0; i < n; ++i)
+        if (donors[i] == 0) order.push_back(i);
+    for (std::size_t head = 0; head < order.size(); ++head) {
+        const std::uint32_t r = receiver[order[head]];
+        if (r != kNoReceiver && --donors[r] == 0) order.push_back(r);
+    }
+    if (order.size() != n) throw std::logic_error("routeFlow: the receivers form a loop");
+    return order;
+}
+
+}  // namespace
+
+FlowRouting routeFlow(const Grid& filled, const Outlets& outlets) {
+    const Shape shape = detail::checkedShape(filled, "routeFlow");
+    if (!outlets.edges) {
+        bool any = false;
+        if (outlets.seaLevel)
+            for (float h : filled.z) any |= h <= *outlets.seaLevel;
+        if (!any)
+            throw std::invalid_argument("routeFlow: the map has no outlet (no border outlet and no cell at or below the sea level)");
+    }
+    FlowRouting routing;
+    routing.receiver.resize(shape.cells());
+    steepestDescent(shape, outlets, filled.z, routing.receiver);
+    FlatResolver(shape, filled.z, routing.receiver).run();
+    routing.order = donorsFirst(routing.receiver);
+    return routing;
+}
+
+}  // namespace terragrid::hydro
