@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <ctime>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -104,8 +105,15 @@ double secondsSince(std::chrono::steady_clock::time_point start) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
+double processCpuSeconds() {
+    timespec t{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
+}
+
 struct OurRun {
     double fill = 0, route = 0, accumulate = 0;
+    double cpu = 0;  ///< process CPU seconds of the whole run
     double total() const { return fill + route + accumulate; }
 };
 
@@ -117,6 +125,7 @@ OurRun measureOurs(const hydro::Grid& dem, int threads, int repeat) {
     OurRun best;
     for (int i = 0; i < repeat; ++i) {
         OurRun run;
+        const double cpu0 = processCpuSeconds();
         arena.execute([&] {
             const hydro::Outlets outlets{};
             auto t = std::chrono::steady_clock::now();
@@ -130,6 +139,7 @@ OurRun measureOurs(const hydro::Grid& dem, int threads, int repeat) {
             run.accumulate = secondsSince(t);
             if (acc.empty()) throw std::logic_error("no accumulation");
         });
+        run.cpu = processCpuSeconds() - cpu0;
         if (i == 0 || run.total() < best.total()) best = run;
     }
     return best;
@@ -144,7 +154,7 @@ std::string format(const char* pattern, double a = 0, double b = 0, double c = 0
 /// `command` through /bin/sh with its output in `log`: wall seconds, or -1 when it failed.
 double shellSeconds(const std::string& command, const std::filesystem::path& log) {
     try {
-        return runTimed("/bin/sh", {"-c", command + " >'" + log.string() + "' 2>&1"});
+        return runTimed("/bin/sh", {"-c", "{ " + command + "; } >'" + log.string() + "' 2>&1"});
     } catch (const std::exception&) {
         return -1;
     }
@@ -185,8 +195,9 @@ double measureSaga(const Options& o, const TempDir& tmp) {
 }
 
 std::string oursRow(const char* label, const OurRun& r) {
-    return std::string(label) + format("fill %6.2f s   routing %6.2f s   accumulation %6.2f s   total %6.2f s\n",
-                                       r.fill, r.route, r.accumulate, r.total());
+    return std::string(label) + format("fill %6.2f s   routing %6.2f s   accumulation %6.2f s   total %6.2f s",
+                                       r.fill, r.route, r.accumulate, r.total()) +
+           format("   (CPU %.2f s)\n", r.cpu);
 }
 
 std::string toolRow(const char* label, double seconds, const char* note) {
@@ -217,7 +228,7 @@ std::string measure(const Options& o) {
     const double grass = o.grass ? measureGrass(o, tmp) : -1;
     add(toolRow("GRASS r.watershed -s:   ", grass, "(1 thread; depressions by its A* search, D8 accumulation; import not timed)"));
     const double saga = o.saga ? measureSaga(o, tmp) : -1;
-    add(toolRow("SAGA Fill Sinks (W&L):  ", saga, "(ta_preprocessor 4, --cores=1; filling only, reading and writing .sdat included)"));
+    add(toolRow("SAGA Fill Sinks (W&L):  ", saga, "(ta_preprocessor 4, --cores=1; filling only; start-up, reading and writing .sdat included)"));
     add(speedLine("GRASS r.watershed / ours (1 thread):  ", grass, one.total()));
     add(speedLine("SAGA Fill Sinks / ours (1 thread):    ", saga, one.total()));
     add("ours, 2 threads / 1 thread:            " +
