@@ -5,8 +5,10 @@
 #include "terragrid/hydro/flow.hpp"
 
 #include <tbb/blocked_range.h>
+#include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
 
+#include <atomic>
 #include <stdexcept>
 #include <vector>
 
@@ -50,12 +52,48 @@ void steepestDescent(const Shape& shape, const Outlets& outlets, const std::vect
     });
 }
 
+/// One breadth-first ring: calls claim(c, nb) for each neighbour nb of each cell c of `ring`;
+/// those for which it returns true (it must do so at most once per nb: an atomic claim) form
+/// `next`. Large rings are expanded in parallel; the set `next` holds does not depend on it,
+/// only the order within it, which no result depends on.
+template <class Claim>
+void expandRing(const Shape& shape, const std::vector<std::uint32_t>& ring,
+                std::vector<std::uint32_t>& next, Claim claim) {
+    next.clear();
+    constexpr std::size_t kParallelRing = 1024;
+    if (ring.size() < kParallelRing) {
+        for (std::uint32_t c : ring)
+            shape.forEachNeighbour(c, [&](int, std::uint32_t nb) {
+                if (claim(c, nb)) next.push_back(nb);
+            });
+        return;
+    }
+    tbb::enumerable_thread_specific<std::vector<std::uint32_t>> found;
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, ring.size(), 1024), [&](const auto& r) {
+        std::vector<std::uint32_t>& mine = found.local();
+        for (std::size_t k = r.begin(); k < r.end(); ++k)
+            shape.forEachNeighbour(ring[k], [&](int, std::uint32_t nb) {
+                if (claim(ring[k], nb)) mine.push_back(nb);
+            });
+    });
+    for (const auto& part : found) next.insert(next.end(), part.begin(), part.end());
+}
+
+/// Runs f(k) for k in [0, n), in parallel.
+template <class F>
+void forEachIndex(std::size_t n, F f) {
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, 4096), [&](const auto& r) {
+        for (std::size_t k = r.begin(); k < r.end(); ++k) f(k);
+    });
+}
+
 /// Barnes et al. (2014): on each flat (8-connected cells of one height with no lower
 /// neighbour), a gradient away from higher ground plus twice a gradient toward the flat's way
 /// out; each flat cell drains to its neighbour of least gradient, so water crosses the flat
 /// toward its exit without running along its edges. The toward part falls by 2 per step
 /// and the away part changes by at most 1, so every cell has a neighbour lower than itself and
-/// no loop can form.
+/// no loop can form. Both gradients are breadth-first distances, which are unique, so the
+/// rings may be expanded in parallel without changing a bit.
 class FlatResolver {
 public:
     FlatResolver(const Shape& shape, const std::vector<float>& z, std::vector<std::uint32_t>& receiver)
@@ -76,59 +114,71 @@ public:
 private:
     bool sameFlat(std::uint32_t a, std::uint32_t b) const { return m_z[a] == m_z[b]; }
 
+    /// The flat cells for which keep(c) holds (in any order).
+    template <class Keep>
+    std::vector<std::uint32_t> flatsWhere(Keep keep) const {
+        std::vector<std::uint8_t> kept(m_flats.size());
+        forEachIndex(m_flats.size(), [&](std::size_t k) { kept[k] = keep(m_flats[k]); });
+        std::vector<std::uint32_t> out;
+        for (std::size_t k = 0; k < m_flats.size(); ++k)
+            if (kept[k]) out.push_back(m_flats[k]);
+        return out;
+    }
+
     /// m_mask = steps from the nearest higher cell, breadth-first from the flat cells beside one.
     void awayFromHigher() {
-        std::vector<std::uint32_t> queue;
-        for (std::uint32_t c : m_flats) {
+        std::vector<std::uint32_t> ring = flatsWhere([&](std::uint32_t c) {
             bool higher = false;
             m_shape.forEachNeighbour(c, [&](int, std::uint32_t nb) { higher |= m_z[nb] > m_z[c]; });
-            if (higher) {
-                m_mask[c] = 1;
-                queue.push_back(c);
-            }
-        }
-        for (std::size_t head = 0; head < queue.size(); ++head) {
-            const std::uint32_t c = queue[head];
-            m_shape.forEachNeighbour(c, [&](int, std::uint32_t nb) {
-                if (m_receiver[nb] != kFlat || m_mask[nb] != 0 || !sameFlat(c, nb)) return;
-                m_mask[nb] = m_mask[c] + 1;
-                queue.push_back(nb);
+            return higher;
+        });
+        for (std::uint32_t c : ring) m_mask[c] = 1;
+        std::vector<std::uint32_t> next;
+        for (std::int32_t step = 2; !ring.empty(); ++step) {
+            expandRing(m_shape, ring, next, [&](std::uint32_t c, std::uint32_t nb) {
+                if (m_receiver[nb] != kFlat || !sameFlat(c, nb)) return false;
+                std::atomic_ref<std::int32_t> mask(m_mask[nb]);
+                std::int32_t unset = 0;  // a plain load first: most neighbours are taken
+                return mask.load(std::memory_order_relaxed) == 0 &&
+                       mask.compare_exchange_strong(unset, step, std::memory_order_relaxed);
             });
+            ring.swap(next);
         }
+    }
+
+    /// The first neighbour of the same height that already drains (kFlat if none).
+    std::uint32_t exitOf(std::uint32_t c) const {
+        std::uint32_t exit = kFlat;
+        m_shape.forEachNeighbour(c, [&](int, std::uint32_t nb) {
+            if (exit == kFlat && sameFlat(c, nb) && drained(nb)) exit = nb;
+        });
+        return exit;
     }
 
     /// Breadth-first from the flat cells beside a drained cell of the same height (those drain
     /// straight to it), ring by ring; m_mask becomes 2 * ring - away.
     void towardLower() {
-        std::vector<std::uint32_t> ring;
-        for (std::uint32_t c : m_flats) {
-            std::uint32_t exit = kFlat;
-            m_shape.forEachNeighbour(c, [&](int, std::uint32_t nb) {
-                if (exit == kFlat && sameFlat(c, nb) && drained(nb)) exit = nb;
-            });
-            if (exit == kFlat) continue;
-            ring.push_back(c);
-        }
-        // Set after the scan, so a seed never drains into another seed.
-        for (std::uint32_t c : ring) {
-            std::uint32_t exit = kFlat;
-            m_shape.forEachNeighbour(c, [&](int, std::uint32_t nb) {
-                if (exit == kFlat && sameFlat(c, nb) && drained(nb)) exit = nb;
-            });
-            m_receiver[c] = exit;
-            m_mask[c] = 2 - m_mask[c];
-        }
+        std::vector<std::uint32_t> ring = flatsWhere([&](std::uint32_t c) { return exitOf(c) != kFlat; });
+        // Exits found before any is set, so a seed never drains into another seed.
+        std::vector<std::uint32_t> exits(ring.size());
+        forEachIndex(ring.size(), [&](std::size_t k) { exits[k] = exitOf(ring[k]); });
+        forEachIndex(ring.size(), [&](std::size_t k) {
+            m_receiver[ring[k]] = exits[k];
+            m_mask[ring[k]] = 2 - m_mask[ring[k]];
+        });
         std::vector<std::uint32_t> next;
         for (std::int32_t step = 2; !ring.empty(); ++step) {
-            next.clear();
-            for (std::uint32_t c : ring)
-                m_shape.forEachNeighbour(c, [&](int, std::uint32_t nb) {
-                    if (m_receiver[nb] != kFlat || !sameFlat(c, nb)) return;
-                    m_receiver[nb] = kPending;
-                    m_mask[nb] = 2 * step - m_mask[nb];
-                    next.push_back(nb);
-                    m_pending.push_back(nb);
-                });
+            expandRing(m_shape, ring, next, [&](std::uint32_t c, std::uint32_t nb) {
+                if (!sameFlat(c, nb)) return false;
+                std::atomic_ref<std::uint32_t> receiver(m_receiver[nb]);
+                std::uint32_t flat = kFlat;
+                if (receiver.load(std::memory_order_relaxed) != kFlat ||
+                    !receiver.compare_exchange_strong(flat, kPending, std::memory_order_relaxed))
+                    return false;
+                m_mask[nb] = 2 * step - m_mask[nb];
+                return true;
+            });
+            m_pending.insert(m_pending.end(), next.begin(), next.end());
             ring.swap(next);
         }
     }
@@ -138,9 +188,11 @@ private:
         return m_receiver[i] != kFlat && m_receiver[i] != kPending;
     }
 
-    /// Each cell the toward pass reached drains to its same-height neighbour of least mask.
+    /// Each cell the toward pass reached drains to its same-height neighbour of least mask
+    /// (the masks are all final: each cell reads them only, and writes its own receiver).
     void drainPending() {
-        for (std::uint32_t c : m_pending) {
+        forEachIndex(m_pending.size(), [&](std::size_t k) {
+            const std::uint32_t c = m_pending[k];
             std::int32_t best = m_mask[c];
             std::uint32_t to = kFlat;
             m_shape.forEachNeighbour(c, [&](int, std::uint32_t nb) {
@@ -149,7 +201,7 @@ private:
                 to = nb;
             });
             m_receiver[c] = to;  // never kFlat: the ring before holds a lower mask
-        }
+        });
     }
 
     const Shape& m_shape;
@@ -190,6 +242,7 @@ FlowRouting routeFlow(const Grid& filled, const Outlets& outlets) {
             throw std::invalid_argument("routeFlow: the map has no outlet (no border outlet and no cell at or below the sea level)");
     }
     FlowRouting routing;
+    routing.width = shape.width;
     routing.receiver.resize(shape.cells());
     steepestDescent(shape, outlets, filled.z, routing.receiver);
     FlatResolver(shape, filled.z, routing.receiver).run();

@@ -111,10 +111,13 @@ double processCpuSeconds() {
     return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
 }
 
+/// Wall seconds per stage, and the process CPU seconds of each (on one thread, what the wall
+/// time would be on an idle machine).
 struct OurRun {
     double fill = 0, route = 0, accumulate = 0;
-    double cpu = 0;  ///< process CPU seconds of the whole run
+    double fillCpu = 0, routeCpu = 0, accumulateCpu = 0;
     double total() const { return fill + route + accumulate; }
+    double cpu() const { return fillCpu + routeCpu + accumulateCpu; }
 };
 
 /// The fastest of `repeat` runs of fill, routing and accumulation on `threads` threads.
@@ -125,21 +128,24 @@ OurRun measureOurs(const hydro::Grid& dem, int threads, int repeat) {
     OurRun best;
     for (int i = 0; i < repeat; ++i) {
         OurRun run;
-        const double cpu0 = processCpuSeconds();
         arena.execute([&] {
             const hydro::Outlets outlets{};
             auto t = std::chrono::steady_clock::now();
+            double cpu = processCpuSeconds();
+            const auto lap = [&](double& wall, double& cpuSeconds) {
+                wall = secondsSince(t);
+                cpuSeconds = processCpuSeconds() - cpu;
+                t = std::chrono::steady_clock::now();
+                cpu = processCpuSeconds();
+            };
             hydro::Grid filled{dem.width, dem.height, dem.cellSize, hydro::fillDepressions(dem, outlets)};
-            run.fill = secondsSince(t);
-            t = std::chrono::steady_clock::now();
+            lap(run.fill, run.fillCpu);
             const hydro::FlowRouting routing = hydro::routeFlow(filled, outlets);
-            run.route = secondsSince(t);
-            t = std::chrono::steady_clock::now();
+            lap(run.route, run.routeCpu);
             const std::vector<float> acc = hydro::accumulate(routing, nullptr);
-            run.accumulate = secondsSince(t);
+            lap(run.accumulate, run.accumulateCpu);
             if (acc.empty()) throw std::logic_error("no accumulation");
         });
-        run.cpu = processCpuSeconds() - cpu0;
         if (i == 0 || run.total() < best.total()) best = run;
     }
     return best;
@@ -195,9 +201,12 @@ double measureSaga(const Options& o, const TempDir& tmp) {
 }
 
 std::string oursRow(const char* label, const OurRun& r) {
-    return std::string(label) + format("fill %6.2f s   routing %6.2f s   accumulation %6.2f s   total %6.2f s",
-                                       r.fill, r.route, r.accumulate, r.total()) +
-           format("   (CPU %.2f s)\n", r.cpu);
+    return std::string(label) +
+           format("fill %6.2f s   routing %6.2f s   accumulation %6.2f s   total %6.2f s wall\n",
+                  r.fill, r.route, r.accumulate, r.total()) +
+           std::string(std::string_view(label).size(), ' ') +
+           format("fill %6.2f s   routing %6.2f s   accumulation %6.2f s   total %6.2f s CPU\n",
+                  r.fillCpu, r.routeCpu, r.accumulateCpu, r.cpu());
 }
 
 std::string toolRow(const char* label, double seconds, const char* note) {
