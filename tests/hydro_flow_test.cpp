@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include "hydro/neighbours.hpp"
 #include "hydro_test_support.hpp"
 #include "test_support.hpp"
 
@@ -47,6 +48,16 @@ void expectValidRouting(const Grid& filled, const Outlets& o, const hydro::FlowR
         const auto path = walk(r, i);
         ASSERT_LE(path.size(), n) << "loop through " << i;
         EXPECT_TRUE(isOutlet(filled, o, path.back()));
+    }
+}
+
+TEST(HydroGridShape, RowByMultiplicationEqualsDivision) {
+    for (std::int32_t w : {1, 2, 3, 7, 640, 4095, 4096, 16384, 65521, 1 << 20, 0x7FFFFFFF}) {
+        const hydro::detail::Shape shape(w, 1);
+        for (std::uint64_t k = 0; k < 20000; ++k) {
+            const std::uint32_t i = k < 10000 ? mix(k + std::uint64_t(w)) : std::uint32_t(0xFFFFFFFFu - (k - 10000));
+            ASSERT_EQ(std::uint32_t(shape.rowOf(i)), i / std::uint32_t(w)) << i << " / " << w;
+        }
     }
 }
 

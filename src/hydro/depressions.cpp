@@ -81,8 +81,8 @@ public:
             if (m_label[c] == kSeed) m_label[c] = ++m_strip.labels;  // a new watershed
             const std::uint32_t own = m_label[c];
             const float level = m_z[c];
-            const auto x = static_cast<std::int32_t>(c % static_cast<std::uint32_t>(m_shape.width));
-            const auto y = static_cast<std::int32_t>(c / static_cast<std::uint32_t>(m_shape.width));
+            const std::int32_t y = m_shape.rowOf(c);
+            const auto x = static_cast<std::int32_t>(c - static_cast<std::uint32_t>(y) * static_cast<std::uint32_t>(m_shape.width));
             m_shape.forEachNeighbourInRows(x, y, m_strip.y0, m_strip.y1, [&](int, std::uint32_t nb) {
                 const std::uint32_t other = m_label[nb];
                 if (other == kOpen) {
