@@ -87,6 +87,25 @@ void forEachIndex(std::size_t n, F f) {
     });
 }
 
+/// The indices in [0, n) for which keep(i) holds, in increasing order: chunks scanned in
+/// parallel, joined in chunk order.
+template <class Keep>
+std::vector<std::uint32_t> indicesWhere(std::size_t n, Keep keep) {
+    constexpr std::size_t kChunk = std::size_t{1} << 16;
+    std::vector<std::vector<std::uint32_t>> parts((n + kChunk - 1) / kChunk);
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, parts.size(), 1), [&](const auto& r) {
+        for (std::size_t p = r.begin(); p < r.end(); ++p)
+            for (std::size_t i = p * kChunk; i < std::min(n, (p + 1) * kChunk); ++i)
+                if (keep(i)) parts[p].push_back(static_cast<std::uint32_t>(i));
+    });
+    std::size_t total = 0;
+    for (const auto& part : parts) total += part.size();
+    std::vector<std::uint32_t> out;
+    out.reserve(total);
+    for (const auto& part : parts) out.insert(out.end(), part.begin(), part.end());
+    return out;
+}
+
 /// Barnes et al. (2014): on each flat (8-connected cells of one height with no lower
 /// neighbour), a gradient away from higher ground plus twice a gradient toward the flat's way
 /// out; each flat cell drains to its neighbour of least gradient, so water crosses the flat
@@ -100,8 +119,7 @@ public:
         : m_shape(shape), m_z(z), m_receiver(receiver) {}
 
     void run() {
-        for (std::uint32_t i = 0; i < m_shape.cells(); ++i)
-            if (m_receiver[i] == kFlat) m_flats.push_back(i);
+        m_flats = indicesWhere(m_shape.cells(), [&](std::size_t i) { return m_receiver[i] == kFlat; });
         if (m_flats.empty()) return;
         m_mask.assign(m_shape.cells(), 0);
         awayFromHigher();
@@ -211,17 +229,23 @@ private:
     std::vector<std::int32_t> m_mask;
 };
 
-/// Kahn's algorithm: cells no one drains into first, then each cell once all its donors are
-/// in. Deterministic: the leaves in index order, then first-come.
-std::vector<std::uint32_t> donorsFirst(const std::vector<std::uint32_t>& receiver) {
+/// Kahn's algorithm: cells no one drains into first, in index order, then each cell once all
+/// its donors are in. The donor counts and the first cells are found in parallel; the rest is
+/// one serial pass.
+std::vector<std::uint32_t> donorsFirst(const Shape& shape, const std::vector<std::uint32_t>& receiver) {
     const std::size_t n = receiver.size();
-    std::vector<std::uint8_t> donors(n, 0);
-    for (std::uint32_t r : receiver)
-        if (r != kNoReceiver) ++donors[r];
-    std::vector<std::uint32_t> order;
+    std::vector<std::uint8_t> donors(n);
+    tbb::parallel_for(tbb::blocked_range<std::int32_t>(0, shape.height), [&](const auto& rows) {
+        for (std::int32_t y = rows.begin(); y < rows.end(); ++y)
+            for (std::int32_t x = 0; x < shape.width; ++x) {
+                const auto i = static_cast<std::uint32_t>(std::int64_t{y} * shape.width + x);
+                std::uint8_t count = 0;
+                shape.forEachNeighbour(x, y, [&](int, std::uint32_t nb) { count += receiver[nb] == i; });
+                donors[i] = count;
+            }
+    });
+    std::vector<std::uint32_t> order = indicesWhere(n, [&](std::size_t i) { return donors[i] == 0; });
     order.reserve(n);
-    for (std::uint32_t i = 0; i < n; ++i)
-        if (donors[i] == 0) order.push_back(i);
     for (std::size_t head = 0; head < order.size(); ++head) {
         const std::uint32_t r = receiver[order[head]];
         if (r != kNoReceiver && --donors[r] == 0) order.push_back(r);
@@ -246,7 +270,7 @@ FlowRouting routeFlow(const Grid& filled, const Outlets& outlets) {
     routing.receiver.resize(shape.cells());
     steepestDescent(shape, outlets, filled.z, routing.receiver);
     FlatResolver(shape, filled.z, routing.receiver).run();
-    routing.order = donorsFirst(routing.receiver);
+    routing.order = donorsFirst(shape, routing.receiver);
     return routing;
 }
 
