@@ -26,6 +26,8 @@
 #include "summary.hpp"
 #include "terragrid/hydro/depressions.hpp"
 #include "terragrid/hydro/flow.hpp"
+#include "terragrid/hydro/lake_outlines.hpp"
+#include "terragrid/hydro/rivers.hpp"
 
 namespace terragrid::bench {
 namespace {
@@ -152,6 +154,10 @@ OurRun measureOurs(const hydro::Grid& dem, int threads, int repeat) {
     return best;
 }
 
+/// The serial steps after routing, once on one thread: lakes, rivers (threshold 1000 cells),
+/// Strahler order and the vector forms. Not part of the targets; what the water outputs cost.
+std::string measureRest(const hydro::Grid& dem);
+
 std::string format(const char* pattern, double a = 0, double b = 0, double c = 0, double d = 0) {
     char text[200];
     std::snprintf(text, sizeof text, pattern, a, b, c, d);
@@ -236,6 +242,33 @@ std::string speedLine(const char* label, double theirs, double ours) {
     return std::string(label) + targetVerdict(theirs > 0 && ours > 0 ? theirs / ours : 0, kTargetOverTools) + "\n";
 }
 
+std::string measureRest(const hydro::Grid& dem) {
+    tbb::global_control parallelism(tbb::global_control::max_allowed_parallelism, 1);
+    const hydro::Outlets outlets{};
+    const hydro::Grid filled{dem.width, dem.height, dem.cellSize, hydro::fillDepressions(dem, outlets)};
+    const hydro::FlowRouting routing = hydro::routeFlow(filled, outlets);
+    const std::vector<float> acc = hydro::accumulate(routing, nullptr);
+    auto t = std::chrono::steady_clock::now();
+    const auto lap = [&] {
+        const double s = secondsSince(t);
+        t = std::chrono::steady_clock::now();
+        return s;
+    };
+    const hydro::Lakes lakes = hydro::findLakes(dem, filled.z, 1.0, 64);
+    const double lakesSeconds = lap();
+    const std::vector<std::uint8_t> river = hydro::riverMask(acc, 1000);
+    const std::vector<std::uint8_t> order = hydro::strahlerOrder(routing, river);
+    const double strahlerSeconds = lap();
+    const auto lines = hydro::riverPolylines(routing, river, order, acc);
+    const double linesSeconds = lap();
+    const auto polygons = hydro::lakePolygons(lakes, dem.width, dem.height);
+    const double polygonsSeconds = lap();
+    return format("then, 1 thread:         findLakes %.2f s (%.0f lakes)   riverMask + strahlerOrder %.2f s   ",
+                  lakesSeconds, lakes.count(), strahlerSeconds) +
+           format("riverPolylines %.2f s (%.0f reaches)   lakePolygons %.2f s\n", linesSeconds,
+                  double(lines.size()), polygonsSeconds);
+}
+
 std::string measure(const Options& o) {
     const hydro::Grid dem = readDem(o.dem);
     const TempDir tmp;
@@ -252,6 +285,7 @@ std::string measure(const Options& o) {
     add(oursRow("terragrid, 1 thread:    ", one));
     const OurRun two = measureOurs(dem, 2, o.repeat);
     add(oursRow("terragrid, 2 threads:   ", two));
+    add(measureRest(dem));
     double grassCpu = 0;
     const double grass = o.grass ? measureGrass(o, tmp, grassCpu) : -1;
     add(toolRow("GRASS r.watershed -s:   ", grass,
