@@ -47,22 +47,39 @@ TEST(SlopeAreaTest, LeavesOutFlatsLakesAndCellsWithoutReceiver) {
     EXPECT_TRUE(std::isnan(fit.theta));
 }
 
-/// Flint's law: a noise map eroded with m/n = 0.5 has theta near 0.5 (0.35..0.65), in both
-/// modes; the raw noise does not. Noise has no drainage network: its slopes hardly depend on
-/// the area above them, so its theta is small (0.1-0.2 here, see the README).
+/// Flint's law: the default map's noise eroded with m/n = 0.5 (relief mode, the default
+/// parameters) has theta near 0.5, inside 0.35..0.65, for every seed tried; the raw noise does
+/// not. Noise has no drainage network: its slope hardly depends on the area above a cell, and
+/// what little it does comes from the broad lows of the first octave, which flatten toward
+/// their bottoms (theta 0.1-0.25, see the README).
 TEST(SlopeAreaTest, ErodedNoiseFollowsFlintsLawAndRawNoiseDoesNot) {
-    const test::NoiseTerrain t = test::noiseTerrain(256);
     const Outlets outlets;
-    const SlopeAreaFit raw = fitSlopeArea(t.metres, outlets, {});
-    EXPECT_FALSE(raw.theta >= 0.35 && raw.theta <= 0.65) << "raw noise theta " << raw.theta;
-    for (const ErosionMode mode : {ErosionMode::Uplift, ErosionMode::Relief}) {
+    for (const char* seed : {"seed=7", "seed=2", "seed=5"}) {
+        const test::NoiseTerrain t = test::noiseTerrain(256, {seed});
+        const SlopeAreaFit raw = fitSlopeArea(t.metres, outlets, {});
+        EXPECT_LT(raw.theta, 0.3) << seed;
         Grid g = t.metres;
-        erode(g, ErosionParams{}, outlets, mode == ErosionMode::Uplift ? &t.unit : nullptr);
+        erode(g, ErosionParams{}, outlets);
         const SlopeAreaFit eroded = fitSlopeArea(g, outlets, {});
-        EXPECT_GE(eroded.theta, 0.35) << kErosionModeNames[std::size_t(mode)];
-        EXPECT_LE(eroded.theta, 0.65) << kErosionModeNames[std::size_t(mode)];
-        EXPECT_GT(eroded.bins, 10u);
+        EXPECT_GE(eroded.theta, 0.45) << seed;
+        EXPECT_LE(eroded.theta, 0.55) << seed;
+        EXPECT_GT(eroded.r2, 0.95) << seed;
+        EXPECT_GT(eroded.bins, 15u) << seed;
     }
+}
+
+/// With the noise as the uplift rate, rivers run from fast-rising ground to slow: at steady
+/// state S = (U / K) A^-0.5 with U falling downstream, so the fitted theta comes out above
+/// 0.5 (0.58..0.69 over seeds 1..5, see the README); still far from the raw noise.
+TEST(SlopeAreaTest, UpliftModeSteepensThetaByItsUpliftGradient) {
+    const Outlets outlets;
+    const test::NoiseTerrain t = test::noiseTerrain(256);
+    Grid g = t.metres;
+    erode(g, ErosionParams{}, outlets, &t.unit);
+    const SlopeAreaFit eroded = fitSlopeArea(g, outlets, {});
+    EXPECT_GT(eroded.theta, 0.5);
+    EXPECT_LT(eroded.theta, 0.75);
+    EXPECT_GT(eroded.r2, 0.9);
 }
 
 }  // namespace

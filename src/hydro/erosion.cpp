@@ -77,8 +77,11 @@ ErosionSummary erode(Grid& terrain, const ErosionParams& params, const Outlets& 
         const detail::D8Routing& routing = router.route(h.data());
         if (step == 0) summary.firstPits = router.pits();
         accumulateArea(routing, terrain.cellSize * terrain.cellSize, area);
-        detail::incise(h, routing, area, upliftDt, power, terrain.width, terrain.cellSize);
+        // Diffusion first: it fills valley floors from their sides, which along a gentle river
+        // can lift a cell above the one downstream; incision after it restores every river
+        // cell above its receiver, so a step never ends with pits along the rivers.
         diffusion.apply(h);
+        detail::incise(h, routing, area, upliftDt, power, terrain.width, terrain.cellSize);
     }
     summary.steps = params.steps;
     summary.lastPits = router.pits();

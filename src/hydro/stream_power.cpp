@@ -40,7 +40,11 @@ void incise(std::vector<double>& h, const D8Routing& routing, const std::vector<
             h[i] = raised;
             continue;
         }
-        const bool straight = i % w == r % w || i / w == r / w;
+        const std::int64_t step = std::int64_t(r) - std::int64_t(i);
+        // From the index step alone when the width is over 2 (then +-1 and +-w name the straight
+        // neighbours only); divisions otherwise.
+        const bool straight = w > 2 ? step == 1 || step == -1 || step == std::int64_t(w) || step == -std::int64_t(w)
+                                    : i % w == r % w || i / w == r / w;
         const double length = straight ? cellSize : diagonal;
         const double drive = power.dt * power.k * areaPower(area[i], power.m);
         if (power.n == 1) {

@@ -1,5 +1,5 @@
 // terragrid_erosion_bench [--size=N[,N...]] [--steps=S] [--mode=uplift|relief] [--k=K]
-//                         [--m=M] [--n=N] [--diffusion=D] [--dt=T] [--uplift=U]
+//                         [--m=M] [--n=N] [--diffusion=D] [--dt=T] [--uplift=U] [--seed=S]
 //                         [--threads=T] [--summary-file=FILE]
 // The erosion model (src/hydro/erosion.cpp) on the default map's height noise at each size
 // (1024 and 2048 unless told; 30 m cells, 0..1000 m, map edges as outlets): milliseconds per
@@ -32,6 +32,7 @@ struct Options {
     hydro::ErosionParams params;
     hydro::ErosionMode mode = hydro::ErosionMode::Uplift;
     int threads = 0;
+    std::vector<std::string> overrides;  ///< config overrides for the noise (--seed=)
     std::string summaryFile;
 };
 
@@ -52,6 +53,7 @@ Options parseOptions(int argc, char** argv) {
         else if (a.starts_with("--diffusion=")) o.params.diffusion = number("--diffusion=");
         else if (a.starts_with("--dt=")) o.params.dt = number("--dt=");
         else if (a.starts_with("--uplift=")) o.params.uplift = number("--uplift=");
+        else if (a.starts_with("--seed=")) o.overrides.push_back("seed=" + value("--seed="));
         else if (a.starts_with("--threads=")) o.threads = std::stoi(value("--threads="));
         else if (a == "--mode=uplift") o.mode = hydro::ErosionMode::Uplift;
         else if (a == "--mode=relief") o.mode = hydro::ErosionMode::Relief;
@@ -62,7 +64,7 @@ Options parseOptions(int argc, char** argv) {
 }
 
 std::string runSize(const Options& o, int size) {
-    test::NoiseTerrain terrain = test::noiseTerrain(size);
+    test::NoiseTerrain terrain = test::noiseTerrain(size, o.overrides);
     const hydro::Outlets outlets;
     const hydro::SlopeAreaFit raw = hydro::fitSlopeArea(terrain.metres, outlets, {});
     const auto start = std::chrono::steady_clock::now();
