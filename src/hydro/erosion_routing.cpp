@@ -117,7 +117,7 @@ void ErosionRouter::buildStack(bool fromOutletsOnly) {
 
     auto& stack = m_routing.stack;
     stack.clear();
-    std::vector<std::uint32_t> pending;
+    std::vector<std::uint32_t>& pending = m_pending;
     std::uint32_t nextPit = 1;
     for (std::uint32_t root = 0; root < n; ++root) {
         if (receiver[root] != root) continue;

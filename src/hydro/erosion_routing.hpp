@@ -51,7 +51,8 @@ private:
     D8Routing m_routing;
     std::vector<std::uint32_t> m_donorStart;  ///< CSR of donors: start per cell, size n + 1
     std::vector<std::uint32_t> m_donors;
-    std::vector<std::uint32_t> m_basin;  ///< root cell of each cell (after a full traversal)
+    std::vector<std::uint32_t> m_basin;  ///< basin index of each cell (after a full traversal)
+    std::vector<std::uint32_t> m_pending;  ///< the traversal's work stack, kept between steps
     std::size_t m_pits = 0;
 };
 
