@@ -34,7 +34,7 @@ struct ErosionParams {
     double k = 2e-5;          ///< erodibility K (>= 0), yr^-1 m^(1 - 2m) for n = 1
     double m = 0.5;           ///< drainage-area exponent (> 0)
     double n = 1.0;           ///< slope exponent (> 0); m / n is the concavity theta
-    double diffusion = 0.01;  ///< hillslope diffusivity D (>= 0), m^2/yr
+    double diffusion = 0.05;  ///< hillslope diffusivity D (>= 0), m^2/yr
     double dt = 1e4;          ///< years per step (> 0)
     double uplift = 1e-3;     ///< uplift rate U (>= 0), m/yr, times the uplift field if given
 };
