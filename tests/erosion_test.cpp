@@ -173,6 +173,23 @@ TEST(ErosionTest, ATiltedPlaneStaysMonotone) {
         }
 }
 
+/// An exact flat: every inner cell is a depression of its own at the first step, all routed
+/// through the basin graph. Rivers then cut back from the edges, and the middle, farthest from
+/// any outlet, stays highest.
+TEST(ErosionTest, AFlatMapErodesBackFromItsEdges) {
+    const std::int32_t w = 48;
+    Grid g{w, w, 30.0, std::vector<float>(std::size_t(w * w), 100.0f)};
+    ErosionParams p;
+    p.steps = 10;
+    const ErosionSummary summary = erode(g, p, Outlets{});
+    EXPECT_EQ(summary.firstPits, std::size_t((w - 2) * (w - 2)));
+    const auto at = [&](std::int32_t x, std::int32_t y) { return g.z[std::size_t(y * w + x)]; };
+    for (const float z : g.z) ASSERT_TRUE(std::isfinite(z));
+    EXPECT_LT(at(1, w / 2), at(w / 2, w / 2));
+    EXPECT_LT(at(w / 2, 1), at(w / 2, w / 2));
+    EXPECT_GT(at(w / 2, w / 2), 100.0f);  // uplifted, still
+}
+
 TEST(ErosionTest, RejectsBadParametersAndSizes) {
     Grid g{4, 4, 30.0, std::vector<float>(16, 1.0f)};
     const auto bad = [&](auto change) {
