@@ -122,6 +122,7 @@ public:
         m_flats = indicesWhere(m_shape.cells(), [&](std::size_t i) { return m_receiver[i] == kFlat; });
         if (m_flats.empty()) return;
         m_mask.assign(m_shape.cells(), 0);
+        classify();
         awayFromHigher();
         towardLower();
         drainPending();
@@ -132,24 +133,35 @@ public:
 private:
     bool sameFlat(std::uint32_t a, std::uint32_t b) const { return m_z[a] == m_z[b]; }
 
-    /// The flat cells for which keep(c) holds (in any order).
-    template <class Keep>
-    std::vector<std::uint32_t> flatsWhere(Keep keep) const {
-        std::vector<std::uint8_t> kept(m_flats.size());
-        forEachIndex(m_flats.size(), [&](std::size_t k) { kept[k] = keep(m_flats[k]); });
-        std::vector<std::uint32_t> out;
-        for (std::size_t k = 0; k < m_flats.size(); ++k)
-            if (kept[k]) out.push_back(m_flats[k]);
-        return out;
+    /// One look at each flat cell's neighbours, before any flat cell drains: the cells beside
+    /// higher ground (the away pass starts there) and those beside a drained cell of the same
+    /// height, with the first such cell (their exit, where the toward pass starts).
+    void classify() {
+        std::vector<std::uint32_t> exit(m_flats.size());
+        std::vector<std::uint8_t> higher(m_flats.size());
+        forEachIndex(m_flats.size(), [&](std::size_t k) {
+            const std::uint32_t c = m_flats[k];
+            std::uint32_t out = kFlat;
+            bool up = false;
+            m_shape.forEachNeighbour(c, [&](int, std::uint32_t nb) {
+                up |= m_z[nb] > m_z[c];
+                if (out == kFlat && sameFlat(c, nb) && drained(nb)) out = nb;
+            });
+            exit[k] = out;
+            higher[k] = up;
+        });
+        for (std::size_t k = 0; k < m_flats.size(); ++k) {
+            if (higher[k]) m_besideHigher.push_back(m_flats[k]);
+            if (exit[k] != kFlat) {
+                m_besideExit.push_back(m_flats[k]);
+                m_exits.push_back(exit[k]);
+            }
+        }
     }
 
     /// m_mask = steps from the nearest higher cell, breadth-first from the flat cells beside one.
     void awayFromHigher() {
-        std::vector<std::uint32_t> ring = flatsWhere([&](std::uint32_t c) {
-            bool higher = false;
-            m_shape.forEachNeighbour(c, [&](int, std::uint32_t nb) { higher |= m_z[nb] > m_z[c]; });
-            return higher;
-        });
+        std::vector<std::uint32_t> ring = std::move(m_besideHigher);
         for (std::uint32_t c : ring) m_mask[c] = 1;
         std::vector<std::uint32_t> next;
         for (std::int32_t step = 2; !ring.empty(); ++step) {
@@ -164,24 +176,13 @@ private:
         }
     }
 
-    /// The first neighbour of the same height that already drains (kFlat if none).
-    std::uint32_t exitOf(std::uint32_t c) const {
-        std::uint32_t exit = kFlat;
-        m_shape.forEachNeighbour(c, [&](int, std::uint32_t nb) {
-            if (exit == kFlat && sameFlat(c, nb) && drained(nb)) exit = nb;
-        });
-        return exit;
-    }
-
     /// Breadth-first from the flat cells beside a drained cell of the same height (those drain
     /// straight to it), ring by ring; m_mask becomes 2 * ring - away.
     void towardLower() {
-        std::vector<std::uint32_t> ring = flatsWhere([&](std::uint32_t c) { return exitOf(c) != kFlat; });
-        // Exits found before any is set, so a seed never drains into another seed.
-        std::vector<std::uint32_t> exits(ring.size());
-        forEachIndex(ring.size(), [&](std::size_t k) { exits[k] = exitOf(ring[k]); });
+        // Exits were found before any is set, so a seed never drains into another seed.
+        std::vector<std::uint32_t> ring = std::move(m_besideExit);
         forEachIndex(ring.size(), [&](std::size_t k) {
-            m_receiver[ring[k]] = exits[k];
+            m_receiver[ring[k]] = m_exits[k];
             m_mask[ring[k]] = 2 - m_mask[ring[k]];
         });
         std::vector<std::uint32_t> next;
@@ -226,6 +227,7 @@ private:
     const std::vector<float>& m_z;
     std::vector<std::uint32_t>& m_receiver;
     std::vector<std::uint32_t> m_flats, m_pending;
+    std::vector<std::uint32_t> m_besideHigher, m_besideExit, m_exits;  ///< from classify()
     std::vector<std::int32_t> m_mask;
 };
 
