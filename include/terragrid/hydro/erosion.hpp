@@ -41,10 +41,10 @@ struct ErosionParams {
 };
 
 /// Memory erode() holds per cell of the grid, besides the grid itself: heights, uplift, area
-/// and the diffusion's scratch (8 B each), the routing (receiver, stack, donors and their
-/// starts, basins, work stack: 4 B each) and two outlet masks. Typical: erosion removes
-/// depressions within a few steps.
-inline constexpr std::size_t kErosionBytesPerCell = 60;
+/// and the diffusion's scratch (8 B each), the routing (receiver, stack and its groups' copies,
+/// donors and their starts, basins, work stack: 4 B each) and two outlet masks. Typical:
+/// erosion removes depressions within a few steps.
+inline constexpr std::size_t kErosionBytesPerCell = 64;
 /// The worst case, on a surface where most cells are exact local minima (large flats): the
 /// depression routing then adds up to 4 pass edges per cell (16 B each, up to twice that while
 /// the vector grows), the spanning tree and its walk.
