@@ -6,7 +6,9 @@
 #   2. the terragrid CLI end to end on a 4096 x 4096 default map, per stage and per output;
 #   3. hydrology: depression filling + D8 routing + flow accumulation on that map's height.tif
 #      on 1 and 2 threads, against GRASS r.watershed and SAGA's Fill Sinks (Wang & Liu) on the
-#      same file (Debian grass-core and saga: installed here, for the bench only, not by deps.sh).
+#      same file (Debian grass-core and saga: installed here, for the bench only, not by deps.sh);
+#   4. erosion: ms per step of the landscape-evolution model at 1024^2 and 2048^2 (wall and CPU)
+#      and the slope-area theta of the raw and eroded noise (Flint's law: 0.35..0.65).
 # Takes a few minutes. Benchmarks are never part of the test suite.
 #
 # Usage: scripts/bench.sh [Google Benchmark flags for part 1, e.g. --benchmark_filter=perlin]
@@ -16,6 +18,7 @@
 #   TERRAGRID_BENCH_REPEAT     runs of part 2's two headline runs, fastest counts (default 2)
 #   TERRAGRID_BENCH_EACH=0     skip part 2's run per output;  TERRAGRID_BENCH_CLI=0 skip part 2
 #   TERRAGRID_BENCH_HYDRO=0    skip part 3; TERRAGRID_BENCH_HYDRO_SIZE its map edge (default 4096)
+#   TERRAGRID_BENCH_EROSION=0  skip part 4; TERRAGRID_BENCH_EROSION_STEPS its steps (default 100)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build="${TERRAGRID_BENCH_BUILD_DIR:-$root/build-bench}"
@@ -28,7 +31,7 @@ build="${TERRAGRID_BENCH_BUILD_DIR:-$root/build-bench}"
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DTERRAGRID_BENCH=ON >/dev/null
 log="$build/build.log"
 if ! cmake --build "$build" --parallel "$(nproc)" \
-     --target terragrid_noise_bench terragrid_cli_bench terragrid_hydro_bench >"$log" 2>&1; then
+     --target terragrid_noise_bench terragrid_cli_bench terragrid_hydro_bench terragrid_erosion_bench >"$log" 2>&1; then
   cat "$log" >&2
   echo "bench: build failed (log: $log)" >&2
   exit 1
@@ -79,6 +82,13 @@ if [ "${TERRAGRID_BENCH_HYDRO:-1}" != 0 ]; then
   "$build/terragrid" --width "$size" --height "$size" --out-dir "$work/hydro" --quiet \
     --set 'output.files=["height.tif"]'
   "$build/tests/bench/terragrid_hydro_bench" --dem="$work/hydro/height.tif" --summary-file="$summary"
+fi
+
+if [ "${TERRAGRID_BENCH_EROSION:-1}" != 0 ]; then
+  echo
+  echo "== 4. erosion =="
+  "$build/tests/bench/terragrid_erosion_bench" --size=1024,2048 --mode=relief \
+    --steps="${TERRAGRID_BENCH_EROSION_STEPS:-100}" --summary-file="$summary"
 fi
 
 echo
