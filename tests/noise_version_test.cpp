@@ -1,0 +1,116 @@
+// noise_version: version 1 (the phase-one algorithms) reproduces the maps main made before
+// version 2 existed, bit for bit. data/noise_v1_hashes.txt holds FNV-1a 64 hashes of the
+// height and moisture values of several configs, computed at the commit before version 2
+// (data/README.md says how); these tests load the same configs with noise_version 1 and
+// compare.
+
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cstdint>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <numeric>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "terragrid/config/loader.hpp"
+#include "terragrid/model/layer_stack.hpp"
+#include "test_support.hpp"
+
+namespace terragrid {
+namespace {
+
+/// The configs the stored hashes cover: the built-in default, every config in configs/, and
+/// the default with each other noise of both layers.
+struct Case {
+    std::string name;
+    std::string file;  ///< configs/<file>.json, or "" for the built-in default
+    std::vector<std::string> overrides;
+};
+
+/// The overrides that select version 1.
+const std::vector<std::string> kVersionOne{};
+
+std::vector<Case> cases() {
+    std::vector<Case> all{{"default", "", {}}};
+    for (const char* preset : {"archipelago", "continent", "custom-classes", "desert", "islands",
+                               "planet", "small", "tileable"})
+        all.push_back({preset, preset, {}});
+    for (const char* noise : {"perlin", "value", "generic_lattice", "cellular"})
+        all.push_back({std::string("default-") + noise, "",
+                       {std::string("height.noise=\"") + noise + "\"",
+                        std::string("moisture.noise=\"") + noise + "\""}});
+    all.push_back({"default-perlin-warped", "",
+                   {"height.noise=\"perlin\"", "height.warp.amplitude=900"}});
+    return all;
+}
+
+Config load(const Case& c, const std::vector<std::string>& extra) {
+    std::vector<std::string> overrides = c.overrides;
+    // Small maps: the hash covers every cell through the generator's rows.
+    overrides.push_back("map.width=80");
+    overrides.push_back("map.height=40");
+    overrides.insert(overrides.end(), extra.begin(), extra.end());
+    if (c.file.empty()) return defaultConfig(overrides);
+    return loadConfig((test::sourceDir() / "configs" / (c.file + ".json")).string(), overrides);
+}
+
+std::uint64_t fnv1a(std::uint64_t h, double value) {
+    const auto bits = std::bit_cast<std::uint64_t>(value);
+    for (int i = 0; i < 8; ++i) {
+        h ^= (bits >> (8 * i)) & 0xFFu;
+        h *= 0x100000001B3ULL;
+    }
+    return h;
+}
+
+/// FNV-1a 64 of every cell's height, then every cell's moisture (row-major, the doubles'
+/// bytes little-endian first), as 16 hex digits.
+std::string mapHash(const Config& config) {
+    const Surface surface(config.map);
+    std::uint64_t h = 0xCBF29CE484222325ULL;
+    std::vector<std::int64_t> cols(static_cast<std::size_t>(config.map.width));
+    std::iota(cols.begin(), cols.end(), 0);
+    for (const LayerStackParams* params : {&config.height, &config.moisture}) {
+        const LayerStack stack(*params, surface, config.seed);
+        LayerStackRows rows(stack, cols.data(), cols.size());
+        std::vector<double> out(cols.size());
+        for (std::int64_t r = 0; r < config.map.height; ++r) {
+            rows.row(r, out.data());
+            for (double v : out) h = fnv1a(h, v);
+        }
+    }
+    char text[17];
+    std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(h));
+    return text;
+}
+
+std::map<std::string, std::string> storedHashes() {
+    std::ifstream in(test::sourceDir() / "data" / "noise_v1_hashes.txt");
+    std::map<std::string, std::string> hashes;
+    std::string line;
+    while (std::getline(in, line)) {
+        if (line.empty() || line[0] == '#') continue;
+        std::istringstream fields(line);
+        std::string name, hash;
+        fields >> name >> hash;
+        hashes[name] = hash;
+    }
+    return hashes;
+}
+
+TEST(NoiseVersionTest, VersionOneReproducesTheStoredMaps) {
+    const auto stored = storedHashes();
+    ASSERT_EQ(stored.size(), cases().size()) << "data/noise_v1_hashes.txt";
+    for (const Case& c : cases()) {
+        const auto it = stored.find(c.name);
+        ASSERT_NE(it, stored.end()) << c.name;
+        EXPECT_EQ(mapHash(load(c, kVersionOne)), it->second) << c.name;
+    }
+}
+
+}  // namespace
+}  // namespace terragrid
