@@ -32,7 +32,7 @@ struct Case {
 };
 
 /// The overrides that select version 1.
-const std::vector<std::string> kVersionOne{};
+const std::vector<std::string> kVersionOne{"noise_version=1"};
 
 std::vector<Case> cases() {
     std::vector<Case> all{{"default", "", {}}};
