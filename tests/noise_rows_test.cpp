@@ -193,6 +193,29 @@ TEST(NoiseRowsTest, SimplexV2RowsEqualSamplesAcrossHighHalves) {
     }
 }
 
+// A warped layer's rows take the warp fields from their own (SIMD) rows and move each point:
+// equal to sample() on every target, for each noise and version, far from the origin and
+// near it.
+TEST(NoiseRowsTest, WarpedRowsEqualSamplesOnEveryTarget) {
+    for (std::int64_t target : hwy::SupportedAndGeneratedTargets()) {
+        SCOPED_TRACE(hwy::TargetName(target));
+        const OnlyTarget only(target);
+        for (NoiseKind noise : kNoiseKinds) {
+            for (NoiseVersion version : {NoiseVersion::V1, NoiseVersion::V2}) {
+                NoiseParams p = test::perlinFbm();
+                p.noise = noise;
+                p.version = version;
+                p.frequency = 3e-3;
+                p.octaves = 7;
+                p.warp = {.amplitude = 250.0, .frequency = 2e-3, .octaves = 4};
+                const NoiseField field(p, 5);
+                for (double originX : {-1234567.891, 15.0})
+                    ASSERT_TRUE(rowsEqualSamples(field, columns(originX)));
+            }
+        }
+    }
+}
+
 // The tests above would pass vacuously if the CPU offered one target only; on x86-64 Highway
 // always builds several, and every machine we run on has at least SSE4 and the emulated one.
 TEST(NoiseRowsTest, SeveralTargetsAreChecked) {

@@ -16,6 +16,10 @@
 #include <string>
 #include <vector>
 
+#include <gmock/gmock.h>
+#include <nlohmann/json.hpp>
+
+#include "terragrid/app/run.hpp"
 #include "terragrid/config/loader.hpp"
 #include "terragrid/model/layer_stack.hpp"
 #include "test_support.hpp"
@@ -109,6 +113,60 @@ TEST(NoiseVersionTest, VersionOneReproducesTheStoredMaps) {
         const auto it = stored.find(c.name);
         ASSERT_NE(it, stored.end()) << c.name;
         EXPECT_EQ(mapHash(load(c, kVersionOne)), it->second) << c.name;
+    }
+}
+
+// Version 2 changes simplex maps with the lattice hash, and only those: the default map (simplex)
+// differs between the versions, the Perlin and value maps do not.
+TEST(NoiseVersionTest, VersionTwoChangesSimplexMapsOnly) {
+    const std::vector<std::string> kVersionTwo{"noise_version=2"};
+    for (const Case& c : cases()) {
+        const bool changes = c.name == "default" || c.name == "archipelago" ||
+                             c.name == "continent" || c.name == "custom-classes" ||
+                             c.name == "desert" || c.name == "islands" || c.name == "small" ||
+                             c.name == "default-perlin-warped";  // its moisture is simplex
+        EXPECT_EQ(mapHash(load(c, kVersionTwo)) != mapHash(load(c, kVersionOne)), changes)
+            << c.name;
+    }
+    // A config that says nothing gets version 2, the default.
+    EXPECT_EQ(defaultConfig().noiseVersion, NoiseVersion::V2);
+    EXPECT_EQ(mapHash(load(cases()[0], {})), mapHash(load(cases()[0], kVersionTwo)));
+}
+
+// Every file that records the seed and config hash records the noise version too: GeoTIFF
+// metadata, stats.json, the r16 and exr sidecars, the exr header and the Tiled map.
+TEST(NoiseVersionTest, EveryFileRecordsTheVersion) {
+    for (const int version : {1, 2}) {
+        SCOPED_TRACE(version);
+        test::TempDir dir;
+        runMap(defaultConfig(
+            {"noise_version=" + std::to_string(version), "map.width=48", "map.height=40",
+             R"(output.files=["height.tif", "classes.tif", "height16.tif", "stats.json", "height.r16", "height.exr", "map.tmj"])",
+             "output.directory=" + nlohmann::json(dir.path().string()).dump()}));
+        const std::string item = "<Item name=\"TERRAGRID_NOISE_VERSION\">" +
+                                 std::to_string(version) + "</Item>";
+        for (const char* tif : {"height.tif", "classes.tif", "height16.tif"}) {
+            const test::TiffReader tiff(dir / tif);
+            EXPECT_THAT(tiff.stringField(42112), ::testing::HasSubstr(item)) << tif;  // GDAL_METADATA
+        }
+        for (const char* json : {"stats.json", "height.r16.json", "height.exr.json"}) {
+            const auto j = nlohmann::json::parse(test::readFile(dir / json));
+            EXPECT_EQ(j.at("noise_version"), version) << json;
+        }
+        const auto tmj = nlohmann::json::parse(test::readFile(dir / "map.tmj"));
+        bool found = false;
+        for (const auto& property : tmj.at("properties")) {
+            if (property.at("name") != "noise_version") continue;
+            found = true;
+            EXPECT_EQ(property.at("type"), "int");
+            EXPECT_EQ(property.at("value"), version);
+        }
+        EXPECT_TRUE(found) << "map.tmj has no noise_version property";
+        const test::CommandResult header =
+            test::runCommand("exrheader " + test::shellQuote((dir / "height.exr").string()));
+        ASSERT_EQ(header.exitCode, 0) << header.err;
+        EXPECT_THAT(header.out, ::testing::HasSubstr("terragrid_noise_version (type string): \"" +
+                                                     std::to_string(version) + "\""));
     }
 }
 

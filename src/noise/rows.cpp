@@ -19,6 +19,7 @@
 
 #include <algorithm>
 #include <array>
+#include <memory>
 #include <utility>
 #include <vector>
 
@@ -82,6 +83,10 @@ struct NoiseRows::State {
     std::vector<rows::SeparableOctave> separable;  // per octave, refreshed per row
     std::vector<rows::SimplexOctave> simplex;
     std::vector<double> values;  // the row, padded
+    // A warped layer: its warp fields' rows (ordinary rows: the warp is Perlin fBm), one per
+    // axis, and their values on the row.
+    std::vector<std::unique_ptr<NoiseRows>> warp;
+    std::vector<double> warpX, warpY;
 };
 
 namespace {
@@ -223,8 +228,15 @@ bool hasSimdRows(const NoiseParams& params) {
 NoiseRows::NoiseRows(const NoiseField& field, const double* xs, std::size_t n)
     : m_state(new State{field, n, hasSimdRows(field.params()),
                         lattice::usesSimplexV2(field.params()), std::vector<double>(xs, xs + n),
-                        {}, {}, {}, std::vector<double>(paddedColumns(n))}) {
+                        {}, {}, {}, std::vector<double>(paddedColumns(n)), {}, {}, {}}) {
     const NoiseParams& params = field.params();
+    if (!field.m_warp.empty()) {
+        // The warp fields have no warp of their own, so their rows are SIMD rows.
+        for (std::size_t axis = 0; axis < 2; ++axis)
+            m_state->warp.push_back(std::make_unique<NoiseRows>(field.m_warp[axis], xs, n));
+        m_state->warpX.resize(n);
+        m_state->warpY.resize(n);
+    }
     if (!m_state->simd) return;
     const bool separableKind = params.noise != NoiseKind::Simplex;
     std::vector<double> lattice(n);
@@ -291,6 +303,20 @@ void NoiseRows::rowSimplexV2(double y, double* out) {
 void NoiseRows::row(double y, double* out) {
     State& st = *m_state;
     const NoiseField& field = st.field;
+    if (!st.warp.empty()) {
+        // NoiseField::sample's warp, with the warp fields' values from their rows; the layer
+        // itself is then evaluated at each moved point.
+        st.warp[0]->row(y, st.warpX.data());
+        st.warp[1]->row(y, st.warpY.data());
+        const double amplitude = field.params().warp.amplitude;
+        for (std::size_t c = 0; c < st.n; ++c) {
+            NoisePoint moved{{st.columns[c], y, 0.0, 0.0}, 2};
+            moved.at[0] += amplitude * (2.0 * st.warpX[c] - 1.0);
+            moved.at[1] += amplitude * (2.0 * st.warpY[c] - 1.0);
+            out[c] = field.unwarped(moved);
+        }
+        return;
+    }
     if (!st.simd) {
         for (std::size_t c = 0; c < st.n; ++c) out[c] = field.sample(st.columns[c], y);
         return;
