@@ -298,15 +298,28 @@ void addSimplexV2(const rows::SimplexV2Octave& o) {
     const hn::Rebind<float, D> dHalf;  // as many floats as doubles
     const std::size_t lanes = hn::Lanes(d);
     const V amplitude = hn::Set(d, o.amplitude);
-    HWY_ALIGN float noise[hn::MaxLanes(df)];
-    for (std::size_t c = 0; c < o.columns; c += hn::Lanes(df)) {
-        hn::Store(simplex2f(o, c), df, noise);
-        // The sum in double, octave by octave, like NoiseField::sample.
-        for (std::size_t k = 0; k < hn::Lanes(df); k += lanes) {
-            const V n = hn::PromoteTo(d, hn::LoadU(dHalf, noise + k));
+    const std::size_t step = hn::Lanes(df);
+    HWY_ALIGN float noise[2 * hn::MaxLanes(df)];
+    // The sum in double, octave by octave, like NoiseField::sample.
+    const auto add = [&](std::size_t c, std::size_t count) {
+        for (std::size_t k = 0; k < count; k += lanes) {
+            const V n = hn::PromoteTo(d, hn::Load(dHalf, noise + k));
             const V sum = hn::LoadU(d, o.sum + c + k);
             hn::StoreU(hn::Add(sum, hn::Mul(amplitude, octaveTerm<kKind>(d, n))), d, o.sum + c + k);
         }
+    };
+    std::size_t c = 0;
+    // Two vectors per step give the CPU two independent chains to interleave.
+    for (; c + 2 * step <= o.columns; c += 2 * step) {
+        const VF n0 = simplex2f(o, c);
+        const VF n1 = simplex2f(o, c + step);
+        hn::Store(n0, df, noise);
+        hn::Store(n1, df, noise + step);
+        add(c, 2 * step);
+    }
+    for (; c < o.columns; c += step) {
+        hn::Store(simplex2f(o, c), df, noise);
+        add(c, step);
     }
 }
 
