@@ -3,6 +3,8 @@
 
 #include "terragrid/noise/noise.hpp"
 
+#include "terragrid/noise/detail/lattice_hash_parts.hpp"
+
 #include "noise/lattice.hpp"
 #include "noise/simplex_constants.hpp"
 
@@ -109,9 +111,21 @@ double simplexNoiseV2(double x, double y, const LatticeHash& h) noexcept {
     const float y2 = y0 + kCorner2f;
     const std::int64_t i = sx.index;
     const std::int64_t j = sy.index;
-    const float n = corner2f(h.hash32(i, j), x0, y0) +
-                    corner2f(h.hash32(i + (lower ? 1 : 0), j + (lower ? 0 : 1)), x1, y1) +
-                    corner2f(h.hash32(i + 1, j + 1), x2, y2);
+    // LatticeHash::hash32 of the corners, with the key of the high halves computed once when
+    // the corners share them (all but the points next to index 2^31 - 1).
+    using Parts = detail::LatticeHashParts;
+    const std::uint32_t hi = Parts::high(i);
+    const std::uint32_t hj = Parts::high(j);
+    const std::uint32_t key = Parts::key32(h, hi, hj);
+    const auto hash = [&](std::int64_t ci, std::int64_t cj) {
+        const std::uint32_t hci = Parts::high(ci);
+        const std::uint32_t hcj = Parts::high(cj);
+        const std::uint32_t k = hci == hi && hcj == hj ? key : Parts::key32(h, hci, hcj);
+        return Parts::fmix32(Parts::low(ci) * Parts::kHashX + Parts::low(cj) * Parts::kHashY + k);
+    };
+    const float n = corner2f(hash(i, j), x0, y0) +
+                    corner2f(hash(i + (lower ? 1 : 0), j + (lower ? 0 : 1)), x1, y1) +
+                    corner2f(hash(i + 1, j + 1), x2, y2);
     return static_cast<double>(std::clamp(kScale2f * n, -1.0f, 1.0f));
 }
 
