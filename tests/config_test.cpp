@@ -1425,8 +1425,8 @@ TEST(ConfigTest, OptionReferenceFollowsTheOrderOfDefaultJson) {
     EXPECT_EQ(referenceKeys, optionKeysOf(ordered));
     std::vector<std::string> sections;
     for (const auto& [key, value] : ordered.items()) sections.push_back(key);
-    EXPECT_THAT(sections, ElementsAre("$schema", "seed", "map", "height", "moisture", "elevation",
-                                      "terrain", "output"));
+    EXPECT_THAT(sections, ElementsAre("$schema", "seed", "noise_version", "map", "height",
+                                      "moisture", "elevation", "terrain", "output"));
 }
 
 TEST(ConfigTest, MoistureOptionsAreTheHeightOptionsButTheShaping) {

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "noise/simplex_constants.hpp"
 #include "noise_test_support.hpp"
 
 namespace terragrid {
@@ -29,6 +30,7 @@ constexpr std::array kFractals{FractalKind::None, FractalKind::Fbm, FractalKind:
                                FractalKind::Ridged, FractalKind::Marble};
 
 constexpr double kCellSize = 30.0;
+
 constexpr std::size_t kColumns = 300;
 
 // Columns of a map far from the origin at an odd offset, so no column lands on a round number.
@@ -60,7 +62,8 @@ constexpr std::array kWindows{Window{0, kColumns}, Window{3, 1}, Window{5, 13}, 
                               Window{0, 8}, Window{1, 17}};
 
 std::string describe(const NoiseParams& p) {
-    return std::string(kNoiseKindNames[int(p.noise)]) + "/" +
+    return "v" + std::to_string(versionNumber(p.version)) + " " +
+           std::string(kNoiseKindNames[int(p.noise)]) + "/" +
            std::string(kFractalKindNames[int(p.fractal)]) + "/" +
            std::string(kHashKindNames[int(p.hash)]) + "/" +
            std::string(kFadeCurveNames[int(p.fade)]) + " frequency " +
@@ -119,8 +122,13 @@ TEST(NoiseRowsTest, RowsEqualSamplesBitForBitOnEveryTarget) {
                         if (noise == NoiseKind::Cellular && fade != FadeCurve::Quintic) continue;
                         // Low (many columns per cell), about one cell per column, and several
                         // cells per column (cells skipped between columns).
-                        for (double frequency : {1e-4, 3e-2, 0.11}) {
+                        for (double frequency : {1e-4, 3e-2, 0.11})
+                          for (NoiseVersion version : {NoiseVersion::V1, NoiseVersion::V2}) {
+                            // Version 2 changes simplex only: one pass checks the others.
+                            if (version == NoiseVersion::V2 && noise != NoiseKind::Simplex)
+                                continue;
                             NoiseParams p = test::perlinFbm();
+                            p.version = version;
                             p.noise = noise;
                             p.fractal = fractal;
                             p.hash = hash;
@@ -135,6 +143,74 @@ TEST(NoiseRowsTest, RowsEqualSamplesBitForBitOnEveryTarget) {
                         }
                     }
                 }
+            }
+        }
+    }
+}
+
+// Version 2 simplex splits lattice indices into 32-bit halves, and rows compute the hash key
+// of the high halves once per row: rows whose lattice crosses +-2^31 cells (in x and in y,
+// where the high half changes) must still equal the scalar reference, and so must rows
+// across 0, with many octaves, on every target.
+TEST(NoiseRowsTest, SimplexV2RowsEqualSamplesAcrossHighHalves) {
+    NoiseParams p = test::perlinFbm();
+    p.noise = NoiseKind::Simplex;
+    p.version = NoiseVersion::V2;
+    p.octaves = 16;
+    p.lacunarity = 1.5;
+    // Eight lattice cells per column at the first octave: the 300 columns span 2400 cells,
+    // more than the octave's shift (< 256 cells) can move a crossing by.
+    p.frequency = 8.0 / kCellSize;
+    // The high half (of index + 2^31) changes at index +-2^31: x (1 + F) and x F reach it at
+    // different x. Windows across each, and across 0 (where it does not change).
+    const double kTwo31 = 2147483648.0;
+    const double atA = kTwo31 / simplex::kSkew2 / p.frequency;
+    const double atB = kTwo31 / simplex::kF2 / p.frequency;
+    const std::vector<double> origins{atA - 150.0 * kCellSize, atB - 150.0 * kCellSize,
+                                      -150.0 * kCellSize, -atA - 150.0 * kCellSize,
+                                      -atB - 150.0 * kCellSize};
+    for (std::int64_t target : hwy::SupportedAndGeneratedTargets()) {
+        SCOPED_TRACE(hwy::TargetName(target));
+        const OnlyTarget only(target);
+        for (double originX : origins) {
+            for (double originY : {0.5, atB - 3.0 * kCellSize, -atA - 1.0 * kCellSize}) {
+                SCOPED_TRACE(originX);
+                SCOPED_TRACE(originY);
+                const NoiseField field(p, 99);
+                const std::vector<double> xs = columns(originX);
+                NoiseRows rows(field, xs.data(), xs.size());
+                std::vector<double> out(xs.size());
+                for (int r = 0; r < 8; ++r) {
+                    const double y = originY + (r + 0.5) * kCellSize;
+                    rows.row(y, out.data());
+                    for (std::size_t i = 0; i < xs.size(); ++i)
+                        ASSERT_EQ(std::bit_cast<std::uint64_t>(out[i]),
+                                  std::bit_cast<std::uint64_t>(field.sample(xs[i], y)))
+                            << "column " << i << " row " << r;
+                }
+            }
+        }
+    }
+}
+
+// A warped layer's rows take the warp fields from their own (SIMD) rows and move each point:
+// equal to sample() on every target, for each noise and version, far from the origin and
+// near it.
+TEST(NoiseRowsTest, WarpedRowsEqualSamplesOnEveryTarget) {
+    for (std::int64_t target : hwy::SupportedAndGeneratedTargets()) {
+        SCOPED_TRACE(hwy::TargetName(target));
+        const OnlyTarget only(target);
+        for (NoiseKind noise : kNoiseKinds) {
+            for (NoiseVersion version : {NoiseVersion::V1, NoiseVersion::V2}) {
+                NoiseParams p = test::perlinFbm();
+                p.noise = noise;
+                p.version = version;
+                p.frequency = 3e-3;
+                p.octaves = 7;
+                p.warp = {.amplitude = 250.0, .frequency = 2e-3, .octaves = 4};
+                const NoiseField field(p, 5);
+                for (double originX : {-1234567.891, 15.0})
+                    ASSERT_TRUE(rowsEqualSamples(field, columns(originX)));
             }
         }
     }

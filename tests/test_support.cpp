@@ -530,6 +530,7 @@ Terrain tiledTerrain() {
 Config tiledConfig(const fs::path& directory, std::int64_t chunkCells) {
     Config config;
     config.seed = kTiledSeed;
+    config.noiseVersion = NoiseVersion::V2;
     config.map.width = 45;
     config.map.height = 37;
     config.map.tileSizeCells = 16;

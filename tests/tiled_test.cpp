@@ -136,11 +136,12 @@ TEST_F(TiledTest, MapHoldsEveryCellsClassAndBlockedFlag) {
                               {"firstgid": 46, "source": "blocked.tsj"}])"));
 
     const auto props = properties(tmj);
-    EXPECT_EQ(props.size(), 3u);
+    EXPECT_EQ(props.size(), 4u);
     const auto text = [](const json& v) { return std::make_pair(std::string("string"), v); };
     EXPECT_EQ(props.at("seed"), text("18446744073709551557"));
     EXPECT_EQ(props.at("config_hash"), text("0123456789abcdef"));
     EXPECT_EQ(props.at("terragrid_version"), text(kVersion));
+    EXPECT_EQ(props.at("noise_version"), std::make_pair(std::string("int"), json(2)));
 
     const json& layers = tmj.at("layers");
     ASSERT_EQ(layers.size(), 2u);

@@ -119,6 +119,7 @@ Json statsJson(const RunFacts& f) {
     Json j;
     j["terragrid_version"] = kVersion;
     j["seed"] = f.config.seed;
+    j["noise_version"] = versionNumber(f.config.noiseVersion);
     j["config_hash"] = f.config.hash;
     j["map"] = mapJson(f.config);
     if (f.window) j["window"] = windowJson(*f.window, f.generated);

@@ -116,6 +116,14 @@ constexpr std::array kHeadRows{
     Row{"seed", integerIn(0, kMaxUint64),
         "Master seed: the same seed and options always give the same map.",
         [](Config& c, const Json& v) { c.seed = v.get<std::uint64_t>(); }},
+    Row{"noise_version", integerIn(1, std::uint64_t(NoiseVersion::Last) + 1),
+        "Generation of the noise algorithms: 2 (2D simplex noise with float cell arithmetic "
+        "and a 32-bit hash, several times faster) or 1 (the algorithms of terragrid's first "
+        "maps: a config naming 1 gives its old map bit for bit). Only simplex noise with the "
+        "lattice hash on flat maps differs; see the README's Map versions.",
+        [](Config& c, const Json& v) {
+            c.noiseVersion = static_cast<NoiseVersion>(v.get<int>() - 1);
+        }},
     Row{"map.width", integerIn(1, kMaxMapSideCells), "Map width in cells.",
         [](Config& c, const Json& v) { c.map.width = v.get<std::int64_t>(); }},
     Row{"map.height", integerIn(1, kMaxMapSideCells), "Map height in cells.",

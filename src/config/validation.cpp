@@ -105,6 +105,14 @@ void checkEngineSize(Validation& v, Problems& out) {
     section["height"] = Json(static_cast<std::uint64_t>(map.height));
 }
 
+/// Every noise layer (bases, stacked layers) gets the map's noise_version.
+void deriveNoiseVersions(Validation& v) {
+    for (LayerStackParams* stack : {&v.config.height, &v.config.moisture}) {
+        stack->base.version = v.config.noiseVersion;
+        for (StackedLayer& layer : stack->layers) layer.noise.version = v.config.noiseVersion;
+    }
+}
+
 /// Unity's Import Raw puts the file's first row at the terrain's z = 0 edge (south, with +z
 /// north), so a Unity r16 goes bottom row first: north then lands at +z with "Flip Vertically"
 /// left unticked. The engine only picks the default; a value the user set wins. Like snapping,
@@ -141,6 +149,7 @@ Validation validate(Json& document, const Json& written, Problems& out) {
     // After the other rules, which read the size the user gave.
     checkEngineSize(v, out);
     deriveR16RowOrder(v);
+    deriveNoiseVersions(v);
     checkWorldShape(v, out);
     return v;
 }

@@ -93,6 +93,7 @@ nlohmann::ordered_json exrSidecar(const Config& config) {
                   {"hterrain", hterrain(config)}};
     j["engine"] = std::string(kEngineNames[static_cast<std::size_t>(config.output.engine)]);
     j["seed"] = config.seed;
+    j["noise_version"] = versionNumber(config.noiseVersion);
     j["config_hash"] = config.hash;
     return j;
 }
@@ -101,6 +102,7 @@ std::vector<std::pair<std::string, std::string>> exrAttributes(const Config& con
     return {{"terragrid_version", std::string(kVersion)},
             {"terragrid_seed", std::to_string(config.seed)},
             {"terragrid_config_hash", config.hash},
+            {"terragrid_noise_version", std::to_string(versionNumber(config.noiseVersion))},
             {"terragrid_unit", "metre"}};
 }
 

@@ -56,6 +56,7 @@ GeoTiffOptions mapGeoTiffOptions(const Config& config, SampleFormat format) {
     options.metadata = {
         {"TERRAGRID_SEED", std::to_string(config.seed)},
         {"TERRAGRID_CONFIG_HASH", config.hash},
+        {"TERRAGRID_NOISE_VERSION", std::to_string(versionNumber(config.noiseVersion))},
         {"TERRAGRID_VERSION", kVersion},
     };
     return options;

@@ -82,6 +82,7 @@ Json r16Sidecar(const Config& config) {
     j["godot"] = {{"height_scale", s.godotHeightScale}, {"position_y_m", e.minMeters}};
     j["engine"] = std::string(kEngineNames[static_cast<std::size_t>(config.output.engine)]);
     j["seed"] = config.seed;
+    j["noise_version"] = versionNumber(config.noiseVersion);
     j["config_hash"] = config.hash;
     return j;
 }

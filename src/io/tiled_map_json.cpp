@@ -55,6 +55,7 @@ std::vector<std::string> tiledMapPieces(const TiledMapInfo& info) {
         properties.push_back(property("chunk_y", "int", info.chunk->chunkY));
     }
     properties.push_back(property("config_hash", "string", info.configHash));
+    properties.push_back(property("noise_version", "int", info.noiseVersion));
     properties.push_back(property("seed", "string", info.seed));
     properties.push_back(property("terragrid_version", "string", info.version));
 

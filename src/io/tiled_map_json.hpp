@@ -27,6 +27,7 @@ struct TiledMapInfo {
     std::string seed;             ///< the map properties: text, as Tiled's ints are 32-bit
     std::string configHash;
     std::string version;
+    int noiseVersion = 0;  ///< the map's noise_version
     std::optional<TiledChunkPlace> chunk;  ///< set for the chunks of a split map
 };
 
@@ -40,7 +41,7 @@ inline std::uint32_t tiledBlockedGid(std::int64_t terrainTileCount) noexcept {
 /// of layer 0 ("terrain"), pieces[1], the text of layer 1 ("blocked", when there is one), and
 /// the last piece. The quotes around the data are in the pieces. Orthogonal, right-down,
 /// finite, one tile per cell; the layers declare "encoding": "base64" and "compression": "zlib".
-/// Map properties: seed, config_hash and terragrid_version as strings; for a chunk also
+/// Map properties: seed, config_hash and terragrid_version as strings, noise_version an int; for a chunk also
 /// chunk_x, chunk_y (which chunk) and cell_x, cell_y (its top-left cell in the whole map).
 std::vector<std::string> tiledMapPieces(const TiledMapInfo& info);
 

@@ -89,6 +89,7 @@ public:
           m_chunkCells(m_chunked ? config.output.tiled.chunkCells : 0),
           m_seed(std::to_string(config.seed)),
           m_configHash(config.hash),
+          m_noiseVersion(versionNumber(config.noiseVersion)),
           m_regions(regions) {
         if (m_blockedLayer && m_regions == nullptr) {
             throw std::invalid_argument(
@@ -240,6 +241,7 @@ private:
         info.seed = m_seed;
         info.configHash = m_configHash;
         info.version = kVersion;
+        info.noiseVersion = m_noiseVersion;
         return info;
     }
 
@@ -320,6 +322,7 @@ private:
     std::int64_t m_chunkCells;  // 0 for one map
     std::string m_seed;
     std::string m_configHash;
+    int m_noiseVersion;
     const WalkableRegions* m_regions;  // read only with the blocked layer
 
     std::unique_ptr<TilesetFiles> m_terrainTiles;

@@ -124,6 +124,12 @@ std::uint32_t LatticeHash::operator()(std::int64_t ix, std::int64_t iy, std::int
     return m_perm[m_perm[m_perm[m_perm[wrap(ix)] + wrap(iy)] + wrap(iz)] + wrap(iw)];
 }
 
+std::uint32_t LatticeHash::hash32(std::int64_t ix, std::int64_t iy) const noexcept {
+    using Parts = detail::LatticeHashParts;
+    const std::uint32_t key = Parts::key32(*this, Parts::high(ix), Parts::high(iy));
+    return Parts::fmix32(Parts::low(ix) * Parts::kHashX + Parts::low(iy) * Parts::kHashY + key);
+}
+
 double LatticeHash::unit(std::uint32_t hash) const noexcept {
     if (m_kind == HashKind::Lattice) {
         // 24 bits fit a double's mantissa exactly, and 2^24 levels are finer than any map.

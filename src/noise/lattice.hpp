@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdint>
 
+#include "terragrid/noise/noise.hpp"
+
 namespace terragrid {
 
 class LatticeHash;
@@ -26,6 +28,50 @@ struct Coord {
 inline Coord split(double x) noexcept {
     const double cell = std::floor(x);
     return {static_cast<std::int64_t>(cell), x - cell};
+}
+
+/// Version 2's split of a skewed coordinate (simplexNoiseV2): the index and the fraction of
+/// a sum of two doubles, each split exactly and its fraction rounded to float; the fractions
+/// are added in float and a carry moves into the index. Rows split `a` once per column and
+/// `b` once per row.
+struct FloatCoord {
+    std::int64_t index;
+    float frac;
+};
+
+inline FloatCoord splitFloat(double x) noexcept {
+    const double cell = std::floor(x);
+    return {static_cast<std::int64_t>(cell), static_cast<float>(x - cell)};
+}
+
+inline FloatCoord sumOf(FloatCoord a, FloatCoord b) noexcept {
+    const float sum = a.frac + b.frac;
+    const bool carry = sum >= 1.0f;
+    return {a.index + b.index + (carry ? 1 : 0), carry ? sum - 1.0f : sum};
+}
+
+/// Whether a layer's 2D noise is simplexNoiseV2 (version 2 changes simplex with the lattice
+/// hash only).
+inline bool usesSimplexV2(const NoiseParams& p) noexcept {
+    return p.version == NoiseVersion::V2 && p.noise == NoiseKind::Simplex &&
+           p.hash == HashKind::Lattice;
+}
+
+/// One octave's term of the fractal sum (marble's phase is moved by the turbulence sum).
+inline double octaveTerm(FractalKind kind, double n) noexcept {
+    switch (kind) {
+    case FractalKind::None:
+    case FractalKind::Fbm:
+        return n;
+    case FractalKind::Turbulence:
+    case FractalKind::Marble:
+        return std::fabs(n);
+    case FractalKind::Ridged: {
+        const double r = 1.0 - std::fabs(n);
+        return r * r;
+    }
+    }
+    return n;
 }
 
 /// a + t (b - a): Perlin's form, exact at t = 0 and equal to a when a == b.

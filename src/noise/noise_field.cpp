@@ -3,6 +3,8 @@
 
 #include "terragrid/noise/noise.hpp"
 
+#include "noise/lattice.hpp"
+
 #include <algorithm>
 #include <cassert>
 #include <cmath>
@@ -24,23 +26,6 @@ std::uint64_t streamValue(std::uint64_t seed, std::uint64_t index) noexcept {
 double shiftFrom(std::uint64_t bits) noexcept {
     constexpr double kScale = 0x1p-45;  // 2^-53 (unit fraction) * 256
     return static_cast<double>(bits >> 11) * kScale;
-}
-
-// One octave's term of the fractal sum.
-double octaveTerm(FractalKind kind, double n) noexcept {
-    switch (kind) {
-    case FractalKind::None:
-    case FractalKind::Fbm:
-        return n;
-    case FractalKind::Turbulence:
-    case FractalKind::Marble:  // marble's phase is moved by the turbulence sum
-        return std::fabs(n);
-    case FractalKind::Ridged: {
-        const double r = 1.0 - std::fabs(n);
-        return r * r;
-    }
-    }
-    return n;
 }
 
 constexpr double kTwoPi = 6.283185307179586;
@@ -76,6 +61,7 @@ NoiseParams warpParams(const NoiseParams& layer) {
     p.frequency = layer.warp.frequency;
     p.offsetX = p.offsetY = 0.0;
     p.seedOffset = 0;
+    p.version = layer.version;
     return p;
 }
 
@@ -173,6 +159,9 @@ double NoiseField::layerNoise(double u, double v, const LatticeHash& hash) const
     case NoiseKind::Cellular:
         return cellularNoise(u, v, m_params.cellularReturn, m_params.cellularDistance,
                              m_params.cellularJitter, hash);
+    case NoiseKind::Simplex:
+        return lattice::usesSimplexV2(m_params) ? simplexNoiseV2(u, v, hash)
+                                                : simplexNoise(u, v, hash);
     default:
         return baseNoise(m_params.noise, u, v, m_params.fade, hash);
     }
@@ -225,7 +214,7 @@ double NoiseField::unwarped(const NoisePoint& p) const noexcept {
         for (std::size_t d = 0; d < static_cast<std::size_t>(p.dimensions); ++d)
             u[d] = (p.at[d] * octave.frequency + offset[d]) + shift[d];
         const double n = layerNoise(u, p.dimensions, octave.hash);
-        sum += octave.amplitude * octaveTerm(m_params.fractal, n);
+        sum += octave.amplitude * lattice::octaveTerm(m_params.fractal, n);
     }
     const double value = normalise(sum);
     return m_params.fractal == FractalKind::Marble ? marble(m_params, p.at[0], value) : value;

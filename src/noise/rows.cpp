@@ -15,9 +15,11 @@
 #include "terragrid/noise/detail/lattice_hash_parts.hpp"
 #include "noise/rows_kernels.hpp"
 #include "noise/separable-inl.hpp"
+#include "noise/simplex_constants.hpp"
 
 #include <algorithm>
 #include <array>
+#include <memory>
 #include <utility>
 #include <vector>
 
@@ -61,6 +63,10 @@ struct OctaveRows {
     std::vector<std::uint64_t> rightHash;
     std::size_t cells = 0;
     std::vector<std::int64_t> perm;  // the permutation as int64 (SIMD gathers)
+    // Version 2 simplex, per column (padded): the split of x (1 + F) (a) and x F (b).
+    std::vector<float> fracA, fracB;
+    std::vector<std::uint32_t> lowA, lowB;
+    std::int64_t minA = 0, maxA = 0, minB = 0, maxB = 0;  // their indices' range
     // Per row.
     bool cached = false;
     CornerRow bottom, top;  // at iy and iy + 1
@@ -71,11 +77,16 @@ struct NoiseRows::State {
     const NoiseField& field;
     std::size_t n;
     bool simd;                    // false: rows are scalar samples (hasSimdRows)
+    bool simplexV2;               // version 2 simplex: octave by octave (rowSimplexV2)
     std::vector<double> columns;  // world x of each column
     std::vector<OctaveRows> octaves;
     std::vector<rows::SeparableOctave> separable;  // per octave, refreshed per row
     std::vector<rows::SimplexOctave> simplex;
     std::vector<double> values;  // the row, padded
+    // A warped layer: its warp fields' rows (ordinary rows: the warp is Perlin fBm), one per
+    // axis, and their values on the row.
+    std::vector<std::unique_ptr<NoiseRows>> warp;
+    std::vector<double> warpX, warpY;
 };
 
 namespace {
@@ -149,6 +160,38 @@ void updateCorners(OctaveRows& o, const LatticeHash& hash, NoiseKind kind, std::
     o.cached = true;
 }
 
+// Version 2 simplex: what depends on x alone (simplexNoiseV2's a and b) per column.
+void planSimplexV2(OctaveRows& o) {
+    const std::size_t padded = o.coordinate.size();
+    o.fracA.resize(padded);
+    o.fracB.resize(padded);
+    o.lowA.resize(padded);
+    o.lowB.resize(padded);
+    for (std::size_t c = 0; c < padded; ++c) {
+        const lattice::FloatCoord a = lattice::splitFloat(o.coordinate[c] * simplex::kSkew2);
+        const lattice::FloatCoord b = lattice::splitFloat(o.coordinate[c] * simplex::kF2);
+        o.fracA[c] = a.frac;
+        o.fracB[c] = b.frac;
+        o.lowA[c] = HashParts::low(a.index);
+        o.lowB[c] = HashParts::low(b.index);
+        o.minA = c == 0 ? a.index : std::min(o.minA, a.index);
+        o.maxA = c == 0 ? a.index : std::max(o.maxA, a.index);
+        o.minB = c == 0 ? b.index : std::min(o.minB, b.index);
+        o.maxB = c == 0 ? b.index : std::max(o.maxB, b.index);
+    }
+}
+
+// Whether every index from lo + shift to hi + shift + 2 (the carry and the far corner) has
+// the same high half, so one key32 serves the row: both ends do, and the range is shorter
+// than 2^31. (Unsigned: wraps instead of overflowing.)
+bool sameHigh(std::int64_t lo, std::int64_t hi, std::int64_t shift) {
+    const std::uint64_t span = static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(lo) + 2;
+    if (span >= (std::uint64_t{1} << 31)) return false;
+    const std::uint64_t first = static_cast<std::uint64_t>(lo) + static_cast<std::uint64_t>(shift);
+    return HashParts::high(static_cast<std::int64_t>(first)) ==
+           HashParts::high(static_cast<std::int64_t>(first + span));
+}
+
 // Kinds without a SIMD path are evaluated with the scalar reference itself, so a new kind
 // is correct in rows from the start and can be made fast later. (A switch, so the compiler
 // points at this function when an enum grows.)
@@ -183,9 +226,17 @@ bool hasSimdRows(const NoiseParams& params) {
 }  // namespace
 
 NoiseRows::NoiseRows(const NoiseField& field, const double* xs, std::size_t n)
-    : m_state(new State{field, n, hasSimdRows(field.params()), std::vector<double>(xs, xs + n),
-                        {}, {}, {}, std::vector<double>(paddedColumns(n))}) {
+    : m_state(new State{field, n, hasSimdRows(field.params()),
+                        lattice::usesSimplexV2(field.params()), std::vector<double>(xs, xs + n),
+                        {}, {}, {}, std::vector<double>(paddedColumns(n)), {}, {}, {}}) {
     const NoiseParams& params = field.params();
+    if (!field.m_warp.empty()) {
+        // The warp fields have no warp of their own, so their rows are SIMD rows.
+        for (std::size_t axis = 0; axis < 2; ++axis)
+            m_state->warp.push_back(std::make_unique<NoiseRows>(field.m_warp[axis], xs, n));
+        m_state->warpX.resize(n);
+        m_state->warpY.resize(n);
+    }
     if (!m_state->simd) return;
     const bool separableKind = params.noise != NoiseKind::Simplex;
     std::vector<double> lattice(n);
@@ -200,6 +251,7 @@ NoiseRows::NoiseRows(const NoiseField& field, const double* xs, std::size_t n)
         for (std::size_t c = 0; c < n; ++c)
             lattice[c] = (xs[c] * octave.frequency + params.offsetX) + octave.shiftX;
         planColumns(o, octave.hash, lattice.data(), n, separableKind);
+        if (m_state->simplexV2) planSimplexV2(o);
         if (separableKind) {
             o.fade.resize(o.fx.size());
             for (std::size_t c = 0; c < o.fx.size(); ++c) o.fade[c] = fade(params.fade, o.fx[c]);
@@ -215,11 +267,62 @@ NoiseRows::~NoiseRows() = default;
 
 std::size_t NoiseRows::size() const noexcept { return m_state->n; }
 
+// Version 2 simplex, octave by octave into the row's sum: SIMD when one hash key serves the
+// row (always, but for rows that cross a multiple of 2^32 lattice cells), else the scalar
+// reference per column.
+void NoiseRows::rowSimplexV2(double y, double* out) {
+    State& st = *m_state;
+    const NoiseField& field = st.field;
+    const NoiseParams& params = field.params();
+    std::fill(st.values.begin(), st.values.end(), 0.0);
+    for (int i = 0; i < field.m_octaves; ++i) {
+        const NoiseField::Octave& octave = field.m_octave[i];
+        const OctaveRows& o = st.octaves[static_cast<std::size_t>(i)];
+        const double v = (y * octave.frequency + params.offsetY) + octave.shiftY;
+        const lattice::FloatCoord c = lattice::splitFloat(v * simplex::kF2);
+        const lattice::FloatCoord d = lattice::splitFloat(v * simplex::kSkew2);
+        if (sameHigh(o.minA, o.maxA, c.index) && sameHigh(o.minB, o.maxB, d.index)) {
+            const std::uint32_t key =
+                HashParts::key32(octave.hash, HashParts::high(o.minA + c.index),
+                                 HashParts::high(o.minB + d.index));
+            rows::addSimplexV2Octave({o.fracA.data(), o.fracB.data(), o.lowA.data(),
+                                      o.lowB.data(), c.frac, d.frac, HashParts::low(c.index),
+                                      HashParts::low(d.index), key, octave.amplitude,
+                                      params.fractal, st.values.size(), st.values.data()});
+            continue;
+        }
+        for (std::size_t col = 0; col < st.values.size(); ++col) {
+            const double n = simplexNoiseV2(o.coordinate[col], v, octave.hash);
+            st.values[col] += octave.amplitude * lattice::octaveTerm(params.fractal, n);
+        }
+    }
+    rows::normaliseRow(params.fractal, field.m_amplitudeSum, st.values.data(), st.values.size());
+    std::copy_n(st.values.begin(), st.n, out);
+}
+
 void NoiseRows::row(double y, double* out) {
     State& st = *m_state;
     const NoiseField& field = st.field;
+    if (!st.warp.empty()) {
+        // NoiseField::sample's warp, with the warp fields' values from their rows; the layer
+        // itself is then evaluated at each moved point.
+        st.warp[0]->row(y, st.warpX.data());
+        st.warp[1]->row(y, st.warpY.data());
+        const double amplitude = field.params().warp.amplitude;
+        for (std::size_t c = 0; c < st.n; ++c) {
+            NoisePoint moved{{st.columns[c], y, 0.0, 0.0}, 2};
+            moved.at[0] += amplitude * (2.0 * st.warpX[c] - 1.0);
+            moved.at[1] += amplitude * (2.0 * st.warpY[c] - 1.0);
+            out[c] = field.unwarped(moved);
+        }
+        return;
+    }
     if (!st.simd) {
         for (std::size_t c = 0; c < st.n; ++c) out[c] = field.sample(st.columns[c], y);
+        return;
+    }
+    if (st.simplexV2) {
+        rowSimplexV2(y, out);
         return;
     }
     const NoiseParams& params = field.params();

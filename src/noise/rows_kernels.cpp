@@ -13,6 +13,7 @@
 
 #include "noise/separable-inl.hpp"
 #include "noise/simplex_constants.hpp"
+#include "terragrid/noise/detail/lattice_hash_parts.hpp"
 
 HWY_BEFORE_NAMESPACE();
 namespace terragrid {
@@ -202,6 +203,155 @@ HWY_INLINE V simplex2(const rows::SimplexOctave& o, HashKind kind, V x, V y) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Version 2 simplex noise (simplex.cpp: simplexNoiseV2) in float lanes, twice as many per
+// vector as doubles, with the 32-bit lattice hash.
+
+using DF = hn::ScalableTag<float>;
+using VF = hn::Vec<DF>;
+using DU32 = hn::RebindToUnsigned<DF>;
+using VU32 = hn::Vec<DU32>;
+
+// murmur3's fmix32 (LatticeHashParts::fmix32) per lane.
+HWY_INLINE VU32 fmix32(VU32 x) {
+    const DU32 du;
+    x = hn::Xor(x, hn::ShiftRight<16>(x));
+    x = hn::Mul(x, hn::Set(du, 0x85EBCA6Bu));
+    x = hn::Xor(x, hn::ShiftRight<13>(x));
+    x = hn::Mul(x, hn::Set(du, 0xC2B2AE35u));
+    return hn::Xor(x, hn::ShiftRight<16>(x));
+}
+
+// simplex.cpp's grad2 and corner2f per lane.
+HWY_INLINE VF grad2f(VU32 hash, VF x, VF y) {
+    const DF df;
+    const DU32 du;
+    const auto bit = [&](std::uint32_t b) {
+        return hn::RebindMask(df, hn::TestBit(hash, hn::Set(du, b)));
+    };
+    const auto negate = bit(1);
+    const auto yAxis = bit(2);
+    const auto diagonal = bit(4);
+    const VF first = hn::IfThenElse(hn::AndNot(diagonal, yAxis), y, x);
+    const VF second = hn::IfThenElseZero(diagonal, hn::IfThenElse(yAxis, hn::Neg(y), y));
+    return hn::Add(hn::IfThenElse(negate, hn::Neg(first), first), second);
+}
+
+HWY_INLINE VF corner2f(VU32 hash, VF x, VF y) {
+    const DF df;
+    const VF t = hn::Sub(hn::Sub(hn::Set(df, simplex::kRadius2f), hn::Mul(x, x)), hn::Mul(y, y));
+    const VF t2 = hn::Mul(t, t);
+    return hn::IfThenElseZero(hn::Gt(t, hn::Zero(df)), hn::Mul(hn::Mul(t2, t2), grad2f(hash, x, y)));
+}
+
+// lattice.hpp's sumOf per lane: the fraction, and the index's low half.
+struct SkewedLanes {
+    VF frac;
+    VU32 low;
+};
+
+HWY_INLINE SkewedLanes skewedSum(VF fracA, VU32 lowA, float fracC, std::uint32_t lowC) {
+    const DF df;
+    const DU32 du;
+    const VF sum = hn::Add(fracA, hn::Set(df, fracC));
+    const auto carry = hn::Ge(sum, hn::Set(df, 1.0f));
+    const VF frac = hn::IfThenElse(carry, hn::Sub(sum, hn::Set(df, 1.0f)), sum);
+    // The carry mask's lanes are all ones (-1): subtracting it adds 1.
+    const VU32 low = hn::Sub(hn::Add(lowA, hn::Set(du, lowC)), hn::BitCast(du, hn::VecFromMask(df, carry)));
+    return {frac, low};
+}
+
+HWY_INLINE VF simplex2f(const rows::SimplexV2Octave& o, std::size_t c) {
+    using namespace simplex;
+    using Parts = detail::LatticeHashParts;
+    const DF df;
+    const DU32 du;
+    const SkewedLanes sx = skewedSum(hn::LoadU(df, o.fracA + c), hn::LoadU(du, o.lowA + c),
+                                     o.fracC, o.lowC);
+    const SkewedLanes sy = skewedSum(hn::LoadU(df, o.fracB + c), hn::LoadU(du, o.lowB + c),
+                                     o.fracD, o.lowD);
+    const VF t = hn::Mul(hn::Add(sx.frac, sy.frac), hn::Set(df, kG2f));
+    const VF x0 = hn::Sub(sx.frac, t);
+    const VF y0 = hn::Sub(sy.frac, t);
+    const auto lower = hn::Gt(x0, y0);
+    const VF one = hn::Set(df, 1.0f);
+    const VF x1 = hn::Sub(hn::Add(x0, hn::Set(df, kG2f)), hn::IfThenElseZero(lower, one));
+    const VF y1 = hn::Sub(hn::Add(y0, hn::Set(df, kG2f)), hn::IfThenZeroElse(lower, one));
+    const VF x2 = hn::Add(x0, hn::Set(df, kCorner2f));
+    const VF y2 = hn::Add(y0, hn::Set(df, kCorner2f));
+    // hash32 of the three corners: lo(i) P + lo(j) Q + key, then one step in x and / or y
+    // adds P and / or Q (modulo 2^32, like the scalar products of lo(i + 1) and lo(j + 1)).
+    const VU32 h0 = hn::Add(hn::Add(hn::Mul(sx.low, hn::Set(du, Parts::kHashX)),
+                                    hn::Mul(sy.low, hn::Set(du, Parts::kHashY))),
+                            hn::Set(du, o.key));
+    const VU32 h1 = hn::Add(h0, hn::IfThenElse(hn::RebindMask(du, lower), hn::Set(du, Parts::kHashX),
+                                               hn::Set(du, Parts::kHashY)));
+    const VU32 h2 = hn::Add(h0, hn::Set(du, Parts::kHashX + Parts::kHashY));
+    const VF n = hn::Add(hn::Add(corner2f(fmix32(h0), x0, y0), corner2f(fmix32(h1), x1, y1)),
+                         corner2f(fmix32(h2), x2, y2));
+    return hn::Min(hn::Max(hn::Mul(hn::Set(df, kScale2f), n), hn::Set(df, -1.0f)), one);
+}
+
+template <FractalKind kKind>
+void addSimplexV2(const rows::SimplexV2Octave& o) {
+    const D d;
+    const DF df;
+    const hn::Rebind<float, D> dHalf;  // as many floats as doubles
+    const std::size_t lanes = hn::Lanes(d);
+    const V amplitude = hn::Set(d, o.amplitude);
+    const std::size_t step = hn::Lanes(df);
+    HWY_ALIGN float noise[2 * hn::MaxLanes(df)];
+    // The sum in double, octave by octave, like NoiseField::sample.
+    const auto add = [&](std::size_t c, std::size_t count) {
+        for (std::size_t k = 0; k < count; k += lanes) {
+            const V n = hn::PromoteTo(d, hn::Load(dHalf, noise + k));
+            const V sum = hn::LoadU(d, o.sum + c + k);
+            hn::StoreU(hn::Add(sum, hn::Mul(amplitude, octaveTerm<kKind>(d, n))), d, o.sum + c + k);
+        }
+    };
+    std::size_t c = 0;
+    // Two vectors per step give the CPU two independent chains to interleave.
+    for (; c + 2 * step <= o.columns; c += 2 * step) {
+        const VF n0 = simplex2f(o, c);
+        const VF n1 = simplex2f(o, c + step);
+        hn::Store(n0, df, noise);
+        hn::Store(n1, df, noise + step);
+        add(c, 2 * step);
+    }
+    for (; c < o.columns; c += step) {
+        hn::Store(simplex2f(o, c), df, noise);
+        add(c, step);
+    }
+}
+
+template <FractalKind kKind>
+void normaliseAll(double amplitudeSum, double* sums, std::size_t columns) {
+    const D d;
+    for (std::size_t c = 0; c < columns; c += hn::Lanes(d))
+        hn::StoreU(normalise<kKind>(d, hn::LoadU(d, sums + c), amplitudeSum), d, sums + c);
+}
+
+void NormaliseRow(FractalKind fractal, double amplitudeSum, double* sums, std::size_t columns) {
+    switch (fractal) {
+    case FractalKind::None: return normaliseAll<FractalKind::None>(amplitudeSum, sums, columns);
+    case FractalKind::Fbm: return normaliseAll<FractalKind::Fbm>(amplitudeSum, sums, columns);
+    case FractalKind::Turbulence:
+        return normaliseAll<FractalKind::Turbulence>(amplitudeSum, sums, columns);
+    case FractalKind::Ridged: return normaliseAll<FractalKind::Ridged>(amplitudeSum, sums, columns);
+    default: return;  // kinds without a SIMD path never get here (rows.cpp: hasSimdRows)
+    }
+}
+
+void AddSimplexV2Octave(const rows::SimplexV2Octave& o) {
+    switch (o.fractal) {
+    case FractalKind::None: return addSimplexV2<FractalKind::None>(o);
+    case FractalKind::Fbm: return addSimplexV2<FractalKind::Fbm>(o);
+    case FractalKind::Turbulence: return addSimplexV2<FractalKind::Turbulence>(o);
+    case FractalKind::Ridged: return addSimplexV2<FractalKind::Ridged>(o);
+    default: return;  // kinds without a SIMD path never get here (rows.cpp: hasSimdRows)
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
 // Corners of a lattice row (lattice hash): the hash's y step per lane, then the gradient
 // (Perlin, the table of separable-inl.hpp selected by the hash's bits) or value.
 
@@ -310,11 +460,21 @@ HWY_AFTER_NAMESPACE();
 namespace terragrid::rows {
 
 HWY_EXPORT(EvaluateRow);
+HWY_EXPORT(AddSimplexV2Octave);
+HWY_EXPORT(NormaliseRow);
 HWY_EXPORT(FillCorners);
 HWY_EXPORT(PerlinCoefficients);
 HWY_EXPORT(ValueCoefficients);
 
 void evaluateRow(const Row& row) { HWY_DYNAMIC_DISPATCH(EvaluateRow)(row); }
+
+void addSimplexV2Octave(const SimplexV2Octave& octave) {
+    HWY_DYNAMIC_DISPATCH(AddSimplexV2Octave)(octave);
+}
+
+void normaliseRow(FractalKind fractal, double amplitudeSum, double* sums, std::size_t columns) {
+    HWY_DYNAMIC_DISPATCH(NormaliseRow)(fractal, amplitudeSum, sums, columns);
+}
 
 void fillCorners(const CornerFill& fill) { HWY_DYNAMIC_DISPATCH(FillCorners)(fill); }
 

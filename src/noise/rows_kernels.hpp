@@ -53,6 +53,29 @@ struct Row {
 };
 void evaluateRow(const Row& row);
 
+/// One octave of version 2 simplex noise (simplexNoiseV2) on one row, added into a sum: for
+/// each column, sum[c] += amplitude * term(noise), term the fractal's octave term. The
+/// skewed coordinates are split per column (a = x (1 + F), b = x F) and per row (c = y F,
+/// d = y (1 + F)); valid when every lattice point the row can touch shares the high halves of
+/// its indices, whose key32 is `key`.
+struct SimplexV2Octave {
+    const float* fracA;  ///< per column
+    const float* fracB;
+    const std::uint32_t* lowA;  ///< per column: low 32 bits of the index
+    const std::uint32_t* lowB;
+    float fracC, fracD;  ///< the row's
+    std::uint32_t lowC, lowD;
+    std::uint32_t key;
+    double amplitude;
+    FractalKind fractal;  ///< none, fbm, turbulence or ridged
+    std::size_t columns;  ///< a multiple of kRowPadding
+    double* sum;
+};
+void addSimplexV2Octave(const SimplexV2Octave& octave);
+
+/// sums[c] = NoiseField::normalise(sums[c]) for c < columns (a multiple of kRowPadding).
+void normaliseRow(FractalKind fractal, double amplitudeSum, double* sums, std::size_t columns);
+
 /// The corners of `count` cells at lattice row iy for the lattice hash: from the
 /// x halves of the hash at each cell's left and right corner (LatticeHashParts::xPart), the
 /// gradients (Perlin) or the values (value noise, in leftX / rightX) of those corners.

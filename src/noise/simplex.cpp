@@ -3,6 +3,8 @@
 
 #include "terragrid/noise/noise.hpp"
 
+#include "terragrid/noise/detail/lattice_hash_parts.hpp"
+
 #include "noise/lattice.hpp"
 #include "noise/simplex_constants.hpp"
 
@@ -21,13 +23,22 @@ using namespace simplex;
 // hash & 7 = 0..7 gives x, -x, y, -y, x + y, -x + y, x - y, -x - y. Written with the hash's
 // bits selecting terms (not a switch) because the SIMD rows (rows_kernels.cpp) select the
 // same way; an axis adds +0, so both produce the same bits, signed zeros included.
-double grad2(std::uint32_t hash, double x, double y) noexcept {
+// (A template: version 2 uses it with float.)
+template <class T>
+T grad2(std::uint32_t hash, T x, T y) noexcept {
     const bool negate = (hash & 1u) != 0;
     const bool yAxis = (hash & 2u) != 0;
     const bool diagonal = (hash & 4u) != 0;
-    const double first = yAxis && !diagonal ? y : x;
-    const double second = diagonal ? (yAxis ? -y : y) : 0.0;
+    const T first = yAxis && !diagonal ? y : x;
+    const T second = diagonal ? (yAxis ? -y : y) : T(0);
     return (negate ? -first : first) + second;
+}
+
+float corner2f(std::uint32_t hash, float x, float y) noexcept {
+    const float t = kRadius2f - x * x - y * y;
+    if (!(t > 0.0f)) return 0.0f;
+    const float t2 = t * t;
+    return t2 * t2 * grad2(hash, x, y);
 }
 
 double corner2(std::uint32_t hash, double x, double y) noexcept {
@@ -82,6 +93,40 @@ double simplexNoise(double x, double y, const LatticeHash& h) noexcept {
     const double n = corner2(h(i, j), x0, y0) + corner2(h(i + i1, j + j1), x1, y1) +
                      corner2(h(i + 1, j + 1), x2, y2);
     return std::clamp(kScale2 * n, -1.0, 1.0);
+}
+
+double simplexNoiseV2(double x, double y, const LatticeHash& h) noexcept {
+    // The rows (rows_kernels.cpp) perform the same float operations in the same order.
+    const lattice::FloatCoord sx =
+        lattice::sumOf(lattice::splitFloat(x * kSkew2), lattice::splitFloat(y * kF2));
+    const lattice::FloatCoord sy =
+        lattice::sumOf(lattice::splitFloat(x * kF2), lattice::splitFloat(y * kSkew2));
+    const float t = (sx.frac + sy.frac) * kG2f;
+    const float x0 = sx.frac - t;
+    const float y0 = sy.frac - t;
+    const bool lower = x0 > y0;  // lower triangle: step in x first
+    const float x1 = (x0 + kG2f) - (lower ? 1.0f : 0.0f);
+    const float y1 = (y0 + kG2f) - (lower ? 0.0f : 1.0f);
+    const float x2 = x0 + kCorner2f;
+    const float y2 = y0 + kCorner2f;
+    const std::int64_t i = sx.index;
+    const std::int64_t j = sy.index;
+    // LatticeHash::hash32 of the corners, with the key of the high halves computed once when
+    // the corners share them (all but the points next to index 2^31 - 1).
+    using Parts = detail::LatticeHashParts;
+    const std::uint32_t hi = Parts::high(i);
+    const std::uint32_t hj = Parts::high(j);
+    const std::uint32_t key = Parts::key32(h, hi, hj);
+    const auto hash = [&](std::int64_t ci, std::int64_t cj) {
+        const std::uint32_t hci = Parts::high(ci);
+        const std::uint32_t hcj = Parts::high(cj);
+        const std::uint32_t k = hci == hi && hcj == hj ? key : Parts::key32(h, hci, hcj);
+        return Parts::fmix32(Parts::low(ci) * Parts::kHashX + Parts::low(cj) * Parts::kHashY + k);
+    };
+    const float n = corner2f(hash(i, j), x0, y0) +
+                    corner2f(hash(i + (lower ? 1 : 0), j + (lower ? 0 : 1)), x1, y1) +
+                    corner2f(hash(i + 1, j + 1), x2, y2);
+    return static_cast<double>(std::clamp(kScale2f * n, -1.0f, 1.0f));
 }
 
 double simplexNoise(double x, double y, double z, const LatticeHash& h) noexcept {

@@ -22,4 +22,12 @@ constexpr double kRadius2 = 0.5;
 constexpr double kScale2 = 70.0;
 constexpr double kScale3 = 76.88;
 
+// Version 2 (simplexNoiseV2): the skewed coordinate X = x (1 + F2) + y F2 as two products,
+// and the cell's float constants.
+constexpr double kSkew2 = 1.0 + kF2;
+constexpr float kG2f = static_cast<float>(kG2);
+constexpr float kCorner2f = static_cast<float>(2.0 * kG2 - 1.0);  // the far corner's offset
+constexpr float kRadius2f = 0.5f;
+constexpr float kScale2f = 70.0f;
+
 }  // namespace terragrid::simplex

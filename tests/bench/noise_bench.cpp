@@ -25,6 +25,22 @@ void rowsBenchmark(benchmark::State& state, NoiseKind noise, FractalKind fractal
     setSampleCounters(state, kGridSamples);
 }
 
+/// The benchmark layer warped by the default warp with a visible amplitude (the islands
+/// preset's order of magnitude).
+void warpedRowsBenchmark(benchmark::State& state) {
+    NoiseParams p = benchLayer(NoiseKind::Perlin, FractalKind::Fbm);
+    p.warp.amplitude = 600.0;
+    const NoiseField field(p, benchSeed());
+    const GridGeometry grid = benchGrid();
+    tbb::task_arena arena(1);
+    for (auto _ : state) {
+        double sum = 0;
+        arena.execute([&] { sum = evaluateGridRows(field, grid); });
+        benchmark::DoNotOptimize(sum);
+    }
+    setSampleCounters(state, kGridSamples);
+}
+
 void scalarBenchmark(benchmark::State& state, NoiseKind noise, FractalKind fractal) {
     const NoiseField field(benchLayer(noise, fractal), benchSeed());
     const GridGeometry grid = benchGrid();
@@ -42,6 +58,8 @@ std::string rowsName(NoiseKind noise, FractalKind fractal, int threads) {
 std::string scalarName(NoiseKind noise, FractalKind fractal) {
     return "sample/" + layerName(noise, fractal) + "/threads:1";
 }
+
+std::string warpedRowsName() { return "rows/perlin-warped/fbm" + std::to_string(kFbmOctaves) + "/threads:1"; }
 
 std::vector<int> benchThreadCounts() {
     const int cores = tbb::info::default_concurrency();
@@ -74,6 +92,10 @@ void registerNoiseBenchmarks(const std::vector<int>& threadCounts) {
                 ->MeasureProcessCPUTime()
                 ->Unit(benchmark::kMillisecond);
         }
+    benchmark::RegisterBenchmark(warpedRowsName().c_str(), warpedRowsBenchmark)
+        ->UseRealTime()
+        ->MeasureProcessCPUTime()
+        ->Unit(benchmark::kMillisecond);
 }
 
 }  // namespace terragrid::bench

@@ -39,6 +39,12 @@ std::string verdict(double ratio, double target) {
     return format("%6.2fx   target >= %gx   ", ratio, target) + (ratio >= target ? "PASS" : "MISS");
 }
 
+/// For a cost ratio, where lower is better.
+std::string verdictAtMost(double ratio, double limit) {
+    if (ratio <= 0) return "n/a (not measured)";
+    return format("%6.2fx   target <= %gx   ", ratio, limit) + (ratio <= limit ? "PASS" : "MISS");
+}
+
 void printLayerTable(const SummaryReporter& results, const std::vector<int>& threadCounts,
                      std::ostream& out) {
     out << padRight("layer", kLayerWidth);
@@ -108,15 +114,28 @@ void printSummary(const SummaryReporter& results, const std::vector<int>& thread
         << kScalarCornerCells << " x " << kScalarCornerCells << ") ==\n";
     printLayerTable(results, threadCounts, out);
 
-    const double one = results.samplesPerSecond(rowsName(NoiseKind::Perlin, FractalKind::Fbm, 1));
-    const double two = results.samplesPerSecond(rowsName(NoiseKind::Perlin, FractalKind::Fbm, 2));
     const double libnoise = results.samplesPerSecond(kLibnoiseName);
     out << "libnoise Perlin, " << kFbmOctaves << " octaves, 1 thread: " << rateCell(libnoise)
         << "(top " << kLibnoiseRows << " rows)\n";
-    out << "ours / libnoise (perlin fbm8, 1 thread):  "
-        << verdict(ratio(one, libnoise), kTargetOverLibnoise) << "\n";
-    out << "2 threads / 1 thread (perlin fbm8):       "
-        << verdict(ratio(two, one), kTargetTwoThreads) << "\n";
+    const double warped = results.samplesPerSecond(warpedRowsName());
+    out << "warped perlin fbm8 rows, 1 thread:        " << rateCell(warped) << "\n";
+    for (NoiseKind noise : {NoiseKind::Perlin, NoiseKind::Simplex}) {
+        const std::string name(kNoiseKindNames[static_cast<std::size_t>(noise)]);
+        const double one = results.samplesPerSecond(rowsName(noise, FractalKind::Fbm, 1));
+        const double two = results.samplesPerSecond(rowsName(noise, FractalKind::Fbm, 2));
+        out << padRight("ours / libnoise (" + name + " fbm8, 1 thread):", 42)
+            << verdict(ratio(one, libnoise), kTargetOverLibnoise) << "\n";
+        out << padRight("2 threads / 1 thread (" + name + " fbm8):", 42)
+            << verdict(ratio(two, one), kTargetTwoThreads) << "\n";
+    }
+    const double perlin = results.samplesPerSecond(rowsName(NoiseKind::Perlin, FractalKind::Fbm, 1));
+    const double simplex =
+        results.samplesPerSecond(rowsName(NoiseKind::Simplex, FractalKind::Fbm, 1));
+    // Time per sample is the inverse of the rate: simplex time / Perlin time = perlin / simplex.
+    out << padRight("simplex / perlin time (fbm8, 1 thread):", 42)
+        << verdictAtMost(ratio(perlin, simplex), kTargetSimplexOverPerlin) << "\n";
+    out << padRight("warped / flat perlin time (fbm8, 1 thr.):", 42)
+        << verdictAtMost(ratio(perlin, warped), kTargetWarpedOverPerlin) << "\n";
     printLoadWarning(results, out);
 }
 

@@ -14,6 +14,10 @@ namespace terragrid::bench {
 inline constexpr double kTargetOverLibnoise = 50.0;  ///< ours / libnoise, Perlin fBm, 1 thread
 inline constexpr double kTargetTwoThreads = 1.8;     ///< 2 threads / 1 thread, same layer
 inline constexpr double kTargetHydroTwoThreads = 1.7;  ///< hydrology, 2 threads / 1 thread
+/// Simplex fBm rows at most this many times the Perlin fBm rows' time per sample, 1 thread.
+inline constexpr double kTargetSimplexOverPerlin = 1.3;
+/// A warped layer's rows at most this many times the flat Perlin fBm rows' time per sample.
+inline constexpr double kTargetWarpedOverPerlin = 3.0;
 
 /// Google Benchmark's console table, and every run's samples per second kept for the summary.
 class SummaryReporter : public benchmark::ConsoleReporter {

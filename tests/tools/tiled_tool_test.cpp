@@ -200,6 +200,7 @@ TEST_F(TiledToolTest, TiledLoadsTheMapWithEveryCell) {
 
     EXPECT_EQ(properties(tmx), (std::map<std::string, std::string>{
                                    {"config_hash", "0123456789abcdef"},
+                                   {"noise_version", "2"},
                                    {"seed", "18446744073709551557"},
                                    {"terragrid_version", kVersion}}));
     expectLayers(tmx, map, 0, 0, 45, 37);

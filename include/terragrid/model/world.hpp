@@ -58,6 +58,8 @@ struct ElevationConfig {
 /// Everything that decides a map's cells: the same World gives the same cells, bit for bit.
 struct World {
     std::uint64_t seed = 0;
+    /// The noise algorithms' generation (noise.hpp); every layer's NoiseParams::version.
+    NoiseVersion noiseVersion = NoiseVersion::V1;
     MapConfig map;
     LayerStackParams height;
     LayerStackParams moisture;

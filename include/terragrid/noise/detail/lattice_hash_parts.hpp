@@ -38,6 +38,30 @@ struct LatticeHashParts {
         return static_cast<std::uint32_t>(part);
     }
 
+    /// LatticeHash::hash32 in parts: the key of the high halves, the multipliers of the low
+    /// halves and the finaliser; hash32(ix, iy) ==
+    /// fmix32(lo(ix) * kHashX + lo(iy) * kHashY + key32(h, hi(ix), hi(iy))).
+    static constexpr std::uint32_t kHashX = 0x9E3779B1u;  // odd: the golden ratio
+    static constexpr std::uint32_t kHashY = 0x85EBCA77u;  // odd (xxHash's PRIME32_2)
+    static std::uint32_t key32(const LatticeHash& h, std::uint32_t hiX, std::uint32_t hiY) noexcept {
+        const std::uint64_t high = (static_cast<std::uint64_t>(hiX) << 32) | hiY;
+        return static_cast<std::uint32_t>(mix64(h.m_seed ^ high) >> 32);
+    }
+    /// murmur3's 32-bit finaliser: every output bit depends on every input bit.
+    static constexpr std::uint32_t fmix32(std::uint32_t x) noexcept {
+        x ^= x >> 16;
+        x *= 0x85EBCA6Bu;
+        x ^= x >> 13;
+        x *= 0xC2B2AE35u;
+        return x ^ (x >> 16);
+    }
+    static std::uint32_t low(std::int64_t i) noexcept { return static_cast<std::uint32_t>(i); }
+    /// The high half of i + 2^31: it changes at +-2^31, not at 0, so the lattice points of
+    /// any map near the origin share it.
+    static std::uint32_t high(std::int64_t i) noexcept {
+        return static_cast<std::uint32_t>((static_cast<std::uint64_t>(i) + (1ULL << 31)) >> 32);
+    }
+
     /// What a SIMD hash needs: the mixed seed (`Lattice`) and the doubled permutation (the
     /// permutation kinds).
     static std::uint64_t key(const LatticeHash& h) noexcept { return h.m_seed; }

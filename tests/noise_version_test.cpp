@@ -1,0 +1,174 @@
+// noise_version: version 1 (the phase-one algorithms) reproduces the maps main made before
+// version 2 existed, bit for bit. data/noise_v1_hashes.txt holds FNV-1a 64 hashes of the
+// height and moisture values of several configs, computed at the commit before version 2
+// (data/README.md says how); these tests load the same configs with noise_version 1 and
+// compare.
+
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cstdint>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <numeric>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <gmock/gmock.h>
+#include <nlohmann/json.hpp>
+
+#include "terragrid/app/run.hpp"
+#include "terragrid/config/loader.hpp"
+#include "terragrid/model/layer_stack.hpp"
+#include "test_support.hpp"
+
+namespace terragrid {
+namespace {
+
+/// The configs the stored hashes cover: the built-in default, every config in configs/, and
+/// the default with each other noise of both layers.
+struct Case {
+    std::string name;
+    std::string file;  ///< configs/<file>.json, or "" for the built-in default
+    std::vector<std::string> overrides;
+};
+
+/// The overrides that select version 1.
+const std::vector<std::string> kVersionOne{"noise_version=1"};
+
+std::vector<Case> cases() {
+    std::vector<Case> all{{"default", "", {}}};
+    for (const char* preset : {"archipelago", "continent", "custom-classes", "desert", "islands",
+                               "planet", "small", "tileable"})
+        all.push_back({preset, preset, {}});
+    for (const char* noise : {"perlin", "value", "generic_lattice", "cellular"})
+        all.push_back({std::string("default-") + noise, "",
+                       {std::string("height.noise=\"") + noise + "\"",
+                        std::string("moisture.noise=\"") + noise + "\""}});
+    all.push_back({"default-perlin-warped", "",
+                   {"height.noise=\"perlin\"", "height.warp.amplitude=900"}});
+    return all;
+}
+
+Config load(const Case& c, const std::vector<std::string>& extra) {
+    std::vector<std::string> overrides = c.overrides;
+    // Small maps: the hash covers every cell through the generator's rows.
+    overrides.push_back("map.width=80");
+    overrides.push_back("map.height=40");
+    overrides.insert(overrides.end(), extra.begin(), extra.end());
+    if (c.file.empty()) return defaultConfig(overrides);
+    return loadConfig((test::sourceDir() / "configs" / (c.file + ".json")).string(), overrides);
+}
+
+std::uint64_t fnv1a(std::uint64_t h, double value) {
+    const auto bits = std::bit_cast<std::uint64_t>(value);
+    for (int i = 0; i < 8; ++i) {
+        h ^= (bits >> (8 * i)) & 0xFFu;
+        h *= 0x100000001B3ULL;
+    }
+    return h;
+}
+
+/// FNV-1a 64 of every cell's height, then every cell's moisture (row-major, the doubles'
+/// bytes little-endian first), as 16 hex digits.
+std::string mapHash(const Config& config) {
+    const Surface surface(config.map);
+    std::uint64_t h = 0xCBF29CE484222325ULL;
+    std::vector<std::int64_t> cols(static_cast<std::size_t>(config.map.width));
+    std::iota(cols.begin(), cols.end(), 0);
+    for (const LayerStackParams* params : {&config.height, &config.moisture}) {
+        const LayerStack stack(*params, surface, config.seed);
+        LayerStackRows rows(stack, cols.data(), cols.size());
+        std::vector<double> out(cols.size());
+        for (std::int64_t r = 0; r < config.map.height; ++r) {
+            rows.row(r, out.data());
+            for (double v : out) h = fnv1a(h, v);
+        }
+    }
+    char text[17];
+    std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(h));
+    return text;
+}
+
+std::map<std::string, std::string> storedHashes() {
+    std::ifstream in(test::sourceDir() / "data" / "noise_v1_hashes.txt");
+    std::map<std::string, std::string> hashes;
+    std::string line;
+    while (std::getline(in, line)) {
+        if (line.empty() || line[0] == '#') continue;
+        std::istringstream fields(line);
+        std::string name, hash;
+        fields >> name >> hash;
+        hashes[name] = hash;
+    }
+    return hashes;
+}
+
+TEST(NoiseVersionTest, VersionOneReproducesTheStoredMaps) {
+    const auto stored = storedHashes();
+    ASSERT_EQ(stored.size(), cases().size()) << "data/noise_v1_hashes.txt";
+    for (const Case& c : cases()) {
+        const auto it = stored.find(c.name);
+        ASSERT_NE(it, stored.end()) << c.name;
+        EXPECT_EQ(mapHash(load(c, kVersionOne)), it->second) << c.name;
+    }
+}
+
+// Version 2 changes simplex maps with the lattice hash, and only those: the default map (simplex)
+// differs between the versions, the Perlin and value maps do not.
+TEST(NoiseVersionTest, VersionTwoChangesSimplexMapsOnly) {
+    const std::vector<std::string> kVersionTwo{"noise_version=2"};
+    for (const Case& c : cases()) {
+        const bool changes = c.name == "default" || c.name == "archipelago" ||
+                             c.name == "continent" || c.name == "custom-classes" ||
+                             c.name == "desert" || c.name == "islands" || c.name == "small" ||
+                             c.name == "default-perlin-warped";  // its moisture is simplex
+        EXPECT_EQ(mapHash(load(c, kVersionTwo)) != mapHash(load(c, kVersionOne)), changes)
+            << c.name;
+    }
+    // A config that says nothing gets version 2, the default.
+    EXPECT_EQ(defaultConfig().noiseVersion, NoiseVersion::V2);
+    EXPECT_EQ(mapHash(load(cases()[0], {})), mapHash(load(cases()[0], kVersionTwo)));
+}
+
+// Every file that records the seed and config hash records the noise version too: GeoTIFF
+// metadata, stats.json, the r16 and exr sidecars, the exr header and the Tiled map.
+TEST(NoiseVersionTest, EveryFileRecordsTheVersion) {
+    for (const int version : {1, 2}) {
+        SCOPED_TRACE(version);
+        test::TempDir dir;
+        runMap(defaultConfig(
+            {"noise_version=" + std::to_string(version), "map.width=48", "map.height=40",
+             R"(output.files=["height.tif", "classes.tif", "height16.tif", "stats.json", "height.r16", "height.exr", "map.tmj"])",
+             "output.directory=" + nlohmann::json(dir.path().string()).dump()}));
+        const std::string item = "<Item name=\"TERRAGRID_NOISE_VERSION\">" +
+                                 std::to_string(version) + "</Item>";
+        for (const char* tif : {"height.tif", "classes.tif", "height16.tif"}) {
+            const test::TiffReader tiff(dir / tif);
+            EXPECT_THAT(tiff.stringField(42112), ::testing::HasSubstr(item)) << tif;  // GDAL_METADATA
+        }
+        for (const char* json : {"stats.json", "height.r16.json", "height.exr.json"}) {
+            const auto j = nlohmann::json::parse(test::readFile(dir / json));
+            EXPECT_EQ(j.at("noise_version"), version) << json;
+        }
+        const auto tmj = nlohmann::json::parse(test::readFile(dir / "map.tmj"));
+        bool found = false;
+        for (const auto& property : tmj.at("properties")) {
+            if (property.at("name") != "noise_version") continue;
+            found = true;
+            EXPECT_EQ(property.at("type"), "int");
+            EXPECT_EQ(property.at("value"), version);
+        }
+        EXPECT_TRUE(found) << "map.tmj has no noise_version property";
+        const test::CommandResult header =
+            test::runCommand("exrheader " + test::shellQuote((dir / "height.exr").string()));
+        ASSERT_EQ(header.exitCode, 0) << header.err;
+        EXPECT_THAT(header.out, ::testing::HasSubstr("terragrid_noise_version (type string): \"" +
+                                                     std::to_string(version) + "\""));
+    }
+}
+
+}  // namespace
+}  // namespace terragrid
