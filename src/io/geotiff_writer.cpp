@@ -163,6 +163,7 @@ public:
     const std::string& path() const noexcept { return m_path; }
     bool isBigTiff() const noexcept { return m_bigTiff; }
     std::size_t peakPendingTiles() const noexcept { return m_peakPending; }
+    double parallelCpuSeconds() const noexcept { return m_jobs ? m_jobs->jobCpuSeconds() : 0; }
 
 private:
     enum class State : std::uint8_t { Open, Closed, Committed, Failed };
@@ -586,5 +587,7 @@ bool GeoTiffWriter::isBigTiff() const noexcept { return m_impl->isBigTiff(); }
 std::size_t GeoTiffWriter::peakPendingTiles() const noexcept {
     return m_impl->peakPendingTiles();
 }
+
+double GeoTiffWriter::parallelCpuSeconds() const noexcept { return m_impl->parallelCpuSeconds(); }
 
 }  // namespace terragrid

@@ -147,6 +147,9 @@ public:
     bool isBigTiff() const noexcept;
     /// The most TIFF tiles that were waiting for cells at one time (memory, for tests).
     std::size_t peakPendingTiles() const noexcept;
+    /// CPU seconds spent compressing tiles on TBB workers so far (0 when encoding serially,
+    /// which the caller's own time already counts).
+    double parallelCpuSeconds() const noexcept;
 
 private:
     class Impl;  // keeps libtiff's types out of this header

@@ -1,5 +1,7 @@
 #include "io/preview.hpp"
 
+#include <tbb/parallel_for.h>
+
 #include <algorithm>
 #include <cmath>
 #include <numbers>
@@ -23,6 +25,15 @@ int quantumExponent(double boundMeters, std::int64_t scale) {
 }
 
 std::int64_t ceilDiv(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+
+// std::round (halves away from zero) without the libm call it costs on every cell of a map:
+// below 2^62, value - truncated is exact, so the result is the same bits.
+double roundHalfAway(double value) noexcept {
+    if (!(std::fabs(value) < 0x1p62)) return std::round(value);  // huge or NaN: libm's way
+    const auto truncated = static_cast<std::int64_t>(value);
+    const double rest = value - static_cast<double>(truncated);
+    return static_cast<double>(truncated + (rest >= 0.5) - (rest <= -0.5));
+}
 
 // Clamps to [lo, hi], sending NaN to lo (std::clamp would pass it through).
 double clampOrLow(double value, double lo, double hi) noexcept {
@@ -81,7 +92,7 @@ void PreviewDownsampler::add(const TileRect& rect, const float* elevation,
             const std::int64_t end = std::min(rect.width, (px + 1) * s - rect.col0);
             double sum = 0;
             for (std::int64_t i = c; i < end; ++i) {
-                sum += std::round(static_cast<double>(row[i]) * toSteps) * step;
+                sum += roundHalfAway(static_cast<double>(row[i]) * toSteps) * step;
             }
             const auto at = static_cast<std::size_t>(py * pw + px);
             m_sums[at] += sum;
@@ -156,7 +167,9 @@ std::vector<double> hillshade(const std::vector<double>& heights, std::int64_t w
         return heights[static_cast<std::size_t>(row * width + col)];
     };
     std::vector<double> shade(heights.size());
-    for (std::int64_t y = 0; y < height; ++y) {
+    // Rows in parallel (the caller's TBB arena): each pixel is its own, so the picture does
+    // not depend on the threads.
+    tbb::parallel_for(std::int64_t{0}, height, [&](std::int64_t y) {
         for (std::int64_t x = 0; x < width; ++x) {
             // Horn's gradient: a b c / d e f / g h i around e.
             const double a = at(x - 1, y - 1), b = at(x, y - 1), c = at(x + 1, y - 1);
@@ -172,7 +185,7 @@ std::vector<double> hillshade(const std::vector<double>& heights, std::int64_t w
                                std::sqrt(1.0 + dzEast * dzEast + dzSouth * dzSouth);
             shade[static_cast<std::size_t>(y * width + x)] = clampOrLow(lit, 0.0, 1.0);
         }
-    }
+    });
     return shade;
 }
 
@@ -195,7 +208,7 @@ double shadeFactor(double shade) noexcept { return 0.45 + 0.55 * clampOrLow(shad
 Rgb shadeColour(const ColourF& colour, double shade) noexcept {
     const double factor = shadeFactor(shade);
     const auto channel = [factor](double value) {
-        return static_cast<std::uint8_t>(std::lround(clampOrLow(value * factor, 0.0, 255.0)));
+        return static_cast<std::uint8_t>(roundHalfAway(clampOrLow(value * factor, 0.0, 255.0)));
     };
     return {channel(colour.r), channel(colour.g), channel(colour.b)};
 }

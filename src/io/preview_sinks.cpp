@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include <tbb/parallel_for.h>
+
 #include "io/png_writer.hpp"
 #include "io/preview.hpp"
 #include "io/sinks.hpp"
@@ -70,17 +72,23 @@ public:
         const PreviewGeometry& g = m_downsampler.geometry();
         const std::vector<double> heights = m_downsampler.meanHeights();
         const std::vector<double> shade = hillshade(heights, g.width, g.height, m_pixelSizeMeters);
-        std::vector<std::uint8_t> rgb;
-        rgb.reserve(heights.size() * 3);
-        for (std::size_t i = 0; i < heights.size(); ++i) {
-            const Rgb c = shadeColour(colourOf(i, heights[i]), shade[i]);
-            rgb.insert(rgb.end(), {c.r, c.g, c.b});
-        }
+        std::vector<std::uint8_t> rgb(heights.size() * 3);
+        // Rows in parallel (the caller's TBB arena); each pixel is its own.
+        tbb::parallel_for(std::int64_t{0}, g.height, [&](std::int64_t y) {
+            for (std::int64_t x = 0; x < g.width; ++x) {
+                const auto i = static_cast<std::size_t>(y * g.width + x);
+                const Rgb c = shadeColour(colourOf(i, heights[i]), shade[i]);
+                rgb[3 * i] = c.r;
+                rgb[3 * i + 1] = c.g;
+                rgb[3 * i + 2] = c.b;
+            }
+        });
         m_writer.write(static_cast<std::uint32_t>(g.width), static_cast<std::uint32_t>(g.height),
                        rgb);
     }
 
     void commit() override { m_writer.commit(); }
+    double parallelCpuSeconds() const override { return m_writer.parallelCpuSeconds(); }
 
 private:
     static double pixelSizeMeters(const Config& config, const PreviewGeometry& geometry) {

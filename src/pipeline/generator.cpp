@@ -112,6 +112,7 @@ Terrain makeTerrain(const World& config) {
 GenerationTimes generateMap(const World& config, const Terrain* terrain,
                             const std::vector<TileSink*>& sinks, const ProgressFn& progress) {
     const auto start = Clock::now();
+    GenerationTimes times;
     const TileLayout layout(config.map);
     const MapFields fields(config, terrain);
     for (TileSink* sink : sinks) sink->begin(layout);
@@ -129,13 +130,14 @@ GenerationTimes generateMap(const World& config, const Terrain* terrain,
     std::int64_t next = 0;
     std::int64_t done = 0;
     std::atomic<std::int64_t> generateNanos{0};
-    GenerationTimes times;
     // The tiles in flight live here and only pointers to them pass through the pipeline: TBB
     // does not destroy the items a pipeline stopped by an exception still holds, so a sink that
     // threw leaked the tiles waiting for it (LeakSanitizer). The pipeline admits at most
     // liveTiles tiles and the sink takes them in order, so the tiles in flight always have
     // distinct indices modulo liveTiles; generateTile overwrites every cell of a reused tile.
     std::vector<Tile> slots(liveTiles);
+    times.beginSeconds = secondsSince(start);
+    const auto tilesStart = Clock::now();
     tbb::parallel_pipeline(
         liveTiles,
         tbb::make_filter<void, std::int64_t>(tbb::filter_mode::serial_in_order,
@@ -146,14 +148,13 @@ GenerationTimes generateMap(const World& config, const Terrain* terrain,
             tbb::make_filter<std::int64_t, Tile*>(
                 tbb::filter_mode::parallel,
                 [&](std::int64_t index) {
-                    const auto t0 = Clock::now();
+                    // CPU, not wall: a worker the system takes away does no work meanwhile.
+                    const long long t0 = threadCpuNanos();
                     Tile* tile = &slots[static_cast<std::size_t>(index) % liveTiles];
                     generateTile(fields, layout.tile(index), *tile);
                     tile->summary.reset();
                     if (summarise) tile->summary = summariseTile(*tile, complete);
-                    generateNanos += std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                         Clock::now() - t0)
-                                         .count();
+                    generateNanos += threadCpuNanos() - t0;
                     return tile;
                 }) &
             tbb::make_filter<Tile*, void>(tbb::filter_mode::serial_in_order,
@@ -163,9 +164,11 @@ GenerationTimes generateMap(const World& config, const Terrain* terrain,
                                                 times.sinkSeconds += secondsSince(t0);
                                                 if (progress) progress(++done, count);
                                             }));
+    times.tilesSeconds = secondsSince(tilesStart);
     const auto finishStart = Clock::now();
     for (TileSink* sink : sinks) sink->finish();
     times.finishSeconds = secondsSince(finishStart);
+    for (const TileSink* sink : sinks) times.parallelOutputSeconds += sink->parallelCpuSeconds();
     times.generateSeconds = double(generateNanos.load()) * 1e-9;
     times.wallSeconds = secondsSince(start);
     return times;

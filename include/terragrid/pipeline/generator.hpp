@@ -43,6 +43,10 @@ public:
     /// (summariseTile's `complete`). generateMap then makes it on the worker.
     virtual bool wantsSummary() const { return false; }
     virtual bool wantsCompleteSummary() const { return false; }
+    /// CPU seconds this sink has spent in work it handed to other threads (compressing on TBB
+    /// workers), so a run's timings show it; read after finish(). 0 for sinks that hand
+    /// nothing over.
+    virtual double parallelCpuSeconds() const { return 0; }
 };
 
 /// Called from the serial stage after each tile: (tiles done, tiles in all).
@@ -76,11 +80,18 @@ CoverageSample sampleForCoverage(const World& config);
 Terrain makeTerrain(const World& config);
 
 /// Where generation spent its time.
+/// Where generation spent its time. The wall-clock parts are wallSeconds = beginSeconds +
+/// tilesSeconds + finishSeconds (and the few statements between them); the CPU parts are
+/// generateSeconds on the workers, sinkSeconds in the serial stage (which overlaps the
+/// workers) and parallelOutputSeconds on the workers for the sinks.
 struct GenerationTimes {
-    double generateSeconds = 0;  ///< noise and classification, summed over threads
-    double sinkSeconds = 0;      ///< in the sinks' consume(), serial
-    double finishSeconds = 0;    ///< in the sinks' finish(), serial
-    double wallSeconds = 0;      ///< the whole call
+    double generateSeconds = 0;        ///< noise, classification, summaries: thread CPU, summed
+    double sinkSeconds = 0;            ///< in the sinks' consume(), serial stage, wall
+    double parallelOutputSeconds = 0;  ///< the sinks' jobs on workers (parallelCpuSeconds)
+    double beginSeconds = 0;           ///< setting up: fields, the sinks' begin(), wall
+    double tilesSeconds = 0;           ///< the tile pipeline, wall
+    double finishSeconds = 0;          ///< in the sinks' finish(), serial, wall
+    double wallSeconds = 0;            ///< the whole call
 };
 
 /// Generates every tile of config.map in parallel in the calling thread's TBB arena (use
