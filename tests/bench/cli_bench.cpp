@@ -162,11 +162,18 @@ struct Results {
 };
 
 void measureHeadline(const Options& o, const TempDir& tmp, Results& r, Report& out) {
-    out.line("run                                   threads   wall s    CPU s");
-    const auto show = [&](const std::string& name, int t, const ProcessCost& c) {
+    out.line("run                                   threads   wall s    CPU s | stats.json: "
+             "generate_cpu  outputs_parallel_cpu  outputs_streaming  total_wall");
+    const auto show = [&](const std::string& name, int t, const ProcessCost& c,
+                          const StageTimes& st = {}) {
         std::string l = name;
         l.resize(38, ' ');
-        out.line(l + format("%7d  %7.3f  %7.3f", t, c.wallSeconds, c.cpuSeconds));
+        l += format("%7.0f  %7.3f  %7.3f |", t, c.wallSeconds, c.cpuSeconds);
+        if (st.totalWall > 0)
+            l += format("             %7.3f  %20.3f  %17.3f", st.generateCpu, st.outputsParallelCpu,
+                        st.outputsStreaming) +
+                 format("  %10.3f", st.totalWall);
+        out.line(l);
     };
     for (int i = 0; i < 2; ++i) {
         const int t = kThreadCounts[i];
@@ -176,9 +183,9 @@ void measureHeadline(const Options& o, const TempDir& tmp, Results& r, Report& o
                                      {R"(output.compression="none")"});
         show("CLI: height.tif, uncompressed", t, r.heightOnly[i].run.cost);
         r.statsOnly[i] = fastestRun(o, tmp, {"stats.json"}, t, o.repeat);
-        show("CLI: stats.json only", t, r.statsOnly[i].run.cost);
+        show("CLI: stats.json only", t, r.statsOnly[i].run.cost, r.statsOnly[i].run.stages);
         r.defaults[i] = fastestRun(o, tmp, {}, t, o.repeat);
-        show("CLI: every default output", t, r.defaults[i].run.cost);
+        show("CLI: every default output", t, r.defaults[i].run.cost, r.defaults[i].run.stages);
     }
 }
 
@@ -190,8 +197,8 @@ void judge(const Results& r, Report& out) {
         const std::string g = format(atMost ? "<= %.2f" : ">= %.2f", goal) + unit;
         for (int i = 0; i < 2; ++i) {
             const double v = i == 0 ? one : two;
-            std::string l = what + format(", %d thread%s", kThreadCounts[i]) +
-                            (kThreadCounts[i] == 1 ? "" : "s");
+            std::string l = what + ", " + std::to_string(kThreadCounts[i]) +
+                            (kThreadCounts[i] == 1 ? " thread" : " threads");
             l.resize(62, ' ');
             out.line(l + format("%6.2f", v) + unit + "   target " + g + "   " + verdict(ok(v)));
         }
