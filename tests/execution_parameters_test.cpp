@@ -23,10 +23,7 @@ std::map<std::string, std::string> runFiles(const test::TempDir& dir, int tileSi
                                             const std::string& extra = "",
                                             const std::string& size = "300 --height 200") {
     // Every output, not only the default ones.
-    const std::string everyFile =
-        R"( --set 'output.files=["height.tif","classes.tif","walkable.tif","preview.png",)"
-        R"("height.png","stats.json","height.r16","height16.png","height16.tif","map.tmj",)"
-        R"("height.exr","splat.png","weight.png"]')";
+    const std::string everyFile = " --set " + test::shellQuote(test::everyFileOverride());
     const auto r = test::runCommand(
         "cd " + test::shellQuote(dir.path().string()) + " && " +
         test::shellQuote(test::cliPath()) +

@@ -20,10 +20,7 @@ namespace fs = std::filesystem;
 using Json = nlohmann::json;
 
 // Every output file at once (the default writes only a few).
-const std::string kEveryFile =
-    R"(output.files=["height.tif", "classes.tif", "walkable.tif", "preview.png", "height.png",
-                     "stats.json", "height.r16", "height16.png", "height16.tif", "map.tmj",
-                     "height.exr", "splat.png", "weight.png"])";
+const std::string kEveryFile = test::everyFileOverride();
 
 Config configIn(const test::TempDir& dir, std::vector<std::string> overrides = {}) {
     overrides.push_back("output.directory=" + Json((dir / "out").string()).dump());

@@ -71,19 +71,30 @@ PreviewDownsampler::PreviewDownsampler(std::int64_t mapWidth, std::int64_t mapHe
 
 void PreviewDownsampler::add(const TileRect& rect, const float* elevation,
                              const std::uint8_t* classIndex) {
+    addSums(sums(rect, elevation), classIndex);
+}
+
+PreviewDownsampler::TileSums PreviewDownsampler::sums(const TileRect& rect,
+                                                      const float* elevation) const {
     if (rect.width <= 0 || rect.height <= 0 || rect.col0 < 0 || rect.row0 < 0 ||
         rect.col0 > m_mapWidth - rect.width || rect.row0 > m_mapHeight - rect.height) {
         throw std::invalid_argument("PreviewDownsampler::add: tile " +
                                     std::to_string(rect.index) + " lies outside the map");
     }
     const std::int64_t s = m_geometry.scale;
-    const std::int64_t pw = m_geometry.width;
+    TileSums out;
+    out.rect = rect;
+    out.px0 = rect.col0 / s;
+    out.py0 = rect.row0 / s;
+    out.width = (rect.col0 + rect.width - 1) / s - out.px0 + 1;
+    out.height = (rect.row0 + rect.height - 1) / s - out.py0 + 1;
+    out.sums.assign(static_cast<std::size_t>(out.width * out.height), 0.0);
+    out.counts.assign(out.sums.size(), 0);
     // Multiplying by a power of two is exact, so these two scale to and from whole steps.
     const double toSteps = std::ldexp(1.0, -m_quantumExponent);
     const double step = std::ldexp(1.0, m_quantumExponent);
-
     for (std::int64_t r = 0; r < rect.height; ++r) {
-        const std::int64_t py = (rect.row0 + r) / s;
+        const std::int64_t py = (rect.row0 + r) / s - out.py0;
         const float* row = elevation + r * rect.width;
         // One run of cells per pixel the row crosses, so there is no division per cell.
         std::int64_t c = 0;
@@ -94,13 +105,26 @@ void PreviewDownsampler::add(const TileRect& rect, const float* elevation,
             for (std::int64_t i = c; i < end; ++i) {
                 sum += roundHalfAway(static_cast<double>(row[i]) * toSteps) * step;
             }
-            const auto at = static_cast<std::size_t>(py * pw + px);
-            m_sums[at] += sum;
-            m_counts[at] += end - c;
+            const auto at = static_cast<std::size_t>(py * out.width + (px - out.px0));
+            out.sums[at] += sum;
+            out.counts[at] += end - c;
             c = end;
         }
     }
+    return out;
+}
 
+void PreviewDownsampler::addSums(const TileSums& tileSums, const std::uint8_t* classIndex) {
+    const TileRect& rect = tileSums.rect;
+    const std::int64_t s = m_geometry.scale;
+    const std::int64_t pw = m_geometry.width;
+    for (std::int64_t y = 0; y < tileSums.height; ++y)
+        for (std::int64_t x = 0; x < tileSums.width; ++x) {
+            const auto from = static_cast<std::size_t>(y * tileSums.width + x);
+            const auto at = static_cast<std::size_t>((tileSums.py0 + y) * pw + tileSums.px0 + x);
+            m_sums[at] += tileSums.sums[from];
+            m_counts[at] += tileSums.counts[from];
+        }
     if (m_classes.empty()) return;
     if (classIndex == nullptr) {
         throw std::invalid_argument("PreviewDownsampler::add: tile " +

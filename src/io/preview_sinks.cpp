@@ -2,6 +2,7 @@
 // stream past and hill-shaded once the last tile is in.
 
 #include <algorithm>
+#include <any>
 #include <array>
 #include <cmath>
 #include <optional>
@@ -64,8 +65,22 @@ public:
                                    std::to_string(tile.rect.index) +
                                    " lacks values for some of its cells");
         }
-        m_downsampler.add(tile.rect, tile.elevationMeters.data(),
-                          m_palette ? tile.classIndex.data() : nullptr);
+        const std::uint8_t* classes = m_palette ? tile.classIndex.data() : nullptr;
+        const std::any* sums = tile.preparedFor(this);
+        if (sums != nullptr && sums->has_value())
+            m_downsampler.addSums(std::any_cast<const PreviewDownsampler::TileSums&>(*sums),
+                                  classes);
+        else
+            m_downsampler.add(tile.rect, tile.elevationMeters.data(), classes);
+    }
+
+    // The per-cell part of downsampling, on the generating worker: consume() then adds one
+    // sum per pixel instead of touching every cell in the serial stage.
+    bool preparesTiles() const override { return true; }
+    std::any prepare(const Tile& tile) const override {
+        if (tile.elevationMeters.size() != static_cast<std::size_t>(tile.rect.cellCount()))
+            return {};  // consume() says what is wrong
+        return m_downsampler.sums(tile.rect, tile.elevationMeters.data());
     }
 
     void finish() override {

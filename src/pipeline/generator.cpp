@@ -118,9 +118,11 @@ GenerationTimes generateMap(const World& config, const Terrain* terrain,
     for (TileSink* sink : sinks) sink->begin(layout);
     // Tile summaries are made on the workers when a sink reads them: the most any sink asks.
     bool summarise = false, complete = false;
+    std::vector<const TileSink*> preparing;
     for (const TileSink* sink : sinks) {
         summarise = summarise || sink->wantsSummary();
         complete = complete || sink->wantsCompleteSummary();
+        if (sink->preparesTiles()) preparing.push_back(sink);
     }
 
     // Two tiles in flight per thread keep every core busy while the serial sink stage catches
@@ -130,6 +132,7 @@ GenerationTimes generateMap(const World& config, const Terrain* terrain,
     std::int64_t next = 0;
     std::int64_t done = 0;
     std::atomic<std::int64_t> generateNanos{0};
+    std::atomic<std::int64_t> prepareNanos{0};
     // The tiles in flight live here and only pointers to them pass through the pipeline: TBB
     // does not destroy the items a pipeline stopped by an exception still holds, so a sink that
     // threw leaked the tiles waiting for it (LeakSanitizer). The pipeline admits at most
@@ -154,7 +157,12 @@ GenerationTimes generateMap(const World& config, const Terrain* terrain,
                     generateTile(fields, layout.tile(index), *tile);
                     tile->summary.reset();
                     if (summarise) tile->summary = summariseTile(*tile, complete);
-                    generateNanos += threadCpuNanos() - t0;
+                    const long long t1 = threadCpuNanos();
+                    generateNanos += t1 - t0;
+                    tile->prepared.clear();
+                    for (const TileSink* sink : preparing)
+                        tile->prepared.emplace_back(sink, sink->prepare(*tile));
+                    if (!preparing.empty()) prepareNanos += threadCpuNanos() - t1;
                     return tile;
                 }) &
             tbb::make_filter<Tile*, void>(tbb::filter_mode::serial_in_order,
@@ -168,6 +176,7 @@ GenerationTimes generateMap(const World& config, const Terrain* terrain,
     const auto finishStart = Clock::now();
     for (TileSink* sink : sinks) sink->finish();
     times.finishSeconds = secondsSince(finishStart);
+    times.parallelOutputSeconds = double(prepareNanos.load()) * 1e-9;
     for (const TileSink* sink : sinks) times.parallelOutputSeconds += sink->parallelCpuSeconds();
     times.generateSeconds = double(generateNanos.load()) * 1e-9;
     times.wallSeconds = secondsSince(start);
