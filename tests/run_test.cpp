@@ -217,7 +217,8 @@ TEST(RunTest, HeightOnlyRunWritesOnlyHeightTif) {
 // stats.json's wall-clock steps add up to its total, and the total is the run's wall time
 // seen from outside but for writing stats.json itself and the final renames: no step of the
 // run goes untimed (the compression jobs on the workers were once missing). The bounds leave
-// room for a busy machine: only work outside every timed step breaks them.
+// room for a busy machine (a slow directory fsync after stats.json, a preempted moment between
+// two steps): only work outside every timed step breaks them.
 TEST(RunTest, TimingsAccountForTheWholeWallTimeOfTheRun) {
     test::TempDir dir;
     // Big enough that every step takes milliseconds; deflate on two threads, so tiles are
@@ -243,7 +244,7 @@ TEST(RunTest, TimingsAccountForTheWholeWallTimeOfTheRun) {
     EXPECT_GE(t["other"].get<double>(), -1e-9);
     EXPECT_LE(t["other"].get<double>(), 0.05 * total + 0.005) << t.dump();
     EXPECT_LE(total, outside);
-    EXPECT_GE(total, 0.5 * outside - 0.05) << "outside " << outside << ", " << t.dump();
+    EXPECT_GE(total, 0.5 * outside - 0.2) << "outside " << outside << ", " << t.dump();
     // The generator's steps inside its wall time, and the CPU it reports never more than the
     // process used.
     EXPECT_LE(t["generation_begin"].get<double>() + t["generation_tiles"].get<double>() +
