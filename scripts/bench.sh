@@ -3,12 +3,17 @@
 # build directory and runs them, then prints one summary with every target as PASS or MISS:
 #   1. noise (Google Benchmark): ns per sample for each noise kind, single octave and 8-octave
 #      fBm, on a 4096 x 4096 grid with 1, 2 and all threads; libnoise's Perlin in the same run;
-#   2. the terragrid CLI end to end on a 4096 x 4096 default map, per stage and per output;
+#   2. the terragrid CLI end to end on a 4096 x 4096 default map on 1 and 2 threads: a
+#      height-only run against its rows, the default outputs against a stats.json-only run, the
+#      2-thread speedup, the share of the wall time stats.json's timers account for, and what
+#      each output adds;
 #   3. hydrology: depression filling + D8 routing + flow accumulation on that map's height.tif
 #      on 1 and 2 threads, against GRASS r.watershed and SAGA's Fill Sinks (Wang & Liu) on the
 #      same file (Debian grass-core and saga: installed here, for the bench only, not by deps.sh);
 #   4. erosion: ms per step of the landscape-evolution model at 1024^2 and 2048^2 (wall and CPU)
 #      and the slope-area theta of the raw and eroded noise (Flint's law: 0.35..0.65).
+# Then prints the summary with every target as PASS or MISS, and part 2 as a markdown table
+# naming the machine and its load (the README's benchmark table is pasted from it).
 # Takes a few minutes. Benchmarks are never part of the test suite.
 #
 # Usage: scripts/bench.sh [Google Benchmark flags for part 1, e.g. --benchmark_filter=perlin]
@@ -42,6 +47,7 @@ fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/terragrid-bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 summary="$work/summary.txt"
+markdown="$work/summary.md"
 
 # Other work on the machine slows every figure: the load average says how much there was.
 load() { cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown; }
@@ -58,7 +64,7 @@ if [ "${TERRAGRID_BENCH_CLI:-1}" != 0 ]; then
   [ "${TERRAGRID_BENCH_EACH:-1}" != 0 ] || each=""
   TMPDIR="$work" "$build/tests/bench/terragrid_cli_bench" \
     --size="${TERRAGRID_BENCH_SIZE:-4096}" --repeat="${TERRAGRID_BENCH_REPEAT:-2}" \
-    $each --summary-file="$summary"
+    $each --summary-file="$summary" --markdown-file="$markdown"
 fi
 
 if [ "${TERRAGRID_BENCH_HYDRO:-1}" != 0 ]; then
@@ -95,3 +101,8 @@ echo
 echo "==================================== summary ===================================="
 cat "$summary"
 echo "load average at end $(load)"
+if [ -s "$markdown" ]; then
+  echo
+  echo "=============================== markdown (README) ==============================="
+  cat "$markdown"
+fi

@@ -44,6 +44,9 @@ std::string smallConfigArg() { return "--config " + smallConfigPath(); }
 /// Only height.tif, the quickest output, for tests about sizes.
 const std::string kHeightOnly = R"(--set 'output.files=["height.tif"]')";
 
+/// Every output file, not only the default ones.
+const std::string kEveryFile = " --set " + test::shellQuote(test::everyFileOverride());
+
 /// Whether any entry of `names` is hidden (an unfinished temporary file is).
 bool anyHidden(const std::vector<std::string>& names) {
     return std::any_of(names.begin(), names.end(),
@@ -59,13 +62,15 @@ TEST(CliTest, NoArgumentsWritesTheDefaultHeightmapIntoOut) {
     test::readFloatTiff(dir / "out/height.tif", &w, &h);
     EXPECT_EQ(w, 1024u);
     EXPECT_EQ(h, 1024u);
-    // One summary line: size, tiles, elevation range, seconds, files (every output file by
-    // default).
+    // One summary line: size, tiles, elevation range, seconds, files (the default outputs).
     EXPECT_THAT(r.out, MatchesRegex("terragrid: 1024 x 1024 cells, 16 tiles of 256, elevation "
                                     "[0-9.]+ \\.\\. [0-9.]+ m, [0-9.]+ s -> out/height.tif "
                                     "out/classes.tif( out/[^ ]+)+\n"));
-    for (const auto entry : kOutputFileNames) {
-        const std::string name = test::firstFileOf(entry);
+    const Config defaults = defaultConfig();
+    ASSERT_FALSE(defaults.output.files.empty());
+    for (const OutputFile file : defaults.output.files) {
+        const std::string name =
+            test::firstFileOf(kOutputFileNames[static_cast<std::size_t>(file)]);
         EXPECT_THAT(r.out, HasSubstr(" out/" + name)) << name;
         EXPECT_TRUE(fs::is_regular_file(dir / "out" / name)) << name;
     }
@@ -74,7 +79,7 @@ TEST(CliTest, NoArgumentsWritesTheDefaultHeightmapIntoOut) {
 
 TEST(CliTest, OnlyFinishedFilesAreLeftInTheOutputDirectory) {
     test::TempDir dir;
-    ASSERT_EQ(terragrid(dir.path(), smallConfigArg() + " --out-dir o").exitCode, 0);
+    ASSERT_EQ(terragrid(dir.path(), smallConfigArg() + kEveryFile + " --out-dir o").exitCode, 0);
     const auto names = test::listDir(dir / "o");
     for (const auto entry : kOutputFileNames)
         EXPECT_THAT(names, testing::Contains(test::firstFileOf(entry)));
@@ -96,7 +101,7 @@ TEST(CliTest, OutputIsByteIdenticalForAnyThreadCount) {
 // threads and the tile size.
 TEST(CliTest, EngineExportsAreByteIdenticalForAnyThreadsAndTileSize) {
     test::TempDir dir;
-    const std::string common = smallConfigArg() + " --set output.splat_blend=2 -q";
+    const std::string common = smallConfigArg() + kEveryFile + " --set output.splat_blend=2 -q";
     ASSERT_EQ(terragrid(dir.path(), common + " --threads 1 --tile-size 64 --out-dir a").exitCode, 0);
     ASSERT_EQ(terragrid(dir.path(), common + " --threads 8 --tile-size 64 --out-dir b").exitCode, 0);
     ASSERT_EQ(terragrid(dir.path(), common + " --threads 8 --tile-size 100 --out-dir c").exitCode, 0);

@@ -1010,11 +1010,14 @@ TEST(ConfigTest, DefaultTerrainIsTheOriginalGenerators) {
     }
 }
 
-TEST(ConfigTest, DefaultOutputWritesEveryFile) {
+// What a new user needs (README, Outputs): the map as GeoTIFFs, a picture and the statistics;
+// engine and Tiled exports only when asked for.
+TEST(ConfigTest, DefaultOutputWritesTheMapAPictureAndStats) {
     const LoadedConfig c = defaultConfig();
-    ASSERT_THAT(c.output.files, SizeIs(kOutputFileNames.size()));
-    for (std::size_t i = 0; i < kOutputFileNames.size(); ++i)
-        EXPECT_EQ(c.output.files[i], static_cast<OutputFile>(i));
+    EXPECT_THAT(c.output.files,
+                testing::ElementsAre(OutputFile::HeightTif, OutputFile::ClassesTif,
+                                     OutputFile::WalkableTif, OutputFile::PreviewPng,
+                                     OutputFile::StatsJson));
     EXPECT_EQ(c.output.previewMaxSize, 2048);
 }
 

@@ -26,10 +26,13 @@ test::ChildResult terragrid(const test::TempDir& dir, std::vector<std::string> a
     return test::runChild({dir.path(), std::move(args)});
 }
 
+/// Every output file, not only the default ones.
+const std::string kEveryFile = test::everyFileOverride();
+
 TEST(DryRunTest, PrintsThePlanAndCreatesNothing) {
     test::TempDir dir;
     const auto r = terragrid(dir, {"--width", "4096", "--height", "2048", "--out-dir", "new/out",
-                                   "--threads", "2", "--dry-run"});
+                                   "--threads", "2", "--set", kEveryFile, "--dry-run"});
     ASSERT_EQ(r.exit.shellCode(), 0) << r.err;
     EXPECT_EQ(r.err, "");
     EXPECT_THAT(r.out, HasSubstr("map:     4096 x 2048 cells, 128 tiles of 256, 2 threads\n"));
@@ -48,7 +51,7 @@ TEST(DryRunTest, PrintsThePlanAndCreatesNothing) {
 TEST(DryRunTest, JsonDescribesTheWindowAndEveryOutput) {
     test::TempDir dir;
     const auto r = terragrid(dir, {"--width", "1000", "--height", "800", "--tile-size", "100",
-                                   "--shard", "1/4", "--dry-run=json"});
+                                   "--shard", "1/4", "--set", kEveryFile, "--dry-run=json"});
     ASSERT_EQ(r.exit.shellCode(), 0) << r.err;
     const auto plan = nlohmann::json::parse(r.out);
     EXPECT_EQ(plan["map"]["width"], 1000);

@@ -1,5 +1,5 @@
 // Execution parameters never change a byte (design.md principle 6), through the real CLI:
-// every output file of one config, for map.tile_size 17, 100, 256 and 1000 and 1, 2 and 8
+// every output file of one config (all of them, not only the default ones), for map.tile_size 17, 100, 256 and 1000 and 1, 2 and 8
 // threads, is the same bytes; stats.json too, but for its timings. The config hash inside every
 // file leaves map.tile_size out, and height.tif's TIFF tiles follow output.geotiff.block_size.
 
@@ -20,12 +20,16 @@ namespace {
 
 /// Every file of a run of `tileSize` and `threads` into `dir`/out, stats.json without its
 /// timings.
-std::map<std::string, std::string> runFiles(const test::TempDir& dir, int tileSize, int threads) {
+std::map<std::string, std::string> runFiles(const test::TempDir& dir, int tileSize, int threads,
+                                            const std::string& extra = "",
+                                            const std::string& size = "300 --height 200") {
+    // Every output, not only the default ones.
+    const std::string everyFile = " --set " + test::shellQuote(test::everyFileOverride());
     const auto r = test::runCommand(
         "cd " + test::shellQuote(dir.path().string()) + " && " +
         test::shellQuote(test::cliPath()) +
-        " -q --out-dir out --width 300 --height 200 --seed 11 --tile-size " +
-        std::to_string(tileSize) + " --threads " + std::to_string(threads));
+        " -q --out-dir out --width " + size + " --seed 11 --tile-size " +
+        std::to_string(tileSize) + " --threads " + std::to_string(threads) + everyFile + extra);
     EXPECT_EQ(r.exitCode, 0) << r.err;
     auto files = test::snapshotDir(dir / "out");
     auto stats = nlohmann::ordered_json::parse(files.at("stats.json"));
@@ -92,6 +96,30 @@ TEST(ExecutionParametersTest, PlanetsAndTileableMapsAreTheSameBytesForAnyTileSiz
                 EXPECT_TRUE(files.at(name) == bytes)
                     << name << " differs with tile size " << tileSize << " and " << threads
                     << " threads";
+        }
+    }
+}
+
+// A map several TIFF tiles high: with generator tiles that do not match the TIFF tiles, TIFF
+// tiles complete out of index order, yet the files are the same bytes. Uncompressed GeoTIFFs
+// take their own path (tiles that arrive whole go to the file as they are), so both.
+TEST(ExecutionParametersTest, GeoTiffsSeveralTilesHighAreTheSameBytesForAnyTileSize) {
+    const std::string size = "600 --height 520";  // 3 x 3 TIFF tiles, four whole
+    for (const char* compression : {"none", "deflate"}) {
+        const std::string files =
+            R"( --set 'output.files=["height.tif","classes.tif","walkable.tif",)"
+            R"("height16.tif","stats.json"]' --set 'output.compression=")" +
+            std::string(compression) + R"("')";
+        test::TempDir reference;
+        const auto expected = runFiles(reference, 256, 2, files, size);
+        for (const auto& [tileSize, threads] : {std::pair{100, 1}, std::pair{100, 2},
+                                                std::pair{256, 1}, std::pair{17, 2}}) {
+            test::TempDir dir;
+            const auto got = runFiles(dir, tileSize, threads, files, size);
+            for (const char* name : {"height.tif", "classes.tif", "walkable.tif", "height16.tif"})
+                EXPECT_TRUE(got.at(name) == expected.at(name))
+                    << name << ", " << compression << ", tile size " << tileSize << ", "
+                    << threads << " threads";
         }
     }
 }

@@ -5,6 +5,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
@@ -92,6 +93,41 @@ TEST_F(PngWriterTest, IdenticalPixelsGiveIdenticalBytes) {
     const std::string first = readFile(writePng("a.png", 300, 200, rgb));
     EXPECT_GT(first.size(), 1000u);
     EXPECT_TRUE(first == readFile(writePng("b.png", 300, 200, rgb)));
+}
+
+// Big enough for many compressed pieces (about 256 KiB of rows each): the pieces, compressed
+// on different threads and joined into one zlib stream, decode to the pixels (libpng checks
+// every chunk's CRC and the stream's Adler-32), and the bytes do not depend on the threads.
+TEST_F(PngWriterTest, PiecesCompressedOnManyThreadsJoinIntoTheSameValidFile) {
+    const std::uint32_t width = 1000, height = 700;  // 3000-byte rows: 87 per piece, 9 pieces
+    const std::vector<std::uint8_t> rgb = gradientRgb(width, height);
+    const std::string one =
+        test::inArena(1, [&] { return readFile(writePng("one.png", width, height, rgb)); });
+    const std::string four =
+        test::inArena(4, [&] { return readFile(writePng("four.png", width, height, rgb)); });
+    EXPECT_TRUE(one == four);
+    const PngImage image = readPng(pathOf("four.png"));
+    EXPECT_EQ(image.rgb, rgb);
+    EXPECT_GT(std::count(image.chunks.begin(), image.chunks.end(), "IDAT"), 9);
+}
+
+// 16-bit rows go in band by band, in bands that do not match the pieces.
+TEST_F(PngWriterTest, Grey16InBandsRoundTripsAcrossPieces) {
+    const std::uint32_t width = 700, height = 300;  // 1400-byte rows: 187 per piece
+    std::vector<std::uint16_t> grey(std::size_t{width} * height);
+    for (std::size_t i = 0; i < grey.size(); ++i) grey[i] = static_cast<std::uint16_t>(i * 2654435761u >> 7);
+    test::inArena(2, [&] {
+        PngWriter writer(pathOf("g.png"));
+        writer.start(width, height, PngFormat::Grey16);
+        for (std::uint32_t row = 0; row < height; row += 37)
+            writer.writeRows(grey.data() + std::size_t{row} * width, std::min(37u, height - row));
+        writer.close();
+        writer.commit();
+    });
+    const test::Grey16Png image = test::readGrey16Png(pathOf("g.png"));
+    EXPECT_EQ(image.width, width);
+    EXPECT_EQ(image.height, height);
+    EXPECT_EQ(image.values, grey);
 }
 
 TEST_F(PngWriterTest, AppearsOnlyOnCommitAndAbandonedLeavesNothing) {

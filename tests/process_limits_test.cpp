@@ -23,11 +23,12 @@ class ProcessLimitTest : public testing::TestWithParam<LimitCase> {};
 
 TEST_P(ProcessLimitTest, RunThatCannotFitIsRefusedBeforeCreatingAnything) {
     test::TempDir dir;
-    // About 290 MiB; a map of 8192 x 8192 cells plans about a GiB.
+    // About 290 MiB; a map of 8192 x 8192 cells with every output plans about a GiB.
+    const std::string everyFile = " --set " + test::shellQuote(test::everyFileOverride());
     const auto r = test::runCommand("cd " + test::shellQuote(dir.path().string()) +
                                     " && ulimit " + GetParam().ulimit + " 300000 && " +
                                     test::shellQuote(test::cliPath()) +
-                                    " -q --out-dir out --width 8192 --height 8192");
+                                    " -q --out-dir out --width 8192 --height 8192" + everyFile);
     EXPECT_EQ(r.exitCode, 2) << r.err;
     EXPECT_THAT(r.err, testing::MatchesRegex(
                            "terragrid: error: the run needs up to [0-9.]+ [MG]iB of memory, but "

@@ -2,6 +2,8 @@
 
 #include "terragrid/app/run.hpp"
 
+#include <chrono>
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -16,6 +18,9 @@ namespace {
 
 namespace fs = std::filesystem;
 using Json = nlohmann::json;
+
+// Every output file at once (the default writes only a few).
+const std::string kEveryFile = test::everyFileOverride();
 
 Config configIn(const test::TempDir& dir, std::vector<std::string> overrides = {}) {
     overrides.push_back("output.directory=" + Json((dir / "out").string()).dump());
@@ -47,7 +52,7 @@ Json readStats(const test::TempDir& dir) {
 // Runs a 240 x 180 map with many lakes and mountains, so the walkable land falls apart into
 // several regions, and keeps only the largest.
 void runFragmentedLargest(const test::TempDir& dir) {
-    runWith(configIn(dir, {"map.width=240", "map.height=180", "map.tile_size=64",
+    runWith(configIn(dir, {"map.width=240", "map.height=180", "map.tile_size=64", kEveryFile,
                            R"(terrain.lake_below={"coverage": 0.3})",
                            R"(terrain.mountain_above={"coverage": 0.3})",
                            "terrain.connectivity=largest"}));
@@ -59,9 +64,21 @@ Json withoutTiming(Json stats) {
     return stats;
 }
 
+// The default outputs are what a new user needs (README, Outputs): the heights, classes and
+// walkability as GeoTIFFs, a picture and the statistics; engine and Tiled exports only when
+// asked for.
+TEST(RunTest, DefaultRunWritesTheMapItsPictureAndStatsButNoEngineExports) {
+    test::TempDir dir;
+    const RunReport report = runWith(configIn(dir, {"map.width=128", "map.height=96"}));
+    EXPECT_THAT(test::listDir(dir / "out"),
+                testing::ElementsAre("classes.tif", "height.tif", "preview.png", "stats.json",
+                                     "walkable.tif"));
+    EXPECT_EQ(report.files.size(), 5u);
+}
+
 TEST(RunTest, DefaultMapHasEveryClassAndStatsEqualTheCountsInClassesTif) {
     test::TempDir dir;
-    const Config config = configIn(dir);
+    const Config config = configIn(dir, {kEveryFile});
     const RunReport report = runWith(config);
     EXPECT_THAT(test::listDir(dir / "out"),
                 testing::ElementsAre("blocked.png", "blocked.tsj", "classes.tif", "height.exr",
@@ -151,15 +168,17 @@ TEST(RunTest, TiledBlockedLayerIsTheInverseOfWalkableTifAfterConnectivity) {
 
 TEST(RunTest, EveryOutputIsIdenticalForAnyThreadsAndTileSize) {
     test::TempDir a, b;
-    runWith(configIn(a, {"map.width=300", "map.height=200", "map.tile_size=64"}), 1);
-    runWith(configIn(b, {"map.width=300", "map.height=200", "map.tile_size=100"}), 8);
+    runWith(configIn(a, {"map.width=300", "map.height=200", "map.tile_size=64", kEveryFile}), 1);
+    runWith(configIn(b, {"map.width=300", "map.height=200", "map.tile_size=100", kEveryFile}), 8);
     for (const char* raster : {"classes.tif", "walkable.tif"})
         EXPECT_EQ(test::readByteTiff(a / "out" / raster), test::readByteTiff(b / "out" / raster))
             << raster;
     EXPECT_EQ(test::readFloatTiff(a / "out/height.tif"), test::readFloatTiff(b / "out/height.tif"));
     // Previews are downsampled from tiles, and stats are summed from them: the same bytes.
-    for (const char* file : {"preview.png", "height.png"})
-        EXPECT_EQ(test::readFile(a / "out" / file), test::readFile(b / "out" / file)) << file;
+    // PNGs are compressed in pieces on the workers: still the same bytes.
+    for (const char* file : {"preview.png", "height.png", "height16.png", "splat_0.png",
+                             "splat_1.png", "weight_lake.png", "terrain.png"})
+        EXPECT_TRUE(test::readFile(a / "out" / file) == test::readFile(b / "out" / file)) << file;
     Json sa = withoutTiming(readStats(a)), sb = withoutTiming(readStats(b));
     for (Json* s : {&sa, &sb}) {
         (*s)["map"].erase("tile_size"), (*s)["map"].erase("tiles");
@@ -195,6 +214,47 @@ TEST(RunTest, HeightOnlyRunWritesOnlyHeightTif) {
     test::TempDir dir;
     runWith(configIn(dir, {"map.width=64", "map.height=64", R"(output.files=["height.tif"])"}));
     EXPECT_THAT(test::listDir(dir / "out"), testing::ElementsAre("height.tif"));
+}
+
+// stats.json's wall-clock steps add up to its total, and the total is the run's wall time
+// seen from outside but for writing stats.json itself and the final renames: no step of the
+// run goes untimed (the compression jobs on the workers were once missing). The bounds leave
+// room for a busy machine (a slow directory fsync after stats.json, a preempted moment between
+// two steps): only work outside every timed step breaks them.
+TEST(RunTest, TimingsAccountForTheWholeWallTimeOfTheRun) {
+    test::TempDir dir;
+    // Big enough that every step takes milliseconds; deflate on two threads, so tiles are
+    // compressed on the workers.
+    const Config config = configIn(
+        dir, {"map.width=768", "map.height=768", "map.tile_size=128",
+              R"(output.files=["height.tif", "classes.tif", "walkable.tif", "preview.png",
+                               "height16.png", "stats.json"])"});
+    const auto start = std::chrono::steady_clock::now();
+    runWith(config, 2);
+    const double outside =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const Json t = readStats(dir)["timing_seconds"];
+
+    const char* steps[] = {"terrain", "setup", "generation_wall", "commit", "other"};
+    double sum = 0;
+    for (const char* step : steps) {
+        ASSERT_TRUE(t.contains(step)) << step;
+        sum += t[step].get<double>();
+    }
+    const double total = t["total_wall"].get<double>();
+    EXPECT_NEAR(sum, total, 1e-9 * total);
+    EXPECT_GE(t["other"].get<double>(), -1e-9);
+    EXPECT_LE(t["other"].get<double>(), 0.05 * total + 0.005) << t.dump();
+    EXPECT_LE(total, outside);
+    EXPECT_GE(total, 0.5 * outside - 0.2) << "outside " << outside << ", " << t.dump();
+    // The generator's steps inside its wall time, and the CPU it reports never more than the
+    // process used.
+    EXPECT_LE(t["generation_begin"].get<double>() + t["generation_tiles"].get<double>() +
+                  t["outputs_finish"].get<double>(),
+              t["generation_wall"].get<double>());
+    EXPECT_GT(t["outputs_parallel_cpu"].get<double>(), 0.0) << t.dump();
+    EXPECT_LE(t["generate_cpu"].get<double>() + t["outputs_parallel_cpu"].get<double>(),
+              t["process_cpu"].get<double>());
 }
 
 // Coverage thresholds depend on the whole map: a region must take them from the configured

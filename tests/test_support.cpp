@@ -273,6 +273,13 @@ std::array<std::uint8_t, 4> PngImage::rgbaAt(std::uint32_t x, std::uint32_t y) c
     return {rgba.at(i), rgba.at(i + 1), rgba.at(i + 2), rgba.at(i + 3)};
 }
 
+std::string everyFileOverride() {
+    std::string list;
+    for (const std::string_view name : kOutputFileNames)
+        list += (list.empty() ? "\"" : ",\"") + std::string(name) + "\"";
+    return "output.files=[" + list + "]";
+}
+
 std::string firstFileOf(std::string_view entry) {
     if (entry == "splat.png") return "splat_0.png";
     if (entry == "weight.png") return "weight_lake.png";

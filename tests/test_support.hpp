@@ -77,6 +77,10 @@ CommandResult runCommand(const std::string& command);
 /// but "splat_0.png" for "splat.png" and "weight_lake.png" for "weight.png".
 std::string firstFileOf(std::string_view entry);
 
+/// The override that asks for every output file, not only the default ones:
+/// `output.files=["height.tif", ...]`, every name of kOutputFileNames in order.
+std::string everyFileOverride();
+
 /// Quotes a string for /bin/sh.
 std::string shellQuote(const std::string& s);
 

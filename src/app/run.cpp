@@ -34,6 +34,21 @@ double share(std::int64_t part, std::int64_t whole) {
     return whole == 0 ? 0.0 : double(part) / double(whole);
 }
 
+/// The wall-clock steps of a run, one after the other, and what they add up to: every second
+/// from the start of runPiece to stats.json is in one of them (`other` is the rest, the few
+/// statements between the timed steps, and shows when a step goes untimed).
+struct RunTimes {
+    double terrainSeconds = 0;  ///< resolving the class thresholds
+    double setupSeconds = 0;    ///< output directory, transaction, sinks created
+    GenerationTimes generation;
+    double commitSeconds = 0;  ///< the sinks' commit(): fsync and staging
+    double totalSeconds = 0;   ///< from the start to stats.json's figures
+    double otherSeconds() const {
+        return totalSeconds -
+               (terrainSeconds + setupSeconds + generation.wallSeconds + commitSeconds);
+    }
+};
+
 /// Everything a stats.json is made of, gathered by the run.
 struct RunFacts {
     const Config& config;     ///< the configured map
@@ -42,8 +57,7 @@ struct RunFacts {
     const Terrain* terrain;
     const MapStats& stats;
     const WalkableRegions* regions;
-    double terrainSeconds;
-    GenerationTimes times;
+    RunTimes times;
 };
 
 /// Where the window lies in the configured map and in the world.
@@ -115,6 +129,27 @@ Json regionsJson(const RegionStats& r) {
             {"size_bins", bins}};
 }
 
+/// First the wall-clock steps, which add up to total_wall (README, stats.json); then where the
+/// CPU went, summed over threads: generation on the workers, the outputs in the serial stage,
+/// the outputs' jobs on the workers; and the process's own CPU clock to compare them with.
+Json timingJson(const RunTimes& t, double regionsSeconds) {
+    const GenerationTimes& g = t.generation;
+    return {{"terrain", t.terrainSeconds},
+            {"setup", t.setupSeconds},
+            {"generation_wall", g.wallSeconds},
+            {"commit", t.commitSeconds},
+            {"other", t.otherSeconds()},
+            {"total_wall", t.totalSeconds},
+            {"generation_begin", g.beginSeconds},
+            {"generation_tiles", g.tilesSeconds},
+            {"outputs_finish", g.finishSeconds},
+            {"regions", regionsSeconds},
+            {"generate_cpu", g.generateSeconds},
+            {"outputs_streaming", g.sinkSeconds},
+            {"outputs_parallel_cpu", g.parallelOutputSeconds},
+            {"process_cpu", processCpuSeconds()}};
+}
+
 Json statsJson(const RunFacts& f) {
     Json j;
     j["terragrid_version"] = kVersion;
@@ -135,12 +170,7 @@ Json statsJson(const RunFacts& f) {
         {"share", share(walkable, f.stats.cells())},
         {"cells_before_connectivity", f.stats.walkableCells()}};
     j["regions"] = regionsJson(f.regions->stats());
-    j["timing_seconds"] = {{"terrain", f.terrainSeconds},
-                           {"generate_cpu", f.times.generateSeconds},
-                           {"outputs_streaming", f.times.sinkSeconds},
-                           {"outputs_finish", f.times.finishSeconds},
-                           {"regions", f.regions->analysisSeconds()},
-                           {"generation_wall", f.times.wallSeconds}};
+    j["timing_seconds"] = timingJson(f.times, f.regions->analysisSeconds());
     return j;
 }
 
@@ -149,6 +179,7 @@ Json statsJson(const RunFacts& f) {
 RunReport runPiece(const Config& config, const MapWindow* window, const Config& generated,
                    const ProgressFn& progress, const FileWrittenFn& written) {
     const auto start = Clock::now();
+    RunTimes times;
     // Resolving coverage targets can fail (a ConfigError to the user): before anything touches
     // the disk. Always on the configured map, so every window classifies as the single run does.
     std::optional<Terrain> terrain;
@@ -157,9 +188,10 @@ RunReport runPiece(const Config& config, const MapWindow* window, const Config& 
     } catch (const TerrainError& e) {
         throw configErrorFrom(e);
     }
-    const double terrainSeconds = secondsSince(start);
+    times.terrainSeconds = secondsSince(start);
     const Terrain* rules = terrain ? &*terrain : nullptr;
 
+    const auto setupStart = Clock::now();
     createOutputDirectory(generated.output.directory);
     // Before any file: the lock, the recovery of dead runs, the staging folder.
     OutputTransaction transaction(generated.output.directory);
@@ -180,14 +212,11 @@ RunReport runPiece(const Config& config, const MapWindow* window, const Config& 
     std::vector<TileSink*> all{&stats};
     if (regions) all.push_back(regions.get());
     for (auto& sink : sinks) all.push_back(sink.get());
-    const GenerationTimes times = generateMap(generated, rules, all, progress);
+    times.setupSeconds = secondsSince(setupStart);
+    times.generation = generateMap(generated, rules, all, progress);
 
-    if (statsFile)
-        statsFile->write(statsJson({config, window, generated, rules, stats, regions.get(),
-                                    terrainSeconds, times})
-                             .dump(2) +
-                         "\n");
     // Every file is complete before any is renamed into place (staged, then one commit).
+    // stats.json last, so its timings include the other files' commits (their fsyncs).
     RunReport report;
     std::uint64_t stagedBefore = 0;
     const auto tell = [&](const std::string& path) {  // what the last commit() staged
@@ -195,11 +224,17 @@ RunReport runPiece(const Config& config, const MapWindow* window, const Config& 
         if (written) written(path, transaction.stagedBytes() - stagedBefore);
         stagedBefore = transaction.stagedBytes();
     };
+    const auto commitStart = Clock::now();
     for (auto& sink : sinks) {
         sink->commit();
         tell(sink->path());
     }
+    times.commitSeconds = secondsSince(commitStart);
     if (statsFile) {
+        times.totalSeconds = secondsSince(start);
+        statsFile->write(
+            statsJson({config, window, generated, rules, stats, regions.get(), times}).dump(2) +
+            "\n");
         statsFile->commit();
         tell(statsFile->targetPath());
     }

@@ -67,6 +67,7 @@ public:
     }
 
     void commit() override { m_writer.commit(); }
+    double parallelCpuSeconds() const override { return m_writer.parallelCpuSeconds(); }
 
 private:
     static GeoTiffOptions options(const Config& config) {

@@ -161,6 +161,7 @@ public:
 
     void finish() override { m_writer.close(); }
     void commit() override { m_writer.commit(); }
+    double parallelCpuSeconds() const override { return m_writer.parallelCpuSeconds(); }
 
 private:
     Height16Map m_map;
@@ -202,6 +203,7 @@ public:
 
     void finish() override { m_writer.close(); }
     void commit() override { m_writer.commit(); }
+    double parallelCpuSeconds() const override { return m_writer.parallelCpuSeconds(); }
 
 private:
     Height16Map m_map;

@@ -9,9 +9,9 @@
 // its name only on commit().
 //
 // Compressed tiles are encoded on TBB workers of the caller's arena (tiff_tile_encoder.hpp,
-// tile_job_queue.hpp) and written with TIFFWriteRawTile in the order they completed, so the
-// file has the same bytes as when each tile is encoded in the calling thread (tileJobs 1),
-// whatever the thread count; at most tileJobs tiles are being encoded at once.
+// tile_job_queue.hpp) or in the calling thread, and written with TIFFWriteRawTile in tile
+// index order, whatever order they completed in, so the file has the same bytes for any thread
+// count and any block size; at most tileJobs tiles are being encoded at once.
 //
 // This header keeps libtiff out: geotiff_writer.cpp and tiff_tile_encoder.cpp, through
 // libtiff_support.hpp, are the only files that include tiffio.h.
@@ -145,8 +145,12 @@ public:
     const std::string& path() const noexcept;
     /// Whether the file is written as BigTIFF (forced, or chosen by needsBigTiff).
     bool isBigTiff() const noexcept;
-    /// The most TIFF tiles that were waiting for cells at one time (memory, for tests).
+    /// The most TIFF tiles that were held at one time: waiting for cells, plus encoded ones
+    /// waiting for an earlier tile to be written (memory, for tests).
     std::size_t peakPendingTiles() const noexcept;
+    /// CPU seconds spent compressing tiles on TBB workers so far (0 when encoding serially,
+    /// which the caller's own time already counts).
+    double parallelCpuSeconds() const noexcept;
 
 private:
     class Impl;  // keeps libtiff's types out of this header

@@ -5,8 +5,11 @@
 //
 // The file holds IHDR, IDAT and IEND only: no time stamp, gamma, colour space or text chunks,
 // so identical pixels give identical bytes, and 16-bit grey values are plain linear numbers.
+// Rows are filtered and compressed in pieces of fixed size on TBB workers of the caller's
+// arena, joined in order into one zlib stream: the bytes do not depend on the thread count.
 // This header keeps libpng out: png_writer.cpp is the only file that includes png.h.
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -71,19 +74,27 @@ public:
 
     /// The file this writer produces.
     const std::string& path() const noexcept { return m_file.targetPath(); }
+    /// CPU seconds TBB workers spent filtering and compressing this picture (valid after
+    /// close()), for the run's timings.
+    double parallelCpuSeconds() const noexcept { return m_parallelCpuSeconds; }
 
 private:
     enum class State : std::uint8_t { Open, Started, Written, Committed, Failed };
-    class Encoder;  // libpng's state, kept out of this header
+    class Encoder;  // libpng's state and the pieces in flight, kept out of this header
 
     void checkRows(bool sixteenBit, std::uint32_t rows) const;
-    void encodeRow(const std::uint8_t* bytes);
+    void startPiece(bool first);
+    void rowAdded();
+    void submitPiece(std::vector<std::byte> piece);
+    template <typename Step>
+    void runPieces(Step step);
     [[noreturn]] void fail(const std::string& cause);
     [[noreturn]] void failEncoder();
 
     AtomicFile m_file;
     std::unique_ptr<Encoder> m_encoder;
     State m_state = State::Open;
+    double m_parallelCpuSeconds = 0;
 };
 
 }  // namespace terragrid

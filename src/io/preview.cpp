@@ -1,5 +1,7 @@
 #include "io/preview.hpp"
 
+#include <tbb/parallel_for.h>
+
 #include <algorithm>
 #include <cmath>
 #include <numbers>
@@ -23,6 +25,15 @@ int quantumExponent(double boundMeters, std::int64_t scale) {
 }
 
 std::int64_t ceilDiv(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+
+// std::round (halves away from zero) without the libm call it costs on every cell of a map:
+// below 2^62, value - truncated is exact, so the result is the same bits.
+double roundHalfAway(double value) noexcept {
+    if (!(std::fabs(value) < 0x1p62)) return std::round(value);  // huge or NaN: libm's way
+    const auto truncated = static_cast<std::int64_t>(value);
+    const double rest = value - static_cast<double>(truncated);
+    return static_cast<double>(truncated + (rest >= 0.5) - (rest <= -0.5));
+}
 
 // Clamps to [lo, hi], sending NaN to lo (std::clamp would pass it through).
 double clampOrLow(double value, double lo, double hi) noexcept {
@@ -60,19 +71,30 @@ PreviewDownsampler::PreviewDownsampler(std::int64_t mapWidth, std::int64_t mapHe
 
 void PreviewDownsampler::add(const TileRect& rect, const float* elevation,
                              const std::uint8_t* classIndex) {
+    addSums(sums(rect, elevation), classIndex);
+}
+
+PreviewDownsampler::TileSums PreviewDownsampler::sums(const TileRect& rect,
+                                                      const float* elevation) const {
     if (rect.width <= 0 || rect.height <= 0 || rect.col0 < 0 || rect.row0 < 0 ||
         rect.col0 > m_mapWidth - rect.width || rect.row0 > m_mapHeight - rect.height) {
         throw std::invalid_argument("PreviewDownsampler::add: tile " +
                                     std::to_string(rect.index) + " lies outside the map");
     }
     const std::int64_t s = m_geometry.scale;
-    const std::int64_t pw = m_geometry.width;
+    TileSums out;
+    out.rect = rect;
+    out.px0 = rect.col0 / s;
+    out.py0 = rect.row0 / s;
+    out.width = (rect.col0 + rect.width - 1) / s - out.px0 + 1;
+    out.height = (rect.row0 + rect.height - 1) / s - out.py0 + 1;
+    out.sums.assign(static_cast<std::size_t>(out.width * out.height), 0.0);
+    out.counts.assign(out.sums.size(), 0);
     // Multiplying by a power of two is exact, so these two scale to and from whole steps.
     const double toSteps = std::ldexp(1.0, -m_quantumExponent);
     const double step = std::ldexp(1.0, m_quantumExponent);
-
     for (std::int64_t r = 0; r < rect.height; ++r) {
-        const std::int64_t py = (rect.row0 + r) / s;
+        const std::int64_t py = (rect.row0 + r) / s - out.py0;
         const float* row = elevation + r * rect.width;
         // One run of cells per pixel the row crosses, so there is no division per cell.
         std::int64_t c = 0;
@@ -81,15 +103,28 @@ void PreviewDownsampler::add(const TileRect& rect, const float* elevation,
             const std::int64_t end = std::min(rect.width, (px + 1) * s - rect.col0);
             double sum = 0;
             for (std::int64_t i = c; i < end; ++i) {
-                sum += std::round(static_cast<double>(row[i]) * toSteps) * step;
+                sum += roundHalfAway(static_cast<double>(row[i]) * toSteps) * step;
             }
-            const auto at = static_cast<std::size_t>(py * pw + px);
-            m_sums[at] += sum;
-            m_counts[at] += end - c;
+            const auto at = static_cast<std::size_t>(py * out.width + (px - out.px0));
+            out.sums[at] += sum;
+            out.counts[at] += end - c;
             c = end;
         }
     }
+    return out;
+}
 
+void PreviewDownsampler::addSums(const TileSums& tileSums, const std::uint8_t* classIndex) {
+    const TileRect& rect = tileSums.rect;
+    const std::int64_t s = m_geometry.scale;
+    const std::int64_t pw = m_geometry.width;
+    for (std::int64_t y = 0; y < tileSums.height; ++y)
+        for (std::int64_t x = 0; x < tileSums.width; ++x) {
+            const auto from = static_cast<std::size_t>(y * tileSums.width + x);
+            const auto at = static_cast<std::size_t>((tileSums.py0 + y) * pw + tileSums.px0 + x);
+            m_sums[at] += tileSums.sums[from];
+            m_counts[at] += tileSums.counts[from];
+        }
     if (m_classes.empty()) return;
     if (classIndex == nullptr) {
         throw std::invalid_argument("PreviewDownsampler::add: tile " +
@@ -156,7 +191,9 @@ std::vector<double> hillshade(const std::vector<double>& heights, std::int64_t w
         return heights[static_cast<std::size_t>(row * width + col)];
     };
     std::vector<double> shade(heights.size());
-    for (std::int64_t y = 0; y < height; ++y) {
+    // Rows in parallel (the caller's TBB arena): each pixel is its own, so the picture does
+    // not depend on the threads.
+    tbb::parallel_for(std::int64_t{0}, height, [&](std::int64_t y) {
         for (std::int64_t x = 0; x < width; ++x) {
             // Horn's gradient: a b c / d e f / g h i around e.
             const double a = at(x - 1, y - 1), b = at(x, y - 1), c = at(x + 1, y - 1);
@@ -172,7 +209,7 @@ std::vector<double> hillshade(const std::vector<double>& heights, std::int64_t w
                                std::sqrt(1.0 + dzEast * dzEast + dzSouth * dzSouth);
             shade[static_cast<std::size_t>(y * width + x)] = clampOrLow(lit, 0.0, 1.0);
         }
-    }
+    });
     return shade;
 }
 
@@ -195,7 +232,7 @@ double shadeFactor(double shade) noexcept { return 0.45 + 0.55 * clampOrLow(shad
 Rgb shadeColour(const ColourF& colour, double shade) noexcept {
     const double factor = shadeFactor(shade);
     const auto channel = [factor](double value) {
-        return static_cast<std::uint8_t>(std::lround(clampOrLow(value * factor, 0.0, 255.0)));
+        return static_cast<std::uint8_t>(roundHalfAway(clampOrLow(value * factor, 0.0, 255.0)));
     };
     return {channel(colour.r), channel(colour.g), channel(colour.b)};
 }

@@ -50,8 +50,24 @@ public:
 
     /// Adds the cells of `rect`: `elevation` (and `classIndex` when keepClasses) row-major,
     /// rect.width x rect.height values. Rects must lie inside the map and not overlap
-    /// (std::invalid_argument for one outside the map).
+    /// (std::invalid_argument for one outside the map). The same as
+    /// addSums(sums(rect, elevation), classIndex).
     void add(const TileRect& rect, const float* elevation, const std::uint8_t* classIndex);
+
+    /// The part of add() that needs nothing but the rect's cells: the sums and cell counts of
+    /// the pixels it touches. Thread-safe (reads only the geometry), so it can run on the
+    /// worker that generated the tile. Every sum is exact (elevations rounded to a power-of-two
+    /// step, sums far below 2^53 steps), so adding them in any grouping gives the same bits.
+    struct TileSums {
+        TileRect rect;
+        std::int64_t px0 = 0, py0 = 0, width = 0, height = 0;  ///< the pixels touched
+        std::vector<double> sums;                              ///< row-major, width x height
+        std::vector<std::int64_t> counts;
+    };
+    TileSums sums(const TileRect& rect, const float* elevation) const;
+    /// Adds what sums() made, and the pixels' centre classes from `classIndex` (the rect's
+    /// cells, when keepClasses).
+    void addSums(const TileSums& sums, const std::uint8_t* classIndex);
 
     /// The mean elevation of every pixel, row-major. Throws std::logic_error when some cell
     /// has not arrived (or arrived twice).

@@ -2,12 +2,15 @@
 // stream past and hill-shaded once the last tile is in.
 
 #include <algorithm>
+#include <any>
 #include <array>
 #include <cmath>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include <tbb/parallel_for.h>
 
 #include "io/png_writer.hpp"
 #include "io/preview.hpp"
@@ -62,25 +65,45 @@ public:
                                    std::to_string(tile.rect.index) +
                                    " lacks values for some of its cells");
         }
-        m_downsampler.add(tile.rect, tile.elevationMeters.data(),
-                          m_palette ? tile.classIndex.data() : nullptr);
+        const std::uint8_t* classes = m_palette ? tile.classIndex.data() : nullptr;
+        const std::any* sums = tile.preparedFor(this);
+        if (sums != nullptr && sums->has_value())
+            m_downsampler.addSums(std::any_cast<const PreviewDownsampler::TileSums&>(*sums),
+                                  classes);
+        else
+            m_downsampler.add(tile.rect, tile.elevationMeters.data(), classes);
+    }
+
+    // The per-cell part of downsampling, on the generating worker: consume() then adds one
+    // sum per pixel instead of touching every cell in the serial stage.
+    bool preparesTiles() const override { return true; }
+    std::any prepare(const Tile& tile) const override {
+        if (tile.elevationMeters.size() != static_cast<std::size_t>(tile.rect.cellCount()))
+            return {};  // consume() says what is wrong
+        return m_downsampler.sums(tile.rect, tile.elevationMeters.data());
     }
 
     void finish() override {
         const PreviewGeometry& g = m_downsampler.geometry();
         const std::vector<double> heights = m_downsampler.meanHeights();
         const std::vector<double> shade = hillshade(heights, g.width, g.height, m_pixelSizeMeters);
-        std::vector<std::uint8_t> rgb;
-        rgb.reserve(heights.size() * 3);
-        for (std::size_t i = 0; i < heights.size(); ++i) {
-            const Rgb c = shadeColour(colourOf(i, heights[i]), shade[i]);
-            rgb.insert(rgb.end(), {c.r, c.g, c.b});
-        }
+        std::vector<std::uint8_t> rgb(heights.size() * 3);
+        // Rows in parallel (the caller's TBB arena); each pixel is its own.
+        tbb::parallel_for(std::int64_t{0}, g.height, [&](std::int64_t y) {
+            for (std::int64_t x = 0; x < g.width; ++x) {
+                const auto i = static_cast<std::size_t>(y * g.width + x);
+                const Rgb c = shadeColour(colourOf(i, heights[i]), shade[i]);
+                rgb[3 * i] = c.r;
+                rgb[3 * i + 1] = c.g;
+                rgb[3 * i + 2] = c.b;
+            }
+        });
         m_writer.write(static_cast<std::uint32_t>(g.width), static_cast<std::uint32_t>(g.height),
                        rgb);
     }
 
     void commit() override { m_writer.commit(); }
+    double parallelCpuSeconds() const override { return m_writer.parallelCpuSeconds(); }
 
 private:
     static double pixelSizeMeters(const Config& config, const PreviewGeometry& geometry) {

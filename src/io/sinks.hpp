@@ -79,6 +79,7 @@ public:
 
     void finish() override { m_writer.close(); }
     void commit() override { m_writer.commit(); }
+    double parallelCpuSeconds() const override { return m_writer.parallelCpuSeconds(); }
 
 private:
     std::int64_t m_width;

@@ -76,6 +76,12 @@ public:
         for (auto& writer : m_writers) writer->commit();
     }
 
+    double parallelCpuSeconds() const override {
+        double seconds = 0;
+        for (const auto& writer : m_writers) seconds += writer->parallelCpuSeconds();
+        return seconds;
+    }
+
 protected:
     /// Encodes one row of weights (width x classes, cell by cell) into the files.
     virtual void writeRow(const std::vector<std::uint8_t>& weights) = 0;

@@ -1,5 +1,7 @@
 #include "io/tile_job_queue.hpp"
 
+#include "pipeline/stopwatch.hpp"
+
 #include <tbb/task_group.h>
 
 #include <algorithm>
@@ -52,11 +54,13 @@ void TileJobQueue::submit(std::int64_t index, std::vector<std::byte> raw) {
     m_jobs.push_back(std::move(job));
     m_peakInFlight = std::max(m_peakInFlight, m_jobs.size());
     j->group.run([this, j] {
+        const long long start = threadCpuNanos();
         try {
             m_encode(j->raw, j->encoded);
         } catch (...) {
             j->error = std::current_exception();
         }
+        m_jobCpuNanos += threadCpuNanos() - start;
         j->done.store(true, std::memory_order_release);
     });
 }

@@ -9,6 +9,7 @@
 // the thread count, never with the map.
 
 #include <cstddef>
+#include <atomic>
 #include <cstdint>
 #include <deque>
 #include <exception>
@@ -52,6 +53,9 @@ public:
 
     /// The most jobs that existed at once (memory, for tests).
     std::size_t peakInFlight() const noexcept { return m_peakInFlight; }
+    /// CPU seconds the jobs' Encode calls have taken so far, summed over threads (for the
+    /// run's timings: this work is on workers, beside the tile generation).
+    double jobCpuSeconds() const noexcept { return double(m_jobCpuNanos.load()) * 1e-9; }
 
 private:
     struct Job;
@@ -65,6 +69,7 @@ private:
     std::deque<std::unique_ptr<Job>> m_jobs;  // oldest first
     std::vector<std::vector<std::byte>> m_spareBuffers;
     std::size_t m_peakInFlight = 0;
+    std::atomic<long long> m_jobCpuNanos{0};
 };
 
 }  // namespace terragrid

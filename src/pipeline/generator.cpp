@@ -112,14 +112,17 @@ Terrain makeTerrain(const World& config) {
 GenerationTimes generateMap(const World& config, const Terrain* terrain,
                             const std::vector<TileSink*>& sinks, const ProgressFn& progress) {
     const auto start = Clock::now();
+    GenerationTimes times;
     const TileLayout layout(config.map);
     const MapFields fields(config, terrain);
     for (TileSink* sink : sinks) sink->begin(layout);
     // Tile summaries are made on the workers when a sink reads them: the most any sink asks.
     bool summarise = false, complete = false;
+    std::vector<const TileSink*> preparing;
     for (const TileSink* sink : sinks) {
         summarise = summarise || sink->wantsSummary();
         complete = complete || sink->wantsCompleteSummary();
+        if (sink->preparesTiles()) preparing.push_back(sink);
     }
 
     // Two tiles in flight per thread keep every core busy while the serial sink stage catches
@@ -129,13 +132,15 @@ GenerationTimes generateMap(const World& config, const Terrain* terrain,
     std::int64_t next = 0;
     std::int64_t done = 0;
     std::atomic<std::int64_t> generateNanos{0};
-    GenerationTimes times;
+    std::atomic<std::int64_t> prepareNanos{0};
     // The tiles in flight live here and only pointers to them pass through the pipeline: TBB
     // does not destroy the items a pipeline stopped by an exception still holds, so a sink that
     // threw leaked the tiles waiting for it (LeakSanitizer). The pipeline admits at most
     // liveTiles tiles and the sink takes them in order, so the tiles in flight always have
     // distinct indices modulo liveTiles; generateTile overwrites every cell of a reused tile.
     std::vector<Tile> slots(liveTiles);
+    times.beginSeconds = secondsSince(start);
+    const auto tilesStart = Clock::now();
     tbb::parallel_pipeline(
         liveTiles,
         tbb::make_filter<void, std::int64_t>(tbb::filter_mode::serial_in_order,
@@ -146,14 +151,18 @@ GenerationTimes generateMap(const World& config, const Terrain* terrain,
             tbb::make_filter<std::int64_t, Tile*>(
                 tbb::filter_mode::parallel,
                 [&](std::int64_t index) {
-                    const auto t0 = Clock::now();
+                    // CPU, not wall: a worker the system takes away does no work meanwhile.
+                    const long long t0 = threadCpuNanos();
                     Tile* tile = &slots[static_cast<std::size_t>(index) % liveTiles];
                     generateTile(fields, layout.tile(index), *tile);
                     tile->summary.reset();
                     if (summarise) tile->summary = summariseTile(*tile, complete);
-                    generateNanos += std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                         Clock::now() - t0)
-                                         .count();
+                    const long long t1 = threadCpuNanos();
+                    generateNanos += t1 - t0;
+                    tile->prepared.clear();
+                    for (const TileSink* sink : preparing)
+                        tile->prepared.emplace_back(sink, sink->prepare(*tile));
+                    if (!preparing.empty()) prepareNanos += threadCpuNanos() - t1;
                     return tile;
                 }) &
             tbb::make_filter<Tile*, void>(tbb::filter_mode::serial_in_order,
@@ -163,9 +172,12 @@ GenerationTimes generateMap(const World& config, const Terrain* terrain,
                                                 times.sinkSeconds += secondsSince(t0);
                                                 if (progress) progress(++done, count);
                                             }));
+    times.tilesSeconds = secondsSince(tilesStart);
     const auto finishStart = Clock::now();
     for (TileSink* sink : sinks) sink->finish();
     times.finishSeconds = secondsSince(finishStart);
+    times.parallelOutputSeconds = double(prepareNanos.load()) * 1e-9;
+    for (const TileSink* sink : sinks) times.parallelOutputSeconds += sink->parallelCpuSeconds();
     times.generateSeconds = double(generateNanos.load()) * 1e-9;
     times.wallSeconds = secondsSince(start);
     return times;

@@ -1,35 +1,54 @@
 // terragrid_cli_bench [--size=N] [--repeat=N] [--each] [--cli=PATH] [--summary-file=FILE]
-// The real CLI on an N x N default map (4096 unless told), every core: the run's wall time
-// and its own stage breakdown (stats.json's timing_seconds), first with stats.json as the only
-// output (generation and classification), then with every default output, optionally (--each)
-// with stats.json plus one output at a time. Prints what the outputs add to generation against
-// the target; the block also goes to FILE so scripts/bench.sh can repeat it at the end.
+//                     [--markdown-file=FILE]
+// The real CLI on an N x N default map (4096 unless told), on 1 and on 2 threads, against the
+// issue-16 targets, each printed as PASS or MISS:
+//   1. height.tif alone, uncompressed, against its rows: the same height layer evaluated in
+//      this process (cli_rows.hpp), so what the whole run adds (process start, pipeline,
+//      conversion, file, fsync) is all that differs; wall time is the target, CPU beside it;
+//   2. every default output against the same run with stats.json alone (generation,
+//      classification, statistics: the run's "generation"), in CPU time (user + system of the
+//      process, which load on the machine does not inflate the way it inflates wall time);
+//   3. the default run's wall time on 1 thread against 2 threads;
+//   4. how much of the process's wall time stats.json's timers account for.
+// --each adds, on 1 thread, the CPU and bytes each output adds to the stats.json-only run.
+// The text block goes to FILE (scripts/bench.sh repeats it at the end) and a markdown table
+// for the README to the markdown file.
+
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "cli_rows.hpp"
 #include "cli_runs.hpp"
 #include "terragrid/config/loader.hpp"
 
 namespace terragrid::bench {
 namespace {
 
-constexpr double kTargetOutputsPercent = 25.0;  ///< all outputs vs stats.json only, wall
+constexpr double kTargetHeightOverRows = 1.15;     ///< height.tif-only run / its rows, wall
+constexpr double kTargetDefaultOverStats = 1.5;    ///< default run / stats.json only, CPU
+constexpr double kTargetTwoThreadSpeedup = 1.7;    ///< default run, 1 thread / 2 threads, wall
+constexpr double kTargetTimersCoverWall = 0.95;    ///< stats.json total_wall / process wall
+constexpr double kBusyCpuShare = 0.9;            ///< below this CPU / wall, the machine was busy
+constexpr int kThreadCounts[] = {1, 2};
 
 struct Options {
     std::string cli = TERRAGRID_CLI_PATH;
     std::int64_t size = 4096;
-    /// Runs of each headline configuration (stats.json only, every output); the fastest counts,
-    /// since a busy machine only ever makes a run slower. --each runs once per output: it is a
-    /// breakdown, not a target, and 4096^2 runs are slow.
-    int repeat = 1;
+    /// Runs of each headline configuration; the fastest counts, since a busy machine only
+    /// ever makes a run slower. --each runs once per output: a breakdown, not a target.
+    int repeat = 2;
     bool each = false;
     std::string summaryFile;
+    std::string markdownFile;
 };
 
 Options parseOptions(int argc, char** argv) {
@@ -49,11 +68,38 @@ Options parseOptions(int argc, char** argv) {
             o.cli = value("--cli=");
         else if (a.starts_with("--summary-file="))
             o.summaryFile = value("--summary-file=");
+        else if (a.starts_with("--markdown-file="))
+            o.markdownFile = value("--markdown-file=");
         else
             throw std::invalid_argument("unknown option '" + std::string(a) + "'");
     }
     if (o.size < 1 || o.repeat < 1) throw std::invalid_argument("--size and --repeat must be >= 1");
     return o;
+}
+
+std::string format(const char* pattern, double a = 0, double b = 0, double c = 0,
+                   double d = 0) {
+    char text[256];
+    std::snprintf(text, sizeof text, pattern, a, b, c, d);
+    return text;
+}
+
+std::string loadAverage() {
+    std::ifstream in("/proc/loadavg");
+    std::string one, five, fifteen;
+    if (!(in >> one >> five >> fifteen)) return "unknown";
+    return one + " " + five + " " + fifteen;
+}
+
+std::string machine() {
+    std::ifstream in("/proc/cpuinfo");
+    std::string line, model = "unknown CPU";
+    while (std::getline(in, line))
+        if (line.starts_with("model name")) {
+            model = line.substr(line.find(':') + 2);
+            break;
+        }
+    return std::to_string(sysconf(_SC_NPROCESSORS_ONLN)) + " cores, " + model;
 }
 
 /// `output.files=["a","b"]`.
@@ -63,84 +109,208 @@ std::string filesOverride(const std::vector<std::string>& files) {
     return "output.files=[" + list + "]";
 }
 
-/// The fastest of `repeat` runs writing `files` (empty: the default outputs) into a directory
-/// that is removed again at once (4096^2 outputs are hundreds of MB).
-CliRun fastestRun(const Options& o, const TempDir& tmp, const std::vector<std::string>& files,
-                  int repeat) {
+std::uintmax_t bytesIn(const std::filesystem::path& dir) {
+    std::uintmax_t bytes = 0;
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(dir))
+        if (entry.is_regular_file()) bytes += entry.file_size();
+    return bytes;
+}
+
+struct Measured {
+    CliRun run;
+    std::uintmax_t bytes = 0;
+};
+
+/// The fastest of `repeat` runs on `threads` threads writing `files` (empty: the default
+/// outputs) with `extra` --set overrides, into a directory removed again at once (4096^2
+/// outputs are hundreds of MB).
+Measured fastestRun(const Options& o, const TempDir& tmp, const std::vector<std::string>& files,
+                    int threads, int repeat, const std::vector<std::string>& extra = {}) {
     const std::filesystem::path dir = tmp.path() / "out";
-    std::vector<std::string> args{
-        "--width",   std::to_string(o.size), "--height", std::to_string(o.size),
-        "--out-dir", dir.string(),           "--quiet"};
+    std::vector<std::string> args{"--width",   std::to_string(o.size), "--height",
+                                  std::to_string(o.size), "--out-dir", dir.string(),
+                                  "--quiet",   "--threads", std::to_string(threads)};
     if (!files.empty()) args.insert(args.end(), {"--set", filesOverride(files)});
-    CliRun best;
+    for (const std::string& e : extra) args.insert(args.end(), {"--set", e});
+    Measured best;
     for (int i = 0; i < repeat; ++i) {
-        CliRun run;
-        run.wallSeconds = runTimed(o.cli, args);
-        run.stages = readStageTimes(dir / "stats.json");
+        Measured m;
+        m.run.cost = runTimed(o.cli, args);
+        if (std::filesystem::exists(dir / "stats.json"))
+            m.run.stages = readStageTimes(dir / "stats.json");
+        m.bytes = bytesIn(dir);
         std::filesystem::remove_all(dir);
-        if (i == 0 || run.wallSeconds < best.wallSeconds) best = run;
+        if (i == 0 || m.run.cost.wallSeconds < best.run.cost.wallSeconds) best = m;
     }
     return best;
 }
 
-std::string format(const char* pattern, double a = 0, double b = 0, double c = 0) {
-    char text[160];
-    std::snprintf(text, sizeof text, pattern, a, b, c);
-    return text;
-}
+std::string verdict(bool pass) { return pass ? "PASS" : "MISS"; }
 
-std::string header(const Options& o) {
-    return "== end to end: terragrid --width " + std::to_string(o.size) + " --height " +
-           std::to_string(o.size) + " (default config, every core; first two rows: fastest of " +
-           std::to_string(o.repeat) + ") ==\n" +
-           "run (output.files)          wall s | terrain  gen cpu  streaming  finish  regions  "
-           "gen wall | adds to stats.json only\n";
-}
+/// The text block and the markdown table, built side by side.
+struct Report {
+    std::string text;
+    std::string markdown;
+    void line(const std::string& l) {
+        text += l + "\n";
+        std::cout << l << "\n" << std::flush;
+    }
+};
 
-/// One table row; `baseline` the stats.json-only wall time (0: this is the baseline).
-std::string row(const std::string& name, const CliRun& r, double baseline) {
-    const StageTimes& s = r.stages;
-    std::string line = name;
-    line.resize(26, ' ');
-    line += format("%7.2f  | %7.2f  %7.2f", r.wallSeconds, s.terrain, s.generateCpu);
-    line += format("  %9.2f  %6.2f  %7.2f", s.outputsStreaming, s.outputsFinish, s.regions);
-    line += format("  %8.2f |", s.generationWall);
-    if (baseline > 0)
-        line += format(" %+6.2f s  %+6.1f %%", r.wallSeconds - baseline,
-                       100.0 * (r.wallSeconds - baseline) / baseline);
-    return line + "\n";
-}
+struct Results {
+    ProcessCost rows[2];
+    Measured heightOnly[2], statsOnly[2], defaults[2];
+};
 
-std::string verdict(double allWall, double statsWall) {
-    const double percent = 100.0 * (allWall - statsWall) / statsWall;
-    return format("outputs add %.1f %% to generation (%.2f s with every output vs %.2f s ", percent,
-                  allWall, statsWall) +
-           format("with stats.json only)   target <= %g %%   ", kTargetOutputsPercent) +
-           (percent <= kTargetOutputsPercent ? "PASS" : "MISS") + "\n";
-}
-
-/// Prints each row as soon as it is measured (a run takes seconds) and returns the block.
-std::string measure(const Options& o) {
-    const TempDir tmp;
-    std::string block = header(o);
-    std::cout << block << std::flush;
-    const auto add = [&](const std::string& line) {
-        block += line;
-        std::cout << line << std::flush;
+void measureHeadline(const Options& o, const TempDir& tmp, Results& r, Report& out) {
+    out.line("run                                   threads   wall s    CPU s | stats.json: "
+             "generate_cpu  outputs_parallel_cpu  outputs_streaming  total_wall");
+    const auto show = [&](const std::string& name, int t, const ProcessCost& c,
+                          const StageTimes& st = {}) {
+        std::string l = name;
+        l.resize(38, ' ');
+        l += format("%7.0f  %7.3f  %7.3f |", t, c.wallSeconds, c.cpuSeconds);
+        if (st.totalWall > 0)
+            l += format("             %7.3f  %20.3f  %17.3f", st.generateCpu, st.outputsParallelCpu,
+                        st.outputsStreaming) +
+                 format("  %10.3f", st.totalWall);
+        out.line(l);
     };
+    for (int i = 0; i < 2; ++i) {
+        const int t = kThreadCounts[i];
+        r.rows[i] = timeHeightRows(o.size, t, o.repeat);
+        show("height rows (in process)", t, r.rows[i]);
+        r.heightOnly[i] = fastestRun(o, tmp, {"height.tif"}, t, o.repeat,
+                                     {R"(output.compression="none")"});
+        show("CLI: height.tif, uncompressed", t, r.heightOnly[i].run.cost);
+        r.statsOnly[i] = fastestRun(o, tmp, {"stats.json"}, t, o.repeat);
+        show("CLI: stats.json only", t, r.statsOnly[i].run.cost, r.statsOnly[i].run.stages);
+        r.defaults[i] = fastestRun(o, tmp, {}, t, o.repeat);
+        show("CLI: every default output", t, r.defaults[i].run.cost, r.defaults[i].run.stages);
+    }
+}
 
-    const CliRun statsOnly = fastestRun(o, tmp, {"stats.json"}, o.repeat);
-    add(row("stats.json only", statsOnly, 0));
-    const CliRun all = fastestRun(o, tmp, {}, o.repeat);
-    add(row("every default output", all, statsOnly.wallSeconds));
-    if (o.each)
-        for (std::string_view name : kOutputFileNames)
-            if (name != "stats.json")
-                add(row("stats.json + " + std::string(name),
-                        fastestRun(o, tmp, {"stats.json", std::string(name)}, 1),
-                        statsOnly.wallSeconds));
-    add(verdict(all.wallSeconds, statsOnly.wallSeconds));
-    return block;
+void judge(const Results& r, Report& out) {
+    std::string md = "| target | 1 thread | 2 threads | goal | verdict |\n|---|---|---|---|---|\n";
+    const auto both = [&](const std::string& what, double one, double two, double goal,
+                          bool atMost, const char* unit) {
+        const auto ok = [&](double v) { return atMost ? v <= goal : v >= goal; };
+        const std::string g = format(atMost ? "<= %.2f" : ">= %.2f", goal) + unit;
+        for (int i = 0; i < 2; ++i) {
+            const double v = i == 0 ? one : two;
+            std::string l = what + ", " + std::to_string(kThreadCounts[i]) +
+                            (kThreadCounts[i] == 1 ? " thread" : " threads");
+            l.resize(62, ' ');
+            out.line(l + format("%6.2f", v) + unit + "   target " + g + "   " + verdict(ok(v)));
+        }
+        md += "| " + what + " | " + format("%.2f", one) + unit + " | " + format("%.2f", two) +
+              unit + " | " + g + " | " + verdict(ok(one) && ok(two)) + " |\n";
+    };
+    const auto ratio = [](double a, double b) { return b > 0 ? a / b : 0.0; };
+    both("height.tif only (none) / its rows, wall",
+         ratio(r.heightOnly[0].run.cost.wallSeconds, r.rows[0].wallSeconds),
+         ratio(r.heightOnly[1].run.cost.wallSeconds, r.rows[1].wallSeconds),
+         kTargetHeightOverRows, true, "x");
+    both("height.tif only (none) / its rows, CPU",
+         ratio(r.heightOnly[0].run.cost.cpuSeconds, r.rows[0].cpuSeconds),
+         ratio(r.heightOnly[1].run.cost.cpuSeconds, r.rows[1].cpuSeconds),
+         kTargetHeightOverRows, true, "x");
+    both("default outputs / stats.json only, CPU",
+         ratio(r.defaults[0].run.cost.cpuSeconds, r.statsOnly[0].run.cost.cpuSeconds),
+         ratio(r.defaults[1].run.cost.cpuSeconds, r.statsOnly[1].run.cost.cpuSeconds),
+         kTargetDefaultOverStats, true, "x");
+    both("stats.json timers / process wall, default run",
+         ratio(r.defaults[0].run.stages.totalWall, r.defaults[0].run.cost.wallSeconds),
+         ratio(r.defaults[1].run.stages.totalWall, r.defaults[1].run.cost.wallSeconds),
+         kTargetTimersCoverWall, false, "");
+    const double speedup =
+        ratio(r.defaults[0].run.cost.wallSeconds, r.defaults[1].run.cost.wallSeconds);
+    std::string l = "default outputs, 1 thread / 2 threads, wall";
+    l.resize(62, ' ');
+    out.line(l + format("%6.2fx   target >= %.2fx   ", speedup, kTargetTwoThreadSpeedup) +
+             verdict(speedup >= kTargetTwoThreadSpeedup));
+    md += "| default outputs, 1 thread / 2 threads, wall | " + format("%.2fx", speedup) +
+          " | | >= " + format("%.2fx", kTargetTwoThreadSpeedup) + " | " +
+          verdict(speedup >= kTargetTwoThreadSpeedup) + " |\n";
+    // A one-thread run that got less than most of a core: the wall-time figures are the
+    // machine's load, not terragrid (the CPU ratios still hold).
+    const double share = ratio(r.rows[0].cpuSeconds, r.rows[0].wallSeconds);
+    if (share < kBusyCpuShare) {
+        const std::string note = format("note: the machine was busy: the 1-thread rows got %.0f %% "
+                                        "of a core, so wall times and the speedup are the load's; "
+                                        "compare CPU times",
+                                        100.0 * share);
+        out.line(note);
+        md += "\n" + note + ".\n";
+    }
+    out.markdown += md + "\n";
+}
+
+std::string costRow(const std::string& name, int threads, const ProcessCost& c) {
+    return "| " + name + " | " + std::to_string(threads) + format(" | %.3f | %.3f |\n",
+                                                                  c.wallSeconds, c.cpuSeconds);
+}
+
+void headlineTable(const Results& r, Report& out) {
+    std::string md = "| run | threads | wall s | CPU s |\n|---|---|---|---|\n";
+    for (int i = 0; i < 2; ++i) {
+        const int t = kThreadCounts[i];
+        md += costRow("height rows, in process", t, r.rows[i]);
+        md += costRow("height.tif only, uncompressed", t, r.heightOnly[i].run.cost);
+        md += costRow("stats.json only", t, r.statsOnly[i].run.cost);
+        md += costRow("every default output", t, r.defaults[i].run.cost);
+    }
+    out.markdown += md + "\n";
+}
+
+/// On 1 thread, what each output adds to the stats.json-only run.
+void measureEach(const Options& o, const TempDir& tmp, const Measured& base, Report& out) {
+    out.line("each output with stats.json, 1 thread: adds to stats.json only (wall, CPU), bytes");
+    std::string md = "| output (with stats.json), 1 thread | adds wall s | adds CPU s | MB |\n"
+                     "|---|---|---|---|\n";
+    for (std::string_view name : kOutputFileNames) {
+        if (name == "stats.json") continue;
+        const Measured m = fastestRun(o, tmp, {"stats.json", std::string(name)}, 1, 1);
+        const double wall = m.run.cost.wallSeconds - base.run.cost.wallSeconds;
+        const double cpu = m.run.cost.cpuSeconds - base.run.cost.cpuSeconds;
+        const double mb = double(m.bytes - std::min(m.bytes, base.bytes)) / 1e6;
+        std::string l = "  + " + std::string(name);
+        l.resize(20, ' ');
+        out.line(l + format("%+7.2f s  %+7.2f s CPU  %8.1f MB", wall, cpu, mb));
+        md += "| " + std::string(name) + format(" | %+.2f | %+.2f | %.1f |\n", wall, cpu, mb);
+    }
+    out.markdown += md + "\n";
+}
+
+Report measure(const Options& o) {
+    const TempDir tmp;
+    Report out;
+    const std::string load = loadAverage();
+    out.line("== end to end: terragrid --width " + std::to_string(o.size) + " --height " +
+             std::to_string(o.size) + ", default config, fastest of " +
+             std::to_string(o.repeat) + " ==");
+    Results r;
+    measureHeadline(o, tmp, r, out);
+    judge(r, out);
+    std::string md = "End to end, " + std::to_string(o.size) + " x " + std::to_string(o.size) +
+                     " default map; machine: " + machine() + "; load average " + load +
+                     " at start, ";
+    if (o.each) measureEach(o, tmp, r.statsOnly[0], out);
+    out.line("load average: " + load + " at start, " + loadAverage() + " at end");
+    out.markdown = md + loadAverage() + " at end (fastest of " + std::to_string(o.repeat) +
+                   " runs; CPU = user + system)\n\n" + out.markdown;
+    // The headline table after the verdicts, as it reads best in the README.
+    Report table;
+    headlineTable(r, table);
+    out.markdown += "\n" + table.markdown;
+    return out;
+}
+
+void appendTo(const std::string& path, const std::string& text) {
+    if (path.empty()) return;
+    std::ofstream out(path, std::ios::app);
+    out << text;
+    if (!out) throw std::runtime_error("cannot write '" + path + "'");
 }
 
 }  // namespace
@@ -150,12 +320,9 @@ int main(int argc, char** argv) {
     using namespace terragrid::bench;
     try {
         const Options options = parseOptions(argc, argv);
-        const std::string block = measure(options);
-        if (!options.summaryFile.empty()) {
-            std::ofstream out(options.summaryFile, std::ios::app);
-            out << block;
-            if (!out) throw std::runtime_error("cannot write '" + options.summaryFile + "'");
-        }
+        const Report report = measure(options);
+        appendTo(options.summaryFile, report.text);
+        appendTo(options.markdownFile, report.markdown);
         return 0;
     } catch (const std::exception& e) {
         std::cerr << "terragrid_cli_bench: " << e.what() << "\n";

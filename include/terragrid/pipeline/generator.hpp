@@ -1,9 +1,11 @@
 #pragma once
 // The tile pipeline: tiles generated in parallel (TBB), handed to sinks in tile order.
 
+#include <any>
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "terragrid/model/world.hpp"
@@ -16,6 +18,8 @@
 
 namespace terragrid {
 
+class TileSink;
+
 /// One generated tile. Owned by the pipeline; valid only during TileSink::consume.
 /// All vectors are row-major, rect.width x rect.height; classIndex and walkable are empty when
 /// the run classifies nothing (Config::needsClasses in io).
@@ -27,6 +31,17 @@ struct Tile {
     /// Made by generateMap's workers when a sink wants it (TileSink::wantsSummary), so the
     /// serial stage does no work per cell for the statistics; else empty.
     std::optional<TileSummary> summary;
+    /// What each sink that prepares tiles (TileSink::preparesTiles) made of this one on the
+    /// worker that generated it, in the sinks' order.
+    std::vector<std::pair<const TileSink*, std::any>> prepared;
+
+    /// `sink`'s result of prepare() for this tile, or null when it has none (the tile did not
+    /// come from generateMap, or the sink prepares nothing).
+    const std::any* preparedFor(const TileSink* sink) const noexcept {
+        for (const auto& [who, result] : prepared)
+            if (who == sink) return &result;
+        return nullptr;
+    }
 };
 
 /// Receives the tiles of a map, one at a time, in tile order (row-major), from one thread at a
@@ -43,6 +58,20 @@ public:
     /// (summariseTile's `complete`). generateMap then makes it on the worker.
     virtual bool wantsSummary() const { return false; }
     virtual bool wantsCompleteSummary() const { return false; }
+    /// Whether generateMap should call prepare() for every tile.
+    virtual bool preparesTiles() const { return false; }
+    /// Per-cell work that needs the tile alone (downsampling, say), done on the worker that
+    /// generated the tile, in parallel with other tiles and sinks, so the serial consume() has
+    /// less to do; consume() finds the result as tile.preparedFor(this). Must be thread-safe:
+    /// it may read the sink's immutable state only. Called only when preparesTiles().
+    virtual std::any prepare(const Tile& tile) const {
+        (void)tile;
+        return {};
+    }
+    /// CPU seconds this sink has spent in work it handed to other threads (compressing on TBB
+    /// workers), so a run's timings show it; read after finish(). 0 for sinks that hand
+    /// nothing over.
+    virtual double parallelCpuSeconds() const { return 0; }
 };
 
 /// Called from the serial stage after each tile: (tiles done, tiles in all).
@@ -76,11 +105,18 @@ CoverageSample sampleForCoverage(const World& config);
 Terrain makeTerrain(const World& config);
 
 /// Where generation spent its time.
+/// Where generation spent its time. The wall-clock parts are wallSeconds = beginSeconds +
+/// tilesSeconds + finishSeconds (and the few statements between them); the CPU parts are
+/// generateSeconds on the workers, sinkSeconds in the serial stage (which overlaps the
+/// workers) and parallelOutputSeconds on the workers for the sinks.
 struct GenerationTimes {
-    double generateSeconds = 0;  ///< noise and classification, summed over threads
-    double sinkSeconds = 0;      ///< in the sinks' consume(), serial
-    double finishSeconds = 0;    ///< in the sinks' finish(), serial
-    double wallSeconds = 0;      ///< the whole call
+    double generateSeconds = 0;        ///< noise, classification, summaries: thread CPU, summed
+    double sinkSeconds = 0;            ///< in the sinks' consume(), serial stage, wall
+    double parallelOutputSeconds = 0;  ///< the sinks on workers: prepare() and their own jobs
+    double beginSeconds = 0;           ///< setting up: fields, the sinks' begin(), wall
+    double tilesSeconds = 0;           ///< the tile pipeline, wall
+    double finishSeconds = 0;          ///< in the sinks' finish(), serial, wall
+    double wallSeconds = 0;            ///< the whole call
 };
 
 /// Generates every tile of config.map in parallel in the calling thread's TBB arena (use
