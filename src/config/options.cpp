@@ -384,6 +384,14 @@ constexpr std::array kTailRows{
         "Edge of the square blocks (TIFF tiles) of every GeoTIFF, in cells: a multiple of 16. "
         "Set apart from map.tile_size, which changes no byte of any output.",
         [](Config& c, const Json& v) { c.output.geotiffBlockSize = v.get<std::int64_t>(); }},
+    Row{"output.layout", oneOf(kTiffLayoutNames),
+        "How every GeoTIFF stores its resolutions: overviews adds internal overviews (each "
+        "half the size of the one before, down to one block; the mean for heights, the most "
+        "frequent value for classes and masks); cog writes a Cloud Optimized GeoTIFF with the "
+        "same overviews; plain writes the full resolution alone.",
+        [](Config& c, const Json& v) {
+            c.output.layout = enumNamed<TiffLayout>(kTiffLayoutNames, v);
+        }},
     Row{"output.engine", oneOf(kEngineNames),
         "Game engine the map is meant for: its size must be one the engine accepts (unity: "
         "square 2^n+1 from 33 to 4097; unreal: each side one of 127, 253, 505, 1009, 2017, "

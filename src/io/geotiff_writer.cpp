@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstring>
 #include <limits>
+#include <map>
 #include <optional>
 #include <stdexcept>
 #include <unordered_map>
@@ -19,6 +20,7 @@
 
 #include "io/atomic_file.hpp"
 #include "io/libtiff_support.hpp"
+#include "io/overview_pyramid.hpp"
 #include "io/tiff_tile_encoder.hpp"
 #include "io/tile_job_queue.hpp"
 #include "terragrid/io/outputs.hpp"
@@ -163,6 +165,10 @@ public:
     const std::string& path() const noexcept { return m_path; }
     bool isBigTiff() const noexcept { return m_bigTiff; }
     std::size_t peakPendingTiles() const noexcept { return m_peakPending; }
+    std::uint64_t peakWaitingBytes() const noexcept { return m_peakWaitingBytes; }
+    std::uint64_t peakOverviewBytes() const noexcept {
+        return m_overviews ? m_overviews->peakPendingBytes() : 0;
+    }
 
 private:
     enum class State : std::uint8_t { Open, Closed, Committed, Failed };
@@ -179,6 +185,14 @@ private:
     void writeTags();
     void writeColorMap();
     void encodeTile(std::int64_t index, PendingTile& tile);
+    void deliverEncoded(std::int64_t index, const std::vector<std::byte>& bytes);
+    void writeWaitingTiles();
+    bool isCog() const noexcept { return m_options.layout == TiffLayout::Cog; }
+    void setOverviewTags(std::size_t level);
+    void writeOverviews();
+    void writeCog();
+    void writeCogGhostHeader();
+    void writeLevelTiles(TIFF* tif, std::size_t level);
     bool encodesInParallel();
     void writeRawTile(std::int64_t index, const std::vector<std::byte>& bytes);
     void encodeOnThisThread(std::vector<std::byte>& raw, std::vector<std::byte>& out);
@@ -206,6 +220,17 @@ private:
     std::int64_t m_tilesWrittenCount = 0;
     std::size_t m_peakPending = 0;
     std::vector<std::byte> m_spare;  // a written tile's buffer, reused for the next tile
+
+    // Tiles reach the file in row-major order: m_nextTile is the next to write, m_waiting
+    // holds encoded tiles that completed before it (COG: every tile goes to the pyramid's
+    // full-resolution store instead and is written at close()).
+    std::int64_t m_nextTile = 0;
+    std::map<std::int64_t, std::vector<std::byte>> m_waiting;
+    std::uint64_t m_waitingBytes = 0;
+    std::uint64_t m_peakWaitingBytes = 0;
+    std::unique_ptr<TiffTileEncoder> m_serialEncoder;  // for tiles that cannot go straight in
+    std::vector<std::byte> m_encoded;
+    std::optional<OverviewPyramid> m_overviews;
 
     // Parallel encoding, set up when the first tile completes (it depends on the arena the
     // tiles come from). Declared last: destroyed first, while what the jobs use still exists.
@@ -249,6 +274,8 @@ GeoTiffWriter::Impl::Impl(std::string path, GeoTiffOptions options)
     m_tileWritten.assign(static_cast<std::size_t>(m_tilesAcross * m_tilesDown), false);
     try {
         open();
+        if (o.layout != TiffLayout::Plain)
+            m_overviews.emplace(m_path, m_options, o.resampling, isCog());
     } catch (...) {
         // ~Impl will not run; m_file's destructor still removes the temporary file.
         abandonTiff();
@@ -294,6 +321,7 @@ void GeoTiffWriter::Impl::open() {
                         static_cast<std::uint32_t>(m_options.height), palette);
         if (palette) writeColorMap();
         writeTags();
+        if (isCog()) writeCogGhostHeader();
     } catch (const TiffError& e) {
         fail(e.what());
     }
@@ -398,6 +426,8 @@ void GeoTiffWriter::Impl::writeSamples(std::int64_t col0, std::int64_t row0,
             const std::int64_t expected = cellsInTile(tx, ty);
             if (tile.cellsReceived > expected) failOverlap(index);
             if (tile.cellsReceived == expected) {
+                // Reduced into the overviews first: encoding spoils the samples.
+                if (m_overviews) m_overviews->addFullResolutionTile(tx, ty, tile.bytes.data());
                 encodeTile(index, tile);
                 m_spare = std::move(tile.bytes);
                 m_pending.erase(it);
@@ -410,6 +440,13 @@ void GeoTiffWriter::Impl::encodeTile(std::int64_t index, PendingTile& tile) {
     if (encodesInParallel()) {
         runJobs([&] { m_jobs->submit(index, std::move(tile.bytes)); });
         tile.bytes = m_jobs->takeBuffer();
+    } else if (isCog() || index != m_nextTile) {
+        // Kept encoded until its turn: the same bytes TIFFWriteEncodedTile would write.
+        runJobs([&] {
+            if (!m_serialEncoder) m_serialEncoder = std::make_unique<TiffTileEncoder>(m_options);
+            m_serialEncoder->encode(tile.bytes.data(), tile.bytes.size(), m_encoded);
+            deliverEncoded(index, m_encoded);
+        });
     } else {
         clearTiffMessages();
         errno = 0;
@@ -420,6 +457,8 @@ void GeoTiffWriter::Impl::encodeTile(std::int64_t index, PendingTile& tile) {
                                  size) != size) {
             failTileWrite("TIFFWriteEncodedTile", index);
         }
+        ++m_nextTile;
+        writeWaitingTiles();
     }
     m_tileWritten[static_cast<std::size_t>(index)] = true;
     ++m_tilesWrittenCount;
@@ -442,7 +481,7 @@ bool GeoTiffWriter::Impl::encodesInParallel() {
                 encodeOnThisThread(raw, out);
             },
             [this](std::int64_t index, const std::vector<std::byte>& bytes) {
-                writeRawTile(index, bytes);
+                deliverEncoded(index, bytes);
             });
     }
     return m_jobs.has_value();
@@ -454,6 +493,32 @@ void GeoTiffWriter::Impl::encodeOnThisThread(std::vector<std::byte>& raw,
     std::unique_ptr<TiffTileEncoder>& encoder = m_encoders.local();
     if (!encoder) encoder = std::make_unique<TiffTileEncoder>(m_options);
     encoder->encode(raw.data(), raw.size(), out);
+}
+
+// An encoded tile, in the order tiles completed: into the COG's store, into the file when its
+// turn has come, else into the waiting room.
+void GeoTiffWriter::Impl::deliverEncoded(std::int64_t index,
+                                         const std::vector<std::byte>& bytes) {
+    if (isCog()) {
+        m_overviews->storeFullResolutionTile(index, bytes);
+    } else if (index == m_nextTile) {
+        writeRawTile(index, bytes);
+        ++m_nextTile;
+        writeWaitingTiles();
+    } else {
+        m_waiting.emplace(index, bytes);
+        m_waitingBytes += bytes.size();
+        m_peakWaitingBytes = std::max(m_peakWaitingBytes, m_waitingBytes);
+    }
+}
+
+void GeoTiffWriter::Impl::writeWaitingTiles() {
+    while (!m_waiting.empty() && m_waiting.begin()->first == m_nextTile) {
+        writeRawTile(m_nextTile, m_waiting.begin()->second);
+        m_waitingBytes -= m_waiting.begin()->second.size();
+        m_waiting.erase(m_waiting.begin());
+        ++m_nextTile;
+    }
 }
 
 void GeoTiffWriter::Impl::writeRawTile(std::int64_t index, const std::vector<std::byte>& bytes) {
@@ -498,13 +563,125 @@ void GeoTiffWriter::Impl::close() {
              std::to_string(tileCount) + " TIFF tiles received all their cells");
     }
     if (m_jobs) runJobs([&] { m_jobs->finish(); });
+    if (!isCog() && m_nextTile != tileCount) {
+        throw std::logic_error("GeoTiffWriter: tiles of '" + m_path + "' left waiting");
+    }
+    if (m_overviews) m_overviews->checkComplete(m_path);
+    runJobs([&] {
+        if (isCog()) {
+            writeCog();
+        } else {
+            writeOverviews();
+        }
+    });
     clearTiffMessages();
     errno = 0;
-    // TIFFFlush writes the directory and reports failure; TIFFClose cannot.
+    // TIFFFlush writes the last directory and reports failure; TIFFClose cannot.
     if (TIFFFlush(m_tif) != 1) failTiff("TIFFFlush", true);
     TIFFClose(std::exchange(m_tif, nullptr));
     if (tiffErrorCollected()) failTiff("TIFFClose");
     m_state = State::Closed;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Layouts (GeoTiffOptions::layout). Overview directories carry the encoding tags and the
+// colour map; GDAL takes georeferencing, nodata and metadata from the full resolution's.
+
+void GeoTiffWriter::Impl::setOverviewTags(std::size_t level) {
+    const RasterSize size = m_overviews->levelSize(level);
+    const bool palette = !m_options.palette.empty();
+    setTag(m_tif, TIFFTAG_SUBFILETYPE, static_cast<std::uint32_t>(FILETYPE_REDUCEDIMAGE));
+    setEncodingTags(m_tif, m_options, static_cast<std::uint32_t>(size.width),
+                    static_cast<std::uint32_t>(size.height), palette);
+    if (palette) writeColorMap();
+}
+
+// Tiles of `level` from the scratch files into `tif`'s current directory, row-major.
+void GeoTiffWriter::Impl::writeLevelTiles(TIFF* tif, std::size_t level) {
+    const RasterSize size = m_overviews->levelSize(level);
+    const std::int64_t t = m_options.tileSize;
+    const std::int64_t tiles = ((size.width + t - 1) / t) * ((size.height + t - 1) / t);
+    std::vector<std::byte> bytes;
+    for (std::int64_t index = 0; index < tiles; ++index) {
+        m_overviews->readTile(level, index, bytes);
+        clearTiffMessages();
+        errno = 0;
+        const auto count = static_cast<tmsize_t>(bytes.size());
+        if (TIFFWriteRawTile(tif, static_cast<std::uint32_t>(index), bytes.data(), count) !=
+            count) {
+            failTileWrite("TIFFWriteRawTile", index);
+        }
+    }
+}
+
+// The full resolution's directory (its tiles are in), then one reduced-resolution subfile per
+// level; close() writes the last directory.
+void GeoTiffWriter::Impl::writeOverviews() {
+    if (!m_overviews) return;
+    for (std::size_t level = 1; level <= m_overviews->levelCount(); ++level) {
+        clearTiffMessages();
+        errno = 0;
+        if (TIFFWriteDirectory(m_tif) != 1) failTiff("TIFFWriteDirectory", true);
+        setOverviewTags(level);
+        writeLevelTiles(m_tif, level);
+    }
+}
+
+// GDAL's "ghost" header right after the TIFF header, before the first directory: it tells
+// readers (and GDAL's validator) that the directories come before the data and that tiles are
+// in row-major order. libtiff puts each directory at the end of the file, so the first one
+// lands after these bytes.
+void GeoTiffWriter::Impl::writeCogGhostHeader() {
+    const std::string body =
+        "LAYOUT=IFDS_BEFORE_DATA\nBLOCK_ORDER=ROW_MAJOR\nKNOWN_INCOMPATIBLE_EDITION=NO\n";
+    char head[64];
+    std::snprintf(head, sizeof head, "GDAL_STRUCTURAL_METADATA_SIZE=%06zu bytes\n",
+                  body.size());
+    const std::string ghost = head + body;
+    m_file->writeAt(ghost.data(), ghost.size(), m_bigTiff ? 16 : 8);
+}
+
+// A Cloud Optimized GeoTIFF: every directory first (full resolution, then overviews by
+// decreasing size) with its tile arrays deferred, as GDAL's COG driver does; then, with the
+// file reopened for update, the arrays (still zeros) right after the directories and the tiles
+// from the smallest overview to the full resolution. Updating only the arrays, libtiff
+// rewrites them in place, so the directories stay at the front.
+void GeoTiffWriter::Impl::writeCog() {
+    const std::size_t levels = m_overviews->levelCount();
+    for (std::size_t level = 0; level <= levels; ++level) {
+        if (level > 0) setOverviewTags(level);
+        clearTiffMessages();
+        errno = 0;
+        if (TIFFDeferStrileArrayWriting(m_tif) != 1) failTiff("TIFFDeferStrileArrayWriting");
+        if (TIFFWriteCheck(m_tif, 1, "GeoTiffWriter") != 1) failTiff("TIFFWriteCheck");
+        if (TIFFWriteDirectory(m_tif) != 1) failTiff("TIFFWriteDirectory", true);
+    }
+    TIFFClose(std::exchange(m_tif, nullptr));
+    if (tiffErrorCollected()) failTiff("TIFFClose");
+
+    if (::lseek(m_file->fd(), 0, SEEK_SET) < 0) fail(std::strerror(errno));
+    const int fd = ::dup(m_file->fd());
+    if (fd < 0) fail(std::strerror(errno));
+    clearTiffMessages();
+    m_tif = TIFFFdOpen(fd, m_path.c_str(), "r+");
+    if (!m_tif) {
+        ::close(fd);
+        failTiff("TIFFFdOpen", true);
+    }
+    for (std::size_t level = 0; level <= levels; ++level) {
+        clearTiffMessages();
+        if (TIFFSetDirectory(m_tif, static_cast<tdir_t>(level)) != 1)
+            failTiff("TIFFSetDirectory");
+        if (TIFFForceStrileArrayWriting(m_tif) != 1) failTiff("TIFFForceStrileArrayWriting", true);
+    }
+    for (std::size_t level = levels + 1; level-- > 0;) {
+        clearTiffMessages();
+        if (TIFFSetDirectory(m_tif, static_cast<tdir_t>(level)) != 1)
+            failTiff("TIFFSetDirectory");
+        writeLevelTiles(m_tif, level);
+        errno = 0;
+        if (TIFFFlush(m_tif) != 1) failTiff("TIFFFlush", true);
+    }
 }
 
 void GeoTiffWriter::Impl::commit() {
@@ -585,6 +762,14 @@ bool GeoTiffWriter::isBigTiff() const noexcept { return m_impl->isBigTiff(); }
 
 std::size_t GeoTiffWriter::peakPendingTiles() const noexcept {
     return m_impl->peakPendingTiles();
+}
+
+std::uint64_t GeoTiffWriter::peakWaitingBytes() const noexcept {
+    return m_impl->peakWaitingBytes();
+}
+
+std::uint64_t GeoTiffWriter::peakOverviewBytes() const noexcept {
+    return m_impl->peakOverviewBytes();
 }
 
 }  // namespace terragrid

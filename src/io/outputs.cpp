@@ -48,6 +48,7 @@ GeoTiffOptions mapGeoTiffOptions(const Config& config, SampleFormat format) {
     options.sampleFormat = format;
     options.compression = config.output.compression;
     options.bigTiff = config.output.bigTiff;
+    options.layout = config.output.layout;
     options.geo.epsg = config.output.epsg;
     options.geo.originX = config.map.originX;
     options.geo.originY = config.map.originY;

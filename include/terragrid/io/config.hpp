@@ -56,6 +56,8 @@ struct OutputConfig {
     /// Edge of every GeoTIFF's blocks (TIFF tiles) in cells, a multiple of 16: a layout of
     /// the files alone, apart from map.tile_size (an execution parameter that changes no byte).
     std::int64_t geotiffBlockSize = 256;
+    /// Internal overviews, a Cloud Optimized GeoTIFF or the full resolution alone.
+    TiffLayout layout = TiffLayout::Overviews;
     /// Longest side of preview.png / height.png in pixels; larger maps are downsampled.
     std::int64_t previewMaxSize = 0;
     Engine engine = Engine::None;
