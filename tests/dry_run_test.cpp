@@ -42,6 +42,7 @@ TEST(DryRunTest, PrintsThePlanAndCreatesNothing) {
     EXPECT_THAT(r.out, testing::ContainsRegex("memory:  up to [0-9.]+ MiB \\(program .*\\); "
                                               "[0-9.]+ [MGT]iB available\n"));
     EXPECT_THAT(r.out, HasSubstr("fits:    yes\n"));
+    EXPECT_THAT(r.out, testing::ContainsRegex("overviews [0-9.]+ [KMG]iB"));
     EXPECT_THAT(test::listDir(dir.path()), IsEmpty());
 }
 

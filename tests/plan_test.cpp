@@ -155,6 +155,23 @@ TEST(PlanTest, MemoryGrowsWithThreadsAndTileSizeButNotDisk) {
               memoryPart(planOf(4096, 4096, 2), "tiles in flight"));
 }
 
+// The overview pyramids hold a band of tiles per level, never a level: a 65536^2 map's
+// overviews take little more than a 65536 x 2048 band's (its small levels are a row or two
+// taller, and the tile indexes grow with the area at 24 bytes a tile), a few hundred MiB for
+// the four GeoTIFFs, against 16 GiB for height.tif's full resolution alone; the plain layout
+// has none.
+TEST(PlanTest, OverviewsHaveTheirOwnLineAndGrowWithTheWidthNotTheArea) {
+    const std::uint64_t square = memoryPart(planOf(65536, 65536), "overviews");
+    const std::uint64_t band = memoryPart(planOf(65536, 2048), "overviews");
+    EXPECT_GT(band, 0u);
+    EXPECT_GE(square, band);
+    EXPECT_LT(square, band + band / 2);
+    EXPECT_LT(square, 512ull << 20);
+    EXPECT_EQ(memoryPart(planOf(65536, 65536, 2, {"output.layout=\"plain\""}), "overviews"), 0u);
+    EXPECT_EQ(memoryPart(planOf(4096, 4096, 2, {R"(output.files=["preview.png"])"}), "overviews"),
+              0u);
+}
+
 TEST(PlanTest, MemoryFollowsTheOutputsThatHoldSomethingPerCellOrPixel) {
     const auto heightOnly =
         planOf(16384, 16384, 2, {R"(output.files=["height.tif"])"});

@@ -368,6 +368,13 @@ constexpr std::array kTailRows{
         "Longest side of preview.png and height.png in pixels; bigger maps are downsampled "
         "while tiles stream.",
         [](Config& c, const Json& v) { c.output.previewMaxSize = v.get<std::int64_t>(); }},
+    Row{"output.preview_legend", oneOf(kPreviewLegendNames),
+        "Draw a legend into preview.png (class colours and names) and height.png (its colour "
+        "ramp with metres, water included): on, off, or auto (on for pictures at least 512 "
+        "pixels wide).",
+        [](Config& c, const Json& v) {
+            c.output.previewLegend = enumNamed<PreviewLegend>(kPreviewLegendNames, v);
+        }},
     Row{"output.epsg", integerIn(kMinEpsg, kMaxEpsg),
         "EPSG code of the CRS the world coordinates are in, written into the GeoTIFF.",
         [](Config& c, const Json& v) { c.output.epsg = v.get<int>(); }},

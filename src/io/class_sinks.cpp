@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "io/geotiff_writer.hpp"
+#include "io/raster_styles.hpp"
 #include "io/sinks.hpp"
 #include "io/size_bounds.hpp"
 
@@ -112,9 +113,12 @@ void writeMask(GeoTiffWriter& writer, const BitRaster& mask, std::int64_t tileSi
 }
 
 std::unique_ptr<OutputSink> makeClassesSink(const Config& config, const Terrain& terrain) {
-    return std::make_unique<TileRasterSink<std::uint8_t>>(
-        outputPath(config, OutputFile::ClassesTif), classesOptions(config, terrain),
-        &Tile::classIndex);
+    const std::string path = outputPath(config, OutputFile::ClassesTif);
+    return withSidecars(
+        std::make_unique<TileRasterSink<std::uint8_t>>(path, classesOptions(config, terrain),
+                                                       &Tile::classIndex),
+        {{path + ".aux.xml", classesAuxXml(terrain.classes())},
+         {pathInOutput(config, "classes.qml"), classesQml(terrain.classes())}});
 }
 
 std::unique_ptr<OutputSink> makeWalkableSink(const Config& config,
@@ -126,7 +130,7 @@ namespace {
 
 // classes.tif and walkable.tif: one UInt8 GeoTIFF writer each.
 WriterMemory byteRasterMemory(const Config& config, int threads) {
-    return {MemoryGroup::Writers, bounds::geoTiffMemory(config, SampleFormat::UInt8, threads), 0};
+    return bounds::geoTiffWriterMemory(config, SampleFormat::UInt8, threads);
 }
 
 }  // namespace
@@ -140,10 +144,15 @@ constexpr OutputDriver kClassesTifDriver{
         return makeClassesSink(config,
                                requiredInput(in.terrain, OutputFile::ClassesTif, "a Terrain"));
     },
-    // Each class name twice: in TERRAGRID_CLASSES and in its own items.
+    // Each class name twice: in TERRAGRID_CLASSES and in its own items; once more in each
+    // sidecar, classes.tif.aux.xml (with its attribute table row) and classes.qml.
     .diskBound = [](const Config& config) {
-        return bounds::plannedGeoTiff(config, OutputFile::ClassesTif, SampleFormat::UInt8,
-                                      2 * bounds::classNamesBytes(config, 128));
+        PlannedOutput out =
+            bounds::plannedGeoTiff(config, OutputFile::ClassesTif, SampleFormat::UInt8,
+                                   2 * bounds::classNamesBytes(config, 128));
+        out.files += 2;
+        out.bytes += 2 * (4 * bounds::kKiB + bounds::classNamesBytes(config, 256));
+        return out;
     },
     .memoryBound = byteRasterMemory,
 };

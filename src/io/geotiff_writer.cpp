@@ -125,11 +125,17 @@ std::size_t bytesPerSample(SampleFormat format) noexcept {
 }
 
 bool needsBigTiff(std::int64_t width, std::int64_t height, std::size_t bytesPerSample,
-                  std::int64_t tileSize) noexcept {
+                  std::int64_t tileSize, bool withOverviews) noexcept {
     // In double, so no product can overflow; rounding is nothing at the scale of 4 GiB.
-    const double tilesAcross = static_cast<double>((width + tileSize - 1) / tileSize);
-    const double tilesDown = static_cast<double>((height + tileSize - 1) / tileSize);
-    const double tiles = tilesAcross * tilesDown;
+    const auto tilesOf = [tileSize](std::int64_t w, std::int64_t h) {
+        return static_cast<double>((w + tileSize - 1) / tileSize) *
+               static_cast<double>((h + tileSize - 1) / tileSize);
+    };
+    double tiles = tilesOf(width, height);
+    if (withOverviews) {
+        for (const RasterSize& level : overviewSizes(width, height, tileSize))
+            tiles += tilesOf(level.width, level.height);
+    }
     const double tileBytes =
         static_cast<double>(tileSize) * static_cast<double>(tileSize) *
         static_cast<double>(bytesPerSample);
@@ -268,7 +274,8 @@ GeoTiffWriter::Impl::Impl(std::string path, GeoTiffOptions options)
     }
     m_sampleBytes = bytesPerSample(o.sampleFormat);
     m_bigTiff = o.bigTiff == BigTiffMode::Always ||
-                needsBigTiff(o.width, o.height, m_sampleBytes, o.tileSize);
+                needsBigTiff(o.width, o.height, m_sampleBytes, o.tileSize,
+                             o.layout != TiffLayout::Plain);
     m_tilesAcross = (o.width + o.tileSize - 1) / o.tileSize;
     m_tilesDown = (o.height + o.tileSize - 1) / o.tileSize;
     m_tileWritten.assign(static_cast<std::size_t>(m_tilesAcross * m_tilesDown), false);

@@ -97,9 +97,10 @@ struct GeoTiffOptions {
 /// full padded size, grown by half (LZW's worst case on incompressible data: a 12-bit code per
 /// input byte; deflate and zstd grow far less), plus per-tile offsets and a margin for the
 /// header and tags. Errs towards BigTIFF, which costs a few bytes and is read by everything
-/// current, while a wrong "no" fails the run near its end. Pure; inputs positive.
+/// current, while a wrong "no" fails the run near its end. `withOverviews` counts the tiles
+/// of the overview levels (overview_pyramid.hpp) too. Pure; inputs positive.
 bool needsBigTiff(std::int64_t width, std::int64_t height, std::size_t bytesPerSample,
-                  std::int64_t tileSize) noexcept;
+                  std::int64_t tileSize, bool withOverviews = false) noexcept;
 
 /// Registers the GeoTIFF and GDAL tags with libtiff (a tag extender) and installs terragrid's
 /// libtiff error and warning handlers, which collect libtiff's messages for OutputError instead

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "io/geotiff_writer.hpp"
+#include "io/raster_styles.hpp"
 #include "io/sinks.hpp"
 #include "io/size_bounds.hpp"
 #include "terragrid/io/output_drivers.hpp"
@@ -62,25 +63,46 @@ GeoTiffOptions mapGeoTiffOptions(const Config& config, SampleFormat format) {
     return options;
 }
 
-std::unique_ptr<OutputSink> makeHeightSink(const Config& config) {
+std::string pathInOutput(const Config& config, const std::string& name) {
+    return (std::filesystem::path(config.output.directory) / name).string();
+}
+
+std::unique_ptr<OutputSink> makeHeightSink(const Config& config, const Terrain* terrain) {
     GeoTiffOptions options = mapGeoTiffOptions(config, SampleFormat::Float32);
     options.unit = "metre";
-    return std::make_unique<TileRasterSink<float>>(outputPath(config, OutputFile::HeightTif),
-                                                   std::move(options), &Tile::elevationMeters);
+    return withSidecars(
+        std::make_unique<TileRasterSink<float>>(outputPath(config, OutputFile::HeightTif),
+                                                std::move(options), &Tile::elevationMeters),
+        {{pathInOutput(config, "height.qml"), heightQml(heightRamp(config, terrain))}});
 }
+
+namespace {
+
+// height.qml: a few hundred bytes per ramp stop (at most nine) and QGIS's frame.
+constexpr bounds::Bytes kHeightQmlBytes = 8 * bounds::kKiB;
+
+PlannedOutput heightTifDisk(const Config& config) {
+    PlannedOutput out =
+        bounds::plannedGeoTiff(config, OutputFile::HeightTif, SampleFormat::Float32);
+    out.files += 1;
+    out.bytes += kHeightQmlBytes;
+    return out;
+}
+
+}  // namespace
 
 constexpr OutputDriver kHeightTifDriver{
     .file = OutputFile::HeightTif,
     .name = "height.tif",
-    .needsClasses = neverNeeded,
+    // height.qml's water level needs the resolved Terrain when it is a coverage target.
+    .needsClasses = heightRampNeedsTerrain,
     .needsRegions = neverNeeded,
-    .makeSink = [](const Config& config, const SinkInputs&) { return makeHeightSink(config); },
-    .diskBound = [](const Config& config) {
-        return bounds::plannedGeoTiff(config, OutputFile::HeightTif, SampleFormat::Float32);
+    .makeSink = [](const Config& config, const SinkInputs& in) {
+        return makeHeightSink(config, in.terrain);
     },
+    .diskBound = heightTifDisk,
     .memoryBound = [](const Config& config, int threads) {
-        return WriterMemory{MemoryGroup::Writers,
-                            bounds::geoTiffMemory(config, SampleFormat::Float32, threads), 0};
+        return bounds::geoTiffWriterMemory(config, SampleFormat::Float32, threads);
     },
 };
 static_assert(namedAsInTable(kHeightTifDriver));

@@ -39,6 +39,13 @@ inline constexpr std::array<std::string_view, 13> kOutputFileNames{
     "height.exr", "splat.png",    "weight.png"};
 static_assert(kOutputFileNames.size() == std::size_t(OutputFile::Last) + 1);
 
+/// Whether preview.png and height.png carry a legend: auto draws one in pictures at least
+/// kLegendMinWidth pixels wide.
+enum class PreviewLegend : std::uint8_t { Auto, On, Off, Last = Off };
+inline constexpr std::array<std::string_view, 3> kPreviewLegendNames{"auto", "on", "off"};
+static_assert(kPreviewLegendNames.size() == std::size_t(PreviewLegend::Last) + 1);
+inline constexpr std::int64_t kLegendMinWidth = 512;
+
 /// Tiled (level editor) export settings: output.tiled.
 struct TiledConfig {
     std::int64_t tilePixels = 0;      ///< edge of one tile in the tileset image, pixels
@@ -60,6 +67,7 @@ struct OutputConfig {
     TiffLayout layout = TiffLayout::Overviews;
     /// Longest side of preview.png / height.png in pixels; larger maps are downsampled.
     std::int64_t previewMaxSize = 0;
+    PreviewLegend previewLegend = PreviewLegend::Auto;
     Engine engine = Engine::None;
     /// Snap a map size the engine does not accept to the nearest one it does (else an error).
     bool engineSnap = false;
