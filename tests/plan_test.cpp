@@ -31,6 +31,7 @@ const std::string kAllFiles =
 OutputFile ownerOf(const std::string& name) {
     if (name == "height.r16.json") return OutputFile::HeightR16;
     if (name == "height.exr.json") return OutputFile::HeightExr;
+    if (name == "classes.tif.aux.xml") return OutputFile::ClassesTif;
     if (name.starts_with("splat_")) return OutputFile::SplatPng;
     if (name.starts_with("weight_")) return OutputFile::WeightPng;
     if (name.starts_with("map_") || name == "map.world" || name.starts_with("terrain.") ||

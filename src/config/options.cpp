@@ -362,7 +362,9 @@ constexpr std::array kTailRows{
         "Output files to write. height.r16 (raw 16-bit heights) comes with height.r16.json, "
         "height.exr (float heights in metres) with height.exr.json; map.tmj (a Tiled map) "
         "with terrain.tsj and terrain.png; splat.png writes splat_0.png, splat_1.png, ... "
-        "(four classes' weights each, RGBA) and weight.png one weight_<class>.png per class.",
+        "(four classes' weights each, RGBA) and weight.png one weight_<class>.png per class; "
+        "classes.tif comes with classes.tif.aux.xml (its class names for GDAL); classes.qml "
+        "and height.qml are QGIS styles for classes.tif and height.tif.",
         [](Config& c, const Json& v) { c.output.files = outputFilesFrom(v); }},
     Row{"output.preview_max_size", integerIn(kMinPreviewSize, kMaxPreviewSize),
         "Longest side of preview.png and height.png in pixels; bigger maps are downsampled "

@@ -117,8 +117,7 @@ std::unique_ptr<OutputSink> makeClassesSink(const Config& config, const Terrain&
     return withSidecars(
         std::make_unique<TileRasterSink<std::uint8_t>>(path, classesOptions(config, terrain),
                                                        &Tile::classIndex),
-        {{path + ".aux.xml", classesAuxXml(terrain.classes())},
-         {pathInOutput(config, "classes.qml"), classesQml(terrain.classes())}});
+        {{path + ".aux.xml", classesAuxXml(terrain.classes())}});
 }
 
 std::unique_ptr<OutputSink> makeWalkableSink(const Config& config,
@@ -144,14 +143,14 @@ constexpr OutputDriver kClassesTifDriver{
         return makeClassesSink(config,
                                requiredInput(in.terrain, OutputFile::ClassesTif, "a Terrain"));
     },
-    // Each class name twice: in TERRAGRID_CLASSES and in its own items; once more in each
-    // sidecar, classes.tif.aux.xml (with its attribute table row) and classes.qml.
+    // Each class name twice: in TERRAGRID_CLASSES and in its own items; twice more in the
+    // sidecar classes.tif.aux.xml (its category and its attribute table row).
     .diskBound = [](const Config& config) {
         PlannedOutput out =
             bounds::plannedGeoTiff(config, OutputFile::ClassesTif, SampleFormat::UInt8,
                                    2 * bounds::classNamesBytes(config, 128));
-        out.files += 2;
-        out.bytes += 2 * (4 * bounds::kKiB + bounds::classNamesBytes(config, 256));
+        out.files += 1;
+        out.bytes += 4 * bounds::kKiB + 2 * bounds::classNamesBytes(config, 256);
         return out;
     },
     .memoryBound = byteRasterMemory,

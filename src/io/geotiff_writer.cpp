@@ -173,7 +173,7 @@ public:
     std::size_t peakPendingTiles() const noexcept { return m_peakPending; }
     std::uint64_t peakWaitingBytes() const noexcept { return m_peakWaitingBytes; }
     std::uint64_t peakOverviewBytes() const noexcept {
-        return m_overviews ? m_overviews->peakPendingBytes() : 0;
+        return m_overviews ? m_overviews->peakPendingBytes() : m_peakOverviewBytes;
     }
 
 private:
@@ -236,7 +236,8 @@ private:
     std::uint64_t m_peakWaitingBytes = 0;
     std::unique_ptr<TiffTileEncoder> m_serialEncoder;  // for tiles that cannot go straight in
     std::vector<std::byte> m_encoded;
-    std::optional<OverviewPyramid> m_overviews;
+    std::optional<OverviewPyramid> m_overviews;  // until close() has written the levels
+    std::uint64_t m_peakOverviewBytes = 0;       // its peakPendingBytes(), kept by close()
 
     // Parallel encoding, set up when the first tile completes (it depends on the arena the
     // tiles come from). Declared last: destroyed first, while what the jobs use still exists.
@@ -581,6 +582,11 @@ void GeoTiffWriter::Impl::close() {
             writeOverviews();
         }
     });
+    if (m_overviews) {
+        // Every level is in the file: the scratch files go now, not with the writer.
+        m_peakOverviewBytes = m_overviews->peakPendingBytes();
+        m_overviews.reset();
+    }
     clearTiffMessages();
     errno = 0;
     // TIFFFlush writes the last directory and reports failure; TIFFClose cannot.

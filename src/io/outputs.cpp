@@ -5,7 +5,6 @@
 #include <string>
 
 #include "io/geotiff_writer.hpp"
-#include "io/raster_styles.hpp"
 #include "io/sinks.hpp"
 #include "io/size_bounds.hpp"
 #include "terragrid/io/output_drivers.hpp"
@@ -67,40 +66,22 @@ std::string pathInOutput(const Config& config, const std::string& name) {
     return (std::filesystem::path(config.output.directory) / name).string();
 }
 
-std::unique_ptr<OutputSink> makeHeightSink(const Config& config, const Terrain* terrain) {
+std::unique_ptr<OutputSink> makeHeightSink(const Config& config) {
     GeoTiffOptions options = mapGeoTiffOptions(config, SampleFormat::Float32);
     options.unit = "metre";
-    return withSidecars(
-        std::make_unique<TileRasterSink<float>>(outputPath(config, OutputFile::HeightTif),
-                                                std::move(options), &Tile::elevationMeters),
-        {{pathInOutput(config, "height.qml"), heightQml(heightRamp(config, terrain))}});
+    return std::make_unique<TileRasterSink<float>>(outputPath(config, OutputFile::HeightTif),
+                                                   std::move(options), &Tile::elevationMeters);
 }
-
-namespace {
-
-// height.qml: a few hundred bytes per ramp stop (at most nine) and QGIS's frame.
-constexpr bounds::Bytes kHeightQmlBytes = 8 * bounds::kKiB;
-
-PlannedOutput heightTifDisk(const Config& config) {
-    PlannedOutput out =
-        bounds::plannedGeoTiff(config, OutputFile::HeightTif, SampleFormat::Float32);
-    out.files += 1;
-    out.bytes += kHeightQmlBytes;
-    return out;
-}
-
-}  // namespace
 
 constexpr OutputDriver kHeightTifDriver{
     .file = OutputFile::HeightTif,
     .name = "height.tif",
-    // height.qml's water level needs the resolved Terrain when it is a coverage target.
-    .needsClasses = heightRampNeedsTerrain,
+    .needsClasses = neverNeeded,
     .needsRegions = neverNeeded,
-    .makeSink = [](const Config& config, const SinkInputs& in) {
-        return makeHeightSink(config, in.terrain);
+    .makeSink = [](const Config& config, const SinkInputs&) { return makeHeightSink(config); },
+    .diskBound = [](const Config& config) {
+        return bounds::plannedGeoTiff(config, OutputFile::HeightTif, SampleFormat::Float32);
     },
-    .diskBound = heightTifDisk,
     .memoryBound = [](const Config& config, int threads) {
         return bounds::geoTiffWriterMemory(config, SampleFormat::Float32, threads);
     },

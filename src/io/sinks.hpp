@@ -102,13 +102,11 @@ std::unique_ptr<OutputSink> withSidecars(std::unique_ptr<OutputSink> main,
 /// `<config.output.directory>/<name>`, for files written beside an output.
 std::string pathInOutput(const Config& config, const std::string& name);
 
-/// height.tif: elevation in metres as Float32, with height.qml (QGIS style: height.png's ramp)
-/// beside it; `terrain` resolves a coverage lake threshold (heightRampNeedsTerrain), else null.
-std::unique_ptr<OutputSink> makeHeightSink(const Config& config, const Terrain* terrain);
+/// height.tif: elevation in metres as Float32.
+std::unique_ptr<OutputSink> makeHeightSink(const Config& config);
 
 /// classes.tif: Tile::classIndex as UInt8 with the terrain's class colours as its palette,
-/// with classes.tif.aux.xml (GDAL's category names and attribute table) and classes.qml (QGIS
-/// style) beside it.
+/// with classes.tif.aux.xml (GDAL's category names and attribute table) beside it.
 std::unique_ptr<OutputSink> makeClassesSink(const Config& config, const Terrain& terrain);
 
 /// walkable.tif: regions.mask() as UInt8 0/1, written in finish(); `regions` must have

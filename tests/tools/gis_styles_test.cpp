@@ -33,7 +33,8 @@ fs::path run(const test::TempDir& dir, const std::string& args) {
 }
 
 const std::string kStyledFiles =
-    "--set 'output.files=[\"height.tif\",\"classes.tif\",\"stats.json\"]'";
+    "--set 'output.files=[\"height.tif\",\"classes.tif\",\"stats.json\",\"classes.qml\","
+    "\"height.qml\"]'";
 
 TEST(GisStylesTest, GdalReadsClassNamesAndQgisStylesAreInQgisForm) {
     test::TempDir dir;

@@ -31,12 +31,14 @@ enum class OutputFile : std::uint8_t {
     HeightExr,    ///< height.exr (float metres, for Godot) and its sidecar height.exr.json
     SplatPng,     ///< splat_0.png, splat_1.png, ...: four classes' weights per RGBA image
     WeightPng,    ///< weight_<class>.png: each class's weight as 8-bit grey (Unreal)
-    Last = WeightPng
+    ClassesQml,   ///< classes.qml: QGIS style of classes.tif (paletted: names and colours)
+    HeightQml,    ///< height.qml: QGIS style of height.tif (height.png's colour ramp)
+    Last = HeightQml
 };
-inline constexpr std::array<std::string_view, 13> kOutputFileNames{
+inline constexpr std::array<std::string_view, 15> kOutputFileNames{
     "height.tif", "classes.tif",  "walkable.tif", "preview.png", "height.png",
     "stats.json", "height.r16",   "height16.png", "height16.tif", "map.tmj",
-    "height.exr", "splat.png",    "weight.png"};
+    "height.exr", "splat.png",    "weight.png",   "classes.qml", "height.qml"};
 static_assert(kOutputFileNames.size() == std::size_t(OutputFile::Last) + 1);
 
 /// Whether preview.png and height.png carry a legend: auto draws one in pictures at least
