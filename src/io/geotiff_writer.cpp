@@ -282,8 +282,13 @@ GeoTiffWriter::Impl::Impl(std::string path, GeoTiffOptions options)
     m_tileWritten.assign(static_cast<std::size_t>(m_tilesAcross * m_tilesDown), false);
     try {
         open();
-        if (o.layout != TiffLayout::Plain)
-            m_overviews.emplace(m_path, m_options, o.resampling, isCog());
+        if (o.layout != TiffLayout::Plain) {
+            try {
+                m_overviews.emplace(m_path, m_options, o.resampling, isCog());
+            } catch (const TiffError& e) {  // its encoder's scratch TIFF
+                fail(e.what());
+            }
+        }
     } catch (...) {
         // ~Impl will not run; m_file's destructor still removes the temporary file.
         abandonTiff();
