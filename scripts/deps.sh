@@ -16,6 +16,7 @@ packages=(
   libopenexr-dev                   # height.exr
   libgtest-dev libgmock-dev        # test suite
   gdal-bin                         # gdalinfo, used by the tests to check our GeoTIFFs
+  python3-gdal python3-numpy       # GDAL's COG validator, and the tests' overview and class-name checks
   tiled                            # the Tiled editor, used by the tests to open our maps
   godot3-server                    # headless Godot, used by the tests to load height.exr
   openexr                          # exrheader and exrcheck, used by the tests on height.exr

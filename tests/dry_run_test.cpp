@@ -45,6 +45,7 @@ TEST(DryRunTest, PrintsThePlanAndCreatesNothing) {
     EXPECT_THAT(r.out, testing::ContainsRegex("memory:  up to [0-9.]+ MiB \\(program .*\\); "
                                               "[0-9.]+ [MGT]iB available\n"));
     EXPECT_THAT(r.out, HasSubstr("fits:    yes\n"));
+    EXPECT_THAT(r.out, testing::ContainsRegex("overviews [0-9.]+ [KMG]iB"));
     EXPECT_THAT(test::listDir(dir.path()), IsEmpty());
 }
 
@@ -69,10 +70,11 @@ TEST(DryRunTest, JsonDescribesTheWindowAndEveryOutput) {
 
 TEST(DryRunTest, RunNeedingMoreDiskThanIsFreeExitsTwoBeforeCreatingAnything) {
     test::TempDir dir;
-    // 2^40 cells of Float32: 4 TiB of height.tif, uncompressed.
+    // 2^40 cells of Float32: 4 TiB of height.tif, uncompressed and without overviews.
     const std::vector<std::string> args{"--width", "1048576", "--height", "1048576",
                                         "--set", R"(output.files=["height.tif"])",
-                                        "--set", "output.compression=none", "--out-dir", "out"};
+                                        "--set", "output.compression=none",
+                                        "--set", "output.layout=plain", "--out-dir", "out"};
     const Resources resources = probeResources(dir.path().string());
     if (!resources.freeDiskBytes || *resources.freeDiskBytes > (4ull << 40))
         GTEST_SKIP() << "more than 4 TiB free";

@@ -42,9 +42,10 @@ std::map<std::string, std::string> runFiles(const test::TempDir& dir, int tileSi
 TEST(ExecutionParametersTest, EveryOutputIsTheSameBytesForAnyTileSizeAndThreadCount) {
     test::TempDir reference;
     const auto expected = runFiles(reference, 256, 2);
-    // 15 files, and the engine exports: height.exr and its sidecar, splat_0.png and
-    // splat_1.png, and a weight_<class>.png for each of the five default classes.
-    ASSERT_EQ(expected.size(), 24u);
+    // 15 files, classes.tif.aux.xml, the QGIS styles classes.qml and height.qml, and the
+    // engine exports: height.exr and its sidecar, splat_0.png and splat_1.png, and a
+    // weight_<class>.png for each of the five default classes.
+    ASSERT_EQ(expected.size(), 27u);
     for (const int tileSize : {17, 100, 256, 1000}) {
         for (const int threads : {1, 2, 8}) {
             test::TempDir dir;

@@ -121,7 +121,7 @@ std::string nested(std::size_t depth) {
 
 const std::string kFileNames =
     "height.tif, classes.tif, walkable.tif, preview.png, height.png, stats.json, height.r16, "
-    "height16.png, height16.tif, map.tmj, height.exr, splat.png, weight.png";
+    "height16.png, height16.tif, map.tmj, height.exr, splat.png, weight.png, classes.qml, height.qml";
 
 std::vector<HostileCase> hostileCases() {
     return {

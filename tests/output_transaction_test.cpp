@@ -28,11 +28,11 @@ namespace {
 namespace fs = std::filesystem;
 using testing::MatchesRegex;
 
-/// Every output but the chunked Tiled export: 15 files.
+/// Every output but the chunked Tiled export: 16 files (classes.tif with its .aux.xml).
 const std::string kAllFiles = "[\"height.tif\", \"classes.tif\", \"walkable.tif\", "
                               "\"preview.png\", \"height.png\", \"stats.json\", \"height.r16\", "
                               "\"height16.png\", \"height16.tif\", \"map.tmj\"]";
-constexpr int kFileCount = 15;
+constexpr int kFileCount = 16;
 
 std::string runCommandLine(int size, int seed, const std::string& files = kAllFiles) {
     return test::shellQuote(test::cliPath()) + " -q --out-dir out --width " +
@@ -115,7 +115,8 @@ TEST_P(DirectoryInTheWayTest, RefusesTheRunAndTouchesNothing) {
 
 INSTANTIATE_TEST_SUITE_P(
     EveryOutputName, DirectoryInTheWayTest,
-    testing::Values("height.tif", "classes.tif", "walkable.tif", "preview.png", "height.png",
+    testing::Values("height.tif", "classes.tif", "classes.tif.aux.xml", "walkable.tif",
+                    "preview.png", "height.png",
                     "stats.json", "height.r16", "height.r16.json", "height16.png",
                     "height16.tif", "map.tmj", "terrain.tsj", "terrain.png", "blocked.tsj",
                     "blocked.png"),

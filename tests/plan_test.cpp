@@ -31,6 +31,7 @@ const std::string kAllFiles =
 OutputFile ownerOf(const std::string& name) {
     if (name == "height.r16.json") return OutputFile::HeightR16;
     if (name == "height.exr.json") return OutputFile::HeightExr;
+    if (name == "classes.tif.aux.xml") return OutputFile::ClassesTif;
     if (name.starts_with("splat_")) return OutputFile::SplatPng;
     if (name.starts_with("weight_")) return OutputFile::WeightPng;
     if (name.starts_with("map_") || name == "map.world" || name.starts_with("terrain.") ||
@@ -153,6 +154,23 @@ TEST(PlanTest, MemoryGrowsWithThreadsAndTileSizeButNotDisk) {
     EXPECT_EQ(eight.diskBytes(), one.diskBytes());
     EXPECT_GT(memoryPart(planOf(4096, 4096, 2, {"map.tile_size=1024"}), "tiles in flight"),
               memoryPart(planOf(4096, 4096, 2), "tiles in flight"));
+}
+
+// The overview pyramids hold a band of tiles per level, never a level: a 65536^2 map's
+// overviews take little more than a 65536 x 2048 band's (its small levels are a row or two
+// taller, and the tile indexes grow with the area at 24 bytes a tile), a few hundred MiB for
+// the four GeoTIFFs, against 16 GiB for height.tif's full resolution alone; the plain layout
+// has none.
+TEST(PlanTest, OverviewsHaveTheirOwnLineAndGrowWithTheWidthNotTheArea) {
+    const std::uint64_t square = memoryPart(planOf(65536, 65536), "overviews");
+    const std::uint64_t band = memoryPart(planOf(65536, 2048), "overviews");
+    EXPECT_GT(band, 0u);
+    EXPECT_GE(square, band);
+    EXPECT_LT(square, band + band / 2);
+    EXPECT_LT(square, 512ull << 20);
+    EXPECT_EQ(memoryPart(planOf(65536, 65536, 2, {"output.layout=\"plain\""}), "overviews"), 0u);
+    EXPECT_EQ(memoryPart(planOf(4096, 4096, 2, {R"(output.files=["preview.png"])"}), "overviews"),
+              0u);
 }
 
 TEST(PlanTest, MemoryFollowsTheOutputsThatHoldSomethingPerCellOrPixel) {

@@ -81,8 +81,9 @@ TEST(RunTest, DefaultMapHasEveryClassAndStatsEqualTheCountsInClassesTif) {
     const Config config = configIn(dir, {kEveryFile});
     const RunReport report = runWith(config);
     EXPECT_THAT(test::listDir(dir / "out"),
-                testing::ElementsAre("blocked.png", "blocked.tsj", "classes.tif", "height.exr",
-                                     "height.exr.json", "height.png", "height.r16",
+                testing::ElementsAre("blocked.png", "blocked.tsj", "classes.qml", "classes.tif",
+                                     "classes.tif.aux.xml", "height.exr",
+                                     "height.exr.json", "height.png", "height.qml", "height.r16",
                                      "height.r16.json", "height.tif",
                                      "height16.png", "height16.tif", "map.tmj", "preview.png",
                                      "splat_0.png", "splat_1.png", "stats.json",

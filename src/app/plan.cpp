@@ -61,6 +61,14 @@ Bytes writersMemory(const Config& config, int threads, MemoryGroup group) {
     return streaming + finishing;
 }
 
+// The GeoTIFFs' overview pyramids, all held while the tiles stream.
+Bytes overviewsMemory(const Config& config, int threads) {
+    Bytes total = 0;
+    for (const OutputDriver* driver : outputDrivers())
+        if (config.wants(driver->file)) total += driver->memoryBound(config, threads).overviews;
+    return total;
+}
+
 // The coverage sample: height and moisture of up to about kCoverageSampleCells cells of the
 // whole map, as doubles, with the copies resolving the thresholds makes.
 Bytes coverageMemory(const Config& config, int threads) {
@@ -79,6 +87,7 @@ std::vector<MemoryPart> memoryOf(const Config& config, const Config& generated, 
     m.add("previews", writersMemory(generated, threads, MemoryGroup::Previews));
     m.add("walkable regions", regionMemory(generated));
     m.add("writers", writersMemory(generated, threads, MemoryGroup::Writers));
+    m.add("overviews", overviewsMemory(generated, threads));
     m.add("coverage sample", coverageMemory(config, threads));
     return std::move(m.parts);
 }

@@ -25,6 +25,7 @@ namespace fs = std::filesystem;
 std::vector<std::string> namesOf(const PlannedOutput& output) {
     std::vector<std::string> names{output.path};
     if (output.file == OutputFile::HeightR16) names.push_back(output.path + ".json");
+    if (output.file == OutputFile::ClassesTif) names.push_back(output.path + ".aux.xml");
     if (output.file == OutputFile::TiledMap) {
         const fs::path directory = fs::path(output.path).parent_path();
         names.push_back((directory / kTerrainTilesetFile).string());

@@ -108,6 +108,7 @@ Json classesJson(const Terrain& terrain, const MapStats& stats) {
         const TerrainClass& c = terrain.classes()[i];
         list.push_back({{"index", i},
                         {"name", c.name},
+                        {"colour", hexColour(c.colour)},
                         {"walkable", c.walkable},
                         {"cells", stats.classCells()[i]},
                         {"share", share(stats.classCells()[i], stats.cells())}});

@@ -370,12 +370,21 @@ constexpr std::array kTailRows{
         "Output files to write. height.r16 (raw 16-bit heights) comes with height.r16.json, "
         "height.exr (float heights in metres) with height.exr.json; map.tmj (a Tiled map) "
         "with terrain.tsj and terrain.png; splat.png writes splat_0.png, splat_1.png, ... "
-        "(four classes' weights each, RGBA) and weight.png one weight_<class>.png per class.",
+        "(four classes' weights each, RGBA) and weight.png one weight_<class>.png per class; "
+        "classes.tif comes with classes.tif.aux.xml (its class names for GDAL); classes.qml "
+        "and height.qml are QGIS styles for classes.tif and height.tif.",
         [](Config& c, const Json& v) { c.output.files = outputFilesFrom(v); }},
     Row{"output.preview_max_size", integerIn(kMinPreviewSize, kMaxPreviewSize),
         "Longest side of preview.png and height.png in pixels; bigger maps are downsampled "
         "while tiles stream.",
         [](Config& c, const Json& v) { c.output.previewMaxSize = v.get<std::int64_t>(); }},
+    Row{"output.preview_legend", oneOf(kPreviewLegendNames),
+        "Draw a legend into preview.png (class colours and names) and height.png (its colour "
+        "ramp with metres, water included): on, off, or auto (on for pictures at least 512 "
+        "pixels wide).",
+        [](Config& c, const Json& v) {
+            c.output.previewLegend = enumNamed<PreviewLegend>(kPreviewLegendNames, v);
+        }},
     Row{"output.epsg", integerIn(kMinEpsg, kMaxEpsg),
         "EPSG code of the CRS the world coordinates are in, written into the GeoTIFF.",
         [](Config& c, const Json& v) { c.output.epsg = v.get<int>(); }},
@@ -392,6 +401,14 @@ constexpr std::array kTailRows{
         "Edge of the square blocks (TIFF tiles) of every GeoTIFF, in cells: a multiple of 16. "
         "Set apart from map.tile_size, which changes no byte of any output.",
         [](Config& c, const Json& v) { c.output.geotiffBlockSize = v.get<std::int64_t>(); }},
+    Row{"output.layout", oneOf(kTiffLayoutNames),
+        "How every GeoTIFF stores its resolutions: overviews adds internal overviews (each "
+        "half the size of the one before, down to one block; the mean for heights, the most "
+        "frequent value for classes and masks); cog writes a Cloud Optimized GeoTIFF with the "
+        "same overviews; plain writes the full resolution alone.",
+        [](Config& c, const Json& v) {
+            c.output.layout = enumNamed<TiffLayout>(kTiffLayoutNames, v);
+        }},
     Row{"output.engine", oneOf(kEngineNames),
         "Game engine the map is meant for: its size must be one the engine accepts (unity: "
         "square 2^n+1 from 33 to 4097; unreal: each side one of 127, 253, 505, 1009, 2017, "

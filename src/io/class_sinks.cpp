@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "io/geotiff_writer.hpp"
+#include "io/raster_styles.hpp"
 #include "io/sinks.hpp"
 #include "io/size_bounds.hpp"
 
@@ -17,6 +18,7 @@ namespace {
 // tell what each value means without the config that made it.
 GeoTiffOptions classesOptions(const Config& config, const Terrain& terrain) {
     GeoTiffOptions options = mapGeoTiffOptions(config, SampleFormat::UInt8);
+    options.resampling = Resampling::Mode;  // an overview cell is one of the classes below
     std::string names;
     for (const TerrainClass& c : terrain.classes()) {
         names += (names.empty() ? "" : ",") + c.name;
@@ -72,6 +74,7 @@ public:
 private:
     static GeoTiffOptions options(const Config& config) {
         GeoTiffOptions options = mapGeoTiffOptions(config, SampleFormat::UInt8);
+        options.resampling = Resampling::Mode;  // 0 or 1, never a blend
         options.metadata.emplace_back("TERRAGRID_WALKABLE", "1 = walkable, 0 = not walkable");
         options.metadata.emplace_back(
             "TERRAGRID_CONNECTIVITY",
@@ -111,9 +114,11 @@ void writeMask(GeoTiffWriter& writer, const BitRaster& mask, std::int64_t tileSi
 }
 
 std::unique_ptr<OutputSink> makeClassesSink(const Config& config, const Terrain& terrain) {
-    return std::make_unique<TileRasterSink<std::uint8_t>>(
-        outputPath(config, OutputFile::ClassesTif), classesOptions(config, terrain),
-        &Tile::classIndex);
+    const std::string path = outputPath(config, OutputFile::ClassesTif);
+    return withSidecars(
+        std::make_unique<TileRasterSink<std::uint8_t>>(path, classesOptions(config, terrain),
+                                                       &Tile::classIndex),
+        {{path + ".aux.xml", classesAuxXml(terrain.classes())}});
 }
 
 std::unique_ptr<OutputSink> makeWalkableSink(const Config& config,
@@ -125,7 +130,7 @@ namespace {
 
 // classes.tif and walkable.tif: one UInt8 GeoTIFF writer each.
 WriterMemory byteRasterMemory(const Config& config, int threads) {
-    return {MemoryGroup::Writers, bounds::geoTiffMemory(config, SampleFormat::UInt8, threads), 0};
+    return bounds::geoTiffWriterMemory(config, SampleFormat::UInt8, threads);
 }
 
 }  // namespace
@@ -139,10 +144,15 @@ constexpr OutputDriver kClassesTifDriver{
         return makeClassesSink(config,
                                requiredInput(in.terrain, OutputFile::ClassesTif, "a Terrain"));
     },
-    // Each class name twice: in TERRAGRID_CLASSES and in its own items.
+    // Each class name twice: in TERRAGRID_CLASSES and in its own items; twice more in the
+    // sidecar classes.tif.aux.xml (its category and its attribute table row).
     .diskBound = [](const Config& config) {
-        return bounds::plannedGeoTiff(config, OutputFile::ClassesTif, SampleFormat::UInt8,
-                                      2 * bounds::classNamesBytes(config, 128));
+        PlannedOutput out =
+            bounds::plannedGeoTiff(config, OutputFile::ClassesTif, SampleFormat::UInt8,
+                                   2 * bounds::classNamesBytes(config, 128));
+        out.files += 1;
+        out.bytes += 4 * bounds::kKiB + 2 * bounds::classNamesBytes(config, 256);
+        return out;
     },
     .memoryBound = byteRasterMemory,
 };

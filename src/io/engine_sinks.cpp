@@ -295,8 +295,7 @@ constexpr OutputDriver kHeight16TifDriver{
                                       bounds::kKiB);
     },
     .memoryBound = [](const Config& config, int threads) {
-        return WriterMemory{MemoryGroup::Writers,
-                            bounds::geoTiffMemory(config, SampleFormat::UInt16, threads), 0};
+        return bounds::geoTiffWriterMemory(config, SampleFormat::UInt16, threads);
     },
 };
 static_assert(namedAsInTable(kHeight16TifDriver));

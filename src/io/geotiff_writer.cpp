@@ -22,6 +22,7 @@
 
 #include "io/atomic_file.hpp"
 #include "io/libtiff_support.hpp"
+#include "io/overview_pyramid.hpp"
 #include "io/tiff_tile_encoder.hpp"
 #include "io/tile_job_queue.hpp"
 #include "terragrid/io/outputs.hpp"
@@ -126,11 +127,17 @@ std::size_t bytesPerSample(SampleFormat format) noexcept {
 }
 
 bool needsBigTiff(std::int64_t width, std::int64_t height, std::size_t bytesPerSample,
-                  std::int64_t tileSize) noexcept {
+                  std::int64_t tileSize, bool withOverviews) noexcept {
     // In double, so no product can overflow; rounding is nothing at the scale of 4 GiB.
-    const double tilesAcross = static_cast<double>((width + tileSize - 1) / tileSize);
-    const double tilesDown = static_cast<double>((height + tileSize - 1) / tileSize);
-    const double tiles = tilesAcross * tilesDown;
+    const auto tilesOf = [tileSize](std::int64_t w, std::int64_t h) {
+        return static_cast<double>((w + tileSize - 1) / tileSize) *
+               static_cast<double>((h + tileSize - 1) / tileSize);
+    };
+    double tiles = tilesOf(width, height);
+    if (withOverviews) {
+        for (const RasterSize& level : overviewSizes(width, height, tileSize))
+            tiles += tilesOf(level.width, level.height);
+    }
     const double tileBytes =
         static_cast<double>(tileSize) * static_cast<double>(tileSize) *
         static_cast<double>(bytesPerSample);
@@ -166,8 +173,12 @@ public:
     const std::string& path() const noexcept { return m_path; }
     bool isBigTiff() const noexcept { return m_bigTiff; }
     // Both kinds of tiles held: waiting for cells, and encoded but waiting for an earlier one.
-    std::size_t peakPendingTiles() const noexcept { return m_peakPending + m_peakEarly; }
+    std::size_t peakPendingTiles() const noexcept { return m_peakPending + m_peakWaitingTiles; }
     double parallelCpuSeconds() const noexcept { return m_jobs ? m_jobs->jobCpuSeconds() : 0; }
+    std::uint64_t peakWaitingBytes() const noexcept { return m_peakWaitingBytes; }
+    std::uint64_t peakOverviewBytes() const noexcept {
+        return m_overviews ? m_overviews->peakPendingBytes() : m_peakOverviewBytes;
+    }
 
 private:
     enum class State : std::uint8_t { Open, Closed, Committed, Failed };
@@ -184,9 +195,16 @@ private:
     void writeTags();
     void writeColorMap();
     void encodeTile(std::int64_t index, PendingTile& tile);
+    void deliverEncoded(std::int64_t index, const std::byte* bytes, std::size_t count);
+    void writeWaitingTiles();
+    bool isCog() const noexcept { return m_options.layout == TiffLayout::Cog; }
+    void setOverviewTags(std::size_t level);
+    void writeOverviews();
+    void writeCog();
+    void writeCogGhostHeader();
+    void writeLevelTiles(TIFF* tif, std::size_t level);
     bool encodesInParallel();
     void writeRawTile(std::int64_t index, const std::byte* bytes, std::size_t count);
-    void emitTile(std::int64_t index, const std::byte* bytes, std::size_t count);
     void startWriteback(std::size_t bytesWritten) noexcept;
     bool writeWholeRawTile(std::int64_t col0, std::int64_t row0, std::int64_t width,
                            std::int64_t height, const std::byte* data);
@@ -217,10 +235,17 @@ private:
     std::size_t m_peakPending = 0;
     std::vector<std::byte> m_spare;  // a written tile's buffer, reused for the next tile
     std::vector<std::byte> m_encoded;  // serial encoding's output, reused
-    // Encoded tiles that completed before a tile with a lower index (emitTile).
-    std::map<std::int64_t, std::vector<std::byte>> m_early;
-    std::int64_t m_nextToWrite = 0;
-    std::size_t m_peakEarly = 0;
+
+    // Tiles reach the file in row-major order: m_nextTile is the next to write, m_waiting
+    // holds encoded tiles that completed before it (COG: every tile goes to the pyramid's
+    // full-resolution store instead and is written at close()).
+    std::int64_t m_nextTile = 0;
+    std::map<std::int64_t, std::vector<std::byte>> m_waiting;
+    std::uint64_t m_waitingBytes = 0;
+    std::uint64_t m_peakWaitingBytes = 0;
+    std::size_t m_peakWaitingTiles = 0;
+    std::optional<OverviewPyramid> m_overviews;  // until close() has written the levels
+    std::uint64_t m_peakOverviewBytes = 0;       // its peakPendingBytes(), kept by close()
 
     // Parallel encoding, set up when the first tile completes (it depends on the arena the
     // tiles come from). Declared last: destroyed first, while what the jobs use still exists.
@@ -258,12 +283,20 @@ GeoTiffWriter::Impl::Impl(std::string path, GeoTiffOptions options)
     }
     m_sampleBytes = bytesPerSample(o.sampleFormat);
     m_bigTiff = o.bigTiff == BigTiffMode::Always ||
-                needsBigTiff(o.width, o.height, m_sampleBytes, o.tileSize);
+                needsBigTiff(o.width, o.height, m_sampleBytes, o.tileSize,
+                             o.layout != TiffLayout::Plain);
     m_tilesAcross = (o.width + o.tileSize - 1) / o.tileSize;
     m_tilesDown = (o.height + o.tileSize - 1) / o.tileSize;
     m_tileWritten.assign(static_cast<std::size_t>(m_tilesAcross * m_tilesDown), false);
     try {
         open();
+        if (o.layout != TiffLayout::Plain) {
+            try {
+                m_overviews.emplace(m_path, m_options, o.resampling, isCog());
+            } catch (const TiffError& e) {  // its encoder's scratch TIFF
+                fail(e.what());
+            }
+        }
     } catch (...) {
         // ~Impl will not run; m_file's destructor still removes the temporary file.
         abandonTiff();
@@ -309,6 +342,7 @@ void GeoTiffWriter::Impl::open() {
                         static_cast<std::uint32_t>(m_options.height), palette);
         if (palette) writeColorMap();
         writeTags();
+        if (isCog()) writeCogGhostHeader();
     } catch (const TiffError& e) {
         fail(e.what());
     }
@@ -414,6 +448,8 @@ void GeoTiffWriter::Impl::writeSamples(std::int64_t col0, std::int64_t row0,
             const std::int64_t expected = cellsInTile(tx, ty);
             if (tile.cellsReceived > expected) failOverlap(index);
             if (tile.cellsReceived == expected) {
+                // Reduced into the overviews first: encoding spoils the samples.
+                if (m_overviews) m_overviews->addFullResolutionTile(tx, ty, tile.bytes.data());
                 encodeTile(index, tile);
                 m_spare = std::move(tile.bytes);
                 m_pending.erase(it);
@@ -439,7 +475,8 @@ bool GeoTiffWriter::Impl::writeWholeRawTile(std::int64_t col0, std::int64_t row0
     if (m_tileWritten[static_cast<std::size_t>(index)] || m_pending.contains(index)) {
         failOverlap(index);
     }
-    emitTile(index, data, static_cast<std::size_t>(t * t) * m_sampleBytes);
+    if (m_overviews) m_overviews->addFullResolutionTile(col0 / t, row0 / t, data);
+    deliverEncoded(index, data, static_cast<std::size_t>(t * t) * m_sampleBytes);
     m_tileWritten[static_cast<std::size_t>(index)] = true;
     ++m_tilesWrittenCount;
     return true;
@@ -451,36 +488,15 @@ void GeoTiffWriter::Impl::encodeTile(std::int64_t index, PendingTile& tile) {
         tile.bytes = m_jobs->takeBuffer();
     } else if (m_options.compression == Compression::None &&
                std::endian::native == std::endian::little) {
-        emitTile(index, tile.bytes.data(), tile.bytes.size());  // the cells are the bytes
+        deliverEncoded(index, tile.bytes.data(), tile.bytes.size());  // the cells are the bytes
     } else {
         runJobs([&] {
             encodeOnThisThread(tile.bytes, m_encoded);
-            emitTile(index, m_encoded.data(), m_encoded.size());
+            deliverEncoded(index, m_encoded.data(), m_encoded.size());
         });
     }
     m_tileWritten[static_cast<std::size_t>(index)] = true;
     ++m_tilesWrittenCount;
-}
-
-// TIFF tiles complete in an order that depends on the generator's tiles (map.tile_size): a
-// TIFF tile spanning several generator rows completes after tiles to its right that do not.
-// The file holds them in index order whatever the order they complete in, so the bytes never
-// depend on map.tile_size (design.md principle 6): a tile that is early waits here, encoded,
-// until every tile before it is written. That holds at most about a row of TIFF tiles, the
-// same bound as the tiles waiting for cells.
-void GeoTiffWriter::Impl::emitTile(std::int64_t index, const std::byte* bytes, std::size_t count) {
-    if (index != m_nextToWrite) {
-        m_early.emplace(index, std::vector<std::byte>(bytes, bytes + count));
-        m_peakEarly = std::max(m_peakEarly, m_early.size());
-        return;
-    }
-    writeRawTile(index, bytes, count);
-    ++m_nextToWrite;
-    for (auto it = m_early.begin(); it != m_early.end() && it->first == m_nextToWrite;
-         it = m_early.erase(it)) {
-        writeRawTile(it->first, it->second.data(), it->second.size());
-        ++m_nextToWrite;
-    }
 }
 
 // Compressing on TBB workers pays when there are workers and something to compress; the bytes
@@ -500,7 +516,7 @@ bool GeoTiffWriter::Impl::encodesInParallel() {
                 encodeOnThisThread(raw, out);
             },
             [this](std::int64_t index, const std::vector<std::byte>& bytes) {
-                emitTile(index, bytes.data(), bytes.size());
+                deliverEncoded(index, bytes.data(), bytes.size());
             });
     }
     return m_jobs.has_value();
@@ -512,6 +528,38 @@ void GeoTiffWriter::Impl::encodeOnThisThread(std::vector<std::byte>& raw,
     std::unique_ptr<TiffTileEncoder>& encoder = m_encoders.local();
     if (!encoder) encoder = std::make_unique<TiffTileEncoder>(m_options);
     encoder->encode(raw.data(), raw.size(), out);
+}
+
+// An encoded tile, in the order tiles completed: into the COG's store, into the file when its
+// turn has come, else into the waiting room. TIFF tiles complete in an order that depends on
+// the generator's tiles (map.tile_size): a TIFF tile spanning several generator rows completes
+// after tiles to its right that do not. The file holds them in index order whatever the order
+// they complete in, so the bytes never depend on map.tile_size (design.md principle 6). That
+// holds at most about a row of TIFF tiles, the same bound as the tiles waiting for cells.
+void GeoTiffWriter::Impl::deliverEncoded(std::int64_t index, const std::byte* bytes,
+                                         std::size_t count) {
+    if (isCog()) {
+        m_overviews->storeFullResolutionTile(index, std::vector<std::byte>(bytes, bytes + count));
+    } else if (index == m_nextTile) {
+        writeRawTile(index, bytes, count);
+        ++m_nextTile;
+        writeWaitingTiles();
+    } else {
+        m_waiting.emplace(index, std::vector<std::byte>(bytes, bytes + count));
+        m_waitingBytes += count;
+        m_peakWaitingBytes = std::max(m_peakWaitingBytes, m_waitingBytes);
+        m_peakWaitingTiles = std::max(m_peakWaitingTiles, m_waiting.size());
+    }
+}
+
+void GeoTiffWriter::Impl::writeWaitingTiles() {
+    while (!m_waiting.empty() && m_waiting.begin()->first == m_nextTile) {
+        const std::vector<std::byte>& bytes = m_waiting.begin()->second;
+        writeRawTile(m_nextTile, bytes.data(), bytes.size());
+        m_waitingBytes -= bytes.size();
+        m_waiting.erase(m_waiting.begin());
+        ++m_nextTile;
+    }
 }
 
 void GeoTiffWriter::Impl::writeRawTile(std::int64_t index, const std::byte* bytes,
@@ -574,17 +622,131 @@ void GeoTiffWriter::Impl::close() {
              std::to_string(tileCount) + " TIFF tiles received all their cells");
     }
     if (m_jobs) runJobs([&] { m_jobs->finish(); });
-    if (m_nextToWrite != tileCount || !m_early.empty()) {
-        throw std::logic_error("GeoTiffWriter: " + std::to_string(m_nextToWrite) + " of " +
+    if (!isCog() && (m_nextTile != tileCount || !m_waiting.empty())) {
+        throw std::logic_error("GeoTiffWriter: " + std::to_string(m_nextTile) + " of " +
                                std::to_string(tileCount) + " TIFF tiles reached '" + m_path + "'");
+    }
+    if (m_overviews) m_overviews->checkComplete(m_path);
+    runJobs([&] {
+        if (isCog()) {
+            writeCog();
+        } else {
+            writeOverviews();
+        }
+    });
+    if (m_overviews) {
+        // Every level is in the file: the scratch files go now, not with the writer.
+        m_peakOverviewBytes = m_overviews->peakPendingBytes();
+        m_overviews.reset();
     }
     clearTiffMessages();
     errno = 0;
-    // TIFFFlush writes the directory and reports failure; TIFFClose cannot.
+    // TIFFFlush writes the last directory and reports failure; TIFFClose cannot.
     if (TIFFFlush(m_tif) != 1) failTiff("TIFFFlush", true);
     TIFFClose(std::exchange(m_tif, nullptr));
     if (tiffErrorCollected()) failTiff("TIFFClose");
     m_state = State::Closed;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Layouts (GeoTiffOptions::layout). Overview directories carry the encoding tags and the
+// colour map; GDAL takes georeferencing, nodata and metadata from the full resolution's.
+
+void GeoTiffWriter::Impl::setOverviewTags(std::size_t level) {
+    const RasterSize size = m_overviews->levelSize(level);
+    const bool palette = !m_options.palette.empty();
+    setTag(m_tif, TIFFTAG_SUBFILETYPE, static_cast<std::uint32_t>(FILETYPE_REDUCEDIMAGE));
+    setEncodingTags(m_tif, m_options, static_cast<std::uint32_t>(size.width),
+                    static_cast<std::uint32_t>(size.height), palette);
+    if (palette) writeColorMap();
+}
+
+// Tiles of `level` from the scratch files into `tif`'s current directory, row-major.
+void GeoTiffWriter::Impl::writeLevelTiles(TIFF* tif, std::size_t level) {
+    const RasterSize size = m_overviews->levelSize(level);
+    const std::int64_t t = m_options.tileSize;
+    const std::int64_t tiles = ((size.width + t - 1) / t) * ((size.height + t - 1) / t);
+    std::vector<std::byte> bytes;
+    for (std::int64_t index = 0; index < tiles; ++index) {
+        m_overviews->readTile(level, index, bytes);
+        clearTiffMessages();
+        errno = 0;
+        const auto count = static_cast<tmsize_t>(bytes.size());
+        if (TIFFWriteRawTile(tif, static_cast<std::uint32_t>(index), bytes.data(), count) !=
+            count) {
+            failTileWrite("TIFFWriteRawTile", index);
+        }
+    }
+}
+
+// The full resolution's directory (its tiles are in), then one reduced-resolution subfile per
+// level; close() writes the last directory.
+void GeoTiffWriter::Impl::writeOverviews() {
+    if (!m_overviews) return;
+    for (std::size_t level = 1; level <= m_overviews->levelCount(); ++level) {
+        clearTiffMessages();
+        errno = 0;
+        if (TIFFWriteDirectory(m_tif) != 1) failTiff("TIFFWriteDirectory", true);
+        setOverviewTags(level);
+        writeLevelTiles(m_tif, level);
+    }
+}
+
+// GDAL's "ghost" header right after the TIFF header, before the first directory: it tells
+// readers (and GDAL's validator) that the directories come before the data and that tiles are
+// in row-major order. libtiff puts each directory at the end of the file, so the first one
+// lands after these bytes.
+void GeoTiffWriter::Impl::writeCogGhostHeader() {
+    const std::string body =
+        "LAYOUT=IFDS_BEFORE_DATA\nBLOCK_ORDER=ROW_MAJOR\nKNOWN_INCOMPATIBLE_EDITION=NO\n";
+    char head[64];
+    std::snprintf(head, sizeof head, "GDAL_STRUCTURAL_METADATA_SIZE=%06zu bytes\n",
+                  body.size());
+    const std::string ghost = head + body;
+    m_file->writeAt(ghost.data(), ghost.size(), m_bigTiff ? 16 : 8);
+}
+
+// A Cloud Optimized GeoTIFF: every directory first (full resolution, then overviews by
+// decreasing size) with its tile arrays deferred, as GDAL's COG driver does; then, with the
+// file reopened for update, the arrays (still zeros) right after the directories and the tiles
+// from the smallest overview to the full resolution. Updating only the arrays, libtiff
+// rewrites them in place, so the directories stay at the front.
+void GeoTiffWriter::Impl::writeCog() {
+    const std::size_t levels = m_overviews->levelCount();
+    for (std::size_t level = 0; level <= levels; ++level) {
+        if (level > 0) setOverviewTags(level);
+        clearTiffMessages();
+        errno = 0;
+        if (TIFFDeferStrileArrayWriting(m_tif) != 1) failTiff("TIFFDeferStrileArrayWriting");
+        if (TIFFWriteCheck(m_tif, 1, "GeoTiffWriter") != 1) failTiff("TIFFWriteCheck");
+        if (TIFFWriteDirectory(m_tif) != 1) failTiff("TIFFWriteDirectory", true);
+    }
+    TIFFClose(std::exchange(m_tif, nullptr));
+    if (tiffErrorCollected()) failTiff("TIFFClose");
+
+    if (::lseek(m_file->fd(), 0, SEEK_SET) < 0) fail(std::strerror(errno));
+    const int fd = ::dup(m_file->fd());
+    if (fd < 0) fail(std::strerror(errno));
+    clearTiffMessages();
+    m_tif = TIFFFdOpen(fd, m_path.c_str(), "r+");
+    if (!m_tif) {
+        ::close(fd);
+        failTiff("TIFFFdOpen", true);
+    }
+    for (std::size_t level = 0; level <= levels; ++level) {
+        clearTiffMessages();
+        if (TIFFSetDirectory(m_tif, static_cast<tdir_t>(level)) != 1)
+            failTiff("TIFFSetDirectory");
+        if (TIFFForceStrileArrayWriting(m_tif) != 1) failTiff("TIFFForceStrileArrayWriting", true);
+    }
+    for (std::size_t level = levels + 1; level-- > 0;) {
+        clearTiffMessages();
+        if (TIFFSetDirectory(m_tif, static_cast<tdir_t>(level)) != 1)
+            failTiff("TIFFSetDirectory");
+        writeLevelTiles(m_tif, level);
+        errno = 0;
+        if (TIFFFlush(m_tif) != 1) failTiff("TIFFFlush", true);
+    }
 }
 
 void GeoTiffWriter::Impl::commit() {
@@ -668,5 +830,13 @@ std::size_t GeoTiffWriter::peakPendingTiles() const noexcept {
 }
 
 double GeoTiffWriter::parallelCpuSeconds() const noexcept { return m_impl->parallelCpuSeconds(); }
+
+std::uint64_t GeoTiffWriter::peakWaitingBytes() const noexcept {
+    return m_impl->peakWaitingBytes();
+}
+
+std::uint64_t GeoTiffWriter::peakOverviewBytes() const noexcept {
+    return m_impl->peakOverviewBytes();
+}
 
 }  // namespace terragrid

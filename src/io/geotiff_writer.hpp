@@ -9,9 +9,11 @@
 // its name only on commit().
 //
 // Compressed tiles are encoded on TBB workers of the caller's arena (tiff_tile_encoder.hpp,
-// tile_job_queue.hpp) or in the calling thread, and written with TIFFWriteRawTile in tile
-// index order, whatever order they completed in, so the file has the same bytes for any thread
-// count and any block size; at most tileJobs tiles are being encoded at once.
+// tile_job_queue.hpp) and written with TIFFWriteRawTile in row-major order (a tile that
+// completes early waits, encoded, for the ones before it), so the file has the same bytes
+// whatever the thread count and whatever the size and order of the blocks; at most tileJobs
+// tiles are being encoded at once. Overviews (GeoTiffOptions::layout) are built as the tiles
+// complete and kept in scratch files until close() writes them (overview_pyramid.hpp).
 //
 // This header keeps libtiff out: geotiff_writer.cpp and tiff_tile_encoder.cpp, through
 // libtiff_support.hpp, are the only files that include tiffio.h.
@@ -82,15 +84,23 @@ struct GeoTiffOptions {
     /// Uncompressed files are always written serially: there is nothing to hand over. Any value
     /// gives the same bytes.
     std::size_t tileJobs = 0;
+    /// Plain: the full resolution alone. Overviews: followed by reduced-resolution subfiles,
+    /// each half the size of the one before down to one block (overview_pyramid.hpp). Cog: a
+    /// Cloud Optimized GeoTIFF with the same overviews, every IFD before the tile data, the
+    /// tiles from the smallest overview to the full resolution, row-major in each.
+    TiffLayout layout = TiffLayout::Plain;
+    /// How the overviews' cells are made from the level below.
+    Resampling resampling = Resampling::Average;
 };
 
 /// Whether a tiled raster could pass the 4 GiB limit of classic TIFF. Counts every tile at its
 /// full padded size, grown by half (LZW's worst case on incompressible data: a 12-bit code per
 /// input byte; deflate and zstd grow far less), plus per-tile offsets and a margin for the
 /// header and tags. Errs towards BigTIFF, which costs a few bytes and is read by everything
-/// current, while a wrong "no" fails the run near its end. Pure; inputs positive.
+/// current, while a wrong "no" fails the run near its end. `withOverviews` counts the tiles
+/// of the overview levels (overview_pyramid.hpp) too. Pure; inputs positive.
 bool needsBigTiff(std::int64_t width, std::int64_t height, std::size_t bytesPerSample,
-                  std::int64_t tileSize) noexcept;
+                  std::int64_t tileSize, bool withOverviews = false) noexcept;
 
 /// Registers the GeoTIFF and GDAL tags with libtiff (a tag extender) and installs terragrid's
 /// libtiff error and warning handlers, which collect libtiff's messages for OutputError instead
@@ -151,6 +161,10 @@ public:
     /// CPU seconds spent compressing tiles on TBB workers so far (0 when encoding serially,
     /// which the caller's own time already counts).
     double parallelCpuSeconds() const noexcept;
+    /// The most bytes of encoded tiles that waited for earlier tiles at one time, and of
+    /// overview tiles that waited for cells (memory, for tests).
+    std::uint64_t peakWaitingBytes() const noexcept;
+    std::uint64_t peakOverviewBytes() const noexcept;
 
 private:
     class Impl;  // keeps libtiff's types out of this header

@@ -48,6 +48,7 @@ GeoTiffOptions mapGeoTiffOptions(const Config& config, SampleFormat format) {
     options.sampleFormat = format;
     options.compression = config.output.compression;
     options.bigTiff = config.output.bigTiff;
+    options.layout = config.output.layout;
     options.geo.epsg = config.output.epsg;
     options.geo.originX = config.map.originX;
     options.geo.originY = config.map.originY;
@@ -60,6 +61,10 @@ GeoTiffOptions mapGeoTiffOptions(const Config& config, SampleFormat format) {
         {"TERRAGRID_VERSION", kVersion},
     };
     return options;
+}
+
+std::string pathInOutput(const Config& config, const std::string& name) {
+    return (std::filesystem::path(config.output.directory) / name).string();
 }
 
 std::unique_ptr<OutputSink> makeHeightSink(const Config& config) {
@@ -79,8 +84,7 @@ constexpr OutputDriver kHeightTifDriver{
         return bounds::plannedGeoTiff(config, OutputFile::HeightTif, SampleFormat::Float32);
     },
     .memoryBound = [](const Config& config, int threads) {
-        return WriterMemory{MemoryGroup::Writers,
-                            bounds::geoTiffMemory(config, SampleFormat::Float32, threads), 0};
+        return bounds::geoTiffWriterMemory(config, SampleFormat::Float32, threads);
     },
 };
 static_assert(namedAsInTable(kHeightTifDriver));

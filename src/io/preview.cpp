@@ -227,6 +227,51 @@ ColourF hypsometricColour(double elevation, double minMeters, double maxMeters) 
     return {mix(lo.r, hi.r), mix(lo.g, hi.g), mix(lo.b, hi.b)};
 }
 
+ColourF heightColour(const HeightRamp& ramp, double elevation) noexcept {
+    if (!ramp.hasWater || !(elevation <= ramp.waterMeters)) {
+        return hypsometricColour(elevation, ramp.minMeters, ramp.maxMeters);
+    }
+    // Depth as a share of the deepest possible water: 0 at the level, 1 at the minimum.
+    const double depthRange = ramp.waterMeters - ramp.minMeters;
+    const double f =
+        depthRange > 0 ? clampOrLow((ramp.waterMeters - elevation) / depthRange, 0.0, 1.0) : 0.0;
+    const Rgb& shallow = kWaterStops[0];
+    const Rgb& deep = kWaterStops[1];
+    const auto mix = [f](std::uint8_t from, std::uint8_t to) {
+        return from + (static_cast<double>(to) - from) * f;
+    };
+    return {mix(shallow.r, deep.r), mix(shallow.g, deep.g), mix(shallow.b, deep.b)};
+}
+
+std::vector<RampStop> heightRampStops(const HeightRamp& ramp) {
+    const auto rounded = [](const ColourF& c) {
+        return Rgb{static_cast<std::uint8_t>(std::lround(c.r)),
+                   static_cast<std::uint8_t>(std::lround(c.g)),
+                   static_cast<std::uint8_t>(std::lround(c.b))};
+    };
+    std::vector<RampStop> stops;
+    const double span = ramp.maxMeters - ramp.minMeters;
+    double landFrom = ramp.minMeters;
+    if (ramp.hasWater && ramp.waterMeters >= ramp.minMeters) {
+        if (ramp.waterMeters > ramp.minMeters)
+            stops.push_back({ramp.minMeters, kWaterStops[1], true});
+        stops.push_back({ramp.waterMeters, kWaterStops[0], true});
+        landFrom = ramp.waterMeters;
+        if (landFrom < ramp.maxMeters) {
+            stops.push_back({landFrom, rounded(hypsometricColour(landFrom, ramp.minMeters,
+                                                                 ramp.maxMeters)),
+                             false});
+        }
+    }
+    constexpr auto kSegments = static_cast<double>(kHypsometricStops.size() - 1);
+    for (std::size_t k = 0; k < kHypsometricStops.size(); ++k) {
+        const double meters = ramp.minMeters + span * static_cast<double>(k) / kSegments;
+        if (meters > landFrom || (meters == landFrom && stops.empty()))
+            stops.push_back({meters, kHypsometricStops[k], false});
+    }
+    return stops;
+}
+
 double shadeFactor(double shade) noexcept { return 0.45 + 0.55 * clampOrLow(shade, 0.0, 1.0); }
 
 Rgb shadeColour(const ColourF& colour, double shade) noexcept {

@@ -120,6 +120,37 @@ inline constexpr std::array<Rgb, 6> kHypsometricStops{{
 /// neighbouring stops. minMeters < maxMeters.
 ColourF hypsometricColour(double elevation, double minMeters, double maxMeters) noexcept;
 
+/// Water's colours, shallow (at the water level) to deep (at the elevation range's minimum).
+inline constexpr std::array<Rgb, 2> kWaterStops{{
+    {150, 200, 235},  // shallow: pale blue
+    {12, 40, 100},    // deep: dark navy
+}};
+
+/// height.png's colours: land is the hypsometric ramp over the whole elevation range, as
+/// without water; cells at or below the water level (when there is one) are water, coloured
+/// by depth from kWaterStops' shallow at the level to deep at the range's minimum.
+struct HeightRamp {
+    double minMeters = 0;
+    double maxMeters = 1;
+    bool hasWater = false;
+    double waterMeters = 0;  ///< with hasWater: cells at or below it are water
+};
+
+/// One colour of a ramp's legend or of a style file's ramp: the colour at `meters`.
+struct RampStop {
+    double meters = 0;
+    Rgb colour;
+    bool water = false;
+};
+
+/// The colour of `elevation` on `ramp` (clamped to its range), unrounded.
+ColourF heightColour(const HeightRamp& ramp, double elevation) noexcept;
+
+/// The ramp's stops, low to high: with water, deep at the minimum and shallow at the water
+/// level, then the land colour just above the level and the hypsometric stops above it;
+/// linear interpolation between neighbours gives heightColour (up to rounding to bytes).
+std::vector<RampStop> heightRampStops(const HeightRamp& ramp);
+
 /// How much of a colour a pixel with `shade` (on [0, 1]) shows: 0.45 + 0.55 * shade, so even
 /// slopes facing away from the sun keep their colour recognisable.
 double shadeFactor(double shade) noexcept;

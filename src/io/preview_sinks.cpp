@@ -12,8 +12,10 @@
 
 #include <tbb/parallel_for.h>
 
+#include "io/legend.hpp"
 #include "io/png_writer.hpp"
 #include "io/preview.hpp"
+#include "io/raster_styles.hpp"
 #include "io/sinks.hpp"
 #include "io/size_bounds.hpp"
 
@@ -28,11 +30,12 @@ constexpr double kMetresPerDegree = 111320.0;
 /// shaded by the same hillshade of the downsampled heights.
 class PreviewSink final : public OutputSink {
 public:
-    /// `terrain` null: height.png.
-    PreviewSink(const Config& config, const Terrain* terrain)
+    /// `terrain` null: height.png, coloured by `ramp`.
+    PreviewSink(const Config& config, const Terrain* terrain, const HeightRamp& ramp)
         : m_mapWidth(config.map.width),
           m_mapHeight(config.map.height),
-          m_elevation(config.elevation),
+          m_ramp(ramp),
+          m_legend(config.output.previewLegend),
           m_downsampler(config.map.width, config.map.height, config.output.previewMaxSize,
                         std::max(std::abs(config.elevation.minMeters),
                                  std::abs(config.elevation.maxMeters)),
@@ -44,6 +47,14 @@ public:
             const auto& classes = terrain->classes();
             for (std::size_t i = 0; i < classes.size() && i < m_palette->size(); ++i) {
                 (*m_palette)[i] = classes[i].colour;
+                m_legendEntries.push_back({classes[i].colour, classes[i].name});
+            }
+        } else {
+            const std::vector<RampStop> stops = heightRampStops(m_ramp);
+            for (auto stop = stops.rbegin(); stop != stops.rend(); ++stop) {  // high at the top
+                m_legendEntries.push_back(
+                    {stop->colour, std::to_string(std::lround(stop->meters)) + " m" +
+                                       (stop->water ? " water" : "")});
             }
         }
     }
@@ -98,6 +109,10 @@ public:
                 rgb[3 * i + 2] = c.b;
             }
         });
+        if (m_legend == PreviewLegend::On ||
+            (m_legend == PreviewLegend::Auto && g.width >= kLegendMinWidth)) {
+            drawLegend(rgb, g.width, g.height, m_legendEntries);
+        }
         m_writer.write(static_cast<std::uint32_t>(g.width), static_cast<std::uint32_t>(g.height),
                        rgb);
     }
@@ -116,16 +131,16 @@ private:
     }
 
     ColourF colourOf(std::size_t pixel, double height) const {
-        if (!m_palette) {
-            return hypsometricColour(height, m_elevation.minMeters, m_elevation.maxMeters);
-        }
+        if (!m_palette) return heightColour(m_ramp, height);
         const Rgb& c = (*m_palette)[m_downsampler.classes()[pixel]];
         return {double(c.r), double(c.g), double(c.b)};
     }
 
     std::int64_t m_mapWidth;
     std::int64_t m_mapHeight;
-    ElevationConfig m_elevation;
+    HeightRamp m_ramp;
+    PreviewLegend m_legend;
+    std::vector<LegendEntry> m_legendEntries;  // preview.png: the classes; height.png: its ramp
     PreviewDownsampler m_downsampler;
     double m_pixelSizeMeters;
     std::optional<std::array<Rgb, 256>> m_palette;  // preview.png: colour of each class index
@@ -135,11 +150,11 @@ private:
 }  // namespace
 
 std::unique_ptr<OutputSink> makePreviewSink(const Config& config, const Terrain& terrain) {
-    return std::make_unique<PreviewSink>(config, &terrain);
+    return std::make_unique<PreviewSink>(config, &terrain, HeightRamp{});
 }
 
-std::unique_ptr<OutputSink> makeHeightPreviewSink(const Config& config) {
-    return std::make_unique<PreviewSink>(config, nullptr);
+std::unique_ptr<OutputSink> makeHeightPreviewSink(const Config& config, const Terrain* terrain) {
+    return std::make_unique<PreviewSink>(config, nullptr, heightRamp(config, terrain));
 }
 
 namespace {
@@ -183,10 +198,11 @@ const DriverRegistration kPreviewPngRegistered{kPreviewPngDriver};
 constexpr OutputDriver kHeightPngDriver{
     .file = OutputFile::HeightPng,
     .name = "height.png",
-    .needsClasses = neverNeeded,
+    // The water level needs the resolved Terrain when it is a coverage target.
+    .needsClasses = heightRampNeedsTerrain,
     .needsRegions = neverNeeded,
-    .makeSink = [](const Config& config, const SinkInputs&) {
-        return makeHeightPreviewSink(config);
+    .makeSink = [](const Config& config, const SinkInputs& in) {
+        return makeHeightPreviewSink(config, in.terrain);
     },
     .diskBound = [](const Config& config) { return previewDisk(config, OutputFile::HeightPng); },
     .memoryBound = [](const Config& config, int) { return previewMemory(config, 16); },

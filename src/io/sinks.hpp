@@ -88,10 +88,26 @@ private:
     GeoTiffWriter m_writer;
 };
 
+/// A text file written beside an output: its path and its whole contents.
+struct Sidecar {
+    std::string path;
+    std::string text;
+};
+
+/// `main` with `sidecars` beside it: each written once main's finish() has run and committed
+/// after main (a sidecar in place always describes a complete file). Throws OutputError when
+/// a sidecar's temporary file cannot be created.
+std::unique_ptr<OutputSink> withSidecars(std::unique_ptr<OutputSink> main,
+                                         std::vector<Sidecar> sidecars);
+
+/// `<config.output.directory>/<name>`, for files written beside an output.
+std::string pathInOutput(const Config& config, const std::string& name);
+
 /// height.tif: elevation in metres as Float32.
 std::unique_ptr<OutputSink> makeHeightSink(const Config& config);
 
-/// classes.tif: Tile::classIndex as UInt8 with the terrain's class colours as its palette.
+/// classes.tif: Tile::classIndex as UInt8 with the terrain's class colours as its palette,
+/// with classes.tif.aux.xml (GDAL's category names and attribute table) beside it.
 std::unique_ptr<OutputSink> makeClassesSink(const Config& config, const Terrain& terrain);
 
 /// walkable.tif: regions.mask() as UInt8 0/1, written in finish(); `regions` must have
@@ -103,9 +119,10 @@ std::unique_ptr<OutputSink> makeWalkableSink(const Config& config,
 /// config.output.previewMaxSize. `terrain` must outlive the sink.
 std::unique_ptr<OutputSink> makePreviewSink(const Config& config, const Terrain& terrain);
 
-/// height.png: a hypsometric colour ramp over config.elevation, hill-shaded, downsampled
-/// like preview.png.
-std::unique_ptr<OutputSink> makeHeightPreviewSink(const Config& config);
+/// height.png: heightRamp(config, terrain)'s colours (water by depth below the water level,
+/// the hypsometric ramp above), hill-shaded, downsampled like preview.png. `terrain`
+/// resolves a coverage lake threshold (heightRampNeedsTerrain), else may be null.
+std::unique_ptr<OutputSink> makeHeightPreviewSink(const Config& config, const Terrain* terrain);
 
 /// The Tiled (mapeditor.org) export: terrain.tsj + terrain.png (a tile per class with its
 /// `class` and `walkable` properties), with config.output.tiled.walkableLayer also

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "io/overview_pyramid.hpp"
 #include "io/sinks.hpp"
 
 namespace terragrid::bounds {
@@ -37,17 +38,31 @@ Bytes classNamesBytes(const Config& config, Bytes perClass) {
     return total;
 }
 
-// Every tile at its full, padded size, the tile offset and byte count arrays (8 bytes each in
-// BigTIFF), and the header, tags, colour map and GDAL metadata.
+// Every tile of every level at its full, padded size, the tile offset and byte count arrays
+// (8 bytes each in BigTIFF), and the header, tags, colour map and GDAL metadata; an overview
+// directory's tags and colour map for each level; and the scratch files the overviews (and a
+// COG's full resolution) wait in until the file is assembled, which exist beside it at the end.
 Bytes geoTiffBound(const Config& config, SampleFormat format, Bytes extra) {
     const GeoTiffOptions options = mapGeoTiffOptions(config, format);
     const auto t = static_cast<Bytes>(options.tileSize);
-    const Bytes tiles = ceilDiv(Bytes(config.map.width), t) * ceilDiv(Bytes(config.map.height), t);
+    const Bytes fullTiles =
+        ceilDiv(Bytes(config.map.width), t) * ceilDiv(Bytes(config.map.height), t);
+    Bytes overviewTiles = 0, levels = 0;
+    if (config.output.layout != TiffLayout::Plain) {
+        for (const RasterSize& level :
+             overviewSizes(config.map.width, config.map.height, options.tileSize)) {
+            overviewTiles += ceilDiv(Bytes(level.width), t) * ceilDiv(Bytes(level.height), t);
+            ++levels;
+        }
+    }
+    const Bytes scratchTiles =
+        overviewTiles + (config.output.layout == TiffLayout::Cog ? fullTiles : 0);
     Bytes metadata = 4 * kKiB + extra;
     for (const auto& [name, value] : options.metadata)
         metadata += 64 + escaped(name) + escaped(value);
-    const Bytes tile = t * t * bytesPerSample(format);
-    return tiles * (tiffTileBound(tile, config.output.compression) + 16) + 8 * kKiB + metadata;
+    const Bytes tile = tiffTileBound(t * t * bytesPerSample(format), config.output.compression);
+    return (fullTiles + overviewTiles) * (tile + 16) + scratchTiles * tile + 8 * kKiB +
+           levels * 4 * kKiB + metadata;
 }
 
 // A filter byte and the pixels per row, deflated as one stream, cut into IDAT chunks of 8 KiB
@@ -69,9 +84,44 @@ Bytes geoTiffMemory(const Config& config, SampleFormat format, int threads) {
     const auto g = static_cast<Bytes>(std::min(config.map.tileSizeCells, config.map.height));
     const bool aligned = t == Bytes(config.map.tileSizeCells);
     const Bytes pending = aligned ? 2 : across * (ceilDiv(g, t) + 1) + 1;
-    const Bytes jobs = 2 * Bytes(threads) * (tile + tiffTileBound(tile, config.output.compression));
+    const Bytes encoded = tiffTileBound(tile, config.output.compression);
+    const Bytes jobs = 2 * Bytes(threads) * (tile + encoded);
     const Bytes encoders = Bytes(threads) * (tile + kCodecState);
-    return pending * tile + jobs + encoders + tiles * 16;
+    // Encoded tiles that completed before the tiles ahead of them in row-major order wait for
+    // them (none when the generator's tiles are the TIFF tiles): up to the rows of tiles one
+    // generator tile row spans, and one serial encoder for them.
+    const Bytes waiting = aligned ? 0 : across * ceilDiv(g, t) * (encoded + 64) + tile + kCodecState;
+    return pending * tile + jobs + encoders + tiles * 16 + waiting;
+}
+
+Bytes overviewMemory(const Config& config, SampleFormat format) {
+    if (config.output.layout == TiffLayout::Plain) return 0;
+    const GeoTiffOptions options = mapGeoTiffOptions(config, format);
+    const auto t = static_cast<Bytes>(options.tileSize);
+    const Bytes tile = t * t * bytesPerSample(format);
+    const auto g = static_cast<Bytes>(std::min(config.map.tileSizeCells, config.map.height));
+    const Bytes fullTiles =
+        ceilDiv(Bytes(config.map.width), t) * ceilDiv(Bytes(config.map.height), t);
+    Bytes total = tile / 4 + tile + tiffTileBound(tile, config.output.compression) +
+                  kCodecState + fullTiles * 24;  // a quarter, the encoder, the COG's index
+    Bytes scale = 1;
+    for (const RasterSize& level :
+         overviewSizes(config.map.width, config.map.height, options.tileSize)) {
+        scale *= 2;
+        const Bytes across = ceilDiv(Bytes(level.width), t);
+        const Bytes down = ceilDiv(Bytes(level.height), t);
+        // Generator tiles no taller than a block complete the blocks in row-major order, and
+        // every level then fills one row of tiles at a time; taller ones complete a band of
+        // block rows at a time, which spans this many rows of the level plus the one it began.
+        const Bytes rows = std::min(down, g <= t ? 1 : ceilDiv(g, t * scale) + 1);
+        total += (across * rows + 1) * tile + across * down * 24 + tile;  // + index, a reduction
+    }
+    return total;
+}
+
+WriterMemory geoTiffWriterMemory(const Config& config, SampleFormat format, int threads) {
+    return {MemoryGroup::Writers, geoTiffMemory(config, format, threads), 0,
+            overviewMemory(config, format)};
 }
 
 PlannedOutput plannedFile(const Config& config, OutputFile file, Bytes bytes, bool compressed) {

@@ -50,6 +50,16 @@ Bytes pngBound(std::int64_t width, std::int64_t height, Bytes bytesPerPixel);
 /// worker threads compressing its tiles.
 Bytes geoTiffMemory(const Config& config, SampleFormat format, int threads);
 
+/// What one GeoTIFF's overview pyramid (overview_pyramid.hpp) holds while the tiles stream:
+/// per level, the tiles waiting for quarters (a row of tiles, or a band as tall as the
+/// generator's tiles reduced to that level and one row more), its encoder and the scratch
+/// files' index.
+/// 0 with output.layout plain.
+Bytes overviewMemory(const Config& config, SampleFormat format);
+
+/// `format`'s GeoTIFF writer as a WriterMemory row: geoTiffMemory and overviewMemory.
+WriterMemory geoTiffWriterMemory(const Config& config, SampleFormat format, int threads);
+
 /// `file` as one file at outputPath (sinks.hpp) of at most `bytes`.
 PlannedOutput plannedFile(const Config& config, OutputFile file, Bytes bytes, bool compressed);
 

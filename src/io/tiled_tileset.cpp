@@ -19,16 +19,6 @@ TiledTile solidTile(const TerrainClass& c, std::size_t index) {
             TilePattern::Fill};
 }
 
-std::string hexColour(Rgb c) {
-    static constexpr char kDigits[] = "0123456789abcdef";
-    std::string text = "#";
-    for (std::uint8_t v : {c.r, c.g, c.b}) {
-        text += kDigits[v >> 4];
-        text += kDigits[v & 15];
-    }
-    return text;
-}
-
 // Which corner's quarter (x, y) of a p-pixel tile lies in: 0 top-left, 1 top-right,
 // 2 bottom-right, 3 bottom-left.
 std::size_t quarter(std::int64_t x, std::int64_t y, std::int64_t p) noexcept {

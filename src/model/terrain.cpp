@@ -12,6 +12,16 @@
 
 namespace terragrid {
 
+std::string hexColour(const Rgb& colour) {
+    static constexpr char kDigits[] = "0123456789abcdef";
+    std::string text = "#";
+    for (const std::uint8_t channel : {colour.r, colour.g, colour.b}) {
+        text += kDigits[channel >> 4];
+        text += kDigits[channel & 15];
+    }
+    return text;
+}
+
 namespace {
 
 // Threshold values that put no cell (or every cell) on one side: every height and moisture

@@ -31,13 +31,22 @@ enum class OutputFile : std::uint8_t {
     HeightExr,    ///< height.exr (float metres, for Godot) and its sidecar height.exr.json
     SplatPng,     ///< splat_0.png, splat_1.png, ...: four classes' weights per RGBA image
     WeightPng,    ///< weight_<class>.png: each class's weight as 8-bit grey (Unreal)
-    Last = WeightPng
+    ClassesQml,   ///< classes.qml: QGIS style of classes.tif (paletted: names and colours)
+    HeightQml,    ///< height.qml: QGIS style of height.tif (height.png's colour ramp)
+    Last = HeightQml
 };
-inline constexpr std::array<std::string_view, 13> kOutputFileNames{
+inline constexpr std::array<std::string_view, 15> kOutputFileNames{
     "height.tif", "classes.tif",  "walkable.tif", "preview.png", "height.png",
     "stats.json", "height.r16",   "height16.png", "height16.tif", "map.tmj",
-    "height.exr", "splat.png",    "weight.png"};
+    "height.exr", "splat.png",    "weight.png",   "classes.qml", "height.qml"};
 static_assert(kOutputFileNames.size() == std::size_t(OutputFile::Last) + 1);
+
+/// Whether preview.png and height.png carry a legend: auto draws one in pictures at least
+/// kLegendMinWidth pixels wide.
+enum class PreviewLegend : std::uint8_t { Auto, On, Off, Last = Off };
+inline constexpr std::array<std::string_view, 3> kPreviewLegendNames{"auto", "on", "off"};
+static_assert(kPreviewLegendNames.size() == std::size_t(PreviewLegend::Last) + 1);
+inline constexpr std::int64_t kLegendMinWidth = 512;
 
 /// Tiled (level editor) export settings: output.tiled.
 struct TiledConfig {
@@ -56,8 +65,11 @@ struct OutputConfig {
     /// Edge of every GeoTIFF's blocks (TIFF tiles) in cells, a multiple of 16: a layout of
     /// the files alone, apart from map.tile_size (an execution parameter that changes no byte).
     std::int64_t geotiffBlockSize = 256;
+    /// Internal overviews, a Cloud Optimized GeoTIFF or the full resolution alone.
+    TiffLayout layout = TiffLayout::Overviews;
     /// Longest side of preview.png / height.png in pixels; larger maps are downsampled.
     std::int64_t previewMaxSize = 0;
+    PreviewLegend previewLegend = PreviewLegend::Auto;
     Engine engine = Engine::None;
     /// Snap a map size the engine does not accept to the nearest one it does (else an error).
     bool engineSnap = false;

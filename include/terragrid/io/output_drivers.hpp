@@ -43,6 +43,9 @@ struct WriterMemory {
     MemoryGroup group = MemoryGroup::Writers;
     std::uint64_t streaming = 0;  ///< held from begin() until the sink is destroyed
     std::uint64_t finishing = 0;  ///< held besides, only while its finish() runs
+    /// Held by a GeoTIFF's overview pyramid while the tiles stream (output.layout), counted
+    /// on its own line, "overviews", beside `streaming`.
+    std::uint64_t overviews = 0;
 };
 
 /// What the run hands a driver to make its sink with: only what the driver says it needs

@@ -18,6 +18,9 @@ struct Rgb {
     friend bool operator==(const Rgb&, const Rgb&) = default;
 };
 
+/// "#rrggbb" in lower case, as the config writes colours. Pure.
+std::string hexColour(const Rgb& colour);
+
 /// One class. A cell belongs to the first class of the table whose closed ranges
 /// [heightMin, heightMax] x [moistureMin, moistureMax] contain its (height, moisture).
 struct TerrainClass {
