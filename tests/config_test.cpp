@@ -623,7 +623,8 @@ const std::vector<ProblemCase> kProblemCases = {
      "config: 'map.width' x 'map.height' (66 x 33) must be 2h x h with h even", false},
     {"PlanetOtherEpsg", R"({"map": {"projection": "equirectangular", "width": 64,
         "height": 32}, "output": {"epsg": 3857}})", {},
-     "config: 'output.epsg' (3857) must be 4326 for 'map.projection' (\"equirectangular\")", false},
+     "config: 'output.crs' (\"EPSG:3857\") must be \"EPSG:4326\" for 'map.projection' "
+     "(\"equirectangular\")", false},
     {"PlanetWithOrigin", R"({"map": {"projection": "equirectangular", "width": 64,
         "height": 32, "origin": [30, 30]}})", {},
      "config: 'map.origin' has no effect with 'map.projection' (\"equirectangular\")", false},
@@ -767,7 +768,7 @@ TEST(ConfigTest, BuiltinDefaultFillsEveryFieldFromDefaultJson) {
     for (const OutputFile f : c.output.files)
         files.emplace_back(kOutputFileNames[static_cast<std::size_t>(f)]);
     EXPECT_EQ(files, d["output"]["files"].get<std::vector<std::string>>());
-    EXPECT_EQ(c.output.epsg, d["output"]["epsg"].get<int>());
+    EXPECT_EQ("EPSG:" + std::to_string(c.output.crs.epsg), d["output"]["crs"].get<std::string>());
     EXPECT_EQ(kCompressionNames[static_cast<std::size_t>(c.output.compression)],
               d["output"]["compression"].get<std::string>());
     EXPECT_EQ(kBigTiffModeNames[static_cast<std::size_t>(c.output.bigTiff)],
@@ -915,7 +916,7 @@ TEST(ConfigTest, EveryOptionLandsInItsField) {
          "height.hash=reference",     "height.octaves=3",      "height.lacunarity=1.5",
          "height.persistence=1",      "height.frequency=0.25", "height.offset=[1.5, -2.5]",
          "height.seed_offset=11",     "elevation.min=-10",     "elevation.max=20",
-         "output.directory=there",    "output.epsg=4326",      "output.compression=zstd",
+         "output.directory=there",    "output.crs=epsg:32633", "output.compression=zstd",
          "output.bigtiff=always"});
     EXPECT_EQ(c.seed, std::numeric_limits<std::uint64_t>::max());
     EXPECT_EQ(c.map.width, 300);
@@ -938,7 +939,10 @@ TEST(ConfigTest, EveryOptionLandsInItsField) {
     EXPECT_EQ(c.elevation.minMeters, -10.0);
     EXPECT_EQ(c.elevation.maxMeters, 20.0);
     EXPECT_EQ(c.output.directory, "there");
-    EXPECT_EQ(c.output.epsg, 4326);
+    EXPECT_EQ(c.output.crs.epsg, 32633);
+    EXPECT_FALSE(c.output.crs.geographic);
+    EXPECT_EQ(c.output.crs.unitToMetre, 1.0);
+    EXPECT_EQ(c.output.crs.name, "WGS 84 / UTM zone 33N");
     EXPECT_EQ(c.output.compression, Compression::Zstd);
     EXPECT_EQ(c.output.bigTiff, BigTiffMode::Always);
     EXPECT_TRUE(c.wants(OutputFile::HeightTif));
@@ -1344,8 +1348,8 @@ TEST(ConfigTest, RangeBoundsAreInclusiveExceptAboveZero) {
     EXPECT_NO_THROW((void)defaultConfig(
         {"map.width=1", "map.height=1048576", "map.tile_size=8192", "height.octaves=16",
          "height.lacunarity=1", "height.persistence=1", "height.frequency=1000",
-         "map.cell_size=1e7", "output.epsg=1024", "elevation.min=-1e5", "elevation.max=1e5"}));
-    EXPECT_NO_THROW((void)defaultConfig({"height.lacunarity=8", "output.epsg=32766",
+         "map.cell_size=1e7", "elevation.min=-1e5", "elevation.max=1e5"}));
+    EXPECT_NO_THROW((void)defaultConfig({"height.lacunarity=8",
                                          "height.persistence=1e-9", "height.frequency=1e-12"}));
 }
 

@@ -172,11 +172,14 @@ TEST(WindowTest, LargestConnectivityNeedsTheWholeMap) {
 
 TEST(WindowTest, WindowConfigHasTheSameCellCentresAsTheFullMap) {
     // Cell sizes that are not exact in binary, origins far from 0 and on either side of it.
+    // Origins on the grid and off it by parts of a cell (any origin is accepted), halves
+    // included, where rounding the window's own origin could go either way.
     for (double cell : {30.0, 0.1, 1.0 / 3.0, 2.5e-5})
         for (std::int64_t col : {-123456789, 0, 7, 4000000})
-            for (std::int64_t row : {-5, 0, 99991}) {
-                Config full = configOf(mapOf(300, 200, 64, cell, double(col) * cell,
-                                             double(row) * cell));
+            for (std::int64_t row : {-5, 0, 99991})
+                for (double part : {0.0, 0.3, 0.5, -0.5, 0.73}) {
+                Config full = configOf(mapOf(300, 200, 64, cell, (double(col) + part) * cell,
+                                             (double(row) - part) * cell));
                 const GridGeometry whole = TileLayout(full.map).geometry();
                 for (const CellWindow w : {CellWindow{0, 0, 300, 200}, CellWindow{37, 23, 20, 21},
                                            CellWindow{299, 199, 1, 1}, CellWindow{0, 64, 300, 64}}) {

@@ -17,6 +17,7 @@ namespace {
 // tell what each value means without the config that made it.
 GeoTiffOptions classesOptions(const Config& config, const Terrain& terrain) {
     GeoTiffOptions options = mapGeoTiffOptions(config, SampleFormat::UInt8);
+    options.nodata = kNoClass;  // no class takes 255: a reprojection's empty cells, not lake
     std::string names;
     for (const TerrainClass& c : terrain.classes()) {
         names += (names.empty() ? "" : ",") + c.name;
@@ -71,6 +72,7 @@ public:
 private:
     static GeoTiffOptions options(const Config& config) {
         GeoTiffOptions options = mapGeoTiffOptions(config, SampleFormat::UInt8);
+        options.nodata = kNoClass;  // as classes.tif: 255 is "no data", never 0 or 1
         options.metadata.emplace_back("TERRAGRID_WALKABLE", "1 = walkable, 0 = not walkable");
         options.metadata.emplace_back(
             "TERRAGRID_CONNECTIVITY",

@@ -22,13 +22,14 @@ namespace {
 
 // Terrain3D's importer (addons/terrain_3d/tools/importer.tscn; its docs, import_export.md)
 // stores heights as given ("full range values"), so metres go in unscaled; the map is centred
-// on import_position, and vertex_spacing is the cell size.
+// on import_position, and vertex_spacing is the cell size in metres (cellMetres: a geographic
+// map's degrees at its centre latitude, a planet's configured ground size).
 nlohmann::ordered_json terrain3d(const Config& config) {
     return {{"importer", {{"height_file_name", "height.exr"},
                           {"import_position", {0, 0, 0}},
                           {"import_scale", 1.0},
                           {"height_offset", 0.0}}},
-            {"vertex_spacing", config.map.cellSize}};
+            {"vertex_spacing", cellMetres(config.map, config.output.crs).square()}};
 }
 
 nlohmann::ordered_json exrSidecar(const Config& config) {
@@ -47,7 +48,8 @@ nlohmann::ordered_json exrSidecar(const Config& config) {
     // The values are elevations, not a normalised 0..1 range: 0 is sea level.
     j["levels"] = {{"value_is", "elevation in metres"}, {"zero_m", "sea level"}};
     j["elevation"] = {{"min_m", config.elevation.minMeters}, {"max_m", config.elevation.maxMeters}};
-    j["cell_size"] = config.map.cellSize;
+    j["cell_size"] = config.map.cellSize;  // in output.crs units
+    j["cell_size_m"] = cellMetres(config.map, config.output.crs).square();
     // In Godot -z is north and +x east; a terrain's image row 0 is its -z edge.
     j["godot"] = {{"north", "-z"}, {"east", "+x"}, {"terrain3d", terrain3d(config)}};
     j["engine"] = std::string(kEngineNames[static_cast<std::size_t>(config.output.engine)]);

@@ -48,7 +48,8 @@ GeoTiffOptions mapGeoTiffOptions(const Config& config, SampleFormat format) {
     options.sampleFormat = format;
     options.compression = config.output.compression;
     options.bigTiff = config.output.bigTiff;
-    options.geo.epsg = config.output.epsg;
+    options.geo.epsg = config.output.crs.epsg;
+    options.geo.geographic = config.output.crs.geographic;
     options.geo.originX = config.map.originX;
     options.geo.originY = config.map.originY;
     options.geo.cellSize = config.map.cellSize;
@@ -64,6 +65,7 @@ GeoTiffOptions mapGeoTiffOptions(const Config& config, SampleFormat format) {
 std::unique_ptr<OutputSink> makeHeightSink(const Config& config) {
     GeoTiffOptions options = mapGeoTiffOptions(config, SampleFormat::Float32);
     options.unit = "metre";
+    options.nodata = kHeightNodata;
     return std::make_unique<TileRasterSink<float>>(outputPath(config, OutputFile::HeightTif),
                                                    std::move(options), &Tile::elevationMeters);
 }

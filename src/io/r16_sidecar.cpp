@@ -59,8 +59,11 @@ Json unity(const Config& config, const EngineScale& s) {
 
 Json r16Sidecar(const Config& config) {
     const ElevationConfig& e = config.elevation;
-    const EngineScale s = engineScale(e.minMeters, e.maxMeters, config.map.cellSize,
-                                      config.map.width, config.map.height);
+    // Engines take metres on a square grid (cellMetres: a geographic map's degrees at its
+    // centre latitude, a planet's configured ground size), never the CRS's degrees.
+    const double cellM = cellMetres(config.map, config.output.crs).square();
+    const EngineScale s =
+        engineScale(e.minMeters, e.maxMeters, cellM, config.map.width, config.map.height);
     Json j;
     j["terragrid_version"] = kVersion;
     j["file"] = "height.r16";
@@ -72,7 +75,8 @@ Json r16Sidecar(const Config& config) {
     j["orientation"] = orientation(config);
     j["elevation"] = {{"min_m", e.minMeters}, {"max_m", e.maxMeters}};
     j["levels"] = levels(e);
-    j["cell_size"] = config.map.cellSize;
+    j["cell_size"] = config.map.cellSize;  // in output.crs units
+    j["cell_size_m"] = cellM;
     j["mapping"] = kHeight16Formula;
     j["unreal"] = {{"scale_x_percent", s.unrealScaleXYPercent},
                    {"scale_y_percent", s.unrealScaleXYPercent},
