@@ -6,7 +6,9 @@
 
 #include <charconv>
 #include <cmath>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <numbers>
 
 namespace terragrid {
@@ -70,7 +72,9 @@ int parseEpsgText(std::string_view text) noexcept {
     return code;
 }
 
-CrsInfo crsFromEpsg(int code) {
+namespace {
+
+CrsInfo lookUp(int code) {
     const Context ctx(proj_context_create());
     if (!ctx) throw CrsError("cannot be looked up: PROJ failed to start");
     proj_log_func(ctx.get(), nullptr, quiet);
@@ -103,6 +107,36 @@ CrsInfo crsFromEpsg(int code) {
     }
     readEllipsoid(ctx.get(), crs.get(), info);
     return info;
+}
+
+}  // namespace
+
+// Opening PROJ's database costs milliseconds; a process that loads many configs (the tests,
+// the fuzzer) asks about few codes, so each answer, or refusal, is kept.
+CrsInfo crsFromEpsg(int code) {
+    struct Answer {
+        CrsInfo info;
+        std::string error;  // non-empty: the CrsError's message
+    };
+    static std::mutex mutex;
+    static std::map<int, Answer> answers;
+    {
+        const std::lock_guard lock(mutex);
+        if (const auto it = answers.find(code); it != answers.end()) {
+            if (!it->second.error.empty()) throw CrsError(it->second.error);
+            return it->second.info;
+        }
+    }
+    Answer answer;
+    try {
+        answer.info = lookUp(code);
+    } catch (const CrsError& e) {
+        answer.error = e.what();
+    }
+    const std::lock_guard lock(mutex);
+    answers.emplace(code, answer);
+    if (!answer.error.empty()) throw CrsError(answer.error);
+    return answer.info;
 }
 
 }  // namespace terragrid

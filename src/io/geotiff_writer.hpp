@@ -107,7 +107,7 @@ class GeoTiffWriter {
 public:
     /// Creates the temporary file beside `path` and writes the TIFF header and tags.
     /// Throws std::invalid_argument for impossible options (zero size, tile size not a multiple
-    /// of 16, EPSG outside 1..65535, a palette on a non-UInt8 raster or with more than 256
+    /// of 16, EPSG outside 1..32766, a palette on a non-UInt8 raster or with more than 256
     /// entries) and OutputError when the file cannot be created or libtiff
     /// lacks the codec.
     GeoTiffWriter(std::string path, GeoTiffOptions options);

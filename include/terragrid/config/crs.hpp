@@ -25,7 +25,8 @@ int parseEpsgText(std::string_view text) noexcept;
 /// What PROJ's database says of EPSG:`code`: its name, whether it is geographic, its axis unit
 /// and its ellipsoid. Throws CrsError when PROJ does not know the code, when it is not a 2D
 /// geographic or projected CRS (geocentric, 3D, vertical, compound), or when a geographic CRS
-/// is not in degrees. Thread-safe (a PROJ context per call).
+/// is not in degrees. Thread-safe (a PROJ context per lookup); each code's answer is kept for
+/// the life of the process.
 CrsInfo crsFromEpsg(int code);
 
 }  // namespace terragrid
