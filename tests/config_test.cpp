@@ -443,7 +443,8 @@ const std::vector<ProblemCase> kProblemCases = {
     {"ClassesNotArray", R"({"terrain": {"classes": {}}})", {},
      "config: 'terrain.classes' must be an array of classes (got {})"},
     {"TooManyClasses", classesText(256), {},
-     "config: 'terrain.classes' must hold at most 255 classes (got 256)"},
+     "config: 'terrain.classes' must hold at most 255 classes (got 256): index 255 is "
+     "classes.tif's nodata"},
     {"ClassNotObject", R"({"terrain": {"classes": [5]}})", {},
      "config: 'terrain.classes[0]' must be an object (got 5)"},
     {"ClassNameMissing", classesText({R"({"colour": "#000000", "walkable": true})"}), {},

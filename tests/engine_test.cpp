@@ -143,6 +143,28 @@ TEST(Height16Test, EndpointsAreExact) {
     }
 }
 
+// height16.tif's mapping keeps 65535 for nodata: no elevation, in the range or out of it,
+// reaches it.
+TEST(Height16Test, TifTopLeavesTheNodataValueUnused) {
+    const double ranges[][2] = {{0.0, 1000.0}, {-12.3, 4567.89}, {-8000.0, 9000.0}};
+    for (const auto& range : ranges) {
+        EXPECT_EQ(toHeight16(range[0], range[0], range[1], kHeight16TifMax), 0);
+        EXPECT_EQ(toHeight16(range[1], range[0], range[1], kHeight16TifMax), kHeight16TifMax);
+        EXPECT_NEAR(fromHeight16(kHeight16TifMax, range[0], range[1], kHeight16TifMax), range[1],
+                    1e-9 * std::abs(range[1] - range[0]));
+        for (double e : {range[1] + 1.0, 1e300, std::numeric_limits<double>::infinity()})
+            EXPECT_EQ(toHeight16(e, range[0], range[1], kHeight16TifMax), kHeight16TifMax) << e;
+        // Every step of the range, densely: never above the top.
+        std::uint16_t highest = 0;
+        for (int i = 0; i <= 200000; ++i) {
+            const double e = range[0] + (range[1] - range[0]) * i / 200000.0;
+            highest = std::max(highest, toHeight16(e, range[0], range[1], kHeight16TifMax));
+        }
+        EXPECT_EQ(highest, kHeight16TifMax);
+    }
+    static_assert(kHeight16TifMax < kHeight16Nodata);
+}
+
 TEST(Height16Test, OutsideTheRangeClamps) {
     EXPECT_EQ(toHeight16(-1.0, 0.0, 100.0), 0);
     EXPECT_EQ(toHeight16(-1e300, 0.0, 100.0), 0);
