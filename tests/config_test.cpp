@@ -223,8 +223,8 @@ const std::vector<ProblemCase> kProblemCases = {
     {"IntegerGivenFraction", R"({"height": {"octaves": 3.5}})", {},
      "config: 'height.octaves' must be an integer (got 3.5)"},
     {"IntegerGivenNull", R"({"seed": null})", {}, "config: 'seed' must be an integer (got null)"},
-    {"IntegerGivenArray", R"({"output": {"preview_max_size": [3857]}})", {},
-     "config: 'output.preview_max_size' must be an integer (got [3857])"},
+    {"IntegerGivenArray", R"({"output": {"epsg": [3857]}})", {},
+     "config: 'output.epsg' must be an integer (got [3857])"},
     {"NumberGivenString", R"({"map": {"cell_size": "30"}})", {},
      R"(config: 'map.cell_size' must be a number (got "30"))"},
     {"NumberGivenBoolean", R"({"height": {"lacunarity": true}})", {},
@@ -345,9 +345,9 @@ const std::vector<ProblemCase> kProblemCases = {
     {"ElevationTooHigh", R"({"elevation": {"max": 200000}})", {},
      "config: 'elevation.max' must be between -1e5 and 1e5 (got 200000)"},
     {"EpsgTooSmall", R"({"output": {"epsg": 1023}})", {},
-     "config: 'output.epsg' must be an integer between 1024 and 32766 (got 1023)"},
+     "config: 'output.epsg' must be between 1024 and 32766 (got 1023)"},
     {"EpsgTooLarge", R"({"output": {"epsg": 32767}})", {},
-     "config: 'output.epsg' must be an integer between 1024 and 32766 (got 32767)"},
+     "config: 'output.epsg' must be between 1024 and 32766 (got 32767)"},
 
     // Numbers too large for a double (nlohmann refuses them while parsing).
     {"OverflowingNumber", R"({"height": {"frequency": 1e309}})", {},

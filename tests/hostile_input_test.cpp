@@ -160,8 +160,8 @@ std::vector<HostileCase> hostileCases() {
                {"config: 'seed' must be an integer (got \"7\")"}),
         config("IntegerGivenFraction", R"({"height": {"octaves": 4.5}})",
                {"config: 'height.octaves' must be an integer (got 4.5)"}),
-        config("IntegerGivenNull", R"({"output": {"preview_max_size": null}})",
-               {"config: 'output.preview_max_size' must be an integer (got null)"}),
+        config("IntegerGivenNull", R"({"output": {"epsg": null}})",
+               {"config: 'output.epsg' must be an integer (got null)"}),
         config("NumberGivenString", R"({"map": {"cell_size": "30m"}})",
                {"config: 'map.cell_size' must be a number (got \"30m\")"}),
         config("NumberGivenBoolean", R"({"elevation": {"max": true}})",
@@ -271,7 +271,7 @@ std::vector<HostileCase> hostileCases() {
         config("ZeroFrequency", R"({"moisture": {"frequency": 0}})",
                {"config: 'moisture.frequency' must be greater than 0 and at most 1000 (got 0)"}),
         config("ZeroEpsg", R"({"output": {"epsg": 0}})",
-               {"config: 'output.epsg' must be an integer between 1024 and 32766 (got 0)"}),
+               {"config: 'output.epsg' must be between 1024 and 32766 (got 0)"}),
 
         // --- huge sizes ----------------------------------------------------------------------
         config("WidthTenMillion", R"({"map": {"width": 1e7}})",

@@ -7,6 +7,7 @@
 
 #include "config/options.hpp"
 #include "config/validation.hpp"
+#include "config/values.hpp"
 #include "terragrid/config/crs.hpp"
 
 namespace terragrid::config_detail {
@@ -58,22 +59,23 @@ bool crsUserSet(const Validation& v) {
     return v.userSet("output.crs") || v.userSet("output.epsg");
 }
 
-void takeEpsgShorthand(Json& document, const Json& written, Problems& out) {
+void takeEpsgShorthand(Json& document, const Json& userWritten, Problems& out) {
     Json* section = sectionOf(document, "output.crs");
     if (section == nullptr || !section->contains(kEpsgKey)) return;
-    const Json value = (*section)[std::string(kEpsgKey)];
+    const Json written = (*section)[std::string(kEpsgKey)];
     section->erase(std::string(kEpsgKey));
-    if (!value.is_number_unsigned() || value.get<std::uint64_t>() < kMinEpsg ||
-        value.get<std::uint64_t>() > kMaxEpsg) {
-        report(out, quote("output.epsg") + " must be an integer between " +
-                        std::to_string(kMinEpsg) + " and " + std::to_string(kMaxEpsg) + got(value));
-        return;
-    }
-    const std::string crs = epsgText(value.get<std::uint64_t>());
-    const Json* userSection = sectionOf(written, "output.crs");
+    // Checked as the option it was before output.crs: an integer in GeoKey range.
+    const Option shorthand{"output.epsg",
+                           {.kind = Kind::Integer, .intMin = kMinEpsg, .intMax = kMaxEpsg},
+                           "",
+                           nullptr};
+    const Checked value = checkValue(shorthand, written, out);
+    if (!value) return;
+    const std::string crs = epsgText(value->get<std::uint64_t>());
+    const Json* userSection = sectionOf(userWritten, "output.crs");
     if (userSection != nullptr && userSection->contains("crs") &&
         (*userSection)["crs"] != Json(crs)) {
-        report(out, quote("output.epsg") + " (" + showJson(value) + ") and " +
+        report(out, quote("output.epsg") + " (" + showJson(*value) + ") and " +
                         quote("output.crs") + " (" + showJson((*userSection)["crs"]) +
                         ") disagree: set one of them");
         return;
