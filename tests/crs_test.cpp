@@ -157,10 +157,28 @@ TEST(CellMetresTest, PlanetSidecarIsInMetres) {
     const LoadedConfig planet = loadConfig((test::sourceDir() / "configs/planet.json").string(),
                                            {"map.width=64", "map.height=32"});
     const auto sidecar = r16Sidecar(planet);
-    EXPECT_EQ(sidecar.value("cell_size_m", 0.0), 40000.0);
+    EXPECT_EQ(sidecar["cell_size_m"].value("x", 0.0), 40000.0);
+    EXPECT_EQ(sidecar["cell_size_m"].value("y", 0.0), 40000.0);
     EXPECT_EQ(sidecar.value("cell_size", 0.0), 360.0 / 64.0) << "in output.crs units: degrees";
     EXPECT_EQ(sidecar["unreal"].value("scale_x_percent", 0.0), 4000000.0);
     EXPECT_EQ(sidecar["unity"].value("terrain_width_m", 0.0), 63 * 40000.0);
+}
+
+// A geographic map at 60 degrees north: a cell is half as wide as it is tall on the ground, and
+// the engines get both sides.
+TEST(CellMetresTest, GeographicSidecarGivesBothSides) {
+    const LoadedConfig map = defaultConfig({"output.crs=EPSG:4326", "map.width=65",
+                                            "map.height=65", "map.cell_size=0.001",
+                                            "map.origin=[10, 60.0325]"});
+    const auto sidecar = r16Sidecar(map);
+    const CellMetres m = cellMetres(map.map, map.output.crs);
+    EXPECT_NEAR(m.x / m.y, 0.5, 0.01);
+    EXPECT_EQ(sidecar["cell_size_m"].value("x", 0.0), m.x);
+    EXPECT_EQ(sidecar["cell_size_m"].value("y", 0.0), m.y);
+    EXPECT_EQ(sidecar["unreal"].value("scale_x_percent", 0.0), m.x * 100.0);
+    EXPECT_EQ(sidecar["unreal"].value("scale_y_percent", 0.0), m.y * 100.0);
+    EXPECT_EQ(sidecar["unity"].value("terrain_width_m", 0.0), 64 * m.x);
+    EXPECT_EQ(sidecar["unity"].value("terrain_length_m", 0.0), 64 * m.y);
 }
 
 }  // namespace

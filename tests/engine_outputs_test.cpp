@@ -176,9 +176,10 @@ TEST_F(EngineOutputsTest, SidecarDescribesTheFile) {
     EXPECT_EQ(j.value("config_hash", ""), "0123456789abcdef");
     EXPECT_EQ(j.value("terragrid_version", ""), kVersion);
 
-    const EngineScale s = engineScale(-100.0, 900.0, 30.0, kWidth, kHeight);
-    EXPECT_EQ(j["unreal"].value("scale_x_percent", 0.0), s.unrealScaleXYPercent);
-    EXPECT_EQ(j["unreal"].value("scale_y_percent", 0.0), s.unrealScaleXYPercent);
+    const EngineScale s = engineScale(-100.0, 900.0, 30.0, 30.0, kWidth, kHeight);
+    EXPECT_EQ(j["unreal"].value("scale_x_percent", 0.0), s.unrealScaleXPercent);
+    EXPECT_EQ(j["unreal"].value("scale_y_percent", 0.0), s.unrealScaleYPercent);
+    EXPECT_EQ(j["cell_size_m"], nlohmann::json({{"x", 30.0}, {"y", 30.0}}));
     EXPECT_EQ(j["unreal"].value("scale_z_percent", 0.0), s.unrealScaleZPercent);
     EXPECT_EQ(j["unreal"].value("location_z_cm", 0.0), s.unrealLocationZCm);
     EXPECT_EQ(j["unity"].value("terrain_width_m", 0.0), s.unityTerrainWidthMeters);

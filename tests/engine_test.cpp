@@ -106,8 +106,9 @@ TEST(EngineSizeTest, EveryEngineStatesItsRule) {
 //     lands at 1024 m.
 //   Godot: height scale 1024.
 TEST(EngineScaleTest, WorkedExample) {
-    const EngineScale s = engineScale(-100.0, 924.0, 2.0, 1009, 505);
-    EXPECT_EQ(s.unrealScaleXYPercent, 200.0);
+    const EngineScale s = engineScale(-100.0, 924.0, 2.0, 2.0, 1009, 505);
+    EXPECT_EQ(s.unrealScaleXPercent, 200.0);
+    EXPECT_EQ(s.unrealScaleYPercent, 200.0);
     EXPECT_EQ(s.unrealScaleZPercent, 200.0);
     EXPECT_EQ(s.unrealLocationZCm, 41200.0);
     EXPECT_EQ(s.unityTerrainWidthMeters, 2016.0);
@@ -121,14 +122,15 @@ TEST(EngineScaleTest, WorkedExample) {
 // figures' value 0 at the minimum and value 65535 within a step of the maximum.
 TEST(EngineScaleTest, UnrealFiguresPutTheRangeWhereItBelongs) {
     const double minM = 37.5, maxM = 1801.25;
-    const EngineScale s = engineScale(minM, maxM, 30.0, 1009, 1009);
+    const EngineScale s = engineScale(minM, maxM, 30.0, 30.0, 1009, 1009);
     const auto worldCm = [&](double h) {
         return s.unrealLocationZCm + (h - 32768.0) / 128.0 * s.unrealScaleZPercent;
     };
     EXPECT_NEAR(worldCm(0.0), minM * 100.0, 1e-6);
     const double stepCm = (maxM - minM) * 100.0 / 65535.0;
     EXPECT_NEAR(worldCm(65535.0), maxM * 100.0, stepCm);
-    EXPECT_EQ(s.unrealScaleXYPercent, 3000.0);
+    EXPECT_EQ(s.unrealScaleXPercent, 3000.0);
+    EXPECT_EQ(s.unrealScaleYPercent, 3000.0);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -23,7 +23,8 @@ namespace {
 // Terrain3D's importer (addons/terrain_3d/tools/importer.tscn; its docs, import_export.md)
 // stores heights as given ("full range values"), so metres go in unscaled; the map is centred
 // on import_position, and vertex_spacing is the cell size in metres (cellMetres: a geographic
-// map's degrees at its centre latitude, a planet's configured ground size).
+// map's degrees at its centre latitude, a planet's configured ground size). Terrain3D's
+// spacing is one number: a geographic map's cells get the side of a square of their area.
 nlohmann::ordered_json terrain3d(const Config& config) {
     return {{"importer", {{"height_file_name", "height.exr"},
                           {"import_position", {0, 0, 0}},
@@ -49,7 +50,8 @@ nlohmann::ordered_json exrSidecar(const Config& config) {
     j["levels"] = {{"value_is", "elevation in metres"}, {"zero_m", "sea level"}};
     j["elevation"] = {{"min_m", config.elevation.minMeters}, {"max_m", config.elevation.maxMeters}};
     j["cell_size"] = config.map.cellSize;  // in output.crs units
-    j["cell_size_m"] = cellMetres(config.map, config.output.crs).square();
+    const CellMetres cellM = cellMetres(config.map, config.output.crs);
+    j["cell_size_m"] = {{"x", cellM.x}, {"y", cellM.y}};
     // In Godot -z is north and +x east; a terrain's image row 0 is its -z edge.
     j["godot"] = {{"north", "-z"}, {"east", "+x"}, {"terrain3d", terrain3d(config)}};
     j["engine"] = std::string(kEngineNames[static_cast<std::size_t>(config.output.engine)]);
