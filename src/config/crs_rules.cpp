@@ -19,8 +19,10 @@ std::string epsgText(std::uint64_t code) { return "EPSG:" + std::to_string(code)
 
 /// How the CRS shows in a message: as the user wrote it, output.epsg or output.crs.
 std::string crsNamed(const Validation& v) {
-    if (v.userSet("output.epsg") && !v.userSet("output.crs"))
-        return quote("output.epsg") + " (" + showJson(*sectionOf(v.written, "output.epsg")->find("epsg")) + ")";
+    if (v.userSet("output.epsg") && !v.userSet("output.crs")) {
+        const Json& written = sectionOf(v.written, "output.epsg")->at("epsg");
+        return quote("output.epsg") + " (" + showJson(written) + ")";
+    }
     return v.named("output.crs");
 }
 

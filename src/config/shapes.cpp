@@ -96,7 +96,8 @@ void checkPlanet(Validation& v, Problems& out) {
                         v.named("map.projection") + " (e.g. 2048 x 1024): square cells of " +
                         "longitude and latitude, the equator between two rows");
     if (crsUserSet(v) && v.config.output.crs.epsg != 4326)
-        report(out, v.named("output.crs") + " must be \"EPSG:4326\" for " + v.named("map.projection") +
+        report(out, v.named("output.crs") + " must be \"EPSG:4326\" for " +
+                        v.named("map.projection") +
                         ": the map is in longitude and latitude");
     if (v.userSet("map.origin"))
         report(out, quote("map.origin") + " has no effect with " + v.named("map.projection") +
