@@ -9,6 +9,8 @@ packages=(
   libboost-program-options-dev     # CLI options
   nlohmann-json3-dev               # configs
   libtiff-dev                      # GeoTIFF writer
+  libgeotiff-dev                   # GeoTIFF writer: the GeoKeys (libgeotiff, the reference library)
+  libproj-dev proj-data            # output.crs: PROJ's EPSG database says what a CRS is
   libpng-dev                       # PNG previews
   zlib1g-dev                       # Tiled layer data
   libtbb-dev                       # parallel tiles
@@ -16,7 +18,8 @@ packages=(
   libopenexr-dev                   # height.exr
   libgtest-dev libgmock-dev        # test suite
   gdal-bin                         # gdalinfo, used by the tests to check our GeoTIFFs
-  python3-gdal python3-numpy       # GDAL's COG validator, and the tests' overview and class-name checks
+  geotiff-bin                      # listgeo, used by the tests to read our GeoKeys
+  python3-gdal python3-numpy       # /usr/bin/python3 with GDAL: the COG validator, the tests' overview, class-name and warp checks
   tiled                            # the Tiled editor, used by the tests to open our maps
   godot3-server                    # headless Godot, used by the tests to load height.exr
   openexr                          # exrheader and exrcheck, used by the tests on height.exr

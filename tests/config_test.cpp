@@ -362,15 +362,6 @@ const std::vector<ProblemCase> kProblemCases = {
      "config: 'elevation.min' (500) must be below 'elevation.max' (100)"},
     {"ElevationMinEqualsMax", R"({"elevation": {"min": 100, "max": 100.0}})", {},
      "config: 'elevation.min' (100) must be below 'elevation.max' (100)"},
-    {"OriginOffGrid", R"({"map": {"origin": [10, 0], "cell_size": 30}})", {},
-     "config: 'map.origin' ([10, 0]) must be a whole multiple of 'map.cell_size' (30) so that "
-     "windows and shards line up cell for cell (nearest: [0, 0])"},
-    {"OriginOffGridNegative", R"({"map": {"origin": [-50, 75], "cell_size": 30}})", {},
-     "config: 'map.origin' ([-50, 75]) must be a whole multiple of 'map.cell_size' (30) so that "
-     "windows and shards line up cell for cell (nearest: [-60, 90])"},
-    {"OriginOneCoordinateOffGrid", R"({"map": {"origin": [0.3, 0.05], "cell_size": 0.1}})", {},
-     "config: 'map.origin' ([0.3, 0.05]) must be a whole multiple of 'map.cell_size' (0.1) so "
-     "that windows and shards line up cell for cell (nearest: [0.3, 0.1])"},
     {"OriginTooManyCellsFromZero", R"({"map": {"origin": [1e15, 0], "cell_size": 1}})", {},
      "config: 'map.origin' ([1e15, 0]) must lie within 70368744177664 cells of 0 at "
      "'map.cell_size' (1) so that cell indices stay exact"},
@@ -452,7 +443,8 @@ const std::vector<ProblemCase> kProblemCases = {
     {"ClassesNotArray", R"({"terrain": {"classes": {}}})", {},
      "config: 'terrain.classes' must be an array of classes (got {})"},
     {"TooManyClasses", classesText(256), {},
-     "config: 'terrain.classes' must hold at most 255 classes (got 256)"},
+     "config: 'terrain.classes' must hold at most 255 classes (got 256): index 255 is "
+     "classes.tif's nodata"},
     {"ClassNotObject", R"({"terrain": {"classes": [5]}})", {},
      "config: 'terrain.classes[0]' must be an object (got 5)"},
     {"ClassNameMissing", classesText({R"({"colour": "#000000", "walkable": true})"}), {},
@@ -623,7 +615,8 @@ const std::vector<ProblemCase> kProblemCases = {
      "config: 'map.width' x 'map.height' (66 x 33) must be 2h x h with h even", false},
     {"PlanetOtherEpsg", R"({"map": {"projection": "equirectangular", "width": 64,
         "height": 32}, "output": {"epsg": 3857}})", {},
-     "config: 'output.epsg' (3857) must be 4326 for 'map.projection' (\"equirectangular\")", false},
+     "config: 'output.crs' (\"EPSG:3857\") must be \"EPSG:4326\" for 'map.projection' "
+     "(\"equirectangular\")", false},
     {"PlanetWithOrigin", R"({"map": {"projection": "equirectangular", "width": 64,
         "height": 32, "origin": [30, 30]}})", {},
      "config: 'map.origin' has no effect with 'map.projection' (\"equirectangular\")", false},
@@ -767,7 +760,7 @@ TEST(ConfigTest, BuiltinDefaultFillsEveryFieldFromDefaultJson) {
     for (const OutputFile f : c.output.files)
         files.emplace_back(kOutputFileNames[static_cast<std::size_t>(f)]);
     EXPECT_EQ(files, d["output"]["files"].get<std::vector<std::string>>());
-    EXPECT_EQ(c.output.epsg, d["output"]["epsg"].get<int>());
+    EXPECT_EQ("EPSG:" + std::to_string(c.output.crs.epsg), d["output"]["crs"].get<std::string>());
     EXPECT_EQ(kCompressionNames[static_cast<std::size_t>(c.output.compression)],
               d["output"]["compression"].get<std::string>());
     EXPECT_EQ(kBigTiffModeNames[static_cast<std::size_t>(c.output.bigTiff)],
@@ -907,6 +900,17 @@ TEST(ConfigTest, SchemaKeyIsAcceptedAndIgnored) {
     for (const auto& option : optionReference()) EXPECT_NE(option.path, "$schema");
 }
 
+// An origin off the grid places the map where it says (README "Origin, offset and seed").
+TEST(ConfigTest, OriginNeedNotBeAMultipleOfTheCellSize) {
+    for (const char* origin : {"[10, 0]", "[-50, 75]", "[500000, 5000000]"}) {
+        const LoadedConfig c = defaultConfig({std::string("map.origin=") + origin});
+        const Json typed = Json::parse(origin);
+        EXPECT_EQ(c.map.originX, typed[0].get<double>()) << origin;
+        EXPECT_EQ(c.map.originY, typed[1].get<double>()) << origin;
+    }
+    EXPECT_NO_THROW(defaultConfig({"map.origin=[0.3, 0.05]", "map.cell_size=0.1"}));
+}
+
 TEST(ConfigTest, EveryOptionLandsInItsField) {
     const LoadedConfig c = defaultConfig(
         {"seed=18446744073709551615", "map.width=300",         "map.height=200",
@@ -915,7 +919,7 @@ TEST(ConfigTest, EveryOptionLandsInItsField) {
          "height.hash=reference",     "height.octaves=3",      "height.lacunarity=1.5",
          "height.persistence=1",      "height.frequency=0.25", "height.offset=[1.5, -2.5]",
          "height.seed_offset=11",     "elevation.min=-10",     "elevation.max=20",
-         "output.directory=there",    "output.epsg=4326",      "output.compression=zstd",
+         "output.directory=there",    "output.crs=epsg:32633", "output.compression=zstd",
          "output.bigtiff=always"});
     EXPECT_EQ(c.seed, std::numeric_limits<std::uint64_t>::max());
     EXPECT_EQ(c.map.width, 300);
@@ -938,7 +942,10 @@ TEST(ConfigTest, EveryOptionLandsInItsField) {
     EXPECT_EQ(c.elevation.minMeters, -10.0);
     EXPECT_EQ(c.elevation.maxMeters, 20.0);
     EXPECT_EQ(c.output.directory, "there");
-    EXPECT_EQ(c.output.epsg, 4326);
+    EXPECT_EQ(c.output.crs.epsg, 32633);
+    EXPECT_FALSE(c.output.crs.geographic);
+    EXPECT_EQ(c.output.crs.unitToMetre, 1.0);
+    EXPECT_EQ(c.output.crs.name, "WGS 84 / UTM zone 33N");
     EXPECT_EQ(c.output.compression, Compression::Zstd);
     EXPECT_EQ(c.output.bigTiff, BigTiffMode::Always);
     EXPECT_TRUE(c.wants(OutputFile::HeightTif));
@@ -1347,8 +1354,8 @@ TEST(ConfigTest, RangeBoundsAreInclusiveExceptAboveZero) {
     EXPECT_NO_THROW((void)defaultConfig(
         {"map.width=1", "map.height=1048576", "map.tile_size=8192", "height.octaves=16",
          "height.lacunarity=1", "height.persistence=1", "height.frequency=1000",
-         "map.cell_size=1e7", "output.epsg=1024", "elevation.min=-1e5", "elevation.max=1e5"}));
-    EXPECT_NO_THROW((void)defaultConfig({"height.lacunarity=8", "output.epsg=32766",
+         "map.cell_size=1e7", "elevation.min=-1e5", "elevation.max=1e5"}));
+    EXPECT_NO_THROW((void)defaultConfig({"height.lacunarity=8",
                                          "height.persistence=1e-9", "height.frequency=1e-12"}));
 }
 

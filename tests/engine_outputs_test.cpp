@@ -64,10 +64,12 @@ test::SyntheticMap testMap() {
     return map;
 }
 
-std::vector<std::uint16_t> expectedValues(const test::SyntheticMap& map, const Config& config) {
+std::vector<std::uint16_t> expectedValues(const test::SyntheticMap& map, const Config& config,
+                                          std::uint16_t top = kHeight16Max) {
     std::vector<std::uint16_t> values;
     for (float e : map.elevation) {
-        values.push_back(toHeight16(e, config.elevation.minMeters, config.elevation.maxMeters));
+        values.push_back(
+            toHeight16(e, config.elevation.minMeters, config.elevation.maxMeters, top));
     }
     return values;
 }
@@ -113,6 +115,9 @@ protected:
     static std::vector<std::unique_ptr<test::TempDir>>* s_dirs;
     const Config m_config = engineConfig("unused", kEngineFiles);
     const std::vector<std::uint16_t> m_expected = expectedValues(testMap(), m_config);
+    // height16.tif keeps 65535 for nodata: its heights spread over 0..65534.
+    const std::vector<std::uint16_t> m_expectedTif =
+        expectedValues(testMap(), m_config, kHeight16TifMax);
 };
 
 std::vector<std::unique_ptr<test::TempDir>>* EngineOutputsTest::s_dirs = nullptr;
@@ -151,7 +156,7 @@ TEST_F(EngineOutputsTest, EveryFileIsTheSameWhateverTheTileSize) {
     // generator's tiles when those do not line up with the TIFF's: the same cells, not always
     // the same bytes.
     for (std::size_t i = 0; i < kTileSizes.size(); ++i) {
-        EXPECT_EQ(test::readUInt16Tiff(fileOf(i, "height16.tif")), m_expected)
+        EXPECT_EQ(test::readUInt16Tiff(fileOf(i, "height16.tif")), m_expectedTif)
             << "tiles of " << kTileSizes[i];
     }
 }
@@ -171,9 +176,10 @@ TEST_F(EngineOutputsTest, SidecarDescribesTheFile) {
     EXPECT_EQ(j.value("config_hash", ""), "0123456789abcdef");
     EXPECT_EQ(j.value("terragrid_version", ""), kVersion);
 
-    const EngineScale s = engineScale(-100.0, 900.0, 30.0, kWidth, kHeight);
-    EXPECT_EQ(j["unreal"].value("scale_x_percent", 0.0), s.unrealScaleXYPercent);
-    EXPECT_EQ(j["unreal"].value("scale_y_percent", 0.0), s.unrealScaleXYPercent);
+    const EngineScale s = engineScale(-100.0, 900.0, 30.0, 30.0, kWidth, kHeight);
+    EXPECT_EQ(j["unreal"].value("scale_x_percent", 0.0), s.unrealScaleXPercent);
+    EXPECT_EQ(j["unreal"].value("scale_y_percent", 0.0), s.unrealScaleYPercent);
+    EXPECT_EQ(j["cell_size_m"], nlohmann::json({{"x", 30.0}, {"y", 30.0}}));
     EXPECT_EQ(j["unreal"].value("scale_z_percent", 0.0), s.unrealScaleZPercent);
     EXPECT_EQ(j["unreal"].value("location_z_cm", 0.0), s.unrealLocationZCm);
     EXPECT_EQ(j["unity"].value("terrain_width_m", 0.0), s.unityTerrainWidthMeters);
@@ -219,7 +225,11 @@ TEST_F(EngineOutputsTest, Png16IsLinearSixteenBitGreyWithTheSameValues) {
 TEST_F(EngineOutputsTest, Tif16IsUInt16WithPredictorAndScale) {
     const fs::path path = fileOf(0, "height16.tif");
     std::uint32_t w = 0, h = 0;
-    EXPECT_EQ(test::readUInt16Tiff(path, &w, &h), m_expected);
+    const std::vector<std::uint16_t> values = test::readUInt16Tiff(path, &w, &h);
+    EXPECT_EQ(values, m_expectedTif);
+    EXPECT_EQ(std::count(values.begin(), values.end(), kHeight16Nodata), 0);
+    EXPECT_EQ(*std::max_element(values.begin(), values.end()), kHeight16TifMax)
+        << "the map reaches elevation.max";
     EXPECT_EQ(w, static_cast<std::uint32_t>(kWidth));
     EXPECT_EQ(h, static_cast<std::uint32_t>(kHeight));
 
@@ -236,7 +246,8 @@ TEST_F(EngineOutputsTest, Tif16IsUInt16WithPredictorAndScale) {
     EXPECT_THAT(metadata, HasSubstr("role=\"unittype\">metre<"));
     // The scale as written reads back as the same double.
     const std::size_t at = metadata.find("role=\"scale\">") + 13;
-    EXPECT_EQ(std::strtod(metadata.c_str() + at, nullptr), 1000.0 / 65535.0);
+    EXPECT_EQ(std::strtod(metadata.c_str() + at, nullptr), 1000.0 / 65534.0);
+    EXPECT_EQ(tiff.stringField(42113), "65535");  // GDAL_NODATA
 }
 
 // Byte-swapped or misplaced values would jump by thousands between neighbours.

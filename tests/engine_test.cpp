@@ -106,8 +106,9 @@ TEST(EngineSizeTest, EveryEngineStatesItsRule) {
 //     lands at 1024 m.
 //   Godot: height scale 1024.
 TEST(EngineScaleTest, WorkedExample) {
-    const EngineScale s = engineScale(-100.0, 924.0, 2.0, 1009, 505);
-    EXPECT_EQ(s.unrealScaleXYPercent, 200.0);
+    const EngineScale s = engineScale(-100.0, 924.0, 2.0, 2.0, 1009, 505);
+    EXPECT_EQ(s.unrealScaleXPercent, 200.0);
+    EXPECT_EQ(s.unrealScaleYPercent, 200.0);
     EXPECT_EQ(s.unrealScaleZPercent, 200.0);
     EXPECT_EQ(s.unrealLocationZCm, 41200.0);
     EXPECT_EQ(s.unityTerrainWidthMeters, 2016.0);
@@ -121,14 +122,15 @@ TEST(EngineScaleTest, WorkedExample) {
 // figures' value 0 at the minimum and value 65535 within a step of the maximum.
 TEST(EngineScaleTest, UnrealFiguresPutTheRangeWhereItBelongs) {
     const double minM = 37.5, maxM = 1801.25;
-    const EngineScale s = engineScale(minM, maxM, 30.0, 1009, 1009);
+    const EngineScale s = engineScale(minM, maxM, 30.0, 30.0, 1009, 1009);
     const auto worldCm = [&](double h) {
         return s.unrealLocationZCm + (h - 32768.0) / 128.0 * s.unrealScaleZPercent;
     };
     EXPECT_NEAR(worldCm(0.0), minM * 100.0, 1e-6);
     const double stepCm = (maxM - minM) * 100.0 / 65535.0;
     EXPECT_NEAR(worldCm(65535.0), maxM * 100.0, stepCm);
-    EXPECT_EQ(s.unrealScaleXYPercent, 3000.0);
+    EXPECT_EQ(s.unrealScaleXPercent, 3000.0);
+    EXPECT_EQ(s.unrealScaleYPercent, 3000.0);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -141,6 +143,28 @@ TEST(Height16Test, EndpointsAreExact) {
         EXPECT_EQ(toHeight16(range[0], range[0], range[1]), 0) << range[0] << " " << range[1];
         EXPECT_EQ(toHeight16(range[1], range[0], range[1]), 65535) << range[0] << " " << range[1];
     }
+}
+
+// height16.tif's mapping keeps 65535 for nodata: no elevation, in the range or out of it,
+// reaches it.
+TEST(Height16Test, TifTopLeavesTheNodataValueUnused) {
+    const double ranges[][2] = {{0.0, 1000.0}, {-12.3, 4567.89}, {-8000.0, 9000.0}};
+    for (const auto& range : ranges) {
+        EXPECT_EQ(toHeight16(range[0], range[0], range[1], kHeight16TifMax), 0);
+        EXPECT_EQ(toHeight16(range[1], range[0], range[1], kHeight16TifMax), kHeight16TifMax);
+        EXPECT_NEAR(fromHeight16(kHeight16TifMax, range[0], range[1], kHeight16TifMax), range[1],
+                    1e-9 * std::abs(range[1] - range[0]));
+        for (double e : {range[1] + 1.0, 1e300, std::numeric_limits<double>::infinity()})
+            EXPECT_EQ(toHeight16(e, range[0], range[1], kHeight16TifMax), kHeight16TifMax) << e;
+        // Every step of the range, densely: never above the top.
+        std::uint16_t highest = 0;
+        for (int i = 0; i <= 200000; ++i) {
+            const double e = range[0] + (range[1] - range[0]) * i / 200000.0;
+            highest = std::max(highest, toHeight16(e, range[0], range[1], kHeight16TifMax));
+        }
+        EXPECT_EQ(highest, kHeight16TifMax);
+    }
+    static_assert(kHeight16TifMax < kHeight16Nodata);
 }
 
 TEST(Height16Test, OutsideTheRangeClamps) {

@@ -90,6 +90,23 @@ TEST(GeneratorTest, OriginShiftTranslatesTheMap) {
     EXPECT_FALSE(sameBits(a.elevation, b.elevation));
 }
 
+TEST(GeneratorTest, OriginOffTheGridSamplesTheNearestGridCells) {
+    // 500000 / 30 and 5000000 / 30 are 2/3 of a cell past a grid line: the map's cells sample
+    // the noise at the nearest grid cells, i.e. those of the map whose origin is 10 m further
+    // east and north, while the raster stays where its origin says.
+    const Config off = smallConfig({"map.origin=[500000, 5000000]"});
+    const MapCollector a = generate(off);
+    const MapCollector b = generate(smallConfig({"map.origin=[500010, 5000010]"}));
+    EXPECT_TRUE(sameBits(a.elevation, b.elevation));
+    EXPECT_EQ(off.map.originX, 500000.0);
+    EXPECT_EQ(off.map.originY, 5000000.0);
+    // A third of a cell rounds the other way: the grid line below.
+    const MapCollector c = generate(smallConfig({"map.origin=[499990, 4999990]"}));
+    EXPECT_FALSE(sameBits(a.elevation, c.elevation));
+    const MapCollector d = generate(smallConfig({"map.origin=[499980, 4999980]"}));
+    EXPECT_TRUE(sameBits(c.elevation, d.elevation));
+}
+
 TEST(GeneratorTest, NoSeamsAtTileBorders) {
     // Neighbouring cells across a tile border differ no more than neighbours inside a tile.
     const MapCollector map = generate(smallConfig({"map.tile_size=16", "height.octaves=8"}));

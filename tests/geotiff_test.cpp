@@ -172,7 +172,7 @@ TEST_F(GeoTiffTest, ReopensWithTagsAndPixels) {
 
 TEST_F(GeoTiffTest, GeographicEpsgWritesGeodeticCrsKey) {
     GeoTiffOptions options = smallOptions();
-    options.geo = {4326, -10.0, 50.0, 0.25};
+    options.geo = {4326, -10.0, 50.0, 0.25, /*geographic=*/true};
     const std::string path = writeFile("height.tif", options, makeRaster(kWidth, kHeight));
     TiffReader tiff(path);
     EXPECT_THAT(tiff.arrayField<std::uint16_t>(34735),

@@ -1,5 +1,6 @@
 // PngWriter, preview.png and height.png, read back with libpng.
 
+#include "terragrid/config/crs.hpp"
 #include "io/png_writer.hpp"
 
 #include <gmock/gmock.h>
@@ -208,7 +209,7 @@ Config previewConfig(const std::string& directory, std::int64_t width, std::int6
     config.map.cellSize = 30.0;
     config.output.directory = directory;
     config.output.files = {OutputFile::PreviewPng, OutputFile::HeightPng};
-    config.output.epsg = 3857;
+    config.output.crs = crsFromEpsg(3857);
     config.output.previewMaxSize = maxSize;
     config.elevation = {0.0, 1000.0};
     config.hash = "feedfacefeedface";
@@ -382,14 +383,19 @@ TEST_F(PreviewSinkTest, IdenticalInputGivesIdenticalFiles) {
     }
 }
 
-// A geographic map's cell size is in degrees; at 111320 m a degree, 0.25 degrees is 27830 m.
+// A geographic map's cell size is in degrees, measured in metres at the map's centre latitude
+// (cellMetres): the preview equals a projected map's with cells of that many metres.
 TEST_F(PreviewSinkTest, GeographicCellSizeIsTakenInDegrees) {
     test::TempDir other;
-    Config projected = previewConfig(m_dir.path().string(), 120, 90, 50);
-    projected.map.cellSize = 27830.0;
     Config geographic = previewConfig(other.path().string(), 120, 90, 50);
-    geographic.output.epsg = 4326;
+    geographic.output.crs = crsFromEpsg(4326);
     geographic.map.cellSize = 0.25;
+    geographic.map.originX = 10.0;
+    geographic.map.originY = 60.0;
+    Config projected = previewConfig(m_dir.path().string(), 120, 90, 50);
+    projected.map.cellSize = cellMetres(geographic.map, geographic.output.crs).square();
+    // Centre latitude 48.75: a quarter degree is ~18.4 km east-west and ~27.8 km north-south.
+    EXPECT_NEAR(projected.map.cellSize, std::sqrt(18380.0 * 27800.0), 100.0);
     const test::SyntheticMap map = previewMap(120, 90, [](std::int64_t c, std::int64_t r) {
         return static_cast<float>(500.0 + 400.0 * std::sin(c * 0.1) * std::cos(r * 0.08));
     });

@@ -1,3 +1,4 @@
+#include "terragrid/config/crs.hpp"
 #include "test_support.hpp"
 
 #include <fcntl.h>
@@ -512,7 +513,7 @@ Config outputConfig(const std::string& directory, std::vector<OutputFile> files)
     config.map.originY = 5400000.0;
     config.output.directory = directory;
     config.output.files = std::move(files);
-    config.output.epsg = 3857;
+    config.output.crs = crsFromEpsg(3857);
     config.output.compression = Compression::Deflate;
     config.hash = "0123456789abcdef";
     return config;

@@ -172,29 +172,35 @@ TEST(WindowTest, LargestConnectivityNeedsTheWholeMap) {
 
 TEST(WindowTest, WindowConfigHasTheSameCellCentresAsTheFullMap) {
     // Cell sizes that are not exact in binary, origins far from 0 and on either side of it.
+    // Origins on the grid and off it by parts of a cell (any origin is accepted), halves
+    // included, where rounding the window's own origin could go either way.
     for (double cell : {30.0, 0.1, 1.0 / 3.0, 2.5e-5})
         for (std::int64_t col : {-123456789, 0, 7, 4000000})
-            for (std::int64_t row : {-5, 0, 99991}) {
-                Config full = configOf(mapOf(300, 200, 64, cell, double(col) * cell,
-                                             double(row) * cell));
-                const GridGeometry whole = TileLayout(full.map).geometry();
-                for (const CellWindow w : {CellWindow{0, 0, 300, 200}, CellWindow{37, 23, 20, 21},
-                                           CellWindow{299, 199, 1, 1}, CellWindow{0, 64, 300, 64}}) {
-                    const Config piece = windowConfig(full, w);
-                    EXPECT_EQ(piece.map.width, w.width);
-                    EXPECT_EQ(piece.map.height, w.height);
-                    EXPECT_EQ(piece.map.tileSizeCells, 64);
-                    const GridGeometry g = TileLayout(piece.map).geometry();
-                    for (std::int64_t i = 0; i < std::min(w.width, w.height); ++i) {
-                        ASSERT_EQ(g.cellX(i), whole.cellX(w.col0 + i)) << cell << " " << col;
-                        ASSERT_EQ(g.cellY(i), whole.cellY(w.row0 + i)) << cell << " " << row;
+            for (std::int64_t row : {-5, 0, 99991})
+                for (double part : {0.0, 0.3, 0.5, -0.5, 0.73}) {
+                    Config full = configOf(mapOf(300, 200, 64, cell, (double(col) + part) * cell,
+                                                 (double(row) - part) * cell));
+                    const GridGeometry whole = TileLayout(full.map).geometry();
+                    for (const CellWindow w :
+                         {CellWindow{0, 0, 300, 200}, CellWindow{37, 23, 20, 21},
+                          CellWindow{299, 199, 1, 1}, CellWindow{0, 64, 300, 64}}) {
+                        const Config piece = windowConfig(full, w);
+                        EXPECT_EQ(piece.map.width, w.width);
+                        EXPECT_EQ(piece.map.height, w.height);
+                        EXPECT_EQ(piece.map.tileSizeCells, 64);
+                        const GridGeometry g = TileLayout(piece.map).geometry();
+                        for (std::int64_t i = 0; i < std::min(w.width, w.height); ++i) {
+                            ASSERT_EQ(g.cellX(i), whole.cellX(w.col0 + i))
+                                << cell << " " << col << " " << part;
+                            ASSERT_EQ(g.cellY(i), whole.cellY(w.row0 + i))
+                                << cell << " " << row << " " << part;
+                        }
+                        // The georeferenced corner is the one GDAL computes for that pixel of the
+                        // full map.
+                        EXPECT_EQ(piece.map.originX, full.map.originX + double(w.col0) * cell);
+                        EXPECT_EQ(piece.map.originY, full.map.originY - double(w.row0) * cell);
                     }
-                    // The georeferenced corner is the one GDAL computes for that pixel of the
-                    // full map.
-                    EXPECT_EQ(piece.map.originX, full.map.originX + double(w.col0) * cell);
-                    EXPECT_EQ(piece.map.originY, full.map.originY - double(w.row0) * cell);
                 }
-            }
 }
 
 TEST(WindowTest, WindowAtTheCornerKeepsTheOriginExactly) {

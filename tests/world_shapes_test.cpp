@@ -209,12 +209,12 @@ TEST(WorldShapeTest, BitIdenticalForEveryThreadCountAndTileSize) {
 
 TEST(PlanetTest, ConfigPutsThePlanetOnTheGlobalGrid) {
     const LoadedConfig config = planetConfig();
-    EXPECT_EQ(config.output.epsg, 4326);
+    EXPECT_EQ(config.output.crs.epsg, 4326);
     EXPECT_EQ(config.map.originX, -180.0);
     EXPECT_EQ(config.map.originY, 90.0);
     EXPECT_EQ(config.map.cellSize, 360.0 / 256);
     EXPECT_EQ(config.map.groundCell(), 1000.0);
-    EXPECT_THAT(config.resolvedJson, ::testing::HasSubstr("\"epsg\": 4326"));
+    EXPECT_THAT(config.resolvedJson, ::testing::HasSubstr("\"crs\": \"EPSG:4326\""));
 }
 
 TEST(PlanetTest, GdalReadsAGlobalGeographicGeoTiff) {

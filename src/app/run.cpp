@@ -82,7 +82,9 @@ Json mapJson(const Config& config) {
             {"cells", config.map.width * config.map.height},
             {"cell_size", config.map.cellSize},
             {"origin", {config.map.originX, config.map.originY}},
-            {"epsg", config.output.epsg}};
+            {"crs", "EPSG:" + std::to_string(config.output.crs.epsg)},
+            {"crs_name", config.output.crs.name},
+            {"epsg", config.output.crs.epsg}};
 }
 
 /// The default rules' thresholds as used (coverage targets resolved to values).

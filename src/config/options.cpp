@@ -9,6 +9,7 @@
 #include <algorithm>
 
 #include "config/layers.hpp"
+#include "terragrid/config/crs.hpp"
 
 namespace terragrid::config_detail {
 namespace {
@@ -133,11 +134,14 @@ constexpr std::array kHeadRows{
         "right and bottom edges are clipped, so a tile larger than the map is fine.",
         [](Config& c, const Json& v) { c.map.tileSizeCells = v.get<std::int64_t>(); }},
     Row{"map.cell_size", numberAbove(0, kMaxCellSize),
-        "Width and height of one cell in world (CRS) units.",
+        "Width and height of one cell in world (output.crs) units: degrees in a geographic CRS.",
         [](Config& c, const Json& v) { c.map.cellSize = v.get<double>(); }},
     Row{"map.origin", pairWithin(kMaxOriginAbs),
-        "World [x, y] of the map's top-left corner; each a whole multiple of map.cell_size "
-        "(within 2^46 cells of 0), so windows and shards line up cell for cell.",
+        "World [x, y] of the map's top-left corner in output.crs units (within 2^46 cells of "
+        "0): any value places the map exactly. The terrain is sampled on a grid anchored at "
+        "(0, 0), at the grid cell nearest the origin, so moving the origin by whole cells "
+        "moves the terrain with it and a part of a cell only moves the raster (README "
+        "\"Origin, offset and seed\").",
         [](Config& c, const Json& v) {
             c.map.originX = v[0].get<double>();
             c.map.originY = v[1].get<double>();
@@ -147,7 +151,7 @@ constexpr std::array kHeadRows{
         "whole planet, columns longitudes from -180 to 180 and rows latitudes from 90 to "
         "-90, its noise sampled on a sphere, so it joins across the 180th meridian and is "
         "not pinched at the poles; it needs map.width = 2 x map.height with an even height, "
-        "is written in EPSG:4326 (output.epsg must be 4326 or left out), and map.cell_size "
+        "is written in EPSG:4326 (output.crs must be EPSG:4326 or left out), and map.cell_size "
         "is then the width of a cell at the equator (map.origin has no effect).",
         [](Config& c, const Json& v) {
             c.map.projection = enumNamed<Projection>(kProjectionNames, v);
@@ -385,9 +389,14 @@ constexpr std::array kTailRows{
         [](Config& c, const Json& v) {
             c.output.previewLegend = enumNamed<PreviewLegend>(kPreviewLegendNames, v);
         }},
-    Row{"output.epsg", integerIn(kMinEpsg, kMaxEpsg),
-        "EPSG code of the CRS the world coordinates are in, written into the GeoTIFF.",
-        [](Config& c, const Json& v) { c.output.epsg = v.get<int>(); }},
+    Row{"output.crs", nonEmptyString(),
+        "CRS of the world coordinates (map.origin, map.cell_size), as \"EPSG:NNNN\", looked "
+        "up in PROJ's database: a geographic CRS takes the origin and cell size in degrees, a "
+        "projected one in its axis unit. Written into the GeoTIFFs' GeoKeys. output.epsg: N "
+        "is accepted as shorthand for \"EPSG:N\".",
+        [](Config& c, const Json& v) {
+            c.output.crs.epsg = parseEpsgText(v.get_ref<const std::string&>());
+        }},
     Row{"output.compression", oneOf(kCompressionNames), "GeoTIFF compression.",
         [](Config& c, const Json& v) {
             c.output.compression = enumNamed<Compression>(kCompressionNames, v);

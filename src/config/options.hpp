@@ -39,8 +39,8 @@ inline constexpr double kMaxNoiseOffset = 1e9;
 // Marble stripes bent by more than this many stripe widths are noise, not marble.
 inline constexpr double kMaxMarbleTurbulence = 64;
 inline constexpr double kMaxElevationMeters = 1e5;
-// A class index is a byte (Terrain::classify).
-inline constexpr std::size_t kMaxClasses = 255;
+// A class index is a byte (Terrain::classify), and 255 is classes.tif's nodata (kNoClass).
+inline constexpr std::size_t kMaxClasses = kNoClass;
 inline constexpr std::size_t kMaxClassNameChars = 64;
 inline constexpr std::uint64_t kMinPreviewSize = 16;
 /// output.splat_blend: a square of up to 129 x 129 cells keeps each class count in 16 bits.

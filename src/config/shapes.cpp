@@ -7,7 +7,9 @@
 #include <cmath>
 #include <string>
 
+#include "config/crs_rules.hpp"
 #include "config/validation.hpp"
+#include "terragrid/config/crs.hpp"
 #include "terragrid/noise/layers.hpp"
 
 namespace terragrid::config_detail {
@@ -83,7 +85,7 @@ void checkStackRange(const Validation& v, const std::string& section,
 /// square cells of 360 / width degrees, in EPSG:4326.
 void checkPlanet(Validation& v, Problems& out) {
     if (!v.passedAll({"map.projection", "map.width", "map.height", "map.cell_size",
-                      "output.epsg", "output.engine"}) ||
+                      "output.crs", "output.engine"}) ||
         v.config.map.projection != Projection::Equirectangular || v.config.map.wrap)
         return;  // (with wrap: reported by checkSurface)
     MapConfig& map = v.config.map;
@@ -93,8 +95,9 @@ void checkPlanet(Validation& v, Problems& out) {
                         std::to_string(map.height) + ") must be 2h x h with h even for " +
                         v.named("map.projection") + " (e.g. 2048 x 1024): square cells of " +
                         "longitude and latitude, the equator between two rows");
-    if (v.userSet("output.epsg") && v.config.output.epsg != 4326)
-        report(out, v.named("output.epsg") + " must be 4326 for " + v.named("map.projection") +
+    if (crsUserSet(v) && v.config.output.crs.epsg != 4326)
+        report(out, v.named("output.crs") + " must be \"EPSG:4326\" for " +
+                        v.named("map.projection") +
                         ": the map is in longitude and latitude");
     if (v.userSet("map.origin"))
         report(out, quote("map.origin") + " has no effect with " + v.named("map.projection") +
@@ -107,8 +110,8 @@ void checkPlanet(Validation& v, Problems& out) {
     map.cellSize = 360.0 / static_cast<double>(map.width);
     map.originX = -180.0;
     map.originY = 90.0;
-    v.config.output.epsg = 4326;
-    (*sectionOf(v.document, "output.epsg"))["epsg"] = Json(std::uint64_t{4326});
+    v.config.output.crs = crsFromEpsg(4326);
+    (*sectionOf(v.document, "output.crs"))["crs"] = "EPSG:4326";
     // The origin is fixed, and a config that sets it is refused: the resolved config
     // (--print-config) leaves it out, so that it loads back.
     sectionOf(v.document, "map.origin")->erase("origin");

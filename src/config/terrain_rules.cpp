@@ -92,7 +92,8 @@ Checked checkClassTable(const Option& o, const Json& value, Problems& out) {
     if (!value.is_array()) return fail(out, o, "be an array of classes", value);
     if (value.size() > kMaxClasses) {
         report(out, quote(o.path) + " must hold at most " + std::to_string(kMaxClasses) +
-                        " classes (got " + std::to_string(value.size()) + ")");
+                        " classes (got " + std::to_string(value.size()) +
+                        "): index 255 is classes.tif's nodata");
         return std::nullopt;
     }
     const auto entryPath = [&](std::size_t i) { return o.path + "[" + std::to_string(i) + "]"; };

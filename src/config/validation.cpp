@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <limits>
 
+#include "config/crs_rules.hpp"
 #include "config/keys.hpp"
 #include "config/shapes.hpp"
 #include "config/terrain_rules.hpp"
@@ -23,22 +24,6 @@ void checkElevationOrder(const Validation& v, Problems& out) {
     report(out, v.named("elevation.min") + " must be below " + v.named("elevation.max"));
 }
 
-/// The whole multiple of `cellSize` nearest to `value` (never -0).
-double nearestGridLine(double value, double cellSize) {
-    return std::round(value / cellSize) * cellSize + 0.0;
-}
-
-/// Whether `value` is a whole multiple of `cellSize` up to rounding: within two units in the
-/// last place of the larger of the two, which covers decimal input such as 0.3 with 0.1 and is
-/// far below any offset a person would mean.
-bool onGrid(double value, double cellSize) {
-    const double scale = std::max(std::abs(value), cellSize);
-    const double ulp = std::nextafter(scale, std::numeric_limits<double>::infinity()) - scale;
-    return std::abs(value - nearestGridLine(value, cellSize)) <= 2 * ulp;
-}
-
-/// The grid is anchored at world (0, 0) (tiling.hpp GridGeometry): an origin off the grid would
-/// make a window of a map, generated alone, sample different cell centres than the full map.
 /// TIFF 6.0 wants tile edges in multiples of 16; libtiff and GDAL refuse others.
 void checkGeoTiffBlockSize(const Validation& v, Problems& out) {
     if (!v.passedAll({"output.geotiff.block_size"}) || v.config.output.geotiffBlockSize % 16 == 0)
@@ -46,26 +31,17 @@ void checkGeoTiffBlockSize(const Validation& v, Problems& out) {
     report(out, v.named("output.geotiff.block_size") + " must be a multiple of 16 (TIFF tiles)");
 }
 
-void checkOriginOnGrid(const Validation& v, Problems& out) {
+/// Any origin places the map (it need not lie on the grid: tiling.hpp GridGeometry); within
+/// 2^46 cells of 0 the global cell indices stay exact.
+void checkOriginRange(const Validation& v, Problems& out) {
     if (!v.passedAll({"map.origin", "map.cell_size"})) return;
     const MapConfig& map = v.config.map;
     const double cellsFromZero =
         std::max(std::abs(map.originX), std::abs(map.originY)) / map.cellSize;
-    if (cellsFromZero > kMaxOriginCells) {
-        report(out, v.named("map.origin") + " must lie within " + formatNumber(kMaxOriginCells) +
-                        " cells of 0 at " + v.named("map.cell_size") +
-                        " so that cell indices stay exact");
-        return;
-    }
-    const bool xOnGrid = onGrid(map.originX, map.cellSize);
-    const bool yOnGrid = onGrid(map.originY, map.cellSize);
-    if (xOnGrid && yOnGrid) return;
-    const Json nearest =
-        Json::array({xOnGrid ? map.originX : nearestGridLine(map.originX, map.cellSize),
-                     yOnGrid ? map.originY : nearestGridLine(map.originY, map.cellSize)});
-    report(out, v.named("map.origin") + " must be a whole multiple of " + v.named("map.cell_size") +
-                    " so that windows and shards line up cell for cell (nearest: " +
-                    showJson(nearest) + ")");
+    if (cellsFromZero <= kMaxOriginCells) return;
+    report(out, v.named("map.origin") + " must lie within " + formatNumber(kMaxOriginCells) +
+                    " cells of 0 at " + v.named("map.cell_size") +
+                    " so that cell indices stay exact");
 }
 
 std::string engineName(Engine engine) {
@@ -137,12 +113,14 @@ void takeSchemaKey(Json& document, Problems& out) {
 
 Validation validate(Json& document, const Json& written, Problems& out) {
     takeSchemaKey(document, out);
+    takeEpsgShorthand(document, written, out);
     checkKeys(document, "", out);
     Validation v{document, written};
     for (std::size_t i = 0; i < options().size(); ++i)
         v.passed[i] = checkOption(options()[i], document, v.config, out);
     checkElevationOrder(v, out);
-    checkOriginOnGrid(v, out);
+    checkOriginRange(v, out);
+    checkCrs(v, out);
     checkGeoTiffBlockSize(v, out);
     checkTerrainThresholds(v, out);
     checkUnusedDefaultRules(v, out);

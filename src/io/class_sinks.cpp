@@ -19,6 +19,7 @@ namespace {
 GeoTiffOptions classesOptions(const Config& config, const Terrain& terrain) {
     GeoTiffOptions options = mapGeoTiffOptions(config, SampleFormat::UInt8);
     options.resampling = Resampling::Mode;  // an overview cell is one of the classes below
+    options.nodata = kNoClass;  // no class takes 255: a reprojection's empty cells, not lake
     std::string names;
     for (const TerrainClass& c : terrain.classes()) {
         names += (names.empty() ? "" : ",") + c.name;
@@ -75,6 +76,7 @@ private:
     static GeoTiffOptions options(const Config& config) {
         GeoTiffOptions options = mapGeoTiffOptions(config, SampleFormat::UInt8);
         options.resampling = Resampling::Mode;  // 0 or 1, never a blend
+        options.nodata = kNoClass;  // as classes.tif: 255 is "no data", never 0 or 1
         options.metadata.emplace_back("TERRAGRID_WALKABLE", "1 = walkable, 0 = not walkable");
         options.metadata.emplace_back(
             "TERRAGRID_CONNECTIVITY",

@@ -29,23 +29,25 @@ namespace {
 
 // What every 16-bit sink keeps of the config: the map's size and the mapping's range.
 struct Height16Map {
-    explicit Height16Map(const Config& config)
-        : width(config.map.width), height(config.map.height), elevation(config.elevation) {}
+    explicit Height16Map(const Config& config, std::uint16_t top = kHeight16Max)
+        : width(config.map.width), height(config.map.height), elevation(config.elevation),
+          top(top) {}
 
     std::int64_t width;
     std::int64_t height;
     ElevationConfig elevation;
+    std::uint16_t top;  ///< the value of elevation.max
 
     void checkSize(const TileLayout& layout, const std::string& path) const {
         checkMapSize(layout, width, height, path);
     }
 
     std::uint16_t convert(float elevationMeters) const noexcept {
-        return toHeight16(elevationMeters, elevation.minMeters, elevation.maxMeters);
+        return toHeight16(elevationMeters, elevation.minMeters, elevation.maxMeters, top);
     }
 
     void convert(const float* elevationMeters, std::size_t count, std::uint16_t* out) const {
-        toHeight16(elevationMeters, count, elevation.minMeters, elevation.maxMeters, out);
+        toHeight16(elevationMeters, count, elevation.minMeters, elevation.maxMeters, out, top);
     }
 };
 
@@ -170,15 +172,17 @@ private:
 };
 
 // GDAL shows metres for height16.tif (with its offset and scale applied) on the same grid as
-// height.tif.
+// height.tif. Its heights spread over 0..65534, one step finer than 0..65535 would not be
+// worth losing nodata for: 65535 is reserved, so gdalwarp and QGIS can mark empty cells.
 GeoTiffOptions height16TifOptions(const Config& config) {
     GeoTiffOptions options = mapGeoTiffOptions(config, SampleFormat::UInt16);
     const ElevationConfig& e = config.elevation;
     options.unit = "metre";
     // fromHeight16, in GDAL's terms: metres = offset + v * scale.
     options.offset = e.minMeters;
-    options.scale = (e.maxMeters - e.minMeters) / 65535.0;
-    options.metadata.emplace_back("TERRAGRID_HEIGHT16_MAPPING", std::string(kHeight16Formula));
+    options.scale = (e.maxMeters - e.minMeters) / static_cast<double>(kHeight16TifMax);
+    options.nodata = kHeight16Nodata;
+    options.metadata.emplace_back("TERRAGRID_HEIGHT16_MAPPING", std::string(kHeight16TifFormula));
     return options;
 }
 
@@ -186,7 +190,7 @@ GeoTiffOptions height16TifOptions(const Config& config) {
 class Height16TifSink final : public OutputSink {
 public:
     explicit Height16TifSink(const Config& config)
-        : m_map(config),
+        : m_map(config, kHeight16TifMax),
           m_writer(outputPath(config, OutputFile::Height16Tif), height16TifOptions(config)) {}
 
     const std::string& path() const override { return m_writer.path(); }

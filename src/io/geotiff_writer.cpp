@@ -3,6 +3,8 @@
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/task_arena.h>
 #include <fcntl.h>
+#include <geo_normalize.h>
+#include <geotiffio.h>
 #include <tiffio.h>
 #include <unistd.h>
 
@@ -119,9 +121,6 @@ std::string gdalMetadataXml(const GeoTiffOptions& options) {
 
 }  // namespace
 
-// See GeoReference::epsg.
-bool isGeographicEpsg(int epsg) noexcept { return epsg >= 4000 && epsg <= 4999; }
-
 std::size_t bytesPerSample(SampleFormat format) noexcept {
     return sampleFormatInfo(format).bitsPerSample / 8u;
 }
@@ -194,6 +193,7 @@ private:
     // Both throw TiffError when libtiff refuses a tag.
     void writeTags();
     void writeColorMap();
+    void writeGeoKeys();
     void encodeTile(std::int64_t index, PendingTile& tile);
     void deliverEncoded(std::int64_t index, const std::byte* bytes, std::size_t count);
     void writeWaitingTiles();
@@ -268,9 +268,9 @@ GeoTiffWriter::Impl::Impl(std::string path, GeoTiffOptions options)
                                     " for '" + m_path +
                                     "' must be a positive multiple of 16, at most 65536");
     }
-    if (o.geo.epsg <= 0 || o.geo.epsg > 65535) {
+    if (o.geo.epsg <= 0 || o.geo.epsg >= 32767) {
         throw std::invalid_argument("GeoTiffWriter: EPSG code " + std::to_string(o.geo.epsg) +
-                                    " for '" + m_path + "' must be in 1..65535");
+                                    " for '" + m_path + "' must be in 1..32766");
     }
     if (!o.palette.empty() && o.sampleFormat != SampleFormat::UInt8) {
         throw std::invalid_argument("GeoTiffWriter: a palette for '" + m_path +
@@ -360,29 +360,34 @@ void GeoTiffWriter::Impl::writeTags() {
     const double tiepoint[6] = {0.0, 0.0, 0.0, geo.originX, geo.originY, 0.0};
     setTag(m_tif, kTagModelTiepoint, 6, tiepoint);
 
-    constexpr std::uint16_t kModelTypeGeoKey = 1024;
-    constexpr std::uint16_t kRasterTypeGeoKey = 1025;
-    constexpr std::uint16_t kGeodeticCrsGeoKey = 2048;
-    constexpr std::uint16_t kProjectedCrsGeoKey = 3072;
-    constexpr std::uint16_t kModelTypeProjected = 1;
-    constexpr std::uint16_t kModelTypeGeographic = 2;
-    constexpr std::uint16_t kRasterPixelIsArea = 1;
-    const bool geographic = isGeographicEpsg(geo.epsg);
-    // Header {version 1, revision 1.0, key count}, then {key, location 0 = inline, count 1,
-    // value} per key, in ascending key order as the spec requires.
-    const std::uint16_t keys[16] = {
-        1, 1, 0, 3,
-        kModelTypeGeoKey, 0, 1, geographic ? kModelTypeGeographic : kModelTypeProjected,
-        kRasterTypeGeoKey, 0, 1, kRasterPixelIsArea,
-        geographic ? kGeodeticCrsGeoKey : kProjectedCrsGeoKey, 0, 1,
-        static_cast<std::uint16_t>(geo.epsg),
-    };
-    setTag(m_tif, kTagGeoKeyDirectory, 16, keys);
+    writeGeoKeys();
+    if (m_options.nodata) {
+        const std::string nodata = exactDecimal(*m_options.nodata);
+        setTag(m_tif, kTagGdalNodata, nodata.c_str());
+    }
 
     if (!m_options.metadata.empty() || !m_options.unit.empty() || hasBandScale(m_options)) {
         const std::string xml = gdalMetadataXml(m_options);
         setTag(m_tif, kTagGdalMetadata, xml.c_str());
     }
+}
+
+// The GeoKey directory, by libgeotiff (the GeoTIFF reference implementation): the model type
+// and the CRS's EPSG code under the key for its kind, which PROJ decided when the config was
+// loaded. PixelIsArea: the tiepoint is a cell's outer corner.
+void GeoTiffWriter::Impl::writeGeoKeys() {
+    const GeoReference& geo = m_options.geo;
+    GTIF* gtif = GTIFNew(m_tif);
+    if (gtif == nullptr) fail("libgeotiff could not start its GeoKey directory");
+    const auto code = static_cast<unsigned short>(geo.epsg);
+    bool ok = GTIFKeySet(gtif, GTModelTypeGeoKey, TYPE_SHORT, 1,
+                         geo.geographic ? ModelTypeGeographic : ModelTypeProjected) != 0 &&
+              GTIFKeySet(gtif, GTRasterTypeGeoKey, TYPE_SHORT, 1, RasterPixelIsArea) != 0 &&
+              GTIFKeySet(gtif, geo.geographic ? GeographicTypeGeoKey : ProjectedCSTypeGeoKey,
+                         TYPE_SHORT, 1, code) != 0;
+    ok = ok && GTIFWriteKeys(gtif) != 0;
+    GTIFFree(gtif);
+    if (!ok) failTiff("GTIFWriteKeys");
 }
 
 void GeoTiffWriter::Impl::writeColorMap() {

@@ -16,11 +16,13 @@
 // complete and kept in scratch files until close() writes them (overview_pyramid.hpp).
 //
 // This header keeps libtiff out: geotiff_writer.cpp and tiff_tile_encoder.cpp, through
-// libtiff_support.hpp, are the only files that include tiffio.h.
+// libtiff_support.hpp, are the only files that include tiffio.h; geotiff_writer.cpp alone
+// includes libgeotiff, which writes the GeoKeys.
 
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -41,19 +43,15 @@ std::size_t bytesPerSample(SampleFormat format) noexcept;
 /// Where the raster lies in the world (PixelIsArea: the origin is the outer corner of the
 /// top-left cell).
 struct GeoReference {
-    /// EPSG code of the CRS. Codes 4000..4999 are taken as geographic (latitude/longitude,
-    /// written as GeodeticCRSGeoKey 2048), every other code as projected (ProjectedCRSGeoKey
-    /// 3072). That covers EPSG's geographic 2D CRSs such as 4326 and 4258; a geographic CRS
-    /// outside the range would be mislabelled, so widen the rule before using one.
+    /// EPSG code of the CRS, written as GeodeticCRSGeoKey (2048) for a geographic CRS and as
+    /// ProjectedCRSGeoKey (3072) for a projected one: PROJ said which (CrsInfo), the writer
+    /// does not guess.
     int epsg = 0;
     double originX = 0;   ///< world x of the raster's left edge
     double originY = 0;   ///< world y of the raster's top edge
     double cellSize = 1;  ///< world units per cell on both axes (rows go down, i.e. y falls)
+    bool geographic = false;  ///< CrsInfo::geographic of the CRS
 };
-
-/// Whether GeoTiffWriter takes `epsg` as a geographic CRS (see GeoReference::epsg), so other
-/// outputs can agree with it on what a cell size in degrees means.
-bool isGeographicEpsg(int epsg) noexcept;
 
 /// Everything about the file except the pixels.
 struct GeoTiffOptions {
@@ -68,6 +66,9 @@ struct GeoTiffOptions {
     GeoReference geo;
     /// GDAL dataset metadata items (name, value), written in this order into GDAL_METADATA.
     std::vector<std::pair<std::string, std::string>> metadata;
+    /// GDAL's nodata value (the GDAL_NODATA tag): a value no cell of the raster takes, which
+    /// readers (gdalwarp, QGIS) treat as "no data here". Empty writes none.
+    std::optional<double> nodata;
     /// The band's unit ("metre"), as GDAL's band unit type; empty writes none.
     std::string unit;
     /// GDAL's band scale and offset: a reader's value is offset + stored value * scale (in
@@ -116,7 +117,7 @@ class GeoTiffWriter {
 public:
     /// Creates the temporary file beside `path` and writes the TIFF header and tags.
     /// Throws std::invalid_argument for impossible options (zero size, tile size not a multiple
-    /// of 16, EPSG outside 1..65535, a palette on a non-UInt8 raster or with more than 256
+    /// of 16, EPSG outside 1..32766, a palette on a non-UInt8 raster or with more than 256
     /// entries) and OutputError when the file cannot be created or libtiff
     /// lacks the codec.
     GeoTiffWriter(std::string path, GeoTiffOptions options);

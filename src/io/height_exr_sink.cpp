@@ -22,13 +22,15 @@ namespace {
 
 // Terrain3D's importer (addons/terrain_3d/tools/importer.tscn; its docs, import_export.md)
 // stores heights as given ("full range values"), so metres go in unscaled; the map is centred
-// on import_position, and vertex_spacing is the cell size.
+// on import_position, and vertex_spacing is the cell size in metres (cellMetres: a geographic
+// map's degrees at its centre latitude, a planet's configured ground size). Terrain3D's
+// spacing is one number: a geographic map's cells get the side of a square of their area.
 nlohmann::ordered_json terrain3d(const Config& config) {
     return {{"importer", {{"height_file_name", "height.exr"},
                           {"import_position", {0, 0, 0}},
                           {"import_scale", 1.0},
                           {"height_offset", 0.0}}},
-            {"vertex_spacing", config.map.cellSize}};
+            {"vertex_spacing", cellMetres(config.map, config.output.crs).square()}};
 }
 
 // HTerrain (Zylann's godot_heightmap_plugin; its importer_dialog.gd and hterrain_data.gd). Its
@@ -87,7 +89,9 @@ nlohmann::ordered_json exrSidecar(const Config& config) {
     // The values are elevations, not a normalised 0..1 range: 0 is sea level.
     j["levels"] = {{"value_is", "elevation in metres"}, {"zero_m", "sea level"}};
     j["elevation"] = {{"min_m", config.elevation.minMeters}, {"max_m", config.elevation.maxMeters}};
-    j["cell_size"] = config.map.cellSize;
+    j["cell_size"] = config.map.cellSize;  // in output.crs units
+    const CellMetres cellM = cellMetres(config.map, config.output.crs);
+    j["cell_size_m"] = {{"x", cellM.x}, {"y", cellM.y}};
     // In Godot -z is north and +x east; a terrain's image row 0 is its -z edge.
     j["godot"] = {{"north", "-z"}, {"east", "+x"}, {"terrain3d", terrain3d(config)},
                   {"hterrain", hterrain(config)}};

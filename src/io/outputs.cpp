@@ -49,7 +49,8 @@ GeoTiffOptions mapGeoTiffOptions(const Config& config, SampleFormat format) {
     options.compression = config.output.compression;
     options.bigTiff = config.output.bigTiff;
     options.layout = config.output.layout;
-    options.geo.epsg = config.output.epsg;
+    options.geo.epsg = config.output.crs.epsg;
+    options.geo.geographic = config.output.crs.geographic;
     options.geo.originX = config.map.originX;
     options.geo.originY = config.map.originY;
     options.geo.cellSize = config.map.cellSize;
@@ -70,6 +71,7 @@ std::string pathInOutput(const Config& config, const std::string& name) {
 std::unique_ptr<OutputSink> makeHeightSink(const Config& config) {
     GeoTiffOptions options = mapGeoTiffOptions(config, SampleFormat::Float32);
     options.unit = "metre";
+    options.nodata = kHeightNodata;
     return std::make_unique<TileRasterSink<float>>(outputPath(config, OutputFile::HeightTif),
                                                    std::move(options), &Tile::elevationMeters);
 }

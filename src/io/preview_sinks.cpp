@@ -18,13 +18,11 @@
 #include "io/raster_styles.hpp"
 #include "io/sinks.hpp"
 #include "io/size_bounds.hpp"
+#include "terragrid/io/crs.hpp"
 
 namespace terragrid {
 namespace {
 
-// Metres in a degree of latitude (and of longitude at the equator): a geographic map's cell
-// size is in degrees, hill shading needs metres, and a preview only needs to look right.
-constexpr double kMetresPerDegree = 111320.0;
 
 /// One picture: the class colours (preview.png) or the hypsometric ramp (height.png), both
 /// shaded by the same hillshade of the downsampled heights.
@@ -121,13 +119,11 @@ public:
     double parallelCpuSeconds() const override { return m_writer.parallelCpuSeconds(); }
 
 private:
+    // Hill shading needs metres: a geographic map's degrees are measured at its centre
+    // latitude (cellMetres), a planet's cells by their configured ground size.
     static double pixelSizeMeters(const Config& config, const PreviewGeometry& geometry) {
-        const auto scale = static_cast<double>(geometry.scale);
-        // A planet's noise is laid out in ground units (map.cell_size at the equator).
-        if (config.map.projection == Projection::Equirectangular)
-            return config.map.groundCell() * scale;
-        const double size = config.map.cellSize * scale;
-        return isGeographicEpsg(config.output.epsg) ? size * kMetresPerDegree : size;
+        return cellMetres(config.map, config.output.crs).square() *
+               static_cast<double>(geometry.scale);
     }
 
     ColourF colourOf(std::size_t pixel, double height) const {

@@ -59,7 +59,10 @@ Json unity(const Config& config, const EngineScale& s) {
 
 Json r16Sidecar(const Config& config) {
     const ElevationConfig& e = config.elevation;
-    const EngineScale s = engineScale(e.minMeters, e.maxMeters, config.map.cellSize,
+    // Engines take metres (cellMetres: a geographic map's degrees at its centre latitude, a
+    // planet's configured ground size), never the CRS's degrees.
+    const CellMetres cellM = cellMetres(config.map, config.output.crs);
+    const EngineScale s = engineScale(e.minMeters, e.maxMeters, cellM.x, cellM.y,
                                       config.map.width, config.map.height);
     Json j;
     j["terragrid_version"] = kVersion;
@@ -72,10 +75,11 @@ Json r16Sidecar(const Config& config) {
     j["orientation"] = orientation(config);
     j["elevation"] = {{"min_m", e.minMeters}, {"max_m", e.maxMeters}};
     j["levels"] = levels(e);
-    j["cell_size"] = config.map.cellSize;
+    j["cell_size"] = config.map.cellSize;  // in output.crs units
+    j["cell_size_m"] = {{"x", cellM.x}, {"y", cellM.y}};
     j["mapping"] = kHeight16Formula;
-    j["unreal"] = {{"scale_x_percent", s.unrealScaleXYPercent},
-                   {"scale_y_percent", s.unrealScaleXYPercent},
+    j["unreal"] = {{"scale_x_percent", s.unrealScaleXPercent},
+                   {"scale_y_percent", s.unrealScaleYPercent},
                    {"scale_z_percent", s.unrealScaleZPercent},
                    {"location_z_cm", s.unrealLocationZCm}};
     j["unity"] = unity(config, s);

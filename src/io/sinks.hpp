@@ -7,6 +7,7 @@
 // height16.tif); stats.json's driver is stats_json_driver.cpp.
 
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -41,6 +42,12 @@ std::string outputPath(const Config& config, OutputFile file);
 /// tile size, compression and BigTIFF mode from the config, and the run's metadata
 /// (TERRAGRID_SEED, TERRAGRID_CONFIG_HASH, TERRAGRID_VERSION). Callers add their own
 /// metadata items, unit and palette.
+/// height.tif's nodata: -FLT_MAX. Every elevation lies in elevation.min..max, which config
+/// keeps within +-1e5 m, so no cell takes it. A finite value, unlike NaN, which every tool's
+/// equality test finds (numpy ==, gdal_calc, QGIS's raster calculator); it is also the float
+/// nodata ArcGIS writes, and GDAL (gdalwarp) and QGIS honour it from the GDAL_NODATA tag.
+inline constexpr double kHeightNodata = -std::numeric_limits<float>::max();
+
 GeoTiffOptions mapGeoTiffOptions(const Config& config, SampleFormat format);
 
 /// Throws std::logic_error when a sink made for a width x height map is handed `layout`.

@@ -77,15 +77,16 @@ std::string_view engineSizeRule(Engine engine) noexcept {
     return "any size";
 }
 
-EngineScale engineScale(double minMeters, double maxMeters, double cellSize, std::int64_t width,
-                        std::int64_t height) noexcept {
+EngineScale engineScale(double minMeters, double maxMeters, double cellXMeters,
+                        double cellYMeters, std::int64_t width, std::int64_t height) noexcept {
     const double range = maxMeters - minMeters;
     EngineScale scale;
 
     // Unreal's world unit is the centimetre and a landscape quad is one local unit, which the
     // actor's scale multiplies: the default X/Y scale 100 spaces vertices 100 cm = 1 m apart.
-    // So the scale is the cell size (metres) in centimetres.
-    scale.unrealScaleXYPercent = cellSize * 100.0;
+    // So the scale is the cell size (metres) in centimetres, along each axis.
+    scale.unrealScaleXPercent = cellXMeters * 100.0;
+    scale.unrealScaleYPercent = cellYMeters * 100.0;
     // A landscape height h (0..65535) sits at LocationZ + (h - 32768) / 128 * ZScale cm
     // (LANDSCAPE_ZSCALE = 1/128), so Z scale 100 spans -256 m .. +256 m: 512 m over 65536
     // steps. Epic's Landscape Technical Guide gives the Z scale for a range of R metres as
@@ -102,8 +103,8 @@ EngineScale engineScale(double minMeters, double maxMeters, double cellSize, std
     // size / (resolution - 1): the terrain spans its samples edge to edge, first to last, so a
     // side of n samples is (n - 1) cells long. Size y covers the height range; the terrain
     // object's own y position (minMeters) then puts sample value 0 at min.
-    scale.unityTerrainWidthMeters = static_cast<double>(width - 1) * cellSize;
-    scale.unityTerrainLengthMeters = static_cast<double>(height - 1) * cellSize;
+    scale.unityTerrainWidthMeters = static_cast<double>(width - 1) * cellXMeters;
+    scale.unityTerrainLengthMeters = static_cast<double>(height - 1) * cellYMeters;
     // Unity's Import Raw divides a 16-bit value by 65536, not 65535 (its TerrainWizards.cs),
     // so 65535 would land a step short of the top; a size this much taller puts it at max.
     scale.unityTerrainHeightMeters = range * 65536.0 / 65535.0;

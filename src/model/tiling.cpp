@@ -19,8 +19,10 @@ TileLayout::TileLayout(const MapConfig& map)
       m_tileSize(map.tileSizeCells),
       m_across(ceilDiv(map.width, map.tileSizeCells)),
       m_down(ceilDiv(map.height, map.tileSizeCells)),
-      m_geometry{map.cellSize, gridIndex(map.originX, map.cellSize),
-                 gridIndex(map.originY, map.cellSize)} {}
+      // A window's cells from the full map's origin and the window's place in it, so no
+      // rounding of the window's own origin can move them (GridGeometry).
+      m_geometry{map.cellSize, gridIndex(map.wholeOriginX(), map.cellSize) + map.fullCol0,
+                 gridIndex(map.wholeOriginY(), map.cellSize) - map.fullRow0} {}
 
 TileRect TileLayout::tile(std::int64_t index) const noexcept {
     TileRect r;

@@ -10,6 +10,10 @@ std::int64_t MapConfig::wholeHeight() const noexcept {
     return fullHeight > 0 ? fullHeight : height;
 }
 
+double MapConfig::wholeOriginX() const noexcept { return fullWidth > 0 ? fullOriginX : originX; }
+
+double MapConfig::wholeOriginY() const noexcept { return fullWidth > 0 ? fullOriginY : originY; }
+
 double MapConfig::groundCell() const noexcept {
     return groundCellSize > 0 ? groundCellSize : cellSize;
 }

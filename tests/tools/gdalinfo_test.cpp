@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "terragrid/config/crs.hpp"
 #include "terragrid/config/loader.hpp"
 #include "terragrid/io/outputs.hpp"
 #include "terragrid/pipeline/regions.hpp"
@@ -56,7 +57,7 @@ protected:
         c.map.cellSize = cellSize;
         c.map.originX = originX;
         c.map.originY = originY;
-        c.output.epsg = epsg;
+        c.output.crs = crsFromEpsg(epsg);
         c.output.compression = compression;
         c.hash = "00ff00ff00ff00ff";
         return c;
@@ -224,7 +225,9 @@ TEST_F(GdalinfoClassesTest, SeesClassesTifAsPaletteBytes) {
     EXPECT_EQ(entries[1], json::array({46, 110, 52, 255}));
     EXPECT_EQ(entries[2], json::array({128, 170, 90, 255}));
     EXPECT_EQ(entries[3], json::array({0, 0, 0, 255}));
-    EXPECT_EQ(entries[255], json::array({0, 0, 0, 255}));
+    // 255 is the nodata index: GDAL shows its colour transparent.
+    EXPECT_EQ(entries[255], json::array({0, 0, 0, 0}));
+    EXPECT_EQ(band.value("noDataValue", -1.0), 255.0);
 
     expectCompression(info, "DEFLATE", "2");
     const json& items = info["metadata"][""];
@@ -267,9 +270,9 @@ protected:
 
     std::string pathOf(const char* name) const { return (m_dir / name).string(); }
 
-    // One 16-bit step in metres: GDAL's scale.
+    // One 16-bit step in metres: GDAL's scale (65535 is nodata, so the range spans 65534).
     double step() const {
-        return (m_config.elevation.maxMeters - m_config.elevation.minMeters) / 65535.0;
+        return (m_config.elevation.maxMeters - m_config.elevation.minMeters) / 65534.0;
     }
 
     Config m_config;
@@ -294,10 +297,11 @@ TEST_F(GdalinfoHeight16Test, SeesUInt16WithOffsetAndScaleOnTheHeightGrid) {
     if (band.contains("unit")) {
         EXPECT_THAT(band.value("unit", ""), ::testing::AnyOf("metre", "m"));
     }
-    // Raw values: elevationAt spans 10 .. 242.5 m, i.e. (10 + 50) / 300 * 65535 = 13107 up to
-    // (242.5 + 50) / 300 * 65535 = 63896.625, rounded.
+    // Raw values: elevationAt spans 10 .. 242.5 m, i.e. (10 + 50) / 300 * 65534 = 13106.8 up to
+    // (242.5 + 50) / 300 * 65534 = 63895.65, rounded.
     EXPECT_EQ(band.value("computedMin", -1.0), 13107.0);
-    EXPECT_EQ(band.value("computedMax", -1.0), 63897.0);
+    EXPECT_EQ(band.value("computedMax", -1.0), 63896.0);
+    EXPECT_EQ(band.value("noDataValue", -1.0), 65535.0);
 
     expectCompression(info, "DEFLATE", "2");
     const json& items = info["metadata"][""];

@@ -32,7 +32,7 @@ protected:
     std::string terragrid(const std::string& args) {
         return shellQuote(test::cliPath()) +
                " --width 200 --height 150 --tile-size 32 --seed 11 -q"
-               " --set 'map.origin=[600000, 5400000]' --set output.epsg=32633"
+               " --set 'map.origin=" + m_origin + "' --set output.epsg=32633"
                " --set 'terrain.lake_below={\"coverage\": 0.3}'"
                " --set 'terrain.mountain_above={\"coverage\": 0.15}'"
                " --set 'output.files=[\"height.tif\", \"classes.tif\"]' " + args;
@@ -51,10 +51,25 @@ protected:
         return json::parse(run("gdalinfo -json " + file).out);
     }
 
+    /// Runs the whole map, its four shards and a --region, and checks that the shards mosaic
+    /// into the single run and the region is the same cells; `originX`, `originY` as typed.
+    void checkPiecesEqualTheWhole(double originX, double originY);
+
     test::TempDir m_dir;
+    std::string m_origin = "[600000, 5400000]";
 };
 
 TEST_F(ShardMosaicTest, FourShardsMosaicIntoTheSingleRun) {
+    checkPiecesEqualTheWhole(600000.0, 5400000.0);
+}
+
+// The example: a UTM origin that is not a multiple of the 30 m cells.
+TEST_F(ShardMosaicTest, PiecesOfAMapOffTheGridEqualTheWhole) {
+    m_origin = "[500000, 5000000]";
+    checkPiecesEqualTheWhole(500000.0, 5000000.0);
+}
+
+void ShardMosaicTest::checkPiecesEqualTheWhole(double originX, double originY) {
     run(terragrid("--out-dir full"));
     for (int k = 0; k < 4; ++k)
         run(terragrid("--shard " + std::to_string(k) + "/4 --out-dir shard-" + std::to_string(k)));
@@ -77,7 +92,7 @@ TEST_F(ShardMosaicTest, FourShardsMosaicIntoTheSingleRun) {
         EXPECT_EQ(pieces["size"], json::array({200, 150})) << name;
         EXPECT_EQ(pieces["geoTransform"], single["geoTransform"]) << name;
         EXPECT_EQ(single["geoTransform"],
-                  json::array({600000.0, 30.0, 0.0, 5400000.0, 0.0, -30.0}));
+                  json::array({originX, 30.0, 0.0, originY, 0.0, -30.0}));
         // The VRT spells the CRS in GDAL's own words (a datum ensemble, no usage); what
         // matters is that it is the same EPSG code.
         for (const json* info : {&single, &pieces})
@@ -89,7 +104,21 @@ TEST_F(ShardMosaicTest, FourShardsMosaicIntoTheSingleRun) {
     const json last = gdalinfo("shard-3/height.tif");
     EXPECT_EQ(last["size"], json::array({200, 54}));
     EXPECT_EQ(last["geoTransform"],
-              json::array({600000.0, 30.0, 0.0, 5400000.0 - 96 * 30, 0.0, -30.0}));
+              json::array({originX, 30.0, 0.0, originY - 96 * 30, 0.0, -30.0}));
+
+    // A region off the tile grid is the same cells of the whole map.
+    run(terragrid("--region 37,23,101,77 --out-dir region"));
+    ASSERT_FALSE(HasFailure());
+    const std::vector<float> whole = test::readFloatTiff(m_dir / "full/height.tif");
+    std::uint32_t rw = 0, rh = 0;
+    const std::vector<float> region = test::readFloatTiff(m_dir / "region/height.tif", &rw, &rh);
+    ASSERT_EQ(rw, 101u);
+    ASSERT_EQ(rh, 77u);
+    for (std::uint32_t y = 0; y < rh; ++y)
+        for (std::uint32_t x = 0; x < rw; ++x)
+            ASSERT_EQ(region[y * rw + x], whole[(23 + y) * 200 + 37 + x]) << x << "," << y;
+    EXPECT_EQ(gdalinfo("region/height.tif")["geoTransform"],
+              json::array({originX + 37 * 30.0, 30.0, 0.0, originY - 23 * 30.0, 0.0, -30.0}));
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "terragrid/io/crs.hpp"
 #include "terragrid/io/tiff_options.hpp"
 #include "terragrid/model/engine.hpp"
 #include "terragrid/model/window.hpp"
@@ -59,7 +60,8 @@ struct TiledConfig {
 struct OutputConfig {
     std::string directory;
     std::vector<OutputFile> files;
-    int epsg = 0;
+    /// output.crs as PROJ resolved it (the one place the CRS is kept after loading).
+    CrsInfo crs;
     Compression compression = Compression::Deflate;
     BigTiffMode bigTiff = BigTiffMode::Auto;
     /// Edge of every GeoTIFF's blocks (TIFF tiles) in cells, a multiple of 16: a layout of

@@ -32,9 +32,10 @@ EngineSize nearestEngineSize(Engine engine, std::int64_t width, std::int64_t hei
 std::string_view engineSizeRule(Engine engine) noexcept;
 
 /// Figures for a 16-bit heightmap spanning [minMeters, maxMeters] over width x height cells of
-/// cellSize metres.
+/// cellXMeters east-west by cellYMeters north-south (equal but on a geographic map).
 struct EngineScale {
-    double unrealScaleXYPercent = 0;  ///< Landscape X/Y scale: cm per cell
+    double unrealScaleXPercent = 0;   ///< Landscape X scale: cm per cell east-west
+    double unrealScaleYPercent = 0;   ///< Landscape Y scale: cm per cell north-south
     double unrealScaleZPercent = 0;   ///< Landscape Z scale: (max - min) m * 100 / 512
     double unrealLocationZCm = 0;     ///< Landscape Z location that puts 0..65535 at min..max
     double unityTerrainWidthMeters = 0;   ///< Terrain width (x)
@@ -42,7 +43,7 @@ struct EngineScale {
     double unityTerrainHeightMeters = 0;  ///< Terrain height: (max - min) * 65536 / 65535
     double godotHeightScale = 0;          ///< metres per unit of a 0..1 normalised heightmap
 };
-EngineScale engineScale(double minMeters, double maxMeters, double cellSize, std::int64_t width,
-                        std::int64_t height) noexcept;
+EngineScale engineScale(double minMeters, double maxMeters, double cellXMeters,
+                        double cellYMeters, std::int64_t width, std::int64_t height) noexcept;
 
 }  // namespace terragrid

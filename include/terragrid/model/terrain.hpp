@@ -21,6 +21,11 @@ struct Rgb {
 /// "#rrggbb" in lower case, as the config writes colours. Pure.
 std::string hexColour(const Rgb& colour);
 
+/// The class index no cell takes: classes.tif and walkable.tif carry it as GDAL's nodata, so a
+/// reprojection or mosaic fills the cells it has no data for with it, not with class 0 (lake).
+/// A class table therefore holds at most kNoClass classes, indices 0..254.
+inline constexpr std::uint8_t kNoClass = 255;
+
 /// One class. A cell belongs to the first class of the table whose closed ranges
 /// [heightMin, heightMax] x [moistureMin, moistureMax] contain its (height, moisture).
 struct TerrainClass {

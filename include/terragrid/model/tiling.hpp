@@ -19,11 +19,16 @@ struct TileRect {
     std::int64_t cellCount() const noexcept { return width * height; }
 };
 
-/// The map's cell grid in the world (design.md principle 2). The grid is anchored at world
-/// (0, 0): the map's origin must lie on a multiple of the cell size (config validates that), so
-/// the map's cell (col, row) is the global cell (originCol + col, originRow - row) and a window
-/// of a map, generated alone with its origin shifted, has exactly the same cell centres.
-/// Centres are computed from integers in one multiplication, never by accumulating steps.
+/// The map's cell grid in the world (design.md principle 2): where its cells sample the noise.
+/// The grid is anchored at world (0, 0); the map's cell (col, row) is the global cell
+/// (originCol + col, originRow - row), where originCol and originRow are the grid lines nearest
+/// the full map's origin (gridIndex). An origin on the grid (a whole multiple of the cell size)
+/// is sampled exactly where it lies; any other origin places the raster exactly (the GeoTIFF
+/// gets it as given) while its cells sample the noise less than half a cell away, at the
+/// nearest grid cells, so that every cell stays a function of its integer index. A window of a
+/// map is placed from the full map's origin and its own offset in cells (MapConfig::fullCol0),
+/// so it has exactly the same cell centres. Centres are computed from integers in one
+/// multiplication, never by accumulating steps.
 struct GridGeometry {
     double cellSize = 1;
     std::int64_t originCol = 0;  ///< global column of the map's left edge
@@ -64,8 +69,8 @@ private:
     GridGeometry m_geometry;
 };
 
-/// The global grid index of a world coordinate that config validation has found to lie on the
-/// grid (`value` a whole multiple of `cellSize`, up to rounding).
+/// The global grid index nearest a world coordinate (`value` / `cellSize` rounded, halves away
+/// from zero).
 std::int64_t gridIndex(double value, double cellSize) noexcept;
 
 }  // namespace terragrid

@@ -42,10 +42,18 @@ struct MapConfig {
     std::int64_t fullRow0 = 0;
     std::int64_t fullWidth = 0;
     std::int64_t fullHeight = 0;
+    /// The full map's origin, when this map is a window (fullWidth > 0): the window's cells
+    /// sit on the noise grid where the full map's do (GridGeometry), whatever the rounding of
+    /// its own origin.
+    double fullOriginX = 0;
+    double fullOriginY = 0;
 
     /// The full map's width and height in cells: this map's own unless it is a window.
     std::int64_t wholeWidth() const noexcept;
     std::int64_t wholeHeight() const noexcept;
+    /// The full map's origin: fullOriginX/Y for a window, else this map's own.
+    double wholeOriginX() const noexcept;
+    double wholeOriginY() const noexcept;
     /// Ground distance of one cell in world units (groundCellSize, else cellSize).
     double groundCell() const noexcept;
 };
