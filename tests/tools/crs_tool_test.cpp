@@ -38,7 +38,8 @@ protected:
     test::CommandResult terragrid(const std::string& args) const {
         return runCommand("cd " + shellQuote(dir()) + " && " + shellQuote(test::cliPath()) +
                           " --width 48 --height 40 --tile-size 16 -q" +
-                          " --set 'output.files=[\"height.tif\", \"classes.tif\"]' " + args);
+                          " --set 'output.files=[\"height.tif\", \"classes.tif\", "
+                          "\"stats.json\"]' " + args);
     }
 
     test::TempDir m_dir;
@@ -66,6 +67,12 @@ TEST_P(CrsToolTest, GdalAndListgeoReportTheCrsWithoutWarnings) {
             << file;
         EXPECT_EQ(parsed["stac"].value("proj:epsg", 0), c.epsg) << file;
     }
+
+    // stats.json names the CRS as PROJ resolved it.
+    const json stats = json::parse(test::readFile(m_dir.path() / "out/stats.json"));
+    EXPECT_EQ(stats["map"].value("crs", ""), "EPSG:" + std::to_string(c.epsg));
+    EXPECT_EQ(stats["map"].value("epsg", 0), c.epsg);
+    EXPECT_FALSE(stats["map"].value("crs_name", "").empty());
 
     // gdalsrsinfo identifies the file's CRS by itself (its own EPSG lookup of the WKT).
     const test::CommandResult srs =
