@@ -466,19 +466,39 @@ HWY_INLINE CornerHashes cornerHashes(const rows::PointOctave& o, HashKind kind, 
             hashY(o, kind, right, iy1)};
 }
 
+// The gradients of the last cell a whole vector of points fell in, per octave: at the low
+// octaves a cell spans many columns, so the next vectors usually fall in it too and skip the
+// hash (the gradients are a function of the cell alone: same bits).
+struct CellCache {
+    bool valid = false;
+    std::int64_t ix = 0, iy = 0;
+    GradientLanes g00, g10, g01, g11;
+};
+
 // perlinNoise (perlin.cpp) per lane.
-HWY_INLINE V perlinPoint(const rows::PointOctave& o, HashKind kind, FadeCurve fade, V x, V y) {
+HWY_INLINE V perlinPoint(const rows::PointOctave& o, HashKind kind, FadeCurve fade, V x, V y,
+                         CellCache& cache) {
     const D d;
+    const DI di;
     const SplitLanes cx = split(x);
     const SplitLanes cy = split(y);
-    const CornerHashes h = cornerHashes(o, kind, cx.index, cy.index);
-    const GradientLanes g00 = perlinGradient(h.h00);
-    const GradientLanes g10 = perlinGradient(h.h10);
-    const GradientLanes g01 = perlinGradient(h.h01);
-    const GradientLanes g11 = perlinGradient(h.h11);
-    const auto k = separable::perlinCoefficients(g00.x, g00.y, g10.x, g10.y, g01.x, g01.y, g11.x,
-                                                 g11.y, cy.frac, hn::Sub(cy.frac, hn::Set(d, 1.0)),
-                                                 fadeLanes(fade, cy.frac));
+    const std::int64_t ix = hn::GetLane(cx.index);
+    const std::int64_t iy = hn::GetLane(cy.index);
+    const bool oneCell = hn::AllTrue(di, hn::And(hn::Eq(cx.index, hn::Set(di, ix)),
+                                                 hn::Eq(cy.index, hn::Set(di, iy))));
+    if (!(oneCell && cache.valid && cache.ix == ix && cache.iy == iy)) {
+        const CornerHashes h = cornerHashes(o, kind, cx.index, cy.index);
+        cache.g00 = perlinGradient(h.h00);
+        cache.g10 = perlinGradient(h.h10);
+        cache.g01 = perlinGradient(h.h01);
+        cache.g11 = perlinGradient(h.h11);
+        cache.valid = oneCell;
+        cache.ix = ix;
+        cache.iy = iy;
+    }
+    const auto k = separable::perlinCoefficients(
+        cache.g00.x, cache.g00.y, cache.g10.x, cache.g10.y, cache.g01.x, cache.g01.y, cache.g11.x,
+        cache.g11.y, cy.frac, hn::Sub(cy.frac, hn::Set(d, 1.0)), fadeLanes(fade, cy.frac));
     return separable::perlinEvaluate(k, cx.frac, fadeLanes(fade, cx.frac));
 }
 
@@ -597,8 +617,9 @@ HWY_INLINE V simplexV2Point(const rows::PointOctave& o, V x, V y) {
 }
 
 template <NoiseKind kNoise>
-HWY_INLINE V pointNoise(const rows::Points& p, const rows::PointOctave& o, V x, V y) {
-    if constexpr (kNoise == NoiseKind::Perlin) return perlinPoint(o, p.hash, p.fade, x, y);
+HWY_INLINE V pointNoise(const rows::Points& p, const rows::PointOctave& o, V x, V y,
+                        CellCache& cache) {
+    if constexpr (kNoise == NoiseKind::Perlin) return perlinPoint(o, p.hash, p.fade, x, y, cache);
     if constexpr (kNoise == NoiseKind::Value) return valuePoint(o, p.hash, p.fade, x, y);
     return p.simplexV2 ? simplexV2Point(o, x, y) : simplex2(o, p.hash, x, y);
 }
@@ -609,6 +630,7 @@ void pointsOf(const rows::Points& p) {
     const D d;
     const V offsetX = hn::Set(d, p.offsetX);
     const V offsetY = hn::Set(d, p.offsetY);
+    CellCache cache[kMaxOctaves];
     for (std::size_t c = 0; c < p.count; c += hn::Lanes(d)) {
         const V x = hn::LoadU(d, p.xs + c);
         const V y = hn::LoadU(d, p.ys + c);
@@ -618,7 +640,7 @@ void pointsOf(const rows::Points& p) {
             const V frequency = hn::Set(d, o.frequency);
             const V u = hn::Add(hn::Add(hn::Mul(x, frequency), offsetX), hn::Set(d, o.shiftX));
             const V v = hn::Add(hn::Add(hn::Mul(y, frequency), offsetY), hn::Set(d, o.shiftY));
-            const V n = pointNoise<kNoise>(p, o, u, v);
+            const V n = pointNoise<kNoise>(p, o, u, v, cache[i]);
             sum = hn::Add(sum, hn::Mul(hn::Set(d, o.amplitude), octaveTerm<kKind>(d, n)));
         }
         hn::StoreU(normalise<kKind>(d, sum, p.amplitudeSum), d, p.out + c);
