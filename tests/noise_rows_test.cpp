@@ -34,10 +34,10 @@ constexpr double kCellSize = 30.0;
 constexpr std::size_t kColumns = 300;
 
 // Columns of a map far from the origin at an odd offset, so no column lands on a round number.
-std::vector<double> columns(double originX) {
+std::vector<double> columns(double originX, double cellSize = kCellSize) {
     std::vector<double> xs(kColumns);
     for (std::size_t i = 0; i < kColumns; ++i)
-        xs[i] = originX + (static_cast<double>(i) + 0.5) * kCellSize;
+        xs[i] = originX + (static_cast<double>(i) + 0.5) * cellSize;
     return xs;
 }
 
@@ -193,24 +193,86 @@ TEST(NoiseRowsTest, SimplexV2RowsEqualSamplesAcrossHighHalves) {
     }
 }
 
-// A warped layer's rows take the warp fields from their own (SIMD) rows and move each point:
-// equal to sample() on every target, for each noise and version, far from the origin and
-// near it.
+// A warped layer's seed, octaves, frequency, warp, and the first column of its rows.
+struct WarpCase {
+    std::uint64_t seed;
+    int octaves;
+    double frequency;
+    WarpParams warp;
+    double originX;
+    double cellSize;  ///< world units between columns
+};
+
+bool warpedRowsEqualSamples(NoiseParams p, const WarpCase& c) {
+    p.frequency = c.frequency;
+    p.octaves = c.octaves;
+    p.offsetX = 0.3;
+    p.offsetY = -17.7;
+    p.warp = c.warp;
+    SCOPED_TRACE(testing::Message() << "origin " << c.originX << ", seed " << c.seed);
+    return rowsEqualSamples(NoiseField(p, c.seed), columns(c.originX, c.cellSize));
+}
+
+// A warped layer evaluates its noise at points each moved its own way: the point kernels
+// (value, Perlin, simplex versions 1 and 2; every fractal but marble) must equal sample() for
+// every hash and fade, with warps strong enough that neighbouring columns land cells apart, far
+// from the origin on both sides (lattice indices beyond 32 bits included), for several seeds,
+// octave counts and frequencies; kinds without a point kernel run the scalar reference.
 TEST(NoiseRowsTest, WarpedRowsEqualSamplesOnEveryTarget) {
-    for (std::int64_t target : hwy::SupportedAndGeneratedTargets()) {
+    const std::array cases{
+        WarpCase{5, 7, 3e-3, {.amplitude = 250.0, .frequency = 2e-3, .octaves = 4}, -1234567.891,
+                 kCellSize},
+        WarpCase{17, 3, 0.11, {.amplitude = 5000.0, .frequency = 1e-2, .octaves = 2}, 15.0,
+                 kCellSize},
+        WarpCase{0xDEADBEEFCAFEULL, 8, 1e-4, {.amplitude = 1e5, .frequency = 3e-5, .octaves = 5},
+                 3.3e7, kCellSize},
+        // Lattice indices near -2^32: the int64 split must not truncate to 32 bits.
+        WarpCase{99, 2, 1.0, {.amplitude = 40.0, .frequency = 0.05, .octaves = 1}, -4.3e9,
+                 kCellSize},
+        // Version 2's x (1 + F) + y F crosses 2^31, where its hash key's high half changes, on
+        // the rows near y = -5000 (whatever the octave's shift), two cells per column: some
+        // points lie in the cell just below, whose far corners take another key.
+        WarpCase{7, 1, 1.0, {.amplitude = 40.0, .frequency = 0.05, .octaves = 1}, 1572068067.18,
+                 1.5},
+    };
+    const std::vector<std::int64_t> targets = hwy::SupportedAndGeneratedTargets();
+    for (std::int64_t target : targets) {
         SCOPED_TRACE(hwy::TargetName(target));
         const OnlyTarget only(target);
+        const bool firstTarget = target == targets.front();
+        std::size_t next = 0;
         for (NoiseKind noise : kNoiseKinds) {
             for (NoiseVersion version : {NoiseVersion::V1, NoiseVersion::V2}) {
-                NoiseParams p = test::perlinFbm();
-                p.noise = noise;
-                p.version = version;
-                p.frequency = 3e-3;
-                p.octaves = 7;
-                p.warp = {.amplitude = 250.0, .frequency = 2e-3, .octaves = 4};
-                const NoiseField field(p, 5);
-                for (double originX : {-1234567.891, 15.0})
-                    ASSERT_TRUE(rowsEqualSamples(field, columns(originX)));
+                // Version 2 changes simplex only.
+                if (version == NoiseVersion::V2 && noise != NoiseKind::Simplex) continue;
+                for (FractalKind fractal : kFractals) {
+                    const bool point = (noise == NoiseKind::Value || noise == NoiseKind::Perlin ||
+                                        noise == NoiseKind::Simplex) &&
+                                       fractal != FractalKind::Marble;
+                    // The scalar paths need one target and one layer.
+                    if (!point && (!firstTarget || fractal != FractalKind::Fbm)) continue;
+                    for (HashKind hash : kHashKinds) {
+                        for (FadeCurve fade : kFades) {
+                            if (!point && (hash != HashKind::Lattice || fade != FadeCurve::Quintic))
+                                continue;
+                            if (noise == NoiseKind::Simplex && fade != FadeCurve::Quintic) continue;
+                            NoiseParams p = test::perlinFbm();
+                            p.noise = noise;
+                            p.version = version;
+                            p.fractal = fractal;
+                            p.hash = hash;
+                            p.fade = fade;
+                            // The default hash and fade meet every case, the others take the
+                            // cases in turn.
+                            if (hash == HashKind::Lattice && fade == FadeCurve::Quintic) {
+                                for (const WarpCase& c : cases)
+                                    ASSERT_TRUE(warpedRowsEqualSamples(p, c));
+                            } else {
+                                ASSERT_TRUE(warpedRowsEqualSamples(p, cases[next++ % cases.size()]));
+                            }
+                        }
+                    }
+                }
             }
         }
     }

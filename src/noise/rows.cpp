@@ -87,6 +87,10 @@ struct NoiseRows::State {
     // axis, and their values on the row.
     std::vector<std::unique_ptr<NoiseRows>> warp;
     std::vector<double> warpX, warpY;
+    // The layer at the moved points (padded), when a point kernel evaluates it (hasPointKernel).
+    std::vector<double> movedX, movedY;
+    std::vector<rows::PointOctave> pointOctaves;
+    std::vector<std::vector<std::int64_t>> perms;  // per octave, the permutation as int64
 };
 
 namespace {
@@ -192,12 +196,10 @@ bool sameHigh(std::int64_t lo, std::int64_t hi, std::int64_t shift) {
            HashParts::high(static_cast<std::int64_t>(first + span));
 }
 
-// Kinds without a SIMD path are evaluated with the scalar reference itself, so a new kind
-// is correct in rows from the start and can be made fast later. (A switch, so the compiler
-// points at this function when an enum grows.)
-bool hasSimdRows(const NoiseParams& params) {
-    // A warped layer samples points off the row, each moved its own way.
-    if (params.warp.amplitude > 0.0) return false;
+// Whether SIMD kernels evaluate this noise and fractal. Kinds without one are evaluated with
+// the scalar reference itself, so a new kind is correct in rows from the start and can be made
+// fast later. (A switch, so the compiler points at this function when an enum grows.)
+bool hasSimdKernel(const NoiseParams& params) {
     switch (params.noise) {
     case NoiseKind::Value:
     case NoiseKind::Perlin:
@@ -223,12 +225,23 @@ bool hasSimdRows(const NoiseParams& params) {
     }
 }
 
+// Rows of an unwarped layer (a warped layer samples points off the row, each moved its own way).
+bool hasSimdRows(const NoiseParams& params) {
+    return params.warp.amplitude <= 0.0 && hasSimdKernel(params);
+}
+
+// A warped layer: its noise at the moved points by the point kernels (rows::evaluatePoints).
+bool hasPointKernel(const NoiseParams& params) {
+    return params.warp.amplitude > 0.0 && hasSimdKernel(params);
+}
+
 }  // namespace
 
 NoiseRows::NoiseRows(const NoiseField& field, const double* xs, std::size_t n)
     : m_state(new State{field, n, hasSimdRows(field.params()),
                         lattice::usesSimplexV2(field.params()), std::vector<double>(xs, xs + n),
-                        {}, {}, {}, std::vector<double>(paddedColumns(n)), {}, {}, {}}) {
+                        {}, {}, {}, std::vector<double>(paddedColumns(n)), {}, {}, {}, {}, {},
+                        {}, {}}) {
     const NoiseParams& params = field.params();
     if (!field.m_warp.empty()) {
         // The warp fields have no warp of their own, so their rows are SIMD rows.
@@ -236,6 +249,23 @@ NoiseRows::NoiseRows(const NoiseField& field, const double* xs, std::size_t n)
             m_state->warp.push_back(std::make_unique<NoiseRows>(field.m_warp[axis], xs, n));
         m_state->warpX.resize(n);
         m_state->warpY.resize(n);
+        if (hasPointKernel(params)) {
+            // What the point kernel reads of each octave.
+            m_state->movedX.resize(paddedColumns(n));
+            m_state->movedY.resize(paddedColumns(n));
+            m_state->perms.resize(static_cast<std::size_t>(field.m_octaves));
+            for (int i = 0; i < field.m_octaves; ++i) {
+                const NoiseField::Octave& octave = field.m_octave[i];
+                std::vector<std::int64_t>& perm = m_state->perms[static_cast<std::size_t>(i)];
+                if (octave.hash.kind() != HashKind::Lattice) {
+                    const auto& table = HashParts::permutation(octave.hash);
+                    perm.assign(table.begin(), table.end());
+                }
+                m_state->pointOctaves.push_back({octave.frequency, octave.shiftX, octave.shiftY,
+                                                 octave.amplitude, HashParts::key(octave.hash),
+                                                 perm.data()});
+            }
+        }
     }
     if (!m_state->simd) return;
     const bool separableKind = params.noise != NoiseKind::Simplex;
@@ -309,6 +339,23 @@ void NoiseRows::row(double y, double* out) {
         st.warp[0]->row(y, st.warpX.data());
         st.warp[1]->row(y, st.warpY.data());
         const double amplitude = field.params().warp.amplitude;
+        if (!st.pointOctaves.empty()) {
+            // The moved points (sample()'s operations, as in the loop below), then the layer at
+            // all of them in SIMD.
+            for (std::size_t c = 0; c < st.movedX.size(); ++c) {
+                const std::size_t column = std::min(c, st.n - 1);  // padding: the last column
+                st.movedX[c] = st.columns[column] + amplitude * (2.0 * st.warpX[column] - 1.0);
+                st.movedY[c] = y + amplitude * (2.0 * st.warpY[column] - 1.0);
+            }
+            const NoiseParams& params = field.params();
+            rows::evaluatePoints({params.noise, st.simplexV2, params.fractal, params.hash,
+                                  params.fade, field.m_octaves, st.pointOctaves.data(),
+                                  params.offsetX, params.offsetY, field.m_amplitudeSum,
+                                  st.movedX.data(), st.movedY.data(), st.values.size(),
+                                  st.values.data()});
+            std::copy_n(st.values.begin(), st.n, out);
+            return;
+        }
         for (std::size_t c = 0; c < st.n; ++c) {
             NoisePoint moved{{st.columns[c], y, 0.0, 0.0}, 2};
             moved.at[0] += amplitude * (2.0 * st.warpX[c] - 1.0);

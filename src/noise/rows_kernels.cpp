@@ -130,16 +130,18 @@ HWY_INLINE VU mix64(VU x) {
     return hn::Xor(x, hn::ShiftRight<31>(x));
 }
 
-// LatticeHashParts::xPart and withY per lane; only the low 3 bits of the hash matter to the
-// gradient.
-HWY_INLINE VU hashX(const rows::SimplexOctave& o, HashKind kind, VI ix) {
+// LatticeHashParts::xPart and withY per lane (the octave's `key` and `perm`); the gradients
+// read only the hash's low 3 bits.
+template <class Octave>
+HWY_INLINE VU hashX(const Octave& o, HashKind kind, VI ix) {
     const DU du;
     const DI di;
     if (kind == HashKind::Lattice) return mix64(hn::Add(hn::Set(du, o.key), hn::BitCast(du, ix)));
     return hn::BitCast(du, hn::GatherIndex(di, o.perm, hn::And(ix, hn::Set(di, 255))));
 }
 
-HWY_INLINE VU hashY(const rows::SimplexOctave& o, HashKind kind, VU xPart, VI iy) {
+template <class Octave>
+HWY_INLINE VU hashY(const Octave& o, HashKind kind, VU xPart, VI iy) {
     const DU du;
     const DI di;
     if (kind == HashKind::Lattice) return hn::ShiftRight<32>(mix64(hn::Add(xPart, hn::BitCast(du, iy))));
@@ -169,7 +171,8 @@ HWY_INLINE V corner2(VU hash, V x, V y) {
     return hn::IfThenElseZero(hn::Gt(t, hn::Zero(d)), hn::Mul(hn::Mul(t2, t2), grad2(hash, x, y)));
 }
 
-HWY_INLINE V simplex2(const rows::SimplexOctave& o, HashKind kind, V x, V y) {
+template <class Octave>
+HWY_INLINE V simplex2(const Octave& o, HashKind kind, V x, V y) {
     using namespace simplex;
     const D d;
     const DI di;
@@ -212,8 +215,9 @@ using DU32 = hn::RebindToUnsigned<DF>;
 using VU32 = hn::Vec<DU32>;
 
 // murmur3's fmix32 (LatticeHashParts::fmix32) per lane.
-HWY_INLINE VU32 fmix32(VU32 x) {
-    const DU32 du;
+template <class VU32T>
+HWY_INLINE VU32T fmix32(VU32T x) {
+    const hn::DFromV<VU32T> du;
     x = hn::Xor(x, hn::ShiftRight<16>(x));
     x = hn::Mul(x, hn::Set(du, 0x85EBCA6Bu));
     x = hn::Xor(x, hn::ShiftRight<13>(x));
@@ -222,24 +226,26 @@ HWY_INLINE VU32 fmix32(VU32 x) {
 }
 
 // simplex.cpp's grad2 and corner2f per lane.
-HWY_INLINE VF grad2f(VU32 hash, VF x, VF y) {
-    const DF df;
-    const DU32 du;
+template <class VFT, class VU32T>
+HWY_INLINE VFT grad2f(VU32T hash, VFT x, VFT y) {
+    const hn::DFromV<VFT> df;
+    const hn::DFromV<VU32T> du;
     const auto bit = [&](std::uint32_t b) {
         return hn::RebindMask(df, hn::TestBit(hash, hn::Set(du, b)));
     };
     const auto negate = bit(1);
     const auto yAxis = bit(2);
     const auto diagonal = bit(4);
-    const VF first = hn::IfThenElse(hn::AndNot(diagonal, yAxis), y, x);
-    const VF second = hn::IfThenElseZero(diagonal, hn::IfThenElse(yAxis, hn::Neg(y), y));
+    const VFT first = hn::IfThenElse(hn::AndNot(diagonal, yAxis), y, x);
+    const VFT second = hn::IfThenElseZero(diagonal, hn::IfThenElse(yAxis, hn::Neg(y), y));
     return hn::Add(hn::IfThenElse(negate, hn::Neg(first), first), second);
 }
 
-HWY_INLINE VF corner2f(VU32 hash, VF x, VF y) {
-    const DF df;
-    const VF t = hn::Sub(hn::Sub(hn::Set(df, simplex::kRadius2f), hn::Mul(x, x)), hn::Mul(y, y));
-    const VF t2 = hn::Mul(t, t);
+template <class VFT, class VU32T>
+HWY_INLINE VFT corner2f(VU32T hash, VFT x, VFT y) {
+    const hn::DFromV<VFT> df;
+    const VFT t = hn::Sub(hn::Sub(hn::Set(df, simplex::kRadius2f), hn::Mul(x, x)), hn::Mul(y, y));
+    const VFT t2 = hn::Mul(t, t);
     return hn::IfThenElseZero(hn::Gt(t, hn::Zero(df)), hn::Mul(hn::Mul(t2, t2), grad2f(hash, x, y)));
 }
 
@@ -355,39 +361,309 @@ void AddSimplexV2Octave(const rows::SimplexV2Octave& o) {
 // Corners of a lattice row (lattice hash): the hash's y step per lane, then the gradient
 // (Perlin, the table of separable-inl.hpp selected by the hash's bits) or value.
 
+// separable-inl.hpp's perlinGradient per lane: the hash's bits select (not a table lookup).
+struct GradientLanes {
+    V x, y;
+};
+
+HWY_INLINE GradientLanes perlinGradient(VU h) {
+    const D d;
+    const DU du;
+    const V one = hn::Set(d, 1.0);
+    const V root = hn::Set(d, separable::kSqrt2);
+    const auto bit = [&](std::uint64_t b) {
+        return hn::RebindMask(d, hn::TestBit(h, hn::Set(du, b)));
+    };
+    const auto negate = bit(1);
+    const auto yAxis = bit(2);
+    const auto diagonal = bit(4);
+    const V signedOne = hn::IfThenElse(negate, hn::Neg(one), one);
+    const V signedRoot = hn::IfThenElse(negate, hn::Neg(root), root);
+    return {hn::IfThenElse(diagonal, signedOne, hn::IfThenZeroElse(yAxis, signedRoot)),
+            hn::IfThenElse(diagonal, hn::IfThenElse(yAxis, hn::Neg(one), one),
+                           hn::IfThenElseZero(yAxis, signedRoot))};
+}
+
+// signedValue (value.cpp) per lane: LatticeHash::unit onto [-1, 1].
+HWY_INLINE V signedValue(HashKind kind, VU h) {
+    const D d;
+    const DI di;
+    const DU du;
+    // The lattice hash: its top 24 of 32 bits / (2^24 - 1); the permutations: h / 255.
+    const V unit = kind == HashKind::Lattice
+                       ? hn::Div(hn::ConvertTo(d, hn::BitCast(di, hn::ShiftRight<8>(h))),
+                                 hn::Set(d, 16777215.0))
+                       : hn::Div(hn::ConvertTo(d, hn::BitCast(di, hn::And(h, hn::Set(du, 0xFF)))),
+                                 hn::Set(d, 255.0));
+    return hn::Sub(hn::Mul(hn::Set(d, 2.0), unit), hn::Set(d, 1.0));
+}
+
 void FillCorners(const rows::CornerFill& f) {
     const D d;
     const DI di;
     const DU du;
     const VU iy = hn::BitCast(du, hn::Set(di, f.iy));
-    const auto one = hn::Set(d, 1.0);
-    const auto root = hn::Set(d, separable::kSqrt2);
     const auto store = [&](VU xPart, double* x, double* y, std::size_t i) {
         const VU h = hn::ShiftRight<32>(mix64(hn::Add(xPart, iy)));
         if (f.noise == NoiseKind::Value) {
-            // LatticeHash::unit: the top 24 of the 32 bits / (2^24 - 1), then onto [-1, 1].
-            const V unit = hn::Div(hn::ConvertTo(d, hn::BitCast(di, hn::ShiftRight<8>(h))),
-                                   hn::Set(d, 16777215.0));
-            hn::StoreU(hn::Sub(hn::Mul(hn::Set(d, 2.0), unit), one), d, x + i);
+            hn::StoreU(signedValue(HashKind::Lattice, h), d, x + i);
             return;
         }
-        const auto bit = [&](std::uint64_t b) {
-            return hn::RebindMask(d, hn::TestBit(h, hn::Set(du, b)));
-        };
-        const auto negate = bit(1);
-        const auto yAxis = bit(2);
-        const auto diagonal = bit(4);
-        const V signedOne = hn::IfThenElse(negate, hn::Neg(one), one);
-        const V signedRoot = hn::IfThenElse(negate, hn::Neg(root), root);
-        hn::StoreU(hn::IfThenElse(diagonal, signedOne, hn::IfThenZeroElse(yAxis, signedRoot)), d,
-                   x + i);
-        hn::StoreU(hn::IfThenElse(diagonal, hn::IfThenElse(yAxis, hn::Neg(one), one),
-                                  hn::IfThenElseZero(yAxis, signedRoot)),
-                   d, y + i);
+        const GradientLanes g = perlinGradient(h);
+        hn::StoreU(g.x, d, x + i);
+        hn::StoreU(g.y, d, y + i);
     };
     for (std::size_t i = 0; i < f.count; i += hn::Lanes(d)) {
         store(hn::LoadU(du, f.left + i), f.leftX, f.leftY, i);
         store(hn::LoadU(du, f.right + i), f.rightX, f.rightY, i);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Points: every lane its own point (a warped layer's moved points), so every lane splits its
+// coordinates and hashes its own corners, with the scalar reference's operations in its order.
+
+// fade (value.cpp) per lane.
+HWY_INLINE V fadeLanes(FadeCurve curve, V t) {
+    const D d;
+    switch (curve) {
+    case FadeCurve::Linear:
+        return t;
+    case FadeCurve::Cubic:
+        return hn::Mul(hn::Mul(t, t), hn::Sub(hn::Set(d, 3.0), hn::Mul(hn::Set(d, 2.0), t)));
+    case FadeCurve::Quintic:
+        return hn::Mul(hn::Mul(hn::Mul(t, t), t),
+                       hn::Add(hn::Mul(t, hn::Sub(hn::Mul(t, hn::Set(d, 6.0)), hn::Set(d, 15.0))),
+                               hn::Set(d, 10.0)));
+    }
+    return t;
+}
+
+// lattice::split per lane: the int64 index and the exact fraction.
+struct SplitLanes {
+    VI index;
+    V frac;
+};
+
+HWY_INLINE SplitLanes split(V x) {
+    const DI di;
+    const V cell = hn::Floor(x);
+    return {hn::ConvertTo(di, cell), hn::Sub(x, cell)};
+}
+
+// The hashes of a cell's corners (ix, iy) .. (ix + 1, iy + 1).
+struct CornerHashes {
+    VU h00, h10, h01, h11;
+};
+
+HWY_INLINE CornerHashes cornerHashes(const rows::PointOctave& o, HashKind kind, VI ix, VI iy) {
+    const DI di;
+    const VI one = hn::Set(di, 1);
+    const VU left = hashX(o, kind, ix);
+    const VU right = hashX(o, kind, hn::Add(ix, one));
+    const VI iy1 = hn::Add(iy, one);
+    return {hashY(o, kind, left, iy), hashY(o, kind, right, iy), hashY(o, kind, left, iy1),
+            hashY(o, kind, right, iy1)};
+}
+
+// The gradients of the last cell a whole vector of points fell in, per octave: at the low
+// octaves a cell spans many columns, so the next vectors usually fall in it too and skip the
+// hash (the gradients are a function of the cell alone: same bits).
+struct CellCache {
+    bool valid = false;
+    std::int64_t ix = 0, iy = 0;
+    GradientLanes g00, g10, g01, g11;
+};
+
+// perlinNoise (perlin.cpp) per lane.
+HWY_INLINE V perlinPoint(const rows::PointOctave& o, HashKind kind, FadeCurve fade, V x, V y,
+                         CellCache& cache) {
+    const D d;
+    const DI di;
+    const SplitLanes cx = split(x);
+    const SplitLanes cy = split(y);
+    const std::int64_t ix = hn::GetLane(cx.index);
+    const std::int64_t iy = hn::GetLane(cy.index);
+    const bool oneCell = hn::AllTrue(di, hn::And(hn::Eq(cx.index, hn::Set(di, ix)),
+                                                 hn::Eq(cy.index, hn::Set(di, iy))));
+    if (!(oneCell && cache.valid && cache.ix == ix && cache.iy == iy)) {
+        const CornerHashes h = cornerHashes(o, kind, cx.index, cy.index);
+        cache.g00 = perlinGradient(h.h00);
+        cache.g10 = perlinGradient(h.h10);
+        cache.g01 = perlinGradient(h.h01);
+        cache.g11 = perlinGradient(h.h11);
+        cache.valid = oneCell;
+        cache.ix = ix;
+        cache.iy = iy;
+    }
+    const auto k = separable::perlinCoefficients(
+        cache.g00.x, cache.g00.y, cache.g10.x, cache.g10.y, cache.g01.x, cache.g01.y, cache.g11.x,
+        cache.g11.y, cy.frac, hn::Sub(cy.frac, hn::Set(d, 1.0)), fadeLanes(fade, cy.frac));
+    return separable::perlinEvaluate(k, cx.frac, fadeLanes(fade, cx.frac));
+}
+
+// valueNoise (value.cpp) per lane.
+HWY_INLINE V valuePoint(const rows::PointOctave& o, HashKind kind, FadeCurve fade, V x, V y) {
+    const SplitLanes cx = split(x);
+    const SplitLanes cy = split(y);
+    const CornerHashes h = cornerHashes(o, kind, cx.index, cy.index);
+    const auto k = separable::valueCoefficients(signedValue(kind, h.h00), signedValue(kind, h.h10),
+                                                signedValue(kind, h.h01), signedValue(kind, h.h11),
+                                                fadeLanes(fade, cy.frac));
+    return separable::valueEvaluate(k, fadeLanes(fade, cx.frac));
+}
+
+// simplexNoiseV2 (simplex.cpp) per lane: the coordinates split in double, the cell in float
+// lanes (as many as the doubles) and the 32-bit lattice hash.
+using DH = hn::Rebind<float, D>;
+using VH = hn::Vec<DH>;
+using DHI = hn::RebindToSigned<DH>;
+using DHU = hn::RebindToUnsigned<DH>;
+using VHU = hn::Vec<DHU>;
+
+// lattice::FloatCoord per lane.
+struct FloatSplitLanes {
+    VI index;
+    VH frac;
+};
+
+// A float lane's mask as int64 lanes: -1 where set, else 0.
+HWY_INLINE VI widenMask(hn::Mask<DH> m) {
+    return hn::PromoteTo(DI(), hn::BitCast(DHI(), hn::VecFromMask(DH(), m)));
+}
+
+HWY_INLINE FloatSplitLanes splitFloat(V x) {
+    const SplitLanes s = split(x);
+    return {s.index, hn::DemoteTo(DH(), s.frac)};
+}
+
+HWY_INLINE FloatSplitLanes sumOf(const FloatSplitLanes& a, const FloatSplitLanes& b) {
+    const DH dh;
+    const VH sum = hn::Add(a.frac, b.frac);
+    const auto carry = hn::Ge(sum, hn::Set(dh, 1.0f));
+    // Subtracting the widened carry mask (-1) adds 1.
+    return {hn::Sub(hn::Add(a.index, b.index), widenMask(carry)),
+            hn::IfThenElse(carry, hn::Sub(sum, hn::Set(dh, 1.0f)), sum)};
+}
+
+// LatticeHashParts::high (the high half of i + 2^31), in 64-bit lanes.
+HWY_INLINE VU highHalf(VI i) {
+    const DU du;
+    return hn::ShiftRight<32>(hn::Add(hn::BitCast(du, i), hn::Set(du, std::uint64_t{1} << 31)));
+}
+
+// LatticeHashParts::key32 of the high halves, in 64-bit lanes.
+HWY_INLINE VU key32(std::uint64_t seed, VU hi, VU hj) {
+    const DU du;
+    return hn::ShiftRight<32>(mix64(hn::Xor(hn::Set(du, seed), hn::Or(hn::ShiftLeft<32>(hi), hj))));
+}
+
+// LatticeHash::hash32 of (ci, cj) given key32 of their high halves.
+HWY_INLINE VHU hash32(VI ci, VI cj, VU key) {
+    using Parts = detail::LatticeHashParts;
+    const DU du;
+    const DHU dhu;
+    const VHU lowI = hn::TruncateTo(dhu, hn::BitCast(du, ci));
+    const VHU lowJ = hn::TruncateTo(dhu, hn::BitCast(du, cj));
+    return fmix32(hn::Add(hn::Add(hn::Mul(lowI, hn::Set(dhu, Parts::kHashX)),
+                                  hn::Mul(lowJ, hn::Set(dhu, Parts::kHashY))),
+                          hn::TruncateTo(dhu, key)));
+}
+
+HWY_INLINE V simplexV2Point(const rows::PointOctave& o, V x, V y) {
+    using namespace simplex;
+    const D d;
+    const DH dh;
+    const DI di;
+    const FloatSplitLanes sx = sumOf(splitFloat(hn::Mul(x, hn::Set(d, kSkew2))),
+                                     splitFloat(hn::Mul(y, hn::Set(d, kF2))));
+    const FloatSplitLanes sy = sumOf(splitFloat(hn::Mul(x, hn::Set(d, kF2))),
+                                     splitFloat(hn::Mul(y, hn::Set(d, kSkew2))));
+    const VH t = hn::Mul(hn::Add(sx.frac, sy.frac), hn::Set(dh, kG2f));
+    const VH x0 = hn::Sub(sx.frac, t);
+    const VH y0 = hn::Sub(sy.frac, t);
+    const auto lower = hn::Gt(x0, y0);
+    const VH one = hn::Set(dh, 1.0f);
+    const VH x1 = hn::Sub(hn::Add(x0, hn::Set(dh, kG2f)), hn::IfThenElseZero(lower, one));
+    const VH y1 = hn::Sub(hn::Add(y0, hn::Set(dh, kG2f)), hn::IfThenZeroElse(lower, one));
+    const VH x2 = hn::Add(x0, hn::Set(dh, kCorner2f));
+    const VH y2 = hn::Add(y0, hn::Set(dh, kCorner2f));
+    // The corners (i, j), (i + 1, j) or (i, j + 1), and (i + 1, j + 1).
+    const VI i = sx.index;
+    const VI j = sy.index;
+    const VI oneI = hn::Set(di, 1);
+    const VI lowerI = widenMask(lower);  // -1 in the lower triangle
+    const VI iMiddle = hn::Sub(i, lowerI);
+    const VI jMiddle = hn::Add(j, hn::Add(lowerI, oneI));
+    const VI iFar = hn::Add(i, oneI);
+    const VI jFar = hn::Add(j, oneI);
+    // One key serves all three corners unless a lane's cell straddles a change of high half
+    // (index 2^31 - 1); the key is a function of the high halves, so both give the same bits.
+    const VU hi = highHalf(i);
+    const VU hj = highHalf(j);
+    const VU key = key32(o.key, hi, hj);
+    VU keyMiddle = key;
+    VU keyFar = key;
+    const VU hiFar = highHalf(iFar);
+    const VU hjFar = highHalf(jFar);
+    if (!hn::AllTrue(DU(), hn::And(hn::Eq(hi, hiFar), hn::Eq(hj, hjFar)))) {
+        keyMiddle = key32(o.key, highHalf(iMiddle), highHalf(jMiddle));
+        keyFar = key32(o.key, hiFar, hjFar);
+    }
+    const VH n = hn::Add(hn::Add(corner2f(hash32(i, j, key), x0, y0),
+                                 corner2f(hash32(iMiddle, jMiddle, keyMiddle), x1, y1)),
+                         corner2f(hash32(iFar, jFar, keyFar), x2, y2));
+    return hn::PromoteTo(d, hn::Min(hn::Max(hn::Mul(hn::Set(dh, kScale2f), n), hn::Set(dh, -1.0f)), one));
+}
+
+template <NoiseKind kNoise>
+HWY_INLINE V pointNoise(const rows::Points& p, const rows::PointOctave& o, V x, V y,
+                        CellCache& cache) {
+    if constexpr (kNoise == NoiseKind::Perlin) return perlinPoint(o, p.hash, p.fade, x, y, cache);
+    if constexpr (kNoise == NoiseKind::Value) return valuePoint(o, p.hash, p.fade, x, y);
+    return p.simplexV2 ? simplexV2Point(o, x, y) : simplex2(o, p.hash, x, y);
+}
+
+// NoiseField::unwarped per lane: the octaves summed from 0.0 in order, then normalised.
+template <NoiseKind kNoise, FractalKind kKind>
+void pointsOf(const rows::Points& p) {
+    const D d;
+    const V offsetX = hn::Set(d, p.offsetX);
+    const V offsetY = hn::Set(d, p.offsetY);
+    CellCache cache[kMaxOctaves];
+    for (std::size_t c = 0; c < p.count; c += hn::Lanes(d)) {
+        const V x = hn::LoadU(d, p.xs + c);
+        const V y = hn::LoadU(d, p.ys + c);
+        V sum = hn::Zero(d);
+        for (int i = 0; i < p.octaves; ++i) {
+            const rows::PointOctave& o = p.octave[i];
+            const V frequency = hn::Set(d, o.frequency);
+            const V u = hn::Add(hn::Add(hn::Mul(x, frequency), offsetX), hn::Set(d, o.shiftX));
+            const V v = hn::Add(hn::Add(hn::Mul(y, frequency), offsetY), hn::Set(d, o.shiftY));
+            const V n = pointNoise<kNoise>(p, o, u, v, cache[i]);
+            sum = hn::Add(sum, hn::Mul(hn::Set(d, o.amplitude), octaveTerm<kKind>(d, n)));
+        }
+        hn::StoreU(normalise<kKind>(d, sum, p.amplitudeSum), d, p.out + c);
+    }
+}
+
+template <NoiseKind kNoise>
+void pointsOfKind(const rows::Points& p) {
+    switch (p.fractal) {
+    case FractalKind::None: return pointsOf<kNoise, FractalKind::None>(p);
+    case FractalKind::Fbm: return pointsOf<kNoise, FractalKind::Fbm>(p);
+    case FractalKind::Turbulence: return pointsOf<kNoise, FractalKind::Turbulence>(p);
+    case FractalKind::Ridged: return pointsOf<kNoise, FractalKind::Ridged>(p);
+    default: return;  // kinds without a point kernel never get here (rows.cpp)
+    }
+}
+
+void EvaluatePoints(const rows::Points& p) {
+    switch (p.noise) {
+    case NoiseKind::Value: return pointsOfKind<NoiseKind::Value>(p);
+    case NoiseKind::Perlin: return pointsOfKind<NoiseKind::Perlin>(p);
+    case NoiseKind::Simplex: return pointsOfKind<NoiseKind::Simplex>(p);
+    default: return;  // kinds without a point kernel never get here (rows.cpp)
     }
 }
 
@@ -460,6 +736,7 @@ HWY_AFTER_NAMESPACE();
 namespace terragrid::rows {
 
 HWY_EXPORT(EvaluateRow);
+HWY_EXPORT(EvaluatePoints);
 HWY_EXPORT(AddSimplexV2Octave);
 HWY_EXPORT(NormaliseRow);
 HWY_EXPORT(FillCorners);
@@ -467,6 +744,8 @@ HWY_EXPORT(PerlinCoefficients);
 HWY_EXPORT(ValueCoefficients);
 
 void evaluateRow(const Row& row) { HWY_DYNAMIC_DISPATCH(EvaluateRow)(row); }
+
+void evaluatePoints(const Points& points) { HWY_DYNAMIC_DISPATCH(EvaluatePoints)(points); }
 
 void addSimplexV2Octave(const SimplexV2Octave& octave) {
     HWY_DYNAMIC_DISPATCH(AddSimplexV2Octave)(octave);

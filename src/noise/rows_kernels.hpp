@@ -53,6 +53,34 @@ struct Row {
 };
 void evaluateRow(const Row& row);
 
+/// One octave of a layer at arbitrary points (NoiseField::Octave's parts a kernel reads).
+struct PointOctave {
+    double frequency;
+    double shiftX, shiftY;
+    double amplitude;
+    std::uint64_t key;         ///< LatticeHash::key() (lattice hash)
+    const std::int64_t* perm;  ///< 512 entries (permutation hashes)
+};
+
+/// NoiseField::unwarped at `count` points (xs[i], ys[i]) each its own (a warped layer's moved
+/// points) into out: value, Perlin or simplex noise; fractal none, fbm, turbulence or ridged.
+struct Points {
+    NoiseKind noise;
+    bool simplexV2;  ///< simplexNoiseV2 (lattice::usesSimplexV2), not simplexNoise
+    FractalKind fractal;
+    HashKind hash;
+    FadeCurve fade;
+    int octaves;
+    const PointOctave* octave;
+    double offsetX, offsetY;
+    double amplitudeSum;
+    const double* xs;
+    const double* ys;
+    std::size_t count;  ///< a multiple of kRowPadding
+    double* out;
+};
+void evaluatePoints(const Points& points);
+
 /// One octave of version 2 simplex noise (simplexNoiseV2) on one row, added into a sum: for
 /// each column, sum[c] += amplitude * term(noise), term the fractal's octave term. The
 /// skewed coordinates are split per column (a = x (1 + F), b = x F) and per row (c = y F,
