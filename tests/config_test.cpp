@@ -1017,14 +1017,15 @@ TEST(ConfigTest, DefaultTerrainIsTheOriginalGenerators) {
     }
 }
 
-// What a new user needs (README, Outputs): the map as GeoTIFFs, a picture and the statistics;
-// engine and Tiled exports only when asked for.
+// What a new user needs (README, Outputs): the map as GeoTIFFs with their QGIS styles, a
+// picture and the statistics; engine and Tiled exports only when asked for.
 TEST(ConfigTest, DefaultOutputWritesTheMapAPictureAndStats) {
     const LoadedConfig c = defaultConfig();
     EXPECT_THAT(c.output.files,
                 testing::ElementsAre(OutputFile::HeightTif, OutputFile::ClassesTif,
                                      OutputFile::WalkableTif, OutputFile::PreviewPng,
-                                     OutputFile::StatsJson));
+                                     OutputFile::StatsJson, OutputFile::ClassesQml,
+                                     OutputFile::HeightQml));
     EXPECT_EQ(c.output.previewMaxSize, 2048);
 }
 

@@ -65,15 +65,16 @@ Json withoutTiming(Json stats) {
 }
 
 // The default outputs are what a new user needs (README, Outputs): the heights, classes and
-// walkability as GeoTIFFs, a picture and the statistics; engine and Tiled exports only when
-// asked for.
+// walkability as GeoTIFFs (classes.tif with its class names for GDAL), their QGIS styles, a
+// picture and the statistics; engine and Tiled exports only when asked for.
 TEST(RunTest, DefaultRunWritesTheMapItsPictureAndStatsButNoEngineExports) {
     test::TempDir dir;
     const RunReport report = runWith(configIn(dir, {"map.width=128", "map.height=96"}));
     EXPECT_THAT(test::listDir(dir / "out"),
-                testing::ElementsAre("classes.tif", "height.tif", "preview.png", "stats.json",
+                testing::ElementsAre("classes.qml", "classes.tif", "classes.tif.aux.xml",
+                                     "height.qml", "height.tif", "preview.png", "stats.json",
                                      "walkable.tif"));
-    EXPECT_EQ(report.files.size(), 5u);
+    EXPECT_EQ(report.files.size(), 7u);
 }
 
 TEST(RunTest, DefaultMapHasEveryClassAndStatsEqualTheCountsInClassesTif) {
