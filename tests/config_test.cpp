@@ -3,6 +3,7 @@
 
 #include "terragrid/config/loader.hpp"
 #include "terragrid/config/terrain_messages.hpp"
+#include "terragrid/io/output_drivers.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -1010,11 +1011,15 @@ TEST(ConfigTest, DefaultTerrainIsTheOriginalGenerators) {
     }
 }
 
-TEST(ConfigTest, DefaultOutputWritesEveryFile) {
+// Every file but the water outputs, which need hydrology (off by default).
+TEST(ConfigTest, DefaultOutputWritesEveryFileButTheWaterOutputs) {
     const LoadedConfig c = defaultConfig();
-    ASSERT_THAT(c.output.files, SizeIs(kOutputFileNames.size()));
+    std::vector<OutputFile> expected;
     for (std::size_t i = 0; i < kOutputFileNames.size(); ++i)
-        EXPECT_EQ(c.output.files[i], static_cast<OutputFile>(i));
+        if (!driverFor(static_cast<OutputFile>(i)).needsHydrology)
+            expected.push_back(static_cast<OutputFile>(i));
+    EXPECT_EQ(c.output.files, expected);
+    EXPECT_FALSE(c.hydrology.enabled);
     EXPECT_EQ(c.output.previewMaxSize, 2048);
 }
 
@@ -1426,7 +1431,7 @@ TEST(ConfigTest, OptionReferenceFollowsTheOrderOfDefaultJson) {
     std::vector<std::string> sections;
     for (const auto& [key, value] : ordered.items()) sections.push_back(key);
     EXPECT_THAT(sections, ElementsAre("$schema", "seed", "map", "height", "moisture", "elevation",
-                                      "terrain", "output"));
+                                      "terrain", "hydrology", "output"));
 }
 
 TEST(ConfigTest, MoistureOptionsAreTheHeightOptionsButTheShaping) {

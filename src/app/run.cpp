@@ -44,6 +44,7 @@ struct RunFacts {
     const WalkableRegions* regions;
     double terrainSeconds;
     GenerationTimes times;
+    const HydrologyStage* hydrology;  ///< null without hydrology
 };
 
 /// Where the window lies in the configured map and in the world.
@@ -115,6 +116,24 @@ Json regionsJson(const RegionStats& r) {
             {"size_bins", bins}};
 }
 
+/// The whole map's water (the stage is of the whole map, also in a window's stats).
+Json hydrologyJson(const HydrologyFacts& h, double cellArea) {
+    Json lengths = Json::object();
+    for (std::size_t i = 0; i < h.riverLengthByOrder.size(); ++i)
+        lengths[std::to_string(i + 1)] = h.riverLengthByOrder[i];
+    Json j{{"grid", {{"factor", h.factor}, {"width", h.gridWidth}, {"height", h.gridHeight}}},
+           {"lakes", {{"count", h.lakes}, {"cells", h.lakeCells},
+                      {"area", double(h.lakeCells) * cellArea}}},
+           {"sea", {{"cells", h.seaCells}, {"area", double(h.seaCells) * cellArea}}},
+           {"rivers", {{"grid_cells", h.riverCells}, {"length_by_order", lengths}}}};
+    j["slope_area_theta"] = h.thetaValid ? Json(h.theta) : Json(nullptr);
+    j["timing_seconds"] = {{"sample", h.sampleSeconds},     {"erosion", h.erodeSeconds},
+                           {"fill", h.fillSeconds},         {"lakes", h.lakesSeconds},
+                           {"routing", h.routeSeconds},     {"accumulation", h.accumulateSeconds},
+                           {"rivers", h.riversSeconds},     {"total", h.totalSeconds}};
+    return j;
+}
+
 Json statsJson(const RunFacts& f) {
     Json j;
     j["terragrid_version"] = kVersion;
@@ -134,6 +153,10 @@ Json statsJson(const RunFacts& f) {
         {"share", share(walkable, f.stats.cells())},
         {"cells_before_connectivity", f.stats.walkableCells()}};
     j["regions"] = regionsJson(f.regions->stats());
+    if (f.hydrology) {
+        const double cell = f.config.map.groundCell();
+        j["hydrology"] = hydrologyJson(f.hydrology->facts, cell * cell);
+    }
     j["timing_seconds"] = {{"terrain", f.terrainSeconds},
                            {"generate_cpu", f.times.generateSeconds},
                            {"outputs_streaming", f.times.sinkSeconds},
@@ -158,6 +181,11 @@ RunReport runPiece(const Config& config, const MapWindow* window, const Config& 
     }
     const double terrainSeconds = secondsSince(start);
     const Terrain* rules = terrain ? &*terrain : nullptr;
+    // The whole-map stage, of the configured map: a window reads its cells from the same
+    // stage as the single run, so the pieces mosaic exactly.
+    std::optional<HydrologyStage> hydrology;
+    if (config.hydrology.enabled) hydrology.emplace(computeHydrology(config));
+    const HydrologyStage* water = hydrology ? &*hydrology : nullptr;
 
     createOutputDirectory(generated.output.directory);
     // Before any file: the lock, the recovery of dead runs, the staging folder.
@@ -169,7 +197,7 @@ RunReport runPiece(const Config& config, const MapWindow* window, const Config& 
                                                     Connectivity::Largest);
     // Without stats.json the run reports only the elevation range: no sums, no class counts.
     MapStats stats(rules ? rules->classes().size() : 0, generated.wants(OutputFile::StatsJson));
-    auto sinks = makeSinks(generated, rules, regions.get());
+    auto sinks = makeSinks(generated, rules, regions.get(), water);
     std::optional<AtomicFile> statsFile;
     if (generated.wants(OutputFile::StatsJson))
         statsFile.emplace(outputPath(generated, OutputFile::StatsJson));
@@ -179,11 +207,11 @@ RunReport runPiece(const Config& config, const MapWindow* window, const Config& 
     std::vector<TileSink*> all{&stats};
     if (regions) all.push_back(regions.get());
     for (auto& sink : sinks) all.push_back(sink.get());
-    const GenerationTimes times = generateMap(generated, rules, all, progress);
+    const GenerationTimes times = generateMap(generated, rules, all, progress, water);
 
     if (statsFile)
         statsFile->write(statsJson({config, window, generated, rules, stats, regions.get(),
-                                    terrainSeconds, times})
+                                    terrainSeconds, times, water})
                              .dump(2) +
                          "\n");
     // Every file is complete before any is renamed into place (staged, then one commit).

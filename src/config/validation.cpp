@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <limits>
 
+#include "config/hydrology_rules.hpp"
 #include "config/keys.hpp"
 #include "config/shapes.hpp"
 #include "config/terrain_rules.hpp"
@@ -142,6 +143,7 @@ Validation validate(Json& document, const Json& written, Problems& out) {
     checkEngineSize(v, out);
     deriveR16RowOrder(v);
     checkWorldShape(v, out);
+    checkHydrology(v, out);
     return v;
 }
 

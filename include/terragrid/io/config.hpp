@@ -31,12 +31,18 @@ enum class OutputFile : std::uint8_t {
     HeightExr,    ///< height.exr (float metres, for Godot) and its sidecar height.exr.json
     SplatPng,     ///< splat_0.png, splat_1.png, ...: four classes' weights per RGBA image
     WeightPng,    ///< weight_<class>.png: each class's weight as 8-bit grey (Unreal)
-    Last = WeightPng
+    FlowTif,      ///< flow.tif: Float32 flow accumulation (hydrology)
+    WaterTif,     ///< water.tif: UInt8 0 land, 1 lake or sea, 2 river (hydrology)
+    WaterDepthTif,  ///< water_depth.tif: Float32 metres of standing water (hydrology)
+    RiversGeojson,  ///< rivers.geojson: river LineStrings (hydrology)
+    LakesGeojson,   ///< lakes.geojson: lake Polygons (hydrology)
+    Last = LakesGeojson
 };
-inline constexpr std::array<std::string_view, 13> kOutputFileNames{
+inline constexpr std::array<std::string_view, 18> kOutputFileNames{
     "height.tif", "classes.tif",  "walkable.tif", "preview.png", "height.png",
     "stats.json", "height.r16",   "height16.png", "height16.tif", "map.tmj",
-    "height.exr", "splat.png",    "weight.png"};
+    "height.exr", "splat.png",    "weight.png",   "flow.tif",     "water.tif",
+    "water_depth.tif", "rivers.geojson", "lakes.geojson"};
 static_assert(kOutputFileNames.size() == std::size_t(OutputFile::Last) + 1);
 
 /// Tiled (level editor) export settings: output.tiled.
