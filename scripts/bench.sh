@@ -3,7 +3,12 @@
 # build directory and runs them, then prints one summary with every target as PASS or MISS:
 #   1. noise (Google Benchmark): ns per sample for each noise kind, single octave and 8-octave
 #      fBm, on a 4096 x 4096 grid with 1, 2 and all threads; libnoise's Perlin in the same run;
-#   2. the terragrid CLI end to end on a 4096 x 4096 default map, per stage and per output.
+#   2. the terragrid CLI end to end on a 4096 x 4096 default map, per stage and per output;
+#   3. hydrology: depression filling + D8 routing + flow accumulation on that map's height.tif
+#      on 1 and 2 threads, against GRASS r.watershed and SAGA's Fill Sinks (Wang & Liu) on the
+#      same file (Debian grass-core and saga: installed here, for the bench only, not by deps.sh);
+#   4. erosion: ms per step of the landscape-evolution model at 1024^2 and 2048^2 (wall and CPU)
+#      and the slope-area theta of the raw and eroded noise (Flint's law: 0.35..0.65).
 # Takes a few minutes. Benchmarks are never part of the test suite.
 #
 # Usage: scripts/bench.sh [Google Benchmark flags for part 1, e.g. --benchmark_filter=perlin]
@@ -12,6 +17,8 @@
 #   TERRAGRID_BENCH_SIZE       map edge of part 2 in cells (default 4096)
 #   TERRAGRID_BENCH_REPEAT     runs of part 2's two headline runs, fastest counts (default 2)
 #   TERRAGRID_BENCH_EACH=0     skip part 2's run per output;  TERRAGRID_BENCH_CLI=0 skip part 2
+#   TERRAGRID_BENCH_HYDRO=0    skip part 3; TERRAGRID_BENCH_HYDRO_SIZE its map edge (default 4096)
+#   TERRAGRID_BENCH_EROSION=0  skip part 4; TERRAGRID_BENCH_EROSION_STEPS its steps (default 100)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build="${TERRAGRID_BENCH_BUILD_DIR:-$root/build-bench}"
@@ -24,7 +31,7 @@ build="${TERRAGRID_BENCH_BUILD_DIR:-$root/build-bench}"
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DTERRAGRID_BENCH=ON >/dev/null
 log="$build/build.log"
 if ! cmake --build "$build" --parallel "$(nproc)" \
-     --target terragrid_noise_bench terragrid_cli_bench >"$log" 2>&1; then
+     --target terragrid_noise_bench terragrid_cli_bench terragrid_hydro_bench terragrid_erosion_bench >"$log" 2>&1; then
   cat "$log" >&2
   echo "bench: build failed (log: $log)" >&2
   exit 1
@@ -52,6 +59,36 @@ if [ "${TERRAGRID_BENCH_CLI:-1}" != 0 ]; then
   TMPDIR="$work" "$build/tests/bench/terragrid_cli_bench" \
     --size="${TERRAGRID_BENCH_SIZE:-4096}" --repeat="${TERRAGRID_BENCH_REPEAT:-2}" \
     $each --summary-file="$summary"
+fi
+
+if [ "${TERRAGRID_BENCH_HYDRO:-1}" != 0 ]; then
+  echo
+  echo "== 3. hydrology against GRASS and SAGA =="
+  # The GIS tools to compare with: large, and needed by nothing else, so only the bench
+  # installs them (CI never runs the bench).
+  gis=()
+  for p in grass-core saga; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || gis+=("$p")
+  done
+  if [ ${#gis[@]} -gt 0 ]; then
+    echo "bench: installing ${gis[*]}" >&2
+    sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    { $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+        $sudo apt-get install -y -qq --no-install-recommends "${gis[@]}"; } >"$work/apt.log" 2>&1 ||
+      { cat "$work/apt.log" >&2; echo "bench: could not install ${gis[*]}; their rows say n/a" >&2; }
+  fi
+  size="${TERRAGRID_BENCH_HYDRO_SIZE:-4096}"
+  "$build/terragrid" --width "$size" --height "$size" --out-dir "$work/hydro" --quiet \
+    --set 'output.files=["height.tif"]'
+  "$build/tests/bench/terragrid_hydro_bench" --dem="$work/hydro/height.tif" --summary-file="$summary"
+fi
+
+if [ "${TERRAGRID_BENCH_EROSION:-1}" != 0 ]; then
+  echo
+  echo "== 4. erosion =="
+  "$build/tests/bench/terragrid_erosion_bench" --size=1024,2048 --mode=relief \
+    --steps="${TERRAGRID_BENCH_EROSION_STEPS:-100}" --summary-file="$summary"
 fi
 
 echo

@@ -5,6 +5,7 @@
 
 #include <set>
 
+#include "hydro/depressions_detail.hpp"
 #include "hydro_test_support.hpp"
 #include "terragrid/hydro/depressions.hpp"
 
@@ -177,6 +178,22 @@ TEST(HydroFill, EqualsTheLeastSurfaceFromWhichWaterReachesAnOutlet) {
             EXPECT_TRUE(drains) << "pit at " << i;
         }
     }
+}
+
+TEST(HydroFill, StripsOfAnyHeightGiveTheSameSurface) {
+    // The strips are flooded apart and joined through their watershed graph (Barnes 2016);
+    // strips of one row make every cell a seed of its strip.
+    for (const NoiseCase& c : kNoiseCases) {
+        const Grid g = noiseGrid(c.w, c.h, c.seed, 6, c.quantum);
+        const std::vector<float> expected = bruteForceFill(g, c.outlets);
+        for (std::int32_t rows : {1, 2, 3, 7, 16, 1000})
+            EXPECT_EQ(hydro::detail::fillInStrips(g, c.outlets, rows), expected)
+                << "seed " << c.seed << ", strips of " << rows << " rows";
+    }
+    const Grid walled = walledWithOneOutlet(8);
+    const Outlets one{.edges = false, .seaLevel = -1.0f};
+    for (std::int32_t rows : {1, 4, 5})
+        EXPECT_EQ(hydro::detail::fillInStrips(walled, one, rows), bruteForceFill(walled, one));
 }
 
 TEST(HydroLakes, EveryLakeCellLiesAtItsLakesSpillHeight) {

@@ -49,6 +49,21 @@ struct Shape {
             f(k, static_cast<std::uint32_t>(i + offset[k]));
         }
     }
+    /// Same, for the neighbours in rows [y0, y1) only (a strip of the grid).
+    template <class F>
+    void forEachNeighbourInRows(std::int32_t x, std::int32_t y, std::int32_t y0, std::int32_t y1,
+                                F&& f) const {
+        const std::int64_t i = std::int64_t{y} * width + x;
+        if (x > 0 && x < width - 1 && y > y0 && y < y1 - 1) {
+            for (int k = 0; k < 8; ++k) f(k, static_cast<std::uint32_t>(i + offset[k]));
+            return;
+        }
+        for (int k = 0; k < 8; ++k) {
+            const std::int32_t nx = x + kDx[k], ny = y + kDy[k];
+            if (nx < 0 || ny < y0 || nx >= width || ny >= y1) continue;
+            f(k, static_cast<std::uint32_t>(i + offset[k]));
+        }
+    }
     template <class F>
     void forEachNeighbour(std::uint32_t i, F&& f) const {
         forEachNeighbour(static_cast<std::int32_t>(i % static_cast<std::uint32_t>(width)),

@@ -3,6 +3,7 @@
 
 #include <benchmark/benchmark.h>
 
+#include <cstdio>
 #include <map>
 #include <ostream>
 #include <string>
@@ -12,6 +13,7 @@ namespace terragrid::bench {
 
 inline constexpr double kTargetOverLibnoise = 50.0;  ///< ours / libnoise, Perlin fBm, 1 thread
 inline constexpr double kTargetTwoThreads = 1.8;     ///< 2 threads / 1 thread, same layer
+inline constexpr double kTargetHydroTwoThreads = 1.7;  ///< hydrology, 2 threads / 1 thread
 
 /// Google Benchmark's console table, and every run's samples per second kept for the summary.
 class SummaryReporter : public benchmark::ConsoleReporter {
@@ -37,5 +39,14 @@ private:
 /// the scalar reference) and the two ratios against their targets, as PASS or MISS.
 void printSummary(const SummaryReporter& results, const std::vector<int>& threadCounts,
                   std::ostream& out);
+
+/// "  2.10x   target >= 1.7x   PASS" (MISS below the target), or "n/a (not measured)" when
+/// the ratio is 0. Header-only, for benchmarks that do not link the noise summary.
+inline std::string targetVerdict(double ratio, double target) {
+    if (ratio <= 0) return "n/a (not measured)";
+    char text[96];
+    std::snprintf(text, sizeof text, "%6.2fx   target >= %gx   ", ratio, target);
+    return text + std::string(ratio >= target ? "PASS" : "MISS");
+}
 
 }  // namespace terragrid::bench

@@ -3,8 +3,8 @@
 //
 // Memory per cell of the hydrology layer (n = width * height; temporaries are freed on return):
 //   Grid::z                 4 B   float height
-//   fillDepressions         4 B   result (float) + 1 B closed flags (temporary) + its queues
-//                                 (the depression boundary and pits: a small fraction of n,
+//   fillDepressions         4 B   result (float) + 4 B watershed labels (temporary) + its queues
+//                                 (the depression rims and pits: a small fraction of n,
 //                                 8 B per queued cell)
 //   findLakes               4 B   Lakes::id (uint32) + 4 B temporary (flood queue)
 //   routeFlow               8 B   receiver + order (uint32 each) + 1 B temporary (donor count)
@@ -12,7 +12,7 @@
 //   accumulate              4 B   float
 //   riverMask / strahler    1 B each (uint8) + 2 B temporary
 // A typical whole-map run (z, filled, lakes, routing, accumulation, masks) holds about
-// 26 B per cell at its peak: 7 GiB at 16384^2.
+// 26 B per cell at its peak (fill's labels are freed before routing starts): 7 GiB at 16384^2.
 
 #include <cstdint>
 #include <optional>

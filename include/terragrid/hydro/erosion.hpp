@@ -1,0 +1,63 @@
+#pragma once
+// Landscape evolution: stream-power fluvial incision plus linear hillslope diffusion, solved
+// implicitly step by step (Braun and Willett 2013, "A very efficient O(n), implicit and stable
+// algorithm for the evaluation of stream power erosion"):
+//
+//   dh/dt = U - K A^m S^n + D laplacian(h)
+//
+// h height (m), U uplift rate (m/yr), A drainage area (m^2), S slope to the receiver (m/m),
+// D hillslope diffusivity (m^2/yr). Each step routes flow on the current surface (D8 steepest
+// descent, depressions drained through their spill points), accumulates A, solves incision
+// from the outlets upstream (exact for n = 1, Newton's method otherwise), then diffuses
+// (implicit, one direction after the other). Unconditionally stable: dt is free.
+
+#include <array>
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "terragrid/hydro/grid.hpp"
+
+namespace terragrid::hydro {
+
+/// How the noise drives the model. Uplift: the noise (in [0, 1]) scales the uplift rate, so
+/// mountains grow where the noise is high and rivers cut them as they rise. Relief: the noise
+/// is the initial surface, uplifted uniformly, and erosion carves it.
+enum class ErosionMode : std::uint8_t { Uplift, Relief, Last = Relief };
+inline constexpr std::array<std::string_view, 2> kErosionModeNames{"uplift", "relief"};
+static_assert(kErosionModeNames.size() == std::size_t(ErosionMode::Last) + 1);
+
+/// Parameters in metres and years. For n = 1 the model is linear in height: scaling the initial
+/// surface and the uplift by c scales the result by c, so the defaults suit any relief.
+struct ErosionParams {
+    int steps = 100;          ///< time steps (>= 0)
+    double k = 2e-5;          ///< erodibility K (>= 0), yr^-1 m^(1 - 2m) for n = 1
+    double m = 0.5;           ///< drainage-area exponent (> 0)
+    double n = 1.0;           ///< slope exponent (> 0); m / n is the concavity theta
+    double diffusion = 0.01;  ///< hillslope diffusivity D (>= 0), m^2/yr
+    double dt = 1e4;          ///< years per step (> 0)
+    double uplift = 1e-3;     ///< uplift rate U (>= 0), m/yr, times the uplift field if given
+};
+
+/// What a run of erode() did.
+struct ErosionSummary {
+    int steps = 0;
+    std::size_t firstPits = 0;  ///< depressions routed out at the first step
+    std::size_t lastPits = 0;   ///< and at the last
+};
+
+/// The cells erosion holds fixed as base level (1) and the others (0): the outlets (the map's
+/// border cells when outlets.edges, cells at or below outlets.seaLevel). Throws
+/// std::invalid_argument when there is none.
+std::vector<std::uint8_t> baseLevelCells(const Grid& terrain, const Outlets& outlets);
+
+/// Evolves `terrain` (heights in metres, cellSize in metres) for params.steps steps in place.
+/// Base-level cells (baseLevelCells) never change. The uplift rate of cell i is params.uplift,
+/// times (*upliftField)[i] when upliftField is given (its size must be the grid's; ErosionMode
+/// Uplift passes the noise in [0, 1]). The result is a pure function of the arguments: the
+/// same bits for any number of threads. Throws std::invalid_argument on bad parameters or
+/// sizes, or without an outlet. Memory: about 60 bytes per cell. Not thread-safe on one terrain.
+ErosionSummary erode(Grid& terrain, const ErosionParams& params, const Outlets& outlets,
+                     const std::vector<float>* upliftField = nullptr);
+
+}  // namespace terragrid::hydro

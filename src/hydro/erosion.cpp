@@ -1,0 +1,92 @@
+#include "terragrid/hydro/erosion.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+#include "hydro/erosion_routing.hpp"
+#include "hydro/hillslope_diffusion.hpp"
+#include "hydro/neighbours.hpp"
+#include "hydro/stream_power.hpp"
+
+namespace terragrid::hydro {
+
+namespace {
+
+void checkArguments(const Grid& terrain, const ErosionParams& p,
+                    const std::vector<float>* upliftField) {
+    const auto fail = [](const std::string& what) {
+        throw std::invalid_argument("erode: " + what);
+    };
+    detail::checkedShape(terrain, "erode");
+    if (!(terrain.cellSize > 0)) fail("cellSize must be > 0");
+    if (p.steps < 0) fail("steps must be >= 0");
+    if (!(p.k >= 0) || !(p.m > 0) || !(p.n > 0) || !(p.diffusion >= 0) || !(p.dt > 0) ||
+        !(p.uplift >= 0) || !std::isfinite(p.k + p.m + p.n + p.diffusion + p.dt + p.uplift))
+        fail("k, diffusion and uplift must be >= 0, m, n and dt > 0, all finite");
+    if (upliftField && upliftField->size() != terrain.z.size())
+        fail("the uplift field's size does not match the grid");
+}
+
+/// Drainage area of every cell in m^2: its own cell plus everything upstream, summed from the
+/// sources down (the stack backwards).
+void accumulateArea(const detail::D8Routing& routing, double cellArea,
+                    std::vector<double>& area) {
+    std::fill(area.begin(), area.end(), cellArea);
+    for (auto s = routing.stack.rbegin(); s != routing.stack.rend(); ++s) {
+        const std::uint32_t r = routing.receiver[*s];
+        if (r != *s) area[r] += area[*s];
+    }
+}
+
+}  // namespace
+
+std::vector<std::uint8_t> baseLevelCells(const Grid& terrain, const Outlets& outlets) {
+    const detail::Shape shape = detail::checkedShape(terrain, "baseLevelCells");
+    std::vector<std::uint8_t> fixed(terrain.z.size(), 0);
+    bool any = false;
+    for (std::uint32_t i = 0; i < fixed.size(); ++i)
+        if (detail::isOutlet(shape, outlets, i, terrain.z[i])) fixed[i] = 1, any = true;
+    if (!any)
+        throw std::invalid_argument("erode: no outlet (no map edge, and no cell at or below the sea level)");
+    return fixed;
+}
+
+ErosionSummary erode(Grid& terrain, const ErosionParams& params, const Outlets& outlets,
+                     const std::vector<float>* upliftField) {
+    checkArguments(terrain, params, upliftField);
+    ErosionSummary summary;
+    if (params.steps == 0) return summary;
+
+    const std::size_t n = terrain.z.size();
+    std::vector<double> h(terrain.z.begin(), terrain.z.end());
+    std::vector<std::uint8_t> fixed = baseLevelCells(terrain, outlets);
+    std::vector<double> upliftDt(n);
+    for (std::size_t i = 0; i < n; ++i)
+        upliftDt[i] = fixed[i] ? 0.0
+                               : params.uplift * params.dt * (upliftField ? double((*upliftField)[i]) : 1.0);
+
+    detail::ErosionRouter router(terrain.width, terrain.height, fixed);
+    detail::HillslopeDiffusion diffusion(
+        terrain.width, terrain.height, std::move(fixed),
+        params.diffusion * params.dt / (terrain.cellSize * terrain.cellSize));
+    const detail::StreamPower power{params.k, params.m, params.n, params.dt};
+    std::vector<double> area(n);
+    for (int step = 0; step < params.steps; ++step) {
+        const detail::D8Routing& routing = router.route(h.data());
+        if (step == 0) summary.firstPits = router.pits();
+        accumulateArea(routing, terrain.cellSize * terrain.cellSize, area);
+        // Diffusion first: it fills valley floors from their sides, which along a gentle river
+        // can lift a cell above the one downstream; incision after it restores every river
+        // cell above its receiver, so a step never ends with pits along the rivers.
+        diffusion.apply(h);
+        detail::incise(h, routing, area, upliftDt, power, terrain.width, terrain.cellSize);
+    }
+    summary.steps = params.steps;
+    summary.lastPits = router.pits();
+    for (std::size_t i = 0; i < n; ++i) terrain.z[i] = float(h[i]);
+    return summary;
+}
+
+}  // namespace terragrid::hydro

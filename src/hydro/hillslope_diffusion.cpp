@@ -1,0 +1,92 @@
+#include "hydro/hillslope_diffusion.hpp"
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
+#include <cstddef>
+
+namespace terragrid::hydro::detail {
+
+namespace {
+
+/// Solves in place one line of the implicit system: cells x[0], x[stride], ... (count of them),
+/// each free cell  -r x_prev + (1 + r k) x - r x_next = x_old  (k its neighbours on the line),
+/// each fixed cell  x = x_old. `super` holds count scratch values at the same stride.
+void solveLine(double* x, const std::uint8_t* fixed, double* super, std::size_t count,
+               std::size_t stride, double r) {
+    double previousSuper = 0, previousValue = 0;
+    for (std::size_t j = 0; j < count; ++j) {
+        const std::size_t at = j * stride;
+        double lower = 0, diagonal = 1, upper = 0;
+        if (!fixed[at]) {
+            if (j > 0) lower = -r, diagonal += r;
+            if (j + 1 < count) upper = -r, diagonal += r;
+        }
+        const double pivot = diagonal - lower * previousSuper;
+        previousSuper = super[at] = upper / pivot;
+        previousValue = x[at] = (x[at] - lower * previousValue) / pivot;
+    }
+    for (std::size_t j = count - 1; j-- > 0;) {
+        const std::size_t at = j * stride;
+        x[at] -= super[at] * x[at + stride];
+    }
+}
+
+}  // namespace
+
+HillslopeDiffusion::HillslopeDiffusion(std::int32_t width, std::int32_t height,
+                                       std::vector<std::uint8_t> fixed, double ratio)
+    : m_width(width), m_height(height), m_fixed(std::move(fixed)), m_ratio(ratio) {}
+
+void HillslopeDiffusion::apply(std::vector<double>& h) {
+    if (m_ratio == 0) return;
+    m_scratch.resize(h.size());
+    rows(h);
+    columns(h);
+}
+
+void HillslopeDiffusion::rows(std::vector<double>& h) const {
+    const std::size_t w = std::size_t(m_width);
+    double* scratch = const_cast<double*>(m_scratch.data());
+    tbb::parallel_for(tbb::blocked_range<std::int32_t>(0, m_height), [&](const auto& range) {
+        for (std::int32_t y = range.begin(); y < range.end(); ++y) {
+            const std::size_t first = std::size_t(y) * w;
+            solveLine(h.data() + first, m_fixed.data() + first, scratch + first, w, 1, m_ratio);
+        }
+    });
+}
+
+// Columns a block of neighbours at a time, swept row by row together (the same operations as
+// solveLine on each column): one column alone would stride through memory.
+void HillslopeDiffusion::columns(std::vector<double>& h) {
+    const std::size_t w = std::size_t(m_width), rowsCount = std::size_t(m_height);
+    constexpr std::size_t kBlock = 64;
+    const std::size_t blocks = (w + kBlock - 1) / kBlock;
+    const double r = m_ratio;
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, blocks), [&](const auto& range) {
+        for (std::size_t b = range.begin(); b < range.end(); ++b) {
+            const std::size_t x0 = b * kBlock, x1 = std::min(w, x0 + kBlock);
+            for (std::size_t y = 0; y < rowsCount; ++y) {
+                const std::size_t row = y * w;
+                for (std::size_t x = x0; x < x1; ++x) {
+                    const std::size_t at = row + x;
+                    double lower = 0, diagonal = 1, upper = 0;
+                    if (!m_fixed[at]) {
+                        if (y > 0) lower = -r, diagonal += r;
+                        if (y + 1 < rowsCount) upper = -r, diagonal += r;
+                    }
+                    const double previousSuper = y > 0 ? m_scratch[at - w] : 0;
+                    const double previousValue = y > 0 ? h[at - w] : 0;
+                    const double pivot = diagonal - lower * previousSuper;
+                    m_scratch[at] = upper / pivot;
+                    h[at] = (h[at] - lower * previousValue) / pivot;
+                }
+            }
+            for (std::size_t y = rowsCount - 1; y-- > 0;)
+                for (std::size_t x = x0; x < x1; ++x) h[y * w + x] -= m_scratch[y * w + x] * h[(y + 1) * w + x];
+        }
+    });
+}
+
+}  // namespace terragrid::hydro::detail

@@ -1,0 +1,257 @@
+// terragrid_hydro_bench --dem=FILE [--repeat=N] [--no-grass] [--no-saga] [--summary-file=FILE]
+// Depression filling + D8 flow routing + flow accumulation on a Float32 GeoTIFF (scripts/bench.sh
+// gives it the default map's height.tif, 4096 x 4096): terragrid's src/hydro on 1 and 2
+// threads, GRASS r.watershed and SAGA's Fill Sinks (Wang & Liu) on the same grid when they are
+// installed. Prints the figures and the targets as PASS or MISS; the block also goes to FILE so
+// scripts/bench.sh can repeat it at the end.
+
+#include <tbb/global_control.h>
+#include <tbb/task_arena.h>
+#include <tiffio.h>
+
+#include <algorithm>
+#include <chrono>
+#include <ctime>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cli_runs.hpp"
+#include "summary.hpp"
+#include "terragrid/hydro/depressions.hpp"
+#include "terragrid/hydro/flow.hpp"
+
+namespace terragrid::bench {
+namespace {
+
+constexpr double kTargetOverTools = 1.0;  ///< ours / each tool, 1 thread (speed ratio)
+
+struct Options {
+    std::string dem;
+    int repeat = 3;
+    bool grass = true, saga = true;
+    std::string summaryFile;
+};
+
+Options parseOptions(int argc, char** argv) {
+    Options o;
+    for (int i = 1; i < argc; ++i) {
+        const std::string_view a = argv[i];
+        if (a.starts_with("--dem="))
+            o.dem = a.substr(6);
+        else if (a.starts_with("--repeat="))
+            o.repeat = std::stoi(std::string(a.substr(9)));
+        else if (a == "--no-grass")
+            o.grass = false;
+        else if (a == "--no-saga")
+            o.saga = false;
+        else if (a.starts_with("--summary-file="))
+            o.summaryFile = a.substr(15);
+        else
+            throw std::invalid_argument("unknown option '" + std::string(a) + "'");
+    }
+    if (o.dem.empty() || o.repeat < 1) throw std::invalid_argument("--dem=FILE is required; --repeat >= 1");
+    return o;
+}
+
+/// A single-band Float32 TIFF (tiled or striped) as a hydro grid.
+hydro::Grid readDem(const std::string& path) {
+    TIFFSetWarningHandler(nullptr);  // GeoTIFF's tags are unknown to plain libtiff
+    TIFF* tif = TIFFOpen(path.c_str(), "r");
+    if (!tif) throw std::runtime_error("cannot open '" + path + "'");
+    std::uint32_t w = 0, h = 0;
+    std::uint16_t bits = 0, format = 0, samples = 1;
+    TIFFGetField(tif, TIFFTAG_IMAGEWIDTH, &w);
+    TIFFGetField(tif, TIFFTAG_IMAGELENGTH, &h);
+    TIFFGetFieldDefaulted(tif, TIFFTAG_BITSPERSAMPLE, &bits);
+    TIFFGetFieldDefaulted(tif, TIFFTAG_SAMPLEFORMAT, &format);
+    TIFFGetFieldDefaulted(tif, TIFFTAG_SAMPLESPERPIXEL, &samples);
+    if (bits != 32 || format != SAMPLEFORMAT_IEEEFP || samples != 1) {
+        TIFFClose(tif);
+        throw std::runtime_error("'" + path + "' is not a single-band Float32 TIFF");
+    }
+    hydro::Grid g;
+    g.width = static_cast<std::int32_t>(w);
+    g.height = static_cast<std::int32_t>(h);
+    g.z.resize(std::size_t{w} * h);
+    bool ok = true;
+    if (TIFFIsTiled(tif)) {
+        std::uint32_t tw = 0, th = 0;
+        TIFFGetField(tif, TIFFTAG_TILEWIDTH, &tw);
+        TIFFGetField(tif, TIFFTAG_TILELENGTH, &th);
+        std::vector<float> tile(std::size_t{tw} * th);
+        for (std::uint32_t ty = 0; ty < h && ok; ty += th)
+            for (std::uint32_t tx = 0; tx < w && ok; tx += tw) {
+                ok = TIFFReadTile(tif, tile.data(), tx, ty, 0, 0) >= 0;
+                for (std::uint32_t y = ty; y < std::min(h, ty + th); ++y)
+                    for (std::uint32_t x = tx; x < std::min(w, tx + tw); ++x)
+                        g.z[std::size_t{y} * w + x] = tile[std::size_t{y - ty} * tw + (x - tx)];
+            }
+    } else {
+        for (std::uint32_t y = 0; y < h && ok; ++y)
+            ok = TIFFReadScanline(tif, g.z.data() + std::size_t{y} * w, y) >= 0;
+    }
+    TIFFClose(tif);
+    if (!ok) throw std::runtime_error("cannot read the pixels of '" + path + "'");
+    return g;
+}
+
+double secondsSince(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+double processCpuSeconds() {
+    timespec t{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
+}
+
+struct OurRun {
+    double fill = 0, route = 0, accumulate = 0;
+    double cpu = 0;  ///< process CPU seconds of the whole run
+    double total() const { return fill + route + accumulate; }
+};
+
+/// The fastest of `repeat` runs of fill, routing and accumulation on `threads` threads.
+OurRun measureOurs(const hydro::Grid& dem, int threads, int repeat) {
+    tbb::global_control parallelism(tbb::global_control::max_allowed_parallelism,
+                                    static_cast<std::size_t>(threads));
+    tbb::task_arena arena(threads);
+    OurRun best;
+    for (int i = 0; i < repeat; ++i) {
+        OurRun run;
+        const double cpu0 = processCpuSeconds();
+        arena.execute([&] {
+            const hydro::Outlets outlets{};
+            auto t = std::chrono::steady_clock::now();
+            hydro::Grid filled{dem.width, dem.height, dem.cellSize, hydro::fillDepressions(dem, outlets)};
+            run.fill = secondsSince(t);
+            t = std::chrono::steady_clock::now();
+            const hydro::FlowRouting routing = hydro::routeFlow(filled, outlets);
+            run.route = secondsSince(t);
+            t = std::chrono::steady_clock::now();
+            const std::vector<float> acc = hydro::accumulate(routing, nullptr);
+            run.accumulate = secondsSince(t);
+            if (acc.empty()) throw std::logic_error("no accumulation");
+        });
+        run.cpu = processCpuSeconds() - cpu0;
+        if (i == 0 || run.total() < best.total()) best = run;
+    }
+    return best;
+}
+
+std::string format(const char* pattern, double a = 0, double b = 0, double c = 0, double d = 0) {
+    char text[200];
+    std::snprintf(text, sizeof text, pattern, a, b, c, d);
+    return text;
+}
+
+/// `command` through /bin/sh with its output in `log`: wall seconds, or -1 when it failed.
+double shellSeconds(const std::string& command, const std::filesystem::path& log) {
+    try {
+        return runTimed("/bin/sh", {"-c", "{ " + command + "; } >'" + log.string() + "' 2>&1"});
+    } catch (const std::exception&) {
+        return -1;
+    }
+}
+
+/// GRASS r.watershed (single flow direction, its A* search handles depressions) in a
+/// temporary location; only r.watershed is timed (the script stamps the clock around it), not
+/// GRASS's start-up or the import. -1 when GRASS is missing or failed.
+double measureGrass(const Options& o, const TempDir& tmp) {
+    const auto script = tmp.path() / "grass.sh", stamps = tmp.path() / "grass.time";
+    std::ofstream(script) << "set -e\n"
+                          << "r.in.gdal -o --quiet input='" << o.dem << "' output=dem\n"
+                          << "g.region raster=dem\n"
+                          << "start=$(date +%s.%N)\n"
+                          << "r.watershed -s --quiet elevation=dem accumulation=acc memory=4000\n"
+                          << "end=$(date +%s.%N)\n"
+                          << "echo \"$start $end\" > '" << stamps.string() << "'\n";
+    if (shellSeconds("command -v grass && grass --tmp-location EPSG:3857 --exec sh '" +
+                         script.string() + "'",
+                     tmp.path() / "grass.log") < 0)
+        return -1;
+    double start = 0, end = 0;
+    std::ifstream(stamps) >> start >> end;
+    return end > start ? end - start : -1;
+}
+
+/// SAGA's Fill Sinks (Wang & Liu), ta_preprocessor 4, on one core, on the grid converted to
+/// SAGA's own format first (so the timed run only reads and writes raw grids). -1 when SAGA is
+/// missing or failed.
+double measureSaga(const Options& o, const TempDir& tmp) {
+    const auto dem = tmp.path() / "dem.sdat", filled = tmp.path() / "filled.sgrd";
+    if (shellSeconds("gdal_translate -q -of SAGA '" + o.dem + "' '" + dem.string() + "'",
+                     tmp.path() / "gdal.log") < 0)
+        return -1;
+    return shellSeconds("OMP_NUM_THREADS=1 saga_cmd --cores=1 ta_preprocessor 4 -ELEV '" +
+                            (tmp.path() / "dem.sgrd").string() + "' -FILLED '" + filled.string() + "'",
+                        tmp.path() / "saga.log");
+}
+
+std::string oursRow(const char* label, const OurRun& r) {
+    return std::string(label) + format("fill %6.2f s   routing %6.2f s   accumulation %6.2f s   total %6.2f s",
+                                       r.fill, r.route, r.accumulate, r.total()) +
+           format("   (CPU %.2f s)\n", r.cpu);
+}
+
+std::string toolRow(const char* label, double seconds, const char* note) {
+    if (seconds < 0) return std::string(label) + "n/a (not installed or failed)\n";
+    return std::string(label) + format("%6.2f s   ", seconds) + note + "\n";
+}
+
+std::string speedLine(const char* label, double theirs, double ours) {
+    return std::string(label) + targetVerdict(theirs > 0 && ours > 0 ? theirs / ours : 0, kTargetOverTools) + "\n";
+}
+
+std::string measure(const Options& o) {
+    const hydro::Grid dem = readDem(o.dem);
+    const TempDir tmp;
+    std::string block = "== hydrology: depression filling + D8 routing + flow accumulation, " +
+                        std::to_string(dem.width) + " x " + std::to_string(dem.height) +
+                        " cells of " + std::filesystem::path(o.dem).filename().string() +
+                        ", border outlets (ours: fastest of " + std::to_string(o.repeat) + ") ==\n";
+    std::cout << block << std::flush;
+    const auto add = [&](const std::string& line) {
+        block += line;
+        std::cout << line << std::flush;
+    };
+    const OurRun one = measureOurs(dem, 1, o.repeat);
+    add(oursRow("terragrid, 1 thread:    ", one));
+    const OurRun two = measureOurs(dem, 2, o.repeat);
+    add(oursRow("terragrid, 2 threads:   ", two));
+    const double grass = o.grass ? measureGrass(o, tmp) : -1;
+    add(toolRow("GRASS r.watershed -s:   ", grass, "(1 thread; depressions by its A* search, D8 accumulation; import not timed)"));
+    const double saga = o.saga ? measureSaga(o, tmp) : -1;
+    add(toolRow("SAGA Fill Sinks (W&L):  ", saga, "(ta_preprocessor 4, --cores=1; filling only; start-up, reading and writing .sdat included)"));
+    add(speedLine("GRASS r.watershed / ours (1 thread):  ", grass, one.total()));
+    add(speedLine("SAGA Fill Sinks / ours (1 thread):    ", saga, one.total()));
+    add("ours, 2 threads / 1 thread:            " +
+        targetVerdict(two.total() > 0 ? one.total() / two.total() : 0, kTargetHydroTwoThreads) + "\n");
+    return block;
+}
+
+}  // namespace
+}  // namespace terragrid::bench
+
+int main(int argc, char** argv) {
+    using namespace terragrid::bench;
+    try {
+        const Options o = parseOptions(argc, argv);
+        const std::string block = measure(o);
+        if (!o.summaryFile.empty()) {
+            std::ofstream out(o.summaryFile, std::ios::app);
+            out << block;
+            if (!out) throw std::runtime_error("cannot write '" + o.summaryFile + "'");
+        }
+    } catch (const std::exception& e) {
+        std::cerr << "terragrid_hydro_bench: " << e.what() << "\n";
+        return 1;
+    }
+    return 0;
+}
