@@ -20,7 +20,7 @@ namespace {
 Config hydrologyConfig(std::vector<std::string> overrides = {}) {
     overrides.insert(overrides.begin(), {"map.width=320", "map.height=272", "map.tile_size=64",
                                          "hydrology.enabled=true",
-                                         "hydrology.river_threshold=300"});
+                                         "hydrology.river_threshold=270000"});
     return defaultConfig(overrides);
 }
 

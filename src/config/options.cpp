@@ -371,14 +371,17 @@ constexpr std::array kTailRows{
         "A filled depression whose deepest point lies at least this many metres below its "
         "spill height is a lake (or one at least hydrology.min_lake_area large).",
         [](Config& c, const Json& v) { c.hydrology.minLakeDepthMeters = v.get<double>(); }},
-    Row{"hydrology.min_lake_area", integerIn(1, kMaxUint63),
-        "A filled depression covering at least this many map cells is a lake.",
-        [](Config& c, const Json& v) { c.hydrology.minLakeAreaCells = v.get<std::int64_t>(); }},
-    Row{"hydrology.river_threshold", numberAbove(0, kMaxRiverThreshold),
-        "Cells whose upstream rainfall (the cells draining through them, themselves "
-        "included, counted in map cells and weighted by hydrology.rainfall) exceeds this are "
-        "river.",
-        [](Config& c, const Json& v) { c.hydrology.riverThresholdCells = v.get<double>(); }},
+    Row{"hydrology.min_lake_area", numberIn(0, kMaxArea),
+        "A filled depression covering at least this area (square world units: m^2 on a metre "
+        "CRS) is a lake.",
+        [](Config& c, const Json& v) { c.hydrology.minLakeAreaSquareMeters = v.get<double>(); }},
+    Row{"hydrology.river_threshold", numberAbove(0, kMaxArea),
+        "Cells whose upstream area (the cells draining through them, themselves included, "
+        "each weighted by hydrology.rainfall), in square world units (m^2 on a metre CRS), "
+        "exceeds this are river: the same rivers at any map.cell_size.",
+        [](Config& c, const Json& v) {
+            c.hydrology.riverThresholdSquareMeters = v.get<double>();
+        }},
     Row{"hydrology.rainfall", oneOf(kRainfallNames),
         "uniform: every cell gets the same rain; moisture: each cell's rain is its moisture "
         "(0..1), so dry land feeds fewer rivers.",

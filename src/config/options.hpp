@@ -56,10 +56,10 @@ inline constexpr std::uint64_t kMinChunkCells = 16;
 inline constexpr std::uint64_t kMinGeoTiffBlock = 16;
 inline constexpr std::uint64_t kMaxGeoTiffBlock = 65536;
 inline constexpr std::uint64_t kMaxChunkCells = 65536;
-inline constexpr std::uint64_t kMaxUint63 = std::uint64_t{1} << 62;
 /// hydrology.resolution: a factor beyond the map's side leaves one hydrology cell.
 inline constexpr std::uint64_t kMaxHydrologyFactor = kMaxMapSideCells;
-inline constexpr double kMaxRiverThreshold = 0x1p50;
+/// An area in square world units: beyond any map (2^40 cells of 1e7 units a side).
+inline constexpr double kMaxArea = 1e30;
 /// Strahler orders of a map of at most 2^40 cells stay far below this.
 inline constexpr std::uint64_t kMaxStrahlerOrder = 32;
 inline constexpr std::uint64_t kMaxErosionSteps = 100000;

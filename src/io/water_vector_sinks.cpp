@@ -48,22 +48,43 @@ std::int64_t samplePoint(std::int64_t index, std::int64_t factor, std::int64_t c
     return std::min(index * factor + factor / 2, cells - 1);
 }
 
-Json featureCollection(const Config& config, std::string_view name) {
-    return {{"type", "FeatureCollection"},
-            {"name", name},
-            {"crs",
-             {{"type", "name"},
-              {"properties",
-               {{"name", "urn:ogc:def:crs:EPSG::" + std::to_string(config.output.epsg)}}}}},
-            {"features", Json::array()}};
-}
+/// A FeatureCollection written feature by feature (never the whole document in memory), in
+/// the map's CRS.
+class FeatureWriter {
+public:
+    FeatureWriter(AtomicFile& file, const Config& config, std::string_view name) : m_file(file) {
+        const Json crs{{"type", "name"},
+                       {"properties",
+                        {{"name", "urn:ogc:def:crs:EPSG::" + std::to_string(config.output.epsg)}}}};
+        m_buffer = R"({"type":"FeatureCollection","name":)" + Json(name).dump() +
+                   R"(,"crs":)" + crs.dump() + R"(,"features":[)";
+    }
+    void add(const Json& feature) {
+        if (m_features++ > 0) m_buffer += ',';
+        m_buffer += feature.dump();
+        if (m_buffer.size() >= kFlushBytes) flush();
+    }
+    void close() {
+        m_buffer += "]}\n";
+        flush();
+    }
+
+private:
+    static constexpr std::size_t kFlushBytes = std::size_t{1} << 20;
+    void flush() {
+        m_file.write(m_buffer);
+        m_buffer.clear();
+    }
+    AtomicFile& m_file;
+    std::string m_buffer;
+    std::int64_t m_features = 0;
+};
 
 /// One LineString per reach of river (hydro::riverPolylines: between sources, confluences and
 /// mouths) through the sample points of its hydrology cells, ending on the cell it flows into
 /// (a confluence, a lake, the sea), so reaches join.
-Json riverFeatures(const Config& config, const HydrologyStage& s) {
-    Json collection = featureCollection(config, "rivers");
-    Json& features = collection["features"];
+void riverFeatures(const Config& config, const HydrologyStage& s, AtomicFile& file) {
+    FeatureWriter features(file, config, "rivers");
     const WorldGrid grid(config);
     const auto point = [&](std::uint32_t cell) {
         const auto i = std::int64_t(cell) % s.gridWidth, j = std::int64_t(cell) / s.gridWidth;
@@ -83,7 +104,7 @@ Json riverFeatures(const Config& config, const HydrologyStage& s) {
         if (!reach.endsAtJoint && s.receiver[last] != hydro::kNoReceiver)
             line.push_back(point(s.receiver[last]));
         if (line.size() < 2) line.push_back(line[0]);  // a one-cell river at the edge
-        features.push_back(
+        features.add(
             {{"type", "Feature"},
              {"properties",
               {{"strahler", reach.order},
@@ -91,64 +112,67 @@ Json riverFeatures(const Config& config, const HydrologyStage& s) {
                {"upstream_area", double(reach.discharge) * cellArea}}},
              {"geometry", {{"type", "LineString"}, {"coordinates", std::move(line)}}}});
     }
-    return collection;
+    features.close();
 }
 
 /// One MultiPolygon per lake (hydro::lakePolygons: rings along the hydrology cells' edges),
 /// each corner at the edge of the map cells the hydrology cell stands for, with the lake's
 /// surface height.
-Json lakeFeatures(const Config& config, const HydrologyStage& s) {
-    Json collection = featureCollection(config, "lakes");
+void lakeFeatures(const Config& config, const HydrologyStage& s, AtomicFile& file) {
+    FeatureWriter features(file, config, "lakes");
     const WorldGrid grid(config);
-    const std::uint32_t count = s.lakes.count();
-    std::vector<Json> polygons(count + 1, Json::array());
-    std::vector<std::int64_t> cellsOf(count + 1, 0);
+    std::vector<std::int64_t> cellsOf(s.lakes.count() + 1, 0);
     for (std::uint32_t id : s.lakes.id) cellsOf[id] += 1;
     const auto corner = [&](const hydro::CornerPoint& p) {
         return Json::array({grid.edgeX(std::min(std::int64_t(p.x) * s.factor, s.mapWidth)),
                             grid.edgeY(std::min(std::int64_t(p.y) * s.factor, s.mapHeight))});
     };
-    for (const hydro::LakePolygon& polygon :
-         hydro::lakePolygons(s.lakes, std::int32_t(s.gridWidth), std::int32_t(s.gridHeight))) {
-        Json rings = Json::array();
-        for (const auto& ring : polygon.rings) {
-            Json points = Json::array();
-            for (const hydro::CornerPoint& p : ring) points.push_back(corner(p));
-            rings.push_back(std::move(points));
-        }
-        polygons[polygon.lake].push_back(std::move(rings));
-    }
     const double cellArea = config.map.groundCell() * config.map.groundCell();
-    for (std::uint32_t id = 1; id <= count; ++id) {
-        if (cellsOf[id] == 0) continue;
+    // lakePolygons orders by lake: one lake's polygons are gathered, written, dropped.
+    const std::vector<hydro::LakePolygon> outlines =
+        hydro::lakePolygons(s.lakes, std::int32_t(s.gridWidth), std::int32_t(s.gridHeight));
+    for (std::size_t first = 0; first < outlines.size();) {
+        const std::uint32_t id = outlines[first].lake;
+        Json polygons = Json::array();
+        std::size_t end = first;
+        for (; end < outlines.size() && outlines[end].lake == id; ++end) {
+            Json rings = Json::array();
+            for (const auto& ring : outlines[end].rings) {
+                Json points = Json::array();
+                for (const hydro::CornerPoint& p : ring) points.push_back(corner(p));
+                rings.push_back(std::move(points));
+            }
+            polygons.push_back(std::move(rings));
+        }
         const double mapCells = double(cellsOf[id]) * double(s.factor * s.factor);
-        collection["features"].push_back(
+        features.add(
             {{"type", "Feature"},
              {"properties",
               {{"id", id}, {"surface_m", s.lakes.surface[id]}, {"area", mapCells * cellArea}}},
-             {"geometry", {{"type", "MultiPolygon"}, {"coordinates", std::move(polygons[id])}}}});
+             {"geometry", {{"type", "MultiPolygon"}, {"coordinates", std::move(polygons)}}}});
+        first = end;
     }
-    return collection;
+    features.close();
 }
 
 /// A GeoJSON file made from the stage in finish().
 class GeoJsonSink final : public OutputSink {
 public:
     GeoJsonSink(const Config& config, OutputFile file, const HydrologyStage& stage,
-                Json (*features)(const Config&, const HydrologyStage&))
+                void (*features)(const Config&, const HydrologyStage&, AtomicFile&))
         : m_config(config), m_stage(stage), m_features(features),
           m_file(outputPath(config, file)) {}
 
     const std::string& path() const override { return m_file.targetPath(); }
     void begin(const TileLayout&) override {}
     void consume(const Tile&) override {}
-    void finish() override { m_file.write(m_features(m_config, m_stage).dump() + "\n"); }
+    void finish() override { m_features(m_config, m_stage, m_file); }
     void commit() override { m_file.commit(); }
 
 private:
     const Config& m_config;
     const HydrologyStage& m_stage;
-    Json (*m_features)(const Config&, const HydrologyStage&);
+    void (*m_features)(const Config&, const HydrologyStage&, AtomicFile&);
     AtomicFile m_file;
 };
 
@@ -159,21 +183,27 @@ std::uint64_t gridCells(const Config& config) {
            std::uint64_t((config.map.wholeHeight() + f - 1) / f);
 }
 
+// How much water there is is known only after the stage: like compressed data, the bound is
+// the worst case, usually far above the file (the plan counts it as such).
+constexpr bool kLooseBound = true;
+
 // At most one feature and one point per hydrology cell (a stretch's points are distinct
 // cells, plus the one it ends on): a feature's own text is below 200 bytes, a point's 60.
 PlannedOutput riversBound(const Config& config) {
     return bounds::plannedFile(config, OutputFile::RiversGeojson, 1024 + gridCells(config) * 320,
-                               false);
+                               kLooseBound);
 }
 // At most one rectangle (5 points) and one feature per hydrology cell.
 PlannedOutput lakesBound(const Config& config) {
     return bounds::plannedFile(config, OutputFile::LakesGeojson, 1024 + gridCells(config) * 520,
-                               false);
+                               kLooseBound);
 }
 
-// The document is built in memory: about the size of the file, a JSON tree several times the text, and the text itself.
+// Features are written one by one: the vectorised reaches or outlines (cell indices or
+// corners, at most a few per hydrology cell) and one lake's JSON tree at a time, plus the
+// 1 MiB buffer, and the outlines (8-byte corners, at most four per hydrology cell).
 WriterMemory vectorMemory(const Config& config, int) {
-    return {MemoryGroup::Writers, 0, 4 * lakesBound(config).bytes};
+    return {MemoryGroup::Writers, 0, (std::uint64_t{1} << 21) + 48 * gridCells(config)};
 }
 
 }  // namespace

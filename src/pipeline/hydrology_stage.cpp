@@ -10,11 +10,8 @@
 
 #include "pipeline/stopwatch.hpp"
 #include "terragrid/hydro/depressions.hpp"
-#if __has_include("terragrid/hydro/erosion.hpp")  // until the erosion branch is merged
 #include "terragrid/hydro/erosion.hpp"
-#define TERRAGRID_HAS_EROSION 1
-#endif
-#include <stdexcept>
+#include "terragrid/hydro/slope_area.hpp"
 #include "terragrid/hydro/flow.hpp"
 #include "terragrid/pipeline/generator.hpp"
 
@@ -27,7 +24,7 @@ namespace {
 // and orders, the lake surface, and Priority-Flood's queue (about one entry per cell at
 // worst). Erosion adds its own arrays. Measured peaks are in the README (Hydrology).
 constexpr std::uint64_t kBytesPerCell = 64;
-constexpr std::uint64_t kErosionBytesPerCell = 40;
+constexpr std::uint64_t kErosionBytesPerCell = 48;
 
 std::int64_t ceilDiv(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
@@ -82,10 +79,6 @@ void sampleGrid(const World& world, const HydrologyStage& s, std::vector<float>&
 /// heights and their difference from the noise heights.
 void erodeGrid(const World& world, hydro::Grid& dem, const hydro::Outlets& outlets,
                HydrologyStage& s) {
-#ifndef TERRAGRID_HAS_EROSION
-    (void)world, (void)dem, (void)outlets, (void)s;
-    throw std::logic_error("hydrology.erosion: this build has no erosion");
-#else
     const ErosionConfig& e = world.hydrology.erosion;
     const hydro::ErosionParams params{.steps = e.steps,
                                       .k = e.k,
@@ -108,7 +101,6 @@ void erodeGrid(const World& world, hydro::Grid& dem, const hydro::Outlets& outle
     s.erodedHeight = dem.z;
     s.erosionDelta.resize(noise.size());
     for (std::size_t i = 0; i < noise.size(); ++i) s.erosionDelta[i] = dem.z[i] - noise[i];
-#endif
 }
 
 /// River length per Strahler order: each river cell's step to its receiver, in world units.
@@ -185,8 +177,10 @@ HydrologyStage computeHydrology(const World& world) {
 
     t = Clock::now();
     const double cellsPerGridCell = double(s.factor) * double(s.factor);
-    const auto minArea = static_cast<std::int64_t>(
-        std::ceil(double(config.minLakeAreaCells) / cellsPerGridCell));
+    // Areas in hydrology cells of factor^2 map cells each.
+    const double gridCellArea = cellWorld * cellWorld;
+    const auto minArea =
+        static_cast<std::int64_t>(std::ceil(config.minLakeAreaSquareMeters / gridCellArea));
     hydro::Lakes lakes = hydro::findLakes(dem, filled, config.minLakeDepthMeters,
                                                 std::max<std::int64_t>(1, minArea));
     const float nan = std::numeric_limits<float>::quiet_NaN();
@@ -224,13 +218,20 @@ HydrologyStage computeHydrology(const World& world) {
     facts.accumulateSeconds = secondsSince(t);
 
     t = Clock::now();
-    const std::vector<std::uint8_t> river =
-        hydro::riverMask(s.accumulation, static_cast<float>(config.riverThresholdCells));
+    const float riverCells = static_cast<float>(config.riverThresholdSquareMeters /
+                                                (world.map.groundCell() * world.map.groundCell()));
+    const std::vector<std::uint8_t> river = hydro::riverMask(s.accumulation, riverCells);
     s.strahler = hydro::strahlerOrder(routing, river);
     for (std::size_t i = 0; i < river.size(); ++i) {
         if (river[i] == 0 || !std::isnan(s.lakeSurface[i])) s.strahler[i] = 0;
         facts.riverCells += s.strahler[i] != 0 ? 1 : 0;
     }
+    // Flint's law on the ground (eroded or raw), the rivers' cells only: how river-shaped
+    // the relief is (README, Hydrology).
+    const hydro::SlopeAreaFit fit = hydro::fitSlopeArea(
+        dem, routing.receiver, s.accumulation, {.minAccumulation = double(riverCells)});
+    facts.theta = fit.theta;
+    facts.thetaValid = !std::isnan(fit.theta);
     s.receiver = std::move(routing.receiver);
     facts.riverLengthByOrder = riverLengths(s, cellWorld);
     facts.riversSeconds = secondsSince(t);

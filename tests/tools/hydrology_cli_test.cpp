@@ -29,7 +29,7 @@ test::CommandResult terragrid(const test::TempDir& dir, const std::string& args)
     return runCommand("cd " + shellQuote(dir.path().string()) + " && " +
                       shellQuote(test::cliPath()) +
                       " -q --width 300 --height 200 --seed 11 --set hydrology.enabled=true"
-                      " --set hydrology.river_threshold=200 --set hydrology.sea_level=0.3"
+                      " --set hydrology.river_threshold=180000 --set hydrology.sea_level=0.3"
                       " --set " + kWaterFiles + " " + args);
 }
 

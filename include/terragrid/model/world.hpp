@@ -89,9 +89,10 @@ struct HydrologyConfig {
     /// (hydrologyFactor in pipeline/hydrology_stage.hpp).
     std::int64_t resolution = 0;
     double minLakeDepthMeters = 0;   ///< a filled depression at least this deep is a lake
-    std::int64_t minLakeAreaCells = 0;  ///< ... or one of at least this many map cells
-    /// Rivers where the accumulated rainfall exceeds this many map cells' worth.
-    double riverThresholdCells = 0;
+    double minLakeAreaSquareMeters = 0;  ///< ... or one at least this large
+    /// Rivers where the upstream area (weighted by the rainfall) exceeds this, in square
+    /// world units (square metres on a metre CRS): the same rivers at any cell size.
+    double riverThresholdSquareMeters = 0;
     Rainfall rainfall = Rainfall::Uniform;
     /// Noise height (0..1) below which cells are sea: outlets, drawn as standing water at sea
     /// level. 0: no sea (only the map edge drains).
