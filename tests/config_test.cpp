@@ -379,7 +379,7 @@ const std::vector<ProblemCase> kProblemCases = {
      R"(config: 'output.files' must not list a file twice (got ["height.tif", "height.tif"]))"},
     {"UnknownOutputFile", R"({"output": {"files": ["height.tif", "moisture.tif"]}})", {},
      "config: 'output.files' entries must be one of height.tif, classes.tif, walkable.tif, "
-     "preview.png, height.png, stats.json, height.r16, height16.png, height16.tif, map.tmj, height.exr, splat.png, weight.png, flow.tif, water.tif, water_depth.tif, rivers.geojson, lakes.geojson "
+     "preview.png, height.png, stats.json, height.r16, height16.png, height16.tif, map.tmj, height.exr, splat.png, weight.png, flow.tif, water.tif, water_depth.tif, rivers.geojson, lakes.geojson, water_mask.png "
      R"((got "moisture.tif"))"},
 
     // The moisture layer: the same keys and rules as height.

@@ -73,8 +73,8 @@ TEST(RunTest, DefaultMapHasEveryClassAndStatsEqualTheCountsInClassesTif) {
                                      "weight_desert.png", "weight_forest.png",
                                      "weight_ground.png", "weight_lake.png",
                                      "weight_mountain.png"));
-    // Every output but the five water outputs, which need hydrology.
-    EXPECT_EQ(report.files.size(), kOutputFileNames.size() - 5);
+    // Every output but the six water outputs, which need hydrology.
+    EXPECT_EQ(report.files.size(), kOutputFileNames.size() - 6);
 
     const std::vector<std::uint8_t> classes = test::readByteTiff(dir / "out/classes.tif");
     const Json stats = readStats(dir);

@@ -5,6 +5,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <array>
 #include <map>
 #include <string>
 #include <vector>
@@ -22,7 +23,8 @@ using test::shellQuote;
 
 const std::string kWaterFiles =
     "'output.files=[\"height.tif\", \"classes.tif\", \"walkable.tif\", \"stats.json\", "
-    "\"flow.tif\", \"water.tif\", \"water_depth.tif\", \"rivers.geojson\", \"lakes.geojson\"]'";
+    "\"flow.tif\", \"water.tif\", \"water_depth.tif\", \"rivers.geojson\", \"lakes.geojson\", "
+    "\"water_mask.png\"]'";
 
 /// terragrid with hydrology on a 300 x 200 map, run in `dir`.
 test::CommandResult terragrid(const test::TempDir& dir, const std::string& args) {
@@ -49,7 +51,7 @@ TEST(HydrologyCliTest, WaterOutputsAreTheSameBytesForAnyTileSizeAndThreadCount) 
         const std::string res = std::string(" --set hydrology.resolution=") + resolution;
         test::TempDir reference;
         const auto expected = files(reference, "--tile-size 256 --threads 2" + res);
-        ASSERT_EQ(expected.size(), 9u);
+        ASSERT_EQ(expected.size(), 10u);
         for (const int tileSize : {64, 256, 1000}) {
             for (const int threads : {1, 2, 8}) {
                 test::TempDir dir;
@@ -143,6 +145,27 @@ TEST(HydrologyCliTest, GdalReadsTheRastersAndOgrTheGeoJson) {
                                                     ? "strahler: Integer"
                                                     : "surface_m: Real"));
     }
+}
+
+TEST(HydrologyCliTest, WaterMaskIsWaterTifAsGreyLevels) {
+    test::TempDir dir;
+    ASSERT_EQ(terragrid(dir, "--out-dir out").exitCode, 0);
+    std::uint32_t width = 0, height = 0;
+    const auto water = test::readByteTiff(dir / "out/water.tif", &width, &height);
+    const test::PngImage mask = test::readPng(dir / "out/water_mask.png");
+    ASSERT_EQ(mask.width, width);
+    ASSERT_EQ(mask.height, height);
+    EXPECT_EQ(mask.bitDepth, 8);
+    EXPECT_EQ(mask.colourType, 0);  // grey
+    const std::uint8_t grey[3] = {0, 255, 128};
+    std::array<std::int64_t, 3> seen{};
+    for (std::size_t i = 0; i < water.size(); ++i) {
+        ASSERT_LT(water[i], 3);
+        ++seen[water[i]];
+        ASSERT_EQ(mask.rgb[3 * i], grey[water[i]]) << i;
+    }
+    EXPECT_GT(seen[1], 0);  // lake or sea
+    EXPECT_GT(seen[2], 0);  // river
 }
 
 TEST(HydrologyCliTest, WaterOutputsWithoutHydrologyAreRefused) {

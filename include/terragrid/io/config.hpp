@@ -36,13 +36,14 @@ enum class OutputFile : std::uint8_t {
     WaterDepthTif,  ///< water_depth.tif: Float32 metres of standing water (hydrology)
     RiversGeojson,  ///< rivers.geojson: river LineStrings (hydrology)
     LakesGeojson,   ///< lakes.geojson: lake Polygons (hydrology)
-    Last = LakesGeojson
+    WaterMaskPng,   ///< water_mask.png: 8-bit grey water mask for engines (hydrology)
+    Last = WaterMaskPng
 };
-inline constexpr std::array<std::string_view, 18> kOutputFileNames{
+inline constexpr std::array<std::string_view, 19> kOutputFileNames{
     "height.tif", "classes.tif",  "walkable.tif", "preview.png", "height.png",
     "stats.json", "height.r16",   "height16.png", "height16.tif", "map.tmj",
     "height.exr", "splat.png",    "weight.png",   "flow.tif",     "water.tif",
-    "water_depth.tif", "rivers.geojson", "lakes.geojson"};
+    "water_depth.tif", "rivers.geojson", "lakes.geojson", "water_mask.png"};
 static_assert(kOutputFileNames.size() == std::size_t(OutputFile::Last) + 1);
 
 /// Tiled (level editor) export settings: output.tiled.
