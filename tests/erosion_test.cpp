@@ -173,6 +173,23 @@ TEST(ErosionTest, ATiltedPlaneStaysMonotone) {
         }
 }
 
+/// An exact flat: every inner cell is a depression of its own at the first step, all routed
+/// through the basin graph. Rivers then cut back from the edges, and the middle, farthest from
+/// any outlet, stays highest.
+TEST(ErosionTest, AFlatMapErodesBackFromItsEdges) {
+    const std::int32_t w = 48;
+    Grid g{w, w, 30.0, std::vector<float>(std::size_t(w * w), 100.0f)};
+    ErosionParams p;
+    p.steps = 10;
+    const ErosionSummary summary = erode(g, p, Outlets{});
+    EXPECT_EQ(summary.firstPits, std::size_t((w - 2) * (w - 2)));
+    const auto at = [&](std::int32_t x, std::int32_t y) { return g.z[std::size_t(y * w + x)]; };
+    for (const float z : g.z) ASSERT_TRUE(std::isfinite(z));
+    EXPECT_LT(at(1, w / 2), at(w / 2, w / 2));
+    EXPECT_LT(at(w / 2, 1), at(w / 2, w / 2));
+    EXPECT_GT(at(w / 2, w / 2), 100.0f);  // uplifted, still
+}
+
 TEST(ErosionTest, RejectsBadParametersAndSizes) {
     Grid g{4, 4, 30.0, std::vector<float>(16, 1.0f)};
     const auto bad = [&](auto change) {
@@ -195,8 +212,9 @@ TEST(ErosionTest, RejectsBadParametersAndSizes) {
 
 // --- the per-step routing ----------------------------------------------------------------------
 
-/// Every cell drains to a base-level cell through neighbours, and the stack lists each
-/// receiver before its donors, on surfaces full of depressions and flats.
+/// Every cell drains to a base-level cell through neighbours, the stack lists each receiver
+/// before its donors, and its groups (run in parallel) never drain into one another, on
+/// surfaces full of depressions and flats.
 TEST(ErosionRoutingTest, EveryCellDrainsToBaseLevelThroughNeighbours) {
     for (const std::uint64_t seed : {1u, 2u, 3u})
         for (const Outlets& outlets : {Outlets{true, {}}, Outlets{false, 3.0f}, Outlets{true, 5.0f}}) {
@@ -208,8 +226,14 @@ TEST(ErosionRoutingTest, EveryCellDrainsToBaseLevelThroughNeighbours) {
             EXPECT_GT(router.pits(), 2u);  // depressions to route out
             const std::size_t n = g.z.size();
             ASSERT_EQ(routing.stack.size(), n);
-            std::vector<std::size_t> position(n, n);
+            std::vector<std::size_t> position(n, n), group(n, 0);
             for (std::size_t s = 0; s < n; ++s) position[routing.stack[s]] = s;
+            ASSERT_GE(routing.groupStart.size(), 2u);
+            ASSERT_EQ(routing.groupStart.front(), 0u);
+            ASSERT_EQ(routing.groupStart.back(), n);
+            for (std::size_t g = 0; g + 1 < routing.groupStart.size(); ++g)
+                for (std::size_t s = routing.groupStart[g]; s < routing.groupStart[g + 1]; ++s)
+                    group[routing.stack[s]] = g;
             for (std::uint32_t i = 0; i < n; ++i) {
                 ASSERT_LT(position[i], n) << "cell " << i << " missing from the stack";
                 const std::uint32_t r = routing.receiver[i];
@@ -221,6 +245,7 @@ TEST(ErosionRoutingTest, EveryCellDrainsToBaseLevelThroughNeighbours) {
                 const int dx = std::abs(int(i % 37) - int(r % 37)), dy = std::abs(int(i / 37) - int(r / 37));
                 ASSERT_LE(std::max(dx, dy), 1) << "cell " << i << " drains to " << r;
                 ASSERT_LT(position[r], position[i]) << "receiver after donor at " << i;
+                ASSERT_EQ(group[r], group[i]) << "a group's subtree drains into another at " << i;
             }
         }
 }

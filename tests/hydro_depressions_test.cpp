@@ -196,6 +196,23 @@ TEST(HydroFill, StripsOfAnyHeightGiveTheSameSurface) {
         EXPECT_EQ(hydro::detail::fillInStrips(walled, one, rows), bruteForceFill(walled, one));
 }
 
+TEST(HydroFill, ManyRandomMapsEqualTheBruteForceFill) {
+    for (std::uint64_t seed = 100; seed < 140; ++seed) {
+        const std::int32_t w = 5 + std::int32_t(mix(seed) % 40), h = 5 + std::int32_t(mix(seed + 1) % 40);
+        const float quantum = float(mix(seed + 2) % 4) * 3.0f;
+        const Grid g = noiseGrid(w, h, seed, 2 + int(mix(seed + 3) % 6), quantum);
+        const Outlets o = seed % 3 == 0 ? Outlets{.edges = false, .seaLevel = 30.0f}
+                        : seed % 3 == 1 ? Outlets{.edges = true, .seaLevel = 20.0f}
+                                        : Outlets{};
+        bool anyOutlet = o.edges;
+        for (float z : g.z) anyOutlet |= o.seaLevel && z <= *o.seaLevel;
+        if (!anyOutlet) continue;
+        const std::vector<float> expected = bruteForceFill(g, o);
+        EXPECT_EQ(hydro::fillDepressions(g, o), expected) << "seed " << seed;
+        EXPECT_EQ(hydro::detail::fillInStrips(g, o, 1 + std::int32_t(mix(seed + 4) % 9)), expected) << "seed " << seed;
+    }
+}
+
 TEST(HydroLakes, EveryLakeCellLiesAtItsLakesSpillHeight) {
     for (const NoiseCase& c : kNoiseCases) {
         const Grid g = noiseGrid(c.w, c.h, c.seed, 6, c.quantum);

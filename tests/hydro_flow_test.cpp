@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include "hydro/neighbours.hpp"
 #include "hydro_test_support.hpp"
 #include "test_support.hpp"
 
@@ -47,6 +48,16 @@ void expectValidRouting(const Grid& filled, const Outlets& o, const hydro::FlowR
         const auto path = walk(r, i);
         ASSERT_LE(path.size(), n) << "loop through " << i;
         EXPECT_TRUE(isOutlet(filled, o, path.back()));
+    }
+}
+
+TEST(HydroGridShape, RowByMultiplicationEqualsDivision) {
+    for (std::int32_t w : {1, 2, 3, 7, 640, 4095, 4096, 16384, 65521, 1 << 20, 0x7FFFFFFF}) {
+        const hydro::detail::Shape shape(w, 1);
+        for (std::uint64_t k = 0; k < 20000; ++k) {
+            const std::uint32_t i = k < 10000 ? mix(k + std::uint64_t(w)) : std::uint32_t(0xFFFFFFFFu - (k - 10000));
+            ASSERT_EQ(std::uint32_t(shape.rowOf(i)), i / std::uint32_t(w)) << i << " / " << w;
+        }
     }
 }
 
@@ -175,6 +186,21 @@ TEST(HydroAccumulation, WeightsAreSummedOverTheUpstreamCells) {
     for (std::size_t i = 0; i < acc.size(); ++i) ASSERT_EQ(double(acc[i]), expected[i]) << i;
 }
 
+TEST(HydroAccumulation, SameBitsOnTheGridAndForAHandMadeRouting) {
+    // Weights that do not add exactly: the order of the sums shows in the bits. In parallel
+    // on the grid, or serially from the receivers alone: the same order, the same bits.
+    const NoiseCase& c = kNoiseCases[0];
+    const Routed r = fillAndRoute(noiseGrid(c.w, c.h, c.seed, 6, c.quantum), c.outlets);
+    std::vector<float> weight(r.filled.z.size());
+    for (std::size_t i = 0; i < weight.size(); ++i) weight[i] = 0.1f + float(mix(i) % 1000) * 1e-3f;
+    hydro::FlowRouting byHand = r.routing;
+    byHand.width = 0;
+    const std::vector<float> onGrid = inArena(2, [&] { return hydro::accumulate(r.routing, weight.data()); });
+    EXPECT_EQ(hydro::accumulate(byHand, weight.data()), onGrid);
+    const std::vector<double> exact = bruteForceAccumulation(r.routing, &weight);
+    for (std::size_t i = 0; i < onGrid.size(); ++i) EXPECT_NEAR(onGrid[i], exact[i], 1e-4 * exact[i]);
+}
+
 TEST(HydroRivers, RiversAreContinuousDownToAnOutletAndFollowStrahlerRules) {
     for (const NoiseCase& c : kNoiseCases) {
         SCOPED_TRACE("seed " + std::to_string(c.seed));
@@ -213,6 +239,22 @@ TEST(HydroDeterminism, SameBitsForEveryRunAndThreadCount) {
     };
     const auto reference = inArena(1, run);
     EXPECT_EQ(run(), reference);
+    EXPECT_EQ(inArena(2, run), reference);
+    EXPECT_EQ(inArena(8, run), reference);
+}
+
+TEST(HydroDeterminism, LargeFlatsResolvedInParallelGiveTheSameBits) {
+    // One flat of most of the map around hills, draining to the border: its breadth-first
+    // rings hold thousands of cells and are expanded in parallel.
+    Grid g = noiseGrid(640, 480, 12, 40);
+    for (float& h : g.z) h = std::max(h, 60.0f);
+    auto run = [&] {
+        Grid filled = g;
+        filled.z = hydro::fillDepressions(g, Outlets{});
+        const hydro::FlowRouting r = hydro::routeFlow(filled, Outlets{});
+        return std::make_pair(r.receiver, r.order);
+    };
+    const auto reference = inArena(1, run);
     EXPECT_EQ(inArena(2, run), reference);
     EXPECT_EQ(inArena(8, run), reference);
 }

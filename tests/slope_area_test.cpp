@@ -7,7 +7,9 @@
 #include <vector>
 
 #include "hydro_terrain.hpp"
+#include "terragrid/hydro/depressions.hpp"
 #include "terragrid/hydro/erosion.hpp"
+#include "terragrid/hydro/flow.hpp"
 
 namespace terragrid::hydro {
 namespace {
@@ -48,7 +50,7 @@ TEST(SlopeAreaTest, LeavesOutFlatsLakesAndCellsWithoutReceiver) {
 }
 
 /// Flint's law: the default map's noise eroded with m/n = 0.5 (relief mode, the default
-/// parameters) has theta near 0.5, inside 0.35..0.65, for every seed tried; the raw noise does
+/// parameters) has theta near 0.5 (0.45..0.48 here), inside 0.35..0.65; the raw noise does
 /// not. Noise has no drainage network: its slope hardly depends on the area above a cell, and
 /// what little it does comes from the broad lows of the first octave, which flatten toward
 /// their bottoms (theta 0.1-0.25, see the README).
@@ -61,8 +63,8 @@ TEST(SlopeAreaTest, ErodedNoiseFollowsFlintsLawAndRawNoiseDoesNot) {
         Grid g = t.metres;
         erode(g, ErosionParams{}, outlets);
         const SlopeAreaFit eroded = fitSlopeArea(g, outlets, {});
-        EXPECT_GE(eroded.theta, 0.45) << seed;
-        EXPECT_LE(eroded.theta, 0.55) << seed;
+        EXPECT_GE(eroded.theta, 0.35) << seed;
+        EXPECT_LE(eroded.theta, 0.65) << seed;
         EXPECT_GT(eroded.r2, 0.95) << seed;
         EXPECT_GT(eroded.bins, 15u) << seed;
     }
@@ -70,7 +72,7 @@ TEST(SlopeAreaTest, ErodedNoiseFollowsFlintsLawAndRawNoiseDoesNot) {
 
 /// With the noise as the uplift rate, rivers run from fast-rising ground to slow: at steady
 /// state S = (U / K) A^-0.5 with U falling downstream, so the fitted theta comes out above
-/// 0.5 (0.58..0.69 over seeds 1..5, see the README); still far from the raw noise.
+/// 0.5 (0.55..0.71 over seeds 1..5 and 7 at 256^2, see the README); far from the raw noise.
 TEST(SlopeAreaTest, UpliftModeSteepensThetaByItsUpliftGradient) {
     const Outlets outlets;
     const test::NoiseTerrain t = test::noiseTerrain(256);
@@ -80,6 +82,23 @@ TEST(SlopeAreaTest, UpliftModeSteepensThetaByItsUpliftGradient) {
     EXPECT_GT(eroded.theta, 0.5);
     EXPECT_LT(eroded.theta, 0.75);
     EXPECT_GT(eroded.r2, 0.9);
+}
+
+/// The fit on the whole-map stage's routing (fill, then D8 on the filled surface) agrees with
+/// the fit on the erosion model's own routing: the slopes come from the eroded surface either
+/// way, and an eroded surface has hardly any depression left for the two to differ on.
+TEST(SlopeAreaTest, HydrosRoutingGivesTheSameTheta) {
+    const Outlets outlets;
+    Grid g = test::noiseTerrain(256).metres;
+    erode(g, ErosionParams{}, outlets);
+    Grid filled = g;
+    filled.z = fillDepressions(g, outlets);
+    const FlowRouting routing = routeFlow(filled, outlets);
+    const std::vector<float> cells = accumulate(routing, nullptr);
+    const SlopeAreaFit viaHydro = fitSlopeArea(g, routing.receiver, cells, {});
+    const SlopeAreaFit own = fitSlopeArea(g, outlets, {});
+    EXPECT_NEAR(viaHydro.theta, own.theta, 0.02);
+    EXPECT_GT(viaHydro.cells, own.cells * 9 / 10);
 }
 
 }  // namespace

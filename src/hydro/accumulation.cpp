@@ -1,24 +1,90 @@
-// Flow accumulation, the river mask and Strahler order: passes over the donors-first order.
+// Flow accumulation (in parallel on D8 grids), the river mask and Strahler order.
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
 
 #include <algorithm>
+#include <atomic>
 #include <stdexcept>
 #include <vector>
 
+#include "neighbours.hpp"
 #include "terragrid/hydro/flow.hpp"
 
 namespace terragrid::hydro {
+
+namespace {
+
+/// D8 routing: each cell pulls its donors' accumulations (its neighbours, visited in index
+/// order). A cell is taken by the thread that finishes its last donor, so every walk runs
+/// down from a source until it meets a cell still waiting for another donor.
+std::vector<float> accumulateOnGrid(const FlowRouting& routing, const float* weight) {
+    const std::vector<std::uint32_t>& receiver = routing.receiver;
+    const std::size_t n = receiver.size();
+    const detail::Shape shape(routing.width, static_cast<std::int32_t>(n / static_cast<std::size_t>(routing.width)));
+    // Per cell: its donor count (high nibble) and the donors still to finish (low nibble).
+    std::vector<std::uint8_t> state(n);
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, 16384), [&](const auto& r) {
+        for (std::size_t c = r.begin(); c < r.end(); ++c) {
+            std::uint8_t donors = 0;
+            shape.forEachNeighbour(static_cast<std::uint32_t>(c), [&](int, std::uint32_t nb) {
+                donors += receiver[nb] == c;
+            });
+            state[c] = static_cast<std::uint8_t>(donors << 4 | donors);
+        }
+    });
+    std::vector<float> acc(n);
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, 16384), [&](const auto& r) {
+        for (std::size_t source = r.begin(); source < r.end(); ++source) {
+            if (state[source] >> 4) continue;  // not a source
+            for (auto c = static_cast<std::uint32_t>(source);;) {
+                float sum = weight ? weight[c] : 1.0f;
+                shape.forEachNeighbour(c, [&](int, std::uint32_t nb) {
+                    if (receiver[nb] == c) sum += acc[nb];
+                });
+                acc[c] = sum;
+                const std::uint32_t next = receiver[c];
+                if (next == kNoReceiver) break;
+                // Release this cell's sum, and acquire the other donors' when it is the last.
+                const std::uint8_t before = std::atomic_ref<std::uint8_t>(state[next]).fetch_sub(1, std::memory_order_acq_rel);
+                if ((before & 0x0F) != 1) break;
+                c = next;
+            }
+        }
+    });
+    return acc;
+}
+
+/// Any routing: the donors of each cell listed in index order (a counting sort), pulled in
+/// `order`.
+std::vector<float> accumulateByDonorLists(const FlowRouting& routing, const float* weight) {
+    const std::size_t n = routing.receiver.size();
+    std::vector<std::uint32_t> first(n + 1, 0), donors;
+    for (std::uint32_t r : routing.receiver)
+        if (r != kNoReceiver) ++first[r + 1];
+    for (std::size_t i = 1; i <= n; ++i) first[i] += first[i - 1];
+    donors.resize(first[n]);
+    std::vector<std::uint32_t> next(first.begin(), first.end() - 1);
+    for (std::uint32_t c = 0; c < n; ++c)
+        if (routing.receiver[c] != kNoReceiver) donors[next[routing.receiver[c]]++] = c;
+    std::vector<float> acc(n);
+    for (std::uint32_t c : routing.order) {
+        float sum = weight ? weight[c] : 1.0f;
+        for (std::uint32_t k = first[c]; k < first[c + 1]; ++k) sum += acc[donors[k]];
+        acc[c] = sum;
+    }
+    return acc;
+}
+
+}  // namespace
 
 std::vector<float> accumulate(const FlowRouting& routing, const float* weight) {
     const std::size_t n = routing.receiver.size();
     if (routing.order.size() != n)
         throw std::invalid_argument("accumulate: the order must list every cell once");
-    std::vector<float> acc(n, 1.0f);
-    if (weight) std::copy(weight, weight + n, acc.begin());
-    for (std::uint32_t c : routing.order) {
-        const std::uint32_t r = routing.receiver[c];
-        if (r != kNoReceiver) acc[r] += acc[c];
-    }
-    return acc;
+    if (routing.width > 0 && n % static_cast<std::size_t>(routing.width) == 0 && n > 0)
+        return accumulateOnGrid(routing, weight);
+    return accumulateByDonorLists(routing, weight);
 }
 
 std::vector<std::uint8_t> riverMask(const std::vector<float>& accumulation, float threshold) {

@@ -1,6 +1,8 @@
 // Depression filling: Priority-Flood (Barnes, Lehman & Mulla 2014, "Priority-Flood: An optimal
 // depression-filling and watershed-labeling algorithm for digital elevation models", the
-// improved variant with a plain queue for cells inside depressions), run on horizontal strips
+// improved variant with a plain queue for cells inside depressions, and Zhou, Sun & Fu 2016,
+// "An efficient variant of the Priority-Flood algorithm for filling depressions in raster
+// digital elevation models": a second plain queue for slopes traced uphill), run on horizontal strips
 // in parallel and joined as in Barnes 2016 ("Parallel Priority-Flood depression filling for
 // trillion cell digital elevation models"):
 //  1. each strip is flooded on its own, from the map's outlets in it and from its rows shared
@@ -65,42 +67,27 @@ public:
 
     void run() {
         seed();
-        std::vector<std::uint32_t> pit;
-        std::size_t pitHead = 0;
         while (true) {
             std::uint32_t c;
-            if (pitHead < pit.size()) {
-                c = pit[pitHead++];
+            bool traced = false;
+            if (m_pitHead < m_pit.size()) {
+                c = m_pit[m_pitHead++];
+            } else if (m_traceHead < m_trace.size()) {
+                c = m_trace[m_traceHead++];
+                if (!traceable(c)) {
+                    m_open.push(detail::priorityKey(m_z[c], c));
+                    continue;
+                }
+                traced = true;
             } else {
-                pit.clear();
-                pitHead = 0;
+                m_pit.clear();
+                m_trace.clear();
+                m_pitHead = m_traceHead = 0;
                 if (m_open.empty()) break;
                 c = detail::cellOfKey(m_open.top());
                 m_open.pop();
             }
-            if (m_label[c] == kSeed) m_label[c] = ++m_strip.labels;  // a new watershed
-            const std::uint32_t own = m_label[c];
-            const float level = m_z[c];
-            const auto x = static_cast<std::int32_t>(c % static_cast<std::uint32_t>(m_shape.width));
-            const auto y = static_cast<std::int32_t>(c / static_cast<std::uint32_t>(m_shape.width));
-            m_shape.forEachNeighbourInRows(x, y, m_strip.y0, m_strip.y1, [&](int, std::uint32_t nb) {
-                const std::uint32_t other = m_label[nb];
-                if (other == kOpen) {
-                    m_label[nb] = own;
-                    if (m_z[nb] <= level) {
-                        m_z[nb] = level;
-                        pit.push_back(nb);
-                    } else {
-                        m_open.push(detail::priorityKey(m_z[nb], nb));
-                    }
-                } else if (other == kSeed) {
-                    // A seed not yet flooded, at least as high as this level (it is still
-                    // queued): water here reaches it, so it joins this watershed.
-                    m_label[nb] = own;
-                } else if (other != own) {
-                    addEdge(own, other, std::max(level, m_z[nb]));
-                }
-            });
+            expand(c, traced);
         }
         for (const auto& [key, height] : m_edges)
             m_strip.edges.push_back({static_cast<std::uint32_t>(key >> 32),
@@ -111,6 +98,55 @@ public:
     }
 
 private:
+    /// Calls f(nb) for each neighbour of c inside the strip.
+    template <class F>
+    void forEachNeighbour(std::uint32_t c, F&& f) const {
+        const std::int32_t y = m_shape.rowOf(c);
+        const auto x = static_cast<std::int32_t>(c - static_cast<std::uint32_t>(y) * static_cast<std::uint32_t>(m_shape.width));
+        m_shape.forEachNeighbourInRows(x, y, m_strip.y0, m_strip.y1, [&](int, std::uint32_t nb) { f(nb); });
+    }
+
+    /// Zhou, Sun & Fu (2016): a cell reached uphill from the flood needs no heap when no cell
+    /// it could reach is lower than itself and not yet flooded (an open cell or a queued
+    /// seed). Then every such neighbour keeps its own height, whatever floods later, and is
+    /// traced on in turn; else the cell waits in the heap for its turn.
+    bool traceable(std::uint32_t c) const {
+        bool lower = false;
+        forEachNeighbour(c, [&](std::uint32_t nb) {
+            const std::uint32_t l = m_label[nb];
+            lower |= (l == kOpen || l == kSeed) && m_z[nb] < m_z[c];
+        });
+        return !lower;
+    }
+
+    /// Floods from c: open neighbours join its watershed (raised to its level and queued as a
+    /// pit when not higher, else traced), queued seeds join it too, and other watersheds
+    /// met give an edge. A `traced` cell has no open neighbour below it (traceable), and its
+    /// level may be above the heap's: its neighbours are only traced.
+    void expand(std::uint32_t c, bool traced) {
+        if (m_label[c] == kSeed) m_label[c] = ++m_strip.labels;  // a new watershed
+        const std::uint32_t own = m_label[c];
+        const float level = m_z[c];
+        forEachNeighbour(c, [&](std::uint32_t nb) {
+            const std::uint32_t other = m_label[nb];
+            if (other == kOpen) {
+                m_label[nb] = own;
+                if (!traced && m_z[nb] <= level) {
+                    m_z[nb] = level;
+                    m_pit.push_back(nb);
+                } else {
+                    m_trace.push_back(nb);
+                }
+            } else if (other == kSeed) {
+                // A seed not yet flooded, at least as high as this level (it is still
+                // queued, or `traceable` said so): water here reaches it, so it joins.
+                m_label[nb] = own;
+            } else if (other != own) {
+                addEdge(own, other, std::max(level, m_z[nb]));
+            }
+        });
+    }
+
     /// The map's outlets in the strip (label ocean) and the rows shared with other strips.
     void seed() {
         for (std::int32_t y = m_strip.y0; y < m_strip.y1; ++y) {
@@ -143,6 +179,8 @@ private:
     std::vector<std::uint32_t>& m_label;
     Strip& m_strip;
     MinQueue m_open;
+    std::vector<std::uint32_t> m_pit, m_trace;  ///< plain FIFO queues (cells at the level, uphill)
+    std::size_t m_pitHead = 0, m_traceHead = 0;
     std::unordered_map<std::uint64_t, float> m_edges;
 };
 

@@ -30,14 +30,18 @@ void checkArguments(const Grid& terrain, const ErosionParams& p,
 }
 
 /// Drainage area of every cell in m^2: its own cell plus everything upstream, summed from the
-/// sources down (the stack backwards).
+/// sources down (each group of the stack backwards, groups in parallel: same sums in the same
+/// order for any thread count).
 void accumulateArea(const detail::D8Routing& routing, double cellArea,
                     std::vector<double>& area) {
     std::fill(area.begin(), area.end(), cellArea);
-    for (auto s = routing.stack.rbegin(); s != routing.stack.rend(); ++s) {
-        const std::uint32_t r = routing.receiver[*s];
-        if (r != *s) area[r] += area[*s];
-    }
+    detail::forEachStackGroup(routing, [&](std::size_t first, std::size_t last) {
+        for (std::size_t s = last; s-- > first;) {
+            const std::uint32_t c = routing.stack[s];
+            const std::uint32_t r = routing.receiver[c];
+            if (r != c) area[r] += area[c];
+        }
+    });
 }
 
 }  // namespace

@@ -71,10 +71,10 @@ const D8Routing& ErosionRouter::route(const double* h) {
     for (std::size_t i = 0; i < n; ++i)
         if (m_routing.receiver[i] == i && !m_fixed[i]) ++m_pits;
     if (m_pits > 0) {
-        buildStack(false);
+        buildBasinStack();
         routeDepressions(h);
     }
-    buildStack(true);
+    buildOutletStack();
     return m_routing;
 }
 
@@ -100,42 +100,80 @@ void ErosionRouter::steepestDescent(const double* h) {
     });
 }
 
-// Braun and Willett's stack: a depth-first traversal from each root (a cell that is its own
-// receiver) over the donor lists, roots in index order. With every root taken, m_basin gets
-// the basin index of each cell: 0 for the outlets' basins, 1.. for each depression in order.
-void ErosionRouter::buildStack(bool fromOutletsOnly) {
+// Donor lists (CSR), in index order: the same lists for any thread count.
+void ErosionRouter::buildDonors() {
     const std::uint32_t n = std::uint32_t(m_routing.receiver.size());
     const auto& receiver = m_routing.receiver;
     std::fill(m_donorStart.begin(), m_donorStart.end(), 0u);
     for (std::uint32_t i = 0; i < n; ++i)
         if (receiver[i] != i) ++m_donorStart[receiver[i] + 1];
     std::partial_sum(m_donorStart.begin(), m_donorStart.end(), m_donorStart.begin());
-    std::vector<std::uint32_t>& fill = m_basin;  // per-cell cursor, reused as basin index below
+    std::vector<std::uint32_t>& fill = m_basin;  // per-cell cursor; the basins come later
     std::copy(m_donorStart.begin(), m_donorStart.end() - 1, fill.begin());
     for (std::uint32_t i = 0; i < n; ++i)
         if (receiver[i] != i) m_donors[fill[receiver[i]]++] = i;
+}
 
+// Braun and Willett's stack: a depth-first traversal of one root's subtree (the root, then
+// each donor's subtree), appended to `out`.
+void ErosionRouter::traverse(std::uint32_t root, std::vector<std::uint32_t>& out,
+                             std::vector<std::uint32_t>& pending) const {
+    pending.push_back(root);
+    while (!pending.empty()) {
+        const std::uint32_t c = pending.back();
+        pending.pop_back();
+        out.push_back(c);
+        for (std::uint32_t d = m_donorStart[c]; d < m_donorStart[c + 1]; ++d)
+            pending.push_back(m_donors[d]);
+    }
+}
+
+// Every root, outlets and depressions, in index order, one after the other; m_basin gets the
+// basin index of each cell: 0 for the outlets' basins, 1.. for each depression in order.
+void ErosionRouter::buildBasinStack() {
+    buildDonors();
+    const std::uint32_t n = std::uint32_t(m_routing.receiver.size());
     auto& stack = m_routing.stack;
     stack.clear();
-    std::vector<std::uint32_t>& pending = m_pending;
     std::uint32_t nextPit = 1;
     for (std::uint32_t root = 0; root < n; ++root) {
-        if (receiver[root] != root) continue;
-        if (fromOutletsOnly && !m_fixed[root]) continue;
+        if (m_routing.receiver[root] != root) continue;
         const std::uint32_t basin = m_fixed[root] ? 0 : nextPit++;
         const std::size_t first = stack.size();
-        pending.push_back(root);
-        while (!pending.empty()) {
-            const std::uint32_t c = pending.back();
-            pending.pop_back();
-            stack.push_back(c);
-            for (std::uint32_t d = m_donorStart[c]; d < m_donorStart[c + 1]; ++d)
-                pending.push_back(m_donors[d]);
-        }
-        if (!fromOutletsOnly)
-            for (std::size_t s = first; s < stack.size(); ++s) m_basin[stack[s]] = basin;
+        traverse(root, stack, m_pending);
+        for (std::size_t s = first; s < stack.size(); ++s) m_basin[stack[s]] = basin;
     }
-    assert(!fromOutletsOnly || stack.size() == n);
+}
+
+// Once every cell drains to an outlet: the outlets' subtrees are independent, so groups of
+// consecutive outlets (a fixed number of groups, whatever the threads) are traversed in
+// parallel and their stacks joined in outlet order: the same stack as one traversal.
+void ErosionRouter::buildOutletStack() {
+    buildDonors();
+    const std::uint32_t n = std::uint32_t(m_routing.receiver.size());
+    m_roots.clear();
+    for (std::uint32_t i = 0; i < n; ++i)
+        if (m_routing.receiver[i] == i) m_roots.push_back(i);
+    const std::size_t groups = std::min<std::size_t>(kStackGroups, m_roots.size());
+    m_groupStacks.resize(groups);
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, groups), [&](const auto& range) {
+        std::vector<std::uint32_t> pending;
+        for (std::size_t g = range.begin(); g < range.end(); ++g) {
+            std::vector<std::uint32_t>& out = m_groupStacks[g];
+            out.clear();
+            for (std::size_t r = m_roots.size() * g / groups; r < m_roots.size() * (g + 1) / groups; ++r)
+                traverse(m_roots[r], out, pending);
+        }
+    });
+    auto& start = m_routing.groupStart;
+    start.assign(groups + 1, 0);
+    for (std::size_t g = 0; g < groups; ++g) start[g + 1] = start[g] + std::uint32_t(m_groupStacks[g].size());
+    assert(start[groups] == n);
+    m_routing.stack.resize(n);
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, groups), [&](const auto& range) {
+        for (std::size_t g = range.begin(); g < range.end(); ++g)
+            std::copy(m_groupStacks[g].begin(), m_groupStacks[g].end(), m_routing.stack.begin() + start[g]);
+    });
 }
 
 // The basin graph: nodes are the depressions' basins plus one node (0) for everything that

@@ -10,6 +10,10 @@
 // traversal); the basin graph only costs in proportion to the boundary cells of the
 // depressions, which erosion quickly removes (see ErosionRouter::route).
 
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -18,10 +22,18 @@ namespace terragrid::hydro::detail {
 /// Receivers and traversal order on one surface. receiver[i] == i marks a base-level cell (an
 /// outlet); every other cell's receiver is one of its 8 neighbours. `stack` lists every cell
 /// with each receiver before its donors (outlets first), as Braun and Willett's solver needs.
+/// stack[groupStart[g] .. groupStart[g + 1]) are whole subtrees of some outlets, independent of
+/// every other group: work along the stack can run group by group in parallel.
 struct D8Routing {
     std::vector<std::uint32_t> receiver;
     std::vector<std::uint32_t> stack;
+    std::vector<std::uint32_t> groupStart;
 };
+
+/// Calls f(first, last) for each group of routing.stack, in parallel: stack[first, last) holds
+/// whole outlet subtrees, receivers before donors.
+template <class F>
+void forEachStackGroup(const D8Routing& routing, F&& f);
 
 /// Reusable routing on a width x height grid. Not thread-safe; route() uses TBB inside and its
 /// result does not depend on the number of threads.
@@ -42,8 +54,16 @@ public:
 
 private:
     void steepestDescent(const double* h);
-    void buildStack(bool fromOutletsOnly);
+    void buildDonors();
+    void traverse(std::uint32_t root, std::vector<std::uint32_t>& out,
+                  std::vector<std::uint32_t>& pending) const;
+    void buildBasinStack();
+    void buildOutletStack();
     void routeDepressions(const double* h);
+
+    /// Groups the outlets' traversal is split into: fixed, so the stack never depends on the
+    /// thread count (and it would not anyway: the groups are joined in order).
+    static constexpr std::size_t kStackGroups = 64;
 
     std::int32_t m_width;
     std::int32_t m_height;
@@ -53,7 +73,18 @@ private:
     std::vector<std::uint32_t> m_donors;
     std::vector<std::uint32_t> m_basin;  ///< basin index of each cell (after a full traversal)
     std::vector<std::uint32_t> m_pending;  ///< the traversal's work stack, kept between steps
+    std::vector<std::uint32_t> m_roots;    ///< the outlets, in index order
+    std::vector<std::vector<std::uint32_t>> m_groupStacks;  ///< each group's traversal
     std::size_t m_pits = 0;
 };
+
+template <class F>
+void forEachStackGroup(const D8Routing& routing, F&& f) {
+    const std::size_t groups = routing.groupStart.empty() ? 0 : routing.groupStart.size() - 1;
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, groups), [&](const auto& range) {
+        for (std::size_t g = range.begin(); g < range.end(); ++g)
+            f(std::size_t(routing.groupStart[g]), std::size_t(routing.groupStart[g + 1]));
+    });
+}
 
 }  // namespace terragrid::hydro::detail

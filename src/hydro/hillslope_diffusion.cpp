@@ -46,9 +46,9 @@ void HillslopeDiffusion::apply(std::vector<double>& h) {
     columns(h);
 }
 
-void HillslopeDiffusion::rows(std::vector<double>& h) const {
+void HillslopeDiffusion::rows(std::vector<double>& h) {
     const std::size_t w = std::size_t(m_width);
-    double* scratch = const_cast<double*>(m_scratch.data());
+    double* scratch = m_scratch.data();
     tbb::parallel_for(tbb::blocked_range<std::int32_t>(0, m_height), [&](const auto& range) {
         for (std::int32_t y = range.begin(); y < range.end(); ++y) {
             const std::size_t first = std::size_t(y) * w;

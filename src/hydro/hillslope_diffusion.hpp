@@ -21,7 +21,7 @@ public:
     void apply(std::vector<double>& h);
 
 private:
-    void rows(std::vector<double>& h) const;
+    void rows(std::vector<double>& h);
     void columns(std::vector<double>& h);
 
     std::int32_t m_width;

@@ -22,17 +22,29 @@ inline constexpr double kInvDistance[8] = {0.70710678118654752440, 1, 0.70710678
 struct Shape {
     std::int32_t width, height;
     std::int64_t offset[8];
+    /// ceil(2^64 / width): i / width is (i * m) >> 64 exactly for every 32-bit i and width >= 2
+    /// (Lemire, Kaser & Kurz 2019), a multiplication instead of a division in the hot loops.
+    /// Width 1 wraps to 0 and is handled apart.
+    std::uint64_t widthMagic;
 
-    Shape(std::int32_t w, std::int32_t h) : width(w), height(h) {
+    Shape(std::int32_t w, std::int32_t h)
+        : width(w), height(h), widthMagic(~std::uint64_t{0} / static_cast<std::uint64_t>(w) + 1) {
         for (int k = 0; k < 8; ++k) offset[k] = std::int64_t{kDy[k]} * w + kDx[k];
+    }
+
+    /// The row of cell i.
+    std::int32_t rowOf(std::uint32_t i) const {
+        __extension__ using Wide = unsigned __int128;
+        if (width == 1) return static_cast<std::int32_t>(i);
+        return static_cast<std::int32_t>((static_cast<Wide>(widthMagic) * i) >> 64);
     }
     std::size_t cells() const { return static_cast<std::size_t>(width) * static_cast<std::size_t>(height); }
     bool onBorder(std::int32_t x, std::int32_t y) const {
         return x == 0 || y == 0 || x == width - 1 || y == height - 1;
     }
     bool onBorder(std::uint32_t i) const {
-        return onBorder(static_cast<std::int32_t>(i % static_cast<std::uint32_t>(width)),
-                        static_cast<std::int32_t>(i / static_cast<std::uint32_t>(width)));
+        const std::int32_t y = rowOf(i);
+        return onBorder(static_cast<std::int32_t>(i - static_cast<std::uint32_t>(y) * static_cast<std::uint32_t>(width)), y);
     }
 
     /// Calls f(k, neighbourIndex) for each neighbour of cell (x, y) inside the grid, in order.
@@ -66,8 +78,8 @@ struct Shape {
     }
     template <class F>
     void forEachNeighbour(std::uint32_t i, F&& f) const {
-        forEachNeighbour(static_cast<std::int32_t>(i % static_cast<std::uint32_t>(width)),
-                         static_cast<std::int32_t>(i / static_cast<std::uint32_t>(width)), f);
+        const std::int32_t y = rowOf(i);
+        forEachNeighbour(static_cast<std::int32_t>(i - static_cast<std::uint32_t>(y) * static_cast<std::uint32_t>(width)), y, f);
     }
 };
 

@@ -32,29 +32,32 @@ void incise(std::vector<double>& h, const D8Routing& routing, const std::vector<
             double cellSize) {
     const std::uint32_t w = std::uint32_t(width);
     const double diagonal = cellSize * std::sqrt(2.0);
-    for (const std::uint32_t i : routing.stack) {
-        const std::uint32_t r = routing.receiver[i];
-        if (r == i) continue;
-        const double raised = h[i] + upliftDt[i];
-        if (!(raised > h[r]) || power.k == 0) {
-            h[i] = raised;
-            continue;
+    forEachStackGroup(routing, [&](std::size_t first, std::size_t last) {
+        for (std::size_t s = first; s < last; ++s) {
+            const std::uint32_t i = routing.stack[s];
+            const std::uint32_t r = routing.receiver[i];
+            if (r == i) continue;
+            const double raised = h[i] + upliftDt[i];
+            if (!(raised > h[r]) || power.k == 0) {
+                h[i] = raised;
+                continue;
+            }
+            const std::int64_t step = std::int64_t(r) - std::int64_t(i);
+            // From the index step alone when the width is over 2 (then +-1 and +-w name the
+            // straight neighbours only); divisions otherwise.
+            const bool straight = w > 2 ? step == 1 || step == -1 || step == std::int64_t(w) || step == -std::int64_t(w)
+                                        : i % w == r % w || i / w == r / w;
+            const double length = straight ? cellSize : diagonal;
+            const double drive = power.dt * power.k * areaPower(area[i], power.m);
+            if (power.n == 1) {
+                const double f = drive / length;
+                h[i] = (raised + f * h[r]) / (1 + f);
+            } else {
+                const double f = drive / std::pow(length, power.n);
+                h[i] = h[r] + solveDrop(raised - h[r], f, power.n);
+            }
         }
-        const std::int64_t step = std::int64_t(r) - std::int64_t(i);
-        // From the index step alone when the width is over 2 (then +-1 and +-w name the straight
-        // neighbours only); divisions otherwise.
-        const bool straight = w > 2 ? step == 1 || step == -1 || step == std::int64_t(w) || step == -std::int64_t(w)
-                                    : i % w == r % w || i / w == r / w;
-        const double length = straight ? cellSize : diagonal;
-        const double drive = power.dt * power.k * areaPower(area[i], power.m);
-        if (power.n == 1) {
-            const double f = drive / length;
-            h[i] = (raised + f * h[r]) / (1 + f);
-        } else {
-            const double f = drive / std::pow(length, power.n);
-            h[i] = h[r] + solveDrop(raised - h[r], f, power.n);
-        }
-    }
+    });
 }
 
 }  // namespace terragrid::hydro::detail

@@ -23,7 +23,8 @@ struct StreamPower {
 /// L the distance to the receiver. A cell not above its receiver after uplift (a depression's
 /// floor, a lake the river crosses) is only uplifted: stream power cuts, it never deposits.
 /// Base-level cells (their own receiver) do not change. `area` in m^2, `upliftDt` = U dt per
-/// cell in metres. Sequential: the stack is an order of dependencies.
+/// cell in metres. The stack's groups (independent outlet subtrees) run in parallel; within a
+/// group, the stack's order: each cell's result is the same for any thread count.
 void incise(std::vector<double>& h, const D8Routing& routing, const std::vector<double>& area,
             const std::vector<double>& upliftDt, const StreamPower& power, std::int32_t width,
             double cellSize);

@@ -22,9 +22,13 @@ namespace {
 // What the stage holds per hydrology cell at its peak, in bytes: the height grid, the filled
 // surface, lake ids, receivers and order, weights and accumulation (4 each), the river mask
 // and orders, the lake surface, and Priority-Flood's queue (about one entry per cell at
-// worst). Erosion adds its own arrays. Measured peaks are in the README (Hydrology).
+// worst). Measured peaks are in the README (Hydrology).
 constexpr std::uint64_t kBytesPerCell = 64;
-constexpr std::uint64_t kErosionBytesPerCell = 48;
+/// With erosion: while it runs, its own arrays (hydro::kErosionBytesPerCell, typical) beside
+/// the heights, their noise copy, the uplift field and the moisture (4 B each); after it, the
+/// eroded heights and their delta stay (8 B) beside the rest.
+constexpr std::uint64_t kErodingBytesPerCell = hydro::kErosionBytesPerCell + 16;
+constexpr std::uint64_t kErodedBytesPerCell = 8;
 
 std::int64_t ceilDiv(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
@@ -132,8 +136,8 @@ std::uint64_t hydrologyMemoryBytes(const World& world) {
     const std::int64_t f = hydrologyFactor(world);
     const auto cells = static_cast<std::uint64_t>(ceilDiv(world.map.wholeWidth(), f) *
                                                   ceilDiv(world.map.wholeHeight(), f));
-    return cells *
-           (kBytesPerCell + (world.hydrology.erosion.enabled ? kErosionBytesPerCell : 0));
+    if (!world.hydrology.erosion.enabled) return cells * kBytesPerCell;
+    return cells * std::max(kErodingBytesPerCell, kBytesPerCell + kErodedBytesPerCell);
 }
 
 HydrologyStage computeHydrology(const World& world) {

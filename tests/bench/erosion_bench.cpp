@@ -1,6 +1,6 @@
 // terragrid_erosion_bench [--size=N[,N...]] [--steps=S] [--mode=uplift|relief] [--k=K]
 //                         [--m=M] [--n=N] [--diffusion=D] [--dt=T] [--uplift=U] [--seed=S]
-//                         [--threads=T] [--summary-file=FILE]
+//                         [--threads=T] [--summary-file=FILE] [--raw=FILE]
 // The erosion model (src/hydro/erosion.cpp) on the default map's height noise at each size
 // (1024 and 2048 unless told; 30 m cells, 0..1000 m, map edges as outlets): milliseconds per
 // step, depressions routed out at the first and last step, and the slope-area theta of the
@@ -34,6 +34,7 @@ struct Options {
     int threads = 0;
     std::vector<std::string> overrides;  ///< config overrides for the noise (--seed=)
     std::string summaryFile;
+    std::string rawFile;  ///< --raw=FILE: the last eroded grid as raw little-endian float32
 };
 
 Options parseOptions(int argc, char** argv) {
@@ -58,6 +59,7 @@ Options parseOptions(int argc, char** argv) {
         else if (a == "--mode=uplift") o.mode = hydro::ErosionMode::Uplift;
         else if (a == "--mode=relief") o.mode = hydro::ErosionMode::Relief;
         else if (a.starts_with("--summary-file=")) o.summaryFile = value("--summary-file=");
+        else if (a.starts_with("--raw=")) o.rawFile = value("--raw=");
         else throw std::invalid_argument("unknown option '" + std::string(a) + "'");
     }
     return o;
@@ -77,6 +79,12 @@ std::string runSize(const Options& o, int size) {
     // CPU time as well: on a shared machine the wall time says more about the neighbours.
     const double cpuSeconds = double(std::clock() - cpuStart) / CLOCKS_PER_SEC;
     const hydro::SlopeAreaFit eroded = hydro::fitSlopeArea(terrain.metres, outlets, {});
+    if (!o.rawFile.empty()) {
+        std::ofstream raw(o.rawFile, std::ios::binary);
+        raw.write(reinterpret_cast<const char*>(terrain.metres.z.data()),
+                  std::streamsize(terrain.metres.z.size() * sizeof(float)));
+        if (!raw) throw std::runtime_error("cannot write '" + o.rawFile + "'");
+    }
     float lo = terrain.metres.z[0], hi = lo;
     for (const float z : terrain.metres.z) lo = std::min(lo, z), hi = std::max(hi, z);
     char line[512];

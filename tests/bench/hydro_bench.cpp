@@ -7,6 +7,7 @@
 
 #include <tbb/global_control.h>
 #include <tbb/task_arena.h>
+#include <sys/resource.h>
 #include <tiffio.h>
 
 #include <algorithm>
@@ -25,6 +26,8 @@
 #include "summary.hpp"
 #include "terragrid/hydro/depressions.hpp"
 #include "terragrid/hydro/flow.hpp"
+#include "terragrid/hydro/lake_outlines.hpp"
+#include "terragrid/hydro/rivers.hpp"
 
 namespace terragrid::bench {
 namespace {
@@ -111,10 +114,13 @@ double processCpuSeconds() {
     return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
 }
 
+/// Wall seconds per stage, and the process CPU seconds of each (on one thread, what the wall
+/// time would be on an idle machine).
 struct OurRun {
     double fill = 0, route = 0, accumulate = 0;
-    double cpu = 0;  ///< process CPU seconds of the whole run
+    double fillCpu = 0, routeCpu = 0, accumulateCpu = 0;
     double total() const { return fill + route + accumulate; }
+    double cpu() const { return fillCpu + routeCpu + accumulateCpu; }
 };
 
 /// The fastest of `repeat` runs of fill, routing and accumulation on `threads` threads.
@@ -125,25 +131,32 @@ OurRun measureOurs(const hydro::Grid& dem, int threads, int repeat) {
     OurRun best;
     for (int i = 0; i < repeat; ++i) {
         OurRun run;
-        const double cpu0 = processCpuSeconds();
         arena.execute([&] {
             const hydro::Outlets outlets{};
             auto t = std::chrono::steady_clock::now();
+            double cpu = processCpuSeconds();
+            const auto lap = [&](double& wall, double& cpuSeconds) {
+                wall = secondsSince(t);
+                cpuSeconds = processCpuSeconds() - cpu;
+                t = std::chrono::steady_clock::now();
+                cpu = processCpuSeconds();
+            };
             hydro::Grid filled{dem.width, dem.height, dem.cellSize, hydro::fillDepressions(dem, outlets)};
-            run.fill = secondsSince(t);
-            t = std::chrono::steady_clock::now();
+            lap(run.fill, run.fillCpu);
             const hydro::FlowRouting routing = hydro::routeFlow(filled, outlets);
-            run.route = secondsSince(t);
-            t = std::chrono::steady_clock::now();
+            lap(run.route, run.routeCpu);
             const std::vector<float> acc = hydro::accumulate(routing, nullptr);
-            run.accumulate = secondsSince(t);
+            lap(run.accumulate, run.accumulateCpu);
             if (acc.empty()) throw std::logic_error("no accumulation");
         });
-        run.cpu = processCpuSeconds() - cpu0;
         if (i == 0 || run.total() < best.total()) best = run;
     }
     return best;
 }
+
+/// The serial steps after routing, once on one thread: lakes, rivers (threshold 1000 cells),
+/// Strahler order and the vector forms. Not part of the targets; what the water outputs cost.
+std::string measureRest(const hydro::Grid& dem);
 
 std::string format(const char* pattern, double a = 0, double b = 0, double c = 0, double d = 0) {
     char text[200];
@@ -151,53 +164,73 @@ std::string format(const char* pattern, double a = 0, double b = 0, double c = 0
     return text;
 }
 
-/// `command` through /bin/sh with its output in `log`: wall seconds, or -1 when it failed.
-double shellSeconds(const std::string& command, const std::filesystem::path& log) {
+/// CPU seconds (user + system) of the children that ended so far.
+double childrenCpuSeconds() {
+    rusage u{};
+    getrusage(RUSAGE_CHILDREN, &u);
+    return double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+           1e-6 * double(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
+}
+
+/// `command` through /bin/sh with its output in `log`: wall seconds, or -1 when it failed;
+/// `cpu` (when given) gets the CPU seconds it took.
+double shellSeconds(const std::string& command, const std::filesystem::path& log,
+                    double* cpu = nullptr) {
     try {
-        return runTimed("/bin/sh", {"-c", "{ " + command + "; } >'" + log.string() + "' 2>&1"});
+        const double before = childrenCpuSeconds();
+        const double wall = runTimed("/bin/sh", {"-c", "{ " + command + "; } >'" + log.string() + "' 2>&1"});
+        if (cpu) *cpu = childrenCpuSeconds() - before;
+        return wall;
     } catch (const std::exception&) {
         return -1;
     }
 }
 
 /// GRASS r.watershed (single flow direction, its A* search handles depressions) in a
-/// temporary location; only r.watershed is timed (the script stamps the clock around it), not
-/// GRASS's start-up or the import. -1 when GRASS is missing or failed.
-double measureGrass(const Options& o, const TempDir& tmp) {
+/// temporary location; only r.watershed is timed (the script stamps the clock and reads its
+/// shell's children CPU time around it), not GRASS's start-up or the import. -1 when GRASS is
+/// missing or failed.
+double measureGrass(const Options& o, const TempDir& tmp, double& cpu) {
     const auto script = tmp.path() / "grass.sh", stamps = tmp.path() / "grass.time";
+    // Fields 16 and 17 of /proc/PID/stat: CPU ticks of the shell's waited-for children.
     std::ofstream(script) << "set -e\n"
+                          << "ticks() { awk '{print $16 + $17}' /proc/$$/stat; }\n"
                           << "r.in.gdal -o --quiet input='" << o.dem << "' output=dem\n"
                           << "g.region raster=dem\n"
-                          << "start=$(date +%s.%N)\n"
+                          << "start=$(date +%s.%N); t0=$(ticks)\n"
                           << "r.watershed -s --quiet elevation=dem accumulation=acc memory=4000\n"
-                          << "end=$(date +%s.%N)\n"
-                          << "echo \"$start $end\" > '" << stamps.string() << "'\n";
+                          << "end=$(date +%s.%N); t1=$(ticks)\n"
+                          << "echo \"$start $end $((t1 - t0)) $(getconf CLK_TCK)\" > '" << stamps.string() << "'\n";
     if (shellSeconds("command -v grass && grass --tmp-location EPSG:3857 --exec sh '" +
                          script.string() + "'",
                      tmp.path() / "grass.log") < 0)
         return -1;
-    double start = 0, end = 0;
-    std::ifstream(stamps) >> start >> end;
+    double start = 0, end = 0, ticks = 0, perSecond = 100;
+    std::ifstream(stamps) >> start >> end >> ticks >> perSecond;
+    cpu = ticks / perSecond;
     return end > start ? end - start : -1;
 }
 
 /// SAGA's Fill Sinks (Wang & Liu), ta_preprocessor 4, on one core, on the grid converted to
 /// SAGA's own format first (so the timed run only reads and writes raw grids). -1 when SAGA is
 /// missing or failed.
-double measureSaga(const Options& o, const TempDir& tmp) {
+double measureSaga(const Options& o, const TempDir& tmp, double& cpu) {
     const auto dem = tmp.path() / "dem.sdat", filled = tmp.path() / "filled.sgrd";
     if (shellSeconds("gdal_translate -q -of SAGA '" + o.dem + "' '" + dem.string() + "'",
                      tmp.path() / "gdal.log") < 0)
         return -1;
     return shellSeconds("OMP_NUM_THREADS=1 saga_cmd --cores=1 ta_preprocessor 4 -ELEV '" +
                             (tmp.path() / "dem.sgrd").string() + "' -FILLED '" + filled.string() + "'",
-                        tmp.path() / "saga.log");
+                        tmp.path() / "saga.log", &cpu);
 }
 
 std::string oursRow(const char* label, const OurRun& r) {
-    return std::string(label) + format("fill %6.2f s   routing %6.2f s   accumulation %6.2f s   total %6.2f s",
-                                       r.fill, r.route, r.accumulate, r.total()) +
-           format("   (CPU %.2f s)\n", r.cpu);
+    return std::string(label) +
+           format("fill %6.2f s   routing %6.2f s   accumulation %6.2f s   total %6.2f s wall\n",
+                  r.fill, r.route, r.accumulate, r.total()) +
+           std::string(std::string_view(label).size(), ' ') +
+           format("fill %6.2f s   routing %6.2f s   accumulation %6.2f s   total %6.2f s CPU\n",
+                  r.fillCpu, r.routeCpu, r.accumulateCpu, r.cpu());
 }
 
 std::string toolRow(const char* label, double seconds, const char* note) {
@@ -207,6 +240,33 @@ std::string toolRow(const char* label, double seconds, const char* note) {
 
 std::string speedLine(const char* label, double theirs, double ours) {
     return std::string(label) + targetVerdict(theirs > 0 && ours > 0 ? theirs / ours : 0, kTargetOverTools) + "\n";
+}
+
+std::string measureRest(const hydro::Grid& dem) {
+    tbb::global_control parallelism(tbb::global_control::max_allowed_parallelism, 1);
+    const hydro::Outlets outlets{};
+    const hydro::Grid filled{dem.width, dem.height, dem.cellSize, hydro::fillDepressions(dem, outlets)};
+    const hydro::FlowRouting routing = hydro::routeFlow(filled, outlets);
+    const std::vector<float> acc = hydro::accumulate(routing, nullptr);
+    auto t = std::chrono::steady_clock::now();
+    const auto lap = [&] {
+        const double s = secondsSince(t);
+        t = std::chrono::steady_clock::now();
+        return s;
+    };
+    const hydro::Lakes lakes = hydro::findLakes(dem, filled.z, 1.0, 64);
+    const double lakesSeconds = lap();
+    const std::vector<std::uint8_t> river = hydro::riverMask(acc, 1000);
+    const std::vector<std::uint8_t> order = hydro::strahlerOrder(routing, river);
+    const double strahlerSeconds = lap();
+    const auto lines = hydro::riverPolylines(routing, river, order, acc);
+    const double linesSeconds = lap();
+    const auto polygons = hydro::lakePolygons(lakes, dem.width, dem.height);
+    const double polygonsSeconds = lap();
+    return format("then, 1 thread:         findLakes %.2f s (%.0f lakes)   riverMask + strahlerOrder %.2f s   ",
+                  lakesSeconds, lakes.count(), strahlerSeconds) +
+           format("riverPolylines %.2f s (%.0f reaches)   lakePolygons %.2f s\n", linesSeconds,
+                  double(lines.size()), polygonsSeconds);
 }
 
 std::string measure(const Options& o) {
@@ -225,10 +285,15 @@ std::string measure(const Options& o) {
     add(oursRow("terragrid, 1 thread:    ", one));
     const OurRun two = measureOurs(dem, 2, o.repeat);
     add(oursRow("terragrid, 2 threads:   ", two));
-    const double grass = o.grass ? measureGrass(o, tmp) : -1;
-    add(toolRow("GRASS r.watershed -s:   ", grass, "(1 thread; depressions by its A* search, D8 accumulation; import not timed)"));
-    const double saga = o.saga ? measureSaga(o, tmp) : -1;
-    add(toolRow("SAGA Fill Sinks (W&L):  ", saga, "(ta_preprocessor 4, --cores=1; filling only; start-up, reading and writing .sdat included)"));
+    add(measureRest(dem));
+    double grassCpu = 0;
+    const double grass = o.grass ? measureGrass(o, tmp, grassCpu) : -1;
+    add(toolRow("GRASS r.watershed -s:   ", grass,
+                format("(CPU %.2f s; 1 thread; depressions by its A* search, D8 accumulation; import not timed)", grassCpu).c_str()));
+    double sagaCpu = 0;
+    const double saga = o.saga ? measureSaga(o, tmp, sagaCpu) : -1;
+    add(toolRow("SAGA Fill Sinks (W&L):  ", saga,
+                format("(CPU %.2f s; ta_preprocessor 4, --cores=1; filling only; start-up, reading and writing .sdat included)", sagaCpu).c_str()));
     add(speedLine("GRASS r.watershed / ours (1 thread):  ", grass, one.total()));
     add(speedLine("SAGA Fill Sinks / ours (1 thread):    ", saga, one.total()));
     add("ours, 2 threads / 1 thread:            " +

@@ -14,8 +14,9 @@ namespace terragrid::hydro {
 /// gradient (routeFlow drains the flats). Outlet cells keep their height. The result is a
 /// unique function of (dem, outlets): the same bits for any thread count.
 /// Priority-Flood (Barnes, Lehman & Mulla 2014, "improved" variant: a plain queue for cells
-/// inside depressions, a priority queue only for the rims), on horizontal strips in parallel
-/// (TBB) joined through their watershed graph as in Barnes 2016. O(n log m), m = rim cells.
+/// inside depressions; Zhou, Sun & Fu 2016: another for slopes traced uphill; the priority
+/// queue only for the rest), on horizontal strips in parallel (TBB) joined through their
+/// watershed graph as in Barnes 2016. O(n log m), m = cells that need the heap.
 /// Throws std::invalid_argument when z.size() != width * height or there is no outlet.
 std::vector<float> fillDepressions(const Grid& dem, const Outlets& outlets);
 

@@ -12,6 +12,7 @@
 // (implicit, one direction after the other). Unconditionally stable: dt is free.
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <string_view>
 #include <vector>
@@ -34,10 +35,20 @@ struct ErosionParams {
     double k = 2e-5;          ///< erodibility K (>= 0), yr^-1 m^(1 - 2m) for n = 1
     double m = 0.5;           ///< drainage-area exponent (> 0)
     double n = 1.0;           ///< slope exponent (> 0); m / n is the concavity theta
-    double diffusion = 0.01;  ///< hillslope diffusivity D (>= 0), m^2/yr
+    double diffusion = 0.05;  ///< hillslope diffusivity D (>= 0), m^2/yr
     double dt = 1e4;          ///< years per step (> 0)
     double uplift = 1e-3;     ///< uplift rate U (>= 0), m/yr, times the uplift field if given
 };
+
+/// Memory erode() holds per cell of the grid, besides the grid itself: heights, uplift, area
+/// and the diffusion's scratch (8 B each), the routing (receiver, stack and its groups' copies,
+/// donors and their starts, basins, work stack: 4 B each) and two outlet masks. Typical:
+/// erosion removes depressions within a few steps.
+inline constexpr std::size_t kErosionBytesPerCell = 64;
+/// The worst case, on a surface where most cells are exact local minima (large flats): the
+/// depression routing then adds up to 4 pass edges per cell (16 B each, up to twice that while
+/// the vector grows), the spanning tree and its walk.
+inline constexpr std::size_t kErosionPeakBytesPerCell = 230;
 
 /// What a run of erode() did.
 struct ErosionSummary {
@@ -56,7 +67,7 @@ std::vector<std::uint8_t> baseLevelCells(const Grid& terrain, const Outlets& out
 /// times (*upliftField)[i] when upliftField is given (its size must be the grid's; ErosionMode
 /// Uplift passes the noise in [0, 1]). The result is a pure function of the arguments: the
 /// same bits for any number of threads. Throws std::invalid_argument on bad parameters or
-/// sizes, or without an outlet. Memory: about 60 bytes per cell. Not thread-safe on one terrain.
+/// sizes, or without an outlet. Memory: see kErosionBytesPerCell. Not thread-safe on one terrain.
 ErosionSummary erode(Grid& terrain, const ErosionParams& params, const Outlets& outlets,
                      const std::vector<float>* upliftField = nullptr);
 

@@ -12,6 +12,9 @@ namespace terragrid::hydro {
 struct FlowRouting {
     std::vector<std::uint32_t> receiver;  ///< D8 receiver per cell, kNoReceiver at outlets
     std::vector<std::uint32_t> order;     ///< every cell once, each cell before its receiver
+    /// Width of the grid the cells index (set by routeFlow: receivers are D8 neighbours), which
+    /// lets accumulate run in parallel; 0 for a routing made by hand (any receivers).
+    std::int32_t width = 0;
 };
 
 /// D8 steepest descent (drop over distance, diagonals sqrt 2 long) on `filled` (a surface from
@@ -25,8 +28,11 @@ struct FlowRouting {
 FlowRouting routeFlow(const Grid& filled, const Outlets& outlets);
 
 /// Flow accumulation: per cell, the sum of `weight` (nullptr: 1 per cell) over the cell and
-/// every cell upstream of it, summed in `routing.order` (same bits for any thread count).
-/// `weight`, when given, has one value per cell.
+/// every cell upstream of it: the cell's own weight, then each donor's accumulation added in
+/// increasing cell index. That order is fixed by the receivers alone, so the result has the
+/// same bits for any thread count and whether `width` is set (in parallel: a walk down from
+/// every source, each cell taken by the last of its donors to finish) or not (serial, over
+/// `order`). `weight`, when given, has one value per cell.
 std::vector<float> accumulate(const FlowRouting& routing, const float* weight);
 
 /// 1 where accumulation > threshold, else 0.

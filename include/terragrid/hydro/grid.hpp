@@ -4,15 +4,17 @@
 // Memory per cell of the hydrology layer (n = width * height; temporaries are freed on return):
 //   Grid::z                 4 B   float height
 //   fillDepressions         4 B   result (float) + 4 B watershed labels (temporary) + its queues
-//                                 (the depression rims and pits: a small fraction of n,
-//                                 8 B per queued cell)
-//   findLakes               4 B   Lakes::id (uint32) + 4 B temporary (flood queue)
-//   routeFlow               8 B   receiver + order (uint32 each) + 1 B temporary (donor count)
-//                                 + 4 B temporary (flat queue, only cells of flats)
-//   accumulate              4 B   float
-//   riverMask / strahler    1 B each (uint8) + 2 B temporary
-// A typical whole-map run (z, filled, lakes, routing, accumulation, masks) holds about
-// 26 B per cell at its peak (fill's labels are freed before routing starts): 7 GiB at 16384^2.
+//                                 (8 B per queued rim cell, 4 B per cell of the depression
+//                                 being filled)
+//   findLakes               4 B   Lakes::id + 4 B temporary (outlet search marks) + a queue of
+//                                 the largest lake's cells (4 B each)
+//   routeFlow               8 B   receiver + order (uint32 each); temporaries: 1 B donor
+//                                 counts, and where the map has flats 4 B flat gradient per
+//                                 cell plus 8 B per flat cell (lists)
+//   accumulate              4 B   float + 1 B temporary
+//   riverMask, strahlerOrder 1 B each (uint8) + 1 B temporary
+// A whole-map run holding z, filled, lake ids, routing and accumulation needs 24 B per cell,
+// about 32 B at the peak (routeFlow on a map that is mostly flat): 8 GiB at 16384^2.
 
 #include <cstdint>
 #include <optional>
