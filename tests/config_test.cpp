@@ -3,6 +3,7 @@
 
 #include "terragrid/config/loader.hpp"
 #include "terragrid/config/terrain_messages.hpp"
+#include "terragrid/io/output_drivers.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -369,7 +370,7 @@ const std::vector<ProblemCase> kProblemCases = {
      R"(config: 'output.files' must not list a file twice (got ["height.tif", "height.tif"]))"},
     {"UnknownOutputFile", R"({"output": {"files": ["height.tif", "moisture.tif"]}})", {},
      "config: 'output.files' entries must be one of height.tif, classes.tif, walkable.tif, "
-     "preview.png, height.png, stats.json, height.r16, height16.png, height16.tif, map.tmj, height.exr, splat.png, weight.png, classes.qml, height.qml "
+     "preview.png, height.png, stats.json, height.r16, height16.png, height16.tif, map.tmj, height.exr, splat.png, weight.png, classes.qml, height.qml, flow.tif, water.tif, water_depth.tif, rivers.geojson, lakes.geojson, water_mask.png "
      R"((got "moisture.tif"))"},
 
     // The moisture layer: the same keys and rules as height.
@@ -1437,7 +1438,7 @@ TEST(ConfigTest, OptionReferenceFollowsTheOrderOfDefaultJson) {
     std::vector<std::string> sections;
     for (const auto& [key, value] : ordered.items()) sections.push_back(key);
     EXPECT_THAT(sections, ElementsAre("$schema", "seed", "noise_version", "map", "height",
-                                      "moisture", "elevation", "terrain", "output"));
+                                      "moisture", "elevation", "terrain", "hydrology", "output"));
 }
 
 TEST(ConfigTest, MoistureOptionsAreTheHeightOptionsButTheShaping) {

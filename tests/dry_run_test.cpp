@@ -22,17 +22,24 @@ namespace {
 using testing::HasSubstr;
 using testing::IsEmpty;
 
+/// output.files with every output, the water outputs included (they need hydrology).
+const std::string kEveryFile = [] {
+    std::string files = "output.files=[";
+    for (const auto name : kOutputFileNames)
+        files += (files.back() == '[' ? "\"" : ", \"") + std::string(name) + "\"";
+    return files + "]";
+}();
+
 test::ChildResult terragrid(const test::TempDir& dir, std::vector<std::string> args) {
     return test::runChild({dir.path(), std::move(args)});
 }
 
-/// Every output file, not only the default ones.
-const std::string kEveryFile = test::everyFileOverride();
 
 TEST(DryRunTest, PrintsThePlanAndCreatesNothing) {
     test::TempDir dir;
     const auto r = terragrid(dir, {"--width", "4096", "--height", "2048", "--out-dir", "new/out",
-                                   "--threads", "2", "--set", kEveryFile, "--dry-run"});
+                                   "--threads", "2", "--dry-run", "--set",
+                                   "hydrology.enabled=true", "--set", kEveryFile});
     ASSERT_EQ(r.exit.shellCode(), 0) << r.err;
     EXPECT_EQ(r.err, "");
     EXPECT_THAT(r.out, HasSubstr("map:     4096 x 2048 cells, 128 tiles of 256, 2 threads\n"));
@@ -42,17 +49,20 @@ TEST(DryRunTest, PrintsThePlanAndCreatesNothing) {
     EXPECT_THAT(r.out, HasSubstr("(compressed)"));
     EXPECT_THAT(r.out, testing::ContainsRegex("disk:    up to [0-9.]+ [KMG]iB; [0-9.]+ [KMGT]iB "
                                               "free in '[^']+'\n"));
-    EXPECT_THAT(r.out, testing::ContainsRegex("memory:  up to [0-9.]+ MiB \\(program .*\\); "
+    EXPECT_THAT(r.out, testing::ContainsRegex("memory:  up to [0-9.]+ [MG]iB \\(program .*\\); "
                                               "[0-9.]+ [MGT]iB available\n"));
     EXPECT_THAT(r.out, HasSubstr("fits:    yes\n"));
     EXPECT_THAT(r.out, testing::ContainsRegex("overviews [0-9.]+ [KMG]iB"));
+    // The whole-map stage: 4096 x 2048 hydrology cells at 64 bytes each.
+    EXPECT_THAT(r.out, HasSubstr("hydrology stage 512.0 MiB"));
     EXPECT_THAT(test::listDir(dir.path()), IsEmpty());
 }
 
 TEST(DryRunTest, JsonDescribesTheWindowAndEveryOutput) {
     test::TempDir dir;
     const auto r = terragrid(dir, {"--width", "1000", "--height", "800", "--tile-size", "100",
-                                   "--shard", "1/4", "--set", kEveryFile, "--dry-run=json"});
+                                   "--shard", "1/4", "--dry-run=json", "--set",
+                                   "hydrology.enabled=true", "--set", kEveryFile});
     ASSERT_EQ(r.exit.shellCode(), 0) << r.err;
     const auto plan = nlohmann::json::parse(r.out);
     EXPECT_EQ(plan["map"]["width"], 1000);

@@ -44,7 +44,7 @@ void expectAnalyticSteadyState(double n) {
     const std::int32_t length = 60;
     const double cellSize = 30;
     Grid g = channel(length, cellSize);
-    ErosionParams p;
+    ErosionParams p = test::defaultErosion();
     p.steps = 40;
     p.k = 4e-5;
     p.m = 0.5;
@@ -73,7 +73,7 @@ TEST(ErosionTest, AChannelReachesTheAnalyticSteadyStateWithNewtonForNNotOne) {
 TEST(ErosionTest, NothingChangesWithoutIncisionDiffusionOrUplift) {
     Grid g = test::noiseTerrain(64).metres;
     const std::vector<float> before = g.z;
-    ErosionParams p;
+    ErosionParams p = test::defaultErosion();
     p.k = 0;
     p.diffusion = 0;
     p.uplift = 0;
@@ -85,7 +85,7 @@ TEST(ErosionTest, NothingChangesWithoutIncisionDiffusionOrUplift) {
 TEST(ErosionTest, NoCellRisesAboveItsStartPlusItsUplift) {
     test::NoiseTerrain t = test::noiseTerrain(96);
     Grid g = t.metres;
-    ErosionParams p;
+    ErosionParams p = test::defaultErosion();
     p.steps = 30;
     p.diffusion = 0;
     erode(g, p, Outlets{}, &t.unit);
@@ -101,7 +101,7 @@ TEST(ErosionTest, NoCellRisesAboveItsStartPlusItsUplift) {
 TEST(ErosionTest, DiffusionMakesNoNewHighs) {
     test::NoiseTerrain t = test::noiseTerrain(96);
     Grid g = t.metres;
-    ErosionParams p;
+    ErosionParams p = test::defaultErosion();
     p.steps = 30;
     p.diffusion = 0.5;  // strong: D dt / dx^2 = 5.6 per step
     erode(g, p, Outlets{});
@@ -117,7 +117,7 @@ TEST(ErosionTest, BaseLevelCellsNeverMove) {
     const float sea = sorted[sorted.size() / 3];  // a third of the map under the sea
     for (const Outlets& outlets : {Outlets{true, {}}, Outlets{false, sea}, Outlets{true, sea}}) {
         Grid g = t.metres;
-        ErosionParams p;
+        ErosionParams p = test::defaultErosion();
         p.steps = 20;
         erode(g, p, outlets, &t.unit);
         const std::vector<std::uint8_t> fixed = baseLevelCells(t.metres, outlets);
@@ -135,13 +135,13 @@ TEST(ErosionTest, BaseLevelCellsNeverMove) {
 
 TEST(ErosionTest, NeedsAnOutlet) {
     Grid g{3, 2, 1.0, {5, 4, 3, 2, 9, 2}};
-    EXPECT_THROW(erode(g, ErosionParams{}, Outlets{false, 1.0f}), std::invalid_argument);
+    EXPECT_THROW(erode(g, test::defaultErosion(), Outlets{false, 1.0f}), std::invalid_argument);
     EXPECT_EQ(baseLevelCells(g, Outlets{false, 2.0f}), (std::vector<std::uint8_t>{0, 0, 0, 1, 0, 1}));
 }
 
 TEST(ErosionTest, SameBitsForAnyThreadCountAndRun) {
     test::NoiseTerrain t = test::noiseTerrain(160);
-    ErosionParams p;
+    ErosionParams p = test::defaultErosion();
     p.steps = 15;
     p.diffusion = 0.05;
     std::vector<std::vector<float>> results;
@@ -161,7 +161,7 @@ TEST(ErosionTest, ATiltedPlaneStaysMonotone) {
     Grid g{w, h, 30.0, {}};
     for (std::int32_t y = 0; y < h; ++y)
         for (std::int32_t x = 0; x < w; ++x) g.z.push_back(float(3 * x));
-    ErosionParams p;
+    ErosionParams p = test::defaultErosion();
     p.steps = 50;
     p.diffusion = 0.2;
     erode(g, p, kSeaAtZero);  // column 0 is the sea
@@ -179,7 +179,7 @@ TEST(ErosionTest, ATiltedPlaneStaysMonotone) {
 TEST(ErosionTest, AFlatMapErodesBackFromItsEdges) {
     const std::int32_t w = 48;
     Grid g{w, w, 30.0, std::vector<float>(std::size_t(w * w), 100.0f)};
-    ErosionParams p;
+    ErosionParams p = test::defaultErosion();
     p.steps = 10;
     const ErosionSummary summary = erode(g, p, Outlets{});
     EXPECT_EQ(summary.firstPits, std::size_t((w - 2) * (w - 2)));
@@ -193,7 +193,7 @@ TEST(ErosionTest, AFlatMapErodesBackFromItsEdges) {
 TEST(ErosionTest, RejectsBadParametersAndSizes) {
     Grid g{4, 4, 30.0, std::vector<float>(16, 1.0f)};
     const auto bad = [&](auto change) {
-        ErosionParams p;
+        ErosionParams p = test::defaultErosion();
         change(p);
         Grid copy = g;
         EXPECT_THROW(erode(copy, p, Outlets{}), std::invalid_argument);
@@ -205,9 +205,9 @@ TEST(ErosionTest, RejectsBadParametersAndSizes) {
     bad([](ErosionParams& p) { p.dt = 0; });
     bad([](ErosionParams& p) { p.diffusion = std::nan(""); });
     const std::vector<float> wrongSize(3, 1.0f);
-    EXPECT_THROW(erode(g, ErosionParams{}, Outlets{}, &wrongSize), std::invalid_argument);
+    EXPECT_THROW(erode(g, test::defaultErosion(), Outlets{}, &wrongSize), std::invalid_argument);
     Grid broken{4, 5, 30.0, std::vector<float>(16, 1.0f)};
-    EXPECT_THROW(erode(broken, ErosionParams{}, Outlets{}), std::invalid_argument);
+    EXPECT_THROW(erode(broken, test::defaultErosion(), Outlets{}), std::invalid_argument);
 }
 
 // --- the per-step routing ----------------------------------------------------------------------

@@ -7,11 +7,18 @@
 #include <vector>
 
 #include "terragrid/config/loader.hpp"
+#include "terragrid/hydro/erosion.hpp"
 #include "terragrid/hydro/grid.hpp"
+#include "terragrid/pipeline/hydrology_stage.hpp"
 #include "terragrid/model/layer_stack.hpp"
 #include "terragrid/model/surface.hpp"
 
 namespace terragrid::test {
+
+/// The erosion parameters of the built-in default config (hydrology.erosion).
+inline hydro::ErosionParams defaultErosion() {
+    return erosionParams(defaultConfig().hydrology.erosion);
+}
 
 struct NoiseTerrain {
     hydro::Grid metres;             ///< elevation.min + noise (elevation.max - elevation.min)

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
@@ -15,6 +16,7 @@
 
 #include "terragrid/app/plan.hpp"
 #include "terragrid/app/run.hpp"
+#include "terragrid/pipeline/hydrology_stage.hpp"
 #include "test_support.hpp"
 
 namespace terragrid {
@@ -83,6 +85,11 @@ Config configFor(const DriverCase& c, const fs::path& directory) {
     const std::string name(kOutputFileNames[static_cast<std::size_t>(c.file)]);
     overrides.push_back("output.files=[\"" + name + "\"]");
     overrides.push_back("output.directory=" + nlohmann::json(directory.string()).dump());
+    // The water outputs exist only with hydrology; rivers from 20 cells up, so the small maps
+    // have some.
+    if (driverFor(c.file).needsHydrology)
+        overrides.insert(overrides.end(),
+                         {"hydrology.enabled=true", "hydrology.river_threshold=18000"});
     return defaultConfig(overrides);
 }
 
@@ -138,8 +145,11 @@ TEST_P(DriverNeedsTest, MakeSinksNeedsWhatTheRowDeclares) {
         EXPECT_TRUE(!walkable || classes) << driver->name;
         if (driver->makeSink == nullptr) continue;  // written by the run: DriverBoundTest
 
-        EXPECT_EQ(makeSinks(config, &terrain, &regions).size(), 1u) << driver->name;
-        const auto withoutRegions = [&] { makeSinks(config, &terrain, nullptr); };
+        std::optional<HydrologyStage> stage;
+        if (driver->needsHydrology) stage.emplace(computeHydrology(config));
+        const HydrologyStage* water = stage ? &*stage : nullptr;
+        EXPECT_EQ(makeSinks(config, &terrain, &regions, water).size(), 1u) << driver->name;
+        const auto withoutRegions = [&] { makeSinks(config, &terrain, nullptr, water); };
         if (walkable) {
             EXPECT_THAT(withoutRegions, ThrowsMessage<std::invalid_argument>(
                                             HasSubstr(std::string(driver->name) + " needs")));
@@ -150,7 +160,7 @@ TEST_P(DriverNeedsTest, MakeSinksNeedsWhatTheRowDeclares) {
         // (walkable.tif, through the regions) needs the regions.
         bool throwsWithoutTerrain = false;
         try {
-            makeSinks(config, nullptr, &regions);
+            makeSinks(config, nullptr, &regions, water);
         } catch (const std::invalid_argument& e) {
             throwsWithoutTerrain = true;
             EXPECT_THAT(e.what(), HasSubstr(std::string(driver->name) + " needs a Terrain"));

@@ -39,7 +39,7 @@ TEST_P(PresetTest, RunsAtHalfResolutionAndDrawsTheReadmePicture) {
 
 INSTANTIATE_TEST_SUITE_P(Configs, PresetTest,
                          ::testing::Values("islands", "archipelago", "continent", "desert",
-                                           "tileable", "planet"),
+                                           "tileable", "planet", "rivers"),
                          [](const auto& info) { return info.param; });
 
 TEST(PresetTest, EachShowsItsIdea) {

@@ -61,7 +61,7 @@ TEST(SlopeAreaTest, ErodedNoiseFollowsFlintsLawAndRawNoiseDoesNot) {
         const SlopeAreaFit raw = fitSlopeArea(t.metres, outlets, {});
         EXPECT_LT(raw.theta, 0.3) << seed;
         Grid g = t.metres;
-        erode(g, ErosionParams{}, outlets);
+        erode(g, test::defaultErosion(), outlets);
         const SlopeAreaFit eroded = fitSlopeArea(g, outlets, {});
         EXPECT_GE(eroded.theta, 0.35) << seed;
         EXPECT_LE(eroded.theta, 0.65) << seed;
@@ -77,7 +77,7 @@ TEST(SlopeAreaTest, UpliftModeSteepensThetaByItsUpliftGradient) {
     const Outlets outlets;
     const test::NoiseTerrain t = test::noiseTerrain(256);
     Grid g = t.metres;
-    erode(g, ErosionParams{}, outlets, &t.unit);
+    erode(g, test::defaultErosion(), outlets, &t.unit);
     const SlopeAreaFit eroded = fitSlopeArea(g, outlets, {});
     EXPECT_GT(eroded.theta, 0.5);
     EXPECT_LT(eroded.theta, 0.75);
@@ -90,7 +90,7 @@ TEST(SlopeAreaTest, UpliftModeSteepensThetaByItsUpliftGradient) {
 TEST(SlopeAreaTest, HydrosRoutingGivesTheSameTheta) {
     const Outlets outlets;
     Grid g = test::noiseTerrain(256).metres;
-    erode(g, ErosionParams{}, outlets);
+    erode(g, test::defaultErosion(), outlets);
     Grid filled = g;
     filled.z = fillDepressions(g, outlets);
     const FlowRouting routing = routeFlow(filled, outlets);

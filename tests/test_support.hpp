@@ -77,8 +77,9 @@ CommandResult runCommand(const std::string& command);
 /// but "splat_0.png" for "splat.png" and "weight_lake.png" for "weight.png".
 std::string firstFileOf(std::string_view entry);
 
-/// The override that asks for every output file, not only the default ones:
-/// `output.files=["height.tif", ...]`, every name of kOutputFileNames in order.
+/// The override that asks for every output file a map without hydrology can have, not only the
+/// default ones: `output.files=["height.tif", ...]`, every name of kOutputFileNames in order but
+/// the water outputs (flow.tif, ...: they need hydrology.enabled, tests/hydrology_*_test.cpp).
 std::string everyFileOverride();
 
 /// Quotes a string for /bin/sh.

@@ -11,6 +11,7 @@
 #include "terragrid/io/output_drivers.hpp"
 #include "terragrid/model/terrain.hpp"
 #include "terragrid/model/tiling.hpp"
+#include "terragrid/pipeline/hydrology_stage.hpp"
 
 namespace terragrid {
 namespace {
@@ -33,7 +34,9 @@ Bytes tileMemory(const Config& config, int threads) {
     const Bytes tileW = Bytes(std::min(map.tileSizeCells, map.width));
     const Bytes tileH = Bytes(std::min(map.tileSizeCells, map.height));
     const bool classes = config.needsClasses();
-    const Bytes perCell = classes ? 6 : 4;  // elevation float, class index and walkable bytes
+    // Elevation float, class index and walkable bytes; with hydrology the water fields (water,
+    // depth, flow, order) and the tile's scratch of heights and WaterCells while it is made.
+    const Bytes perCell = (classes ? 6 : 4) + (config.hydrology.enabled ? 42 : 0);
     const Bytes layers = classes ? 2 : 1;
     return 2 * Bytes(threads) * tileW * tileH * perCell +
            Bytes(threads) * tileW * (layers * kRowsPerColumn + 32);
@@ -90,6 +93,8 @@ std::vector<MemoryPart> memoryOf(const Config& config, const Config& generated, 
     m.add("writers", writersMemory(generated, threads, MemoryGroup::Writers));
     m.add("overviews", overviewsMemory(generated, threads));
     m.add("coverage sample", coverageMemory(config, threads));
+    // Of the whole configured map: every window and shard computes the same stage.
+    m.add("hydrology stage", hydrologyMemoryBytes(config));
     return std::move(m.parts);
 }
 

@@ -38,14 +38,16 @@ double share(std::int64_t part, std::int64_t whole) {
 /// from the start of runPiece to stats.json is in one of them (`other` is the rest, the few
 /// statements between the timed steps, and shows when a step goes untimed).
 struct RunTimes {
-    double terrainSeconds = 0;  ///< resolving the class thresholds
+    double terrainSeconds = 0;    ///< resolving the class thresholds
+    double hydrologySeconds = 0;  ///< the whole-map hydrology stage (0 without it)
     double setupSeconds = 0;    ///< output directory, transaction, sinks created
     GenerationTimes generation;
     double commitSeconds = 0;  ///< the sinks' commit(): fsync and staging
     double totalSeconds = 0;   ///< from the start to stats.json's figures
     double otherSeconds() const {
         return totalSeconds -
-               (terrainSeconds + setupSeconds + generation.wallSeconds + commitSeconds);
+               (terrainSeconds + hydrologySeconds + setupSeconds + generation.wallSeconds +
+                commitSeconds);
     }
 };
 
@@ -58,6 +60,7 @@ struct RunFacts {
     const MapStats& stats;
     const WalkableRegions* regions;
     RunTimes times;
+    const HydrologyStage* hydrology;  ///< null without hydrology
 };
 
 /// Where the window lies in the configured map and in the world.
@@ -138,6 +141,7 @@ Json regionsJson(const RegionStats& r) {
 Json timingJson(const RunTimes& t, double regionsSeconds) {
     const GenerationTimes& g = t.generation;
     return {{"terrain", t.terrainSeconds},
+            {"hydrology", t.hydrologySeconds},
             {"setup", t.setupSeconds},
             {"generation_wall", g.wallSeconds},
             {"commit", t.commitSeconds},
@@ -151,6 +155,24 @@ Json timingJson(const RunTimes& t, double regionsSeconds) {
             {"outputs_streaming", g.sinkSeconds},
             {"outputs_parallel_cpu", g.parallelOutputSeconds},
             {"process_cpu", processCpuSeconds()}};
+}
+
+/// The whole map's water (the stage is of the whole map, also in a window's stats).
+Json hydrologyJson(const HydrologyFacts& h, double cellArea) {
+    Json lengths = Json::object();
+    for (std::size_t i = 0; i < h.riverLengthByOrder.size(); ++i)
+        lengths[std::to_string(i + 1)] = h.riverLengthByOrder[i];
+    Json j{{"grid", {{"factor", h.factor}, {"width", h.gridWidth}, {"height", h.gridHeight}}},
+           {"lakes", {{"count", h.lakes}, {"cells", h.lakeCells},
+                      {"area", double(h.lakeCells) * cellArea}}},
+           {"sea", {{"cells", h.seaCells}, {"area", double(h.seaCells) * cellArea}}},
+           {"rivers", {{"grid_cells", h.riverCells}, {"length_by_order", lengths}}}};
+    j["slope_area_theta"] = h.thetaValid ? Json(h.theta) : Json(nullptr);
+    j["timing_seconds"] = {{"sample", h.sampleSeconds},     {"erosion", h.erodeSeconds},
+                           {"fill", h.fillSeconds},         {"lakes", h.lakesSeconds},
+                           {"routing", h.routeSeconds},     {"accumulation", h.accumulateSeconds},
+                           {"rivers", h.riversSeconds},     {"total", h.totalSeconds}};
+    return j;
 }
 
 Json statsJson(const RunFacts& f) {
@@ -173,6 +195,10 @@ Json statsJson(const RunFacts& f) {
         {"share", share(walkable, f.stats.cells())},
         {"cells_before_connectivity", f.stats.walkableCells()}};
     j["regions"] = regionsJson(f.regions->stats());
+    if (f.hydrology) {
+        const double cell = f.config.map.groundCell();
+        j["hydrology"] = hydrologyJson(f.hydrology->facts, cell * cell);
+    }
     j["timing_seconds"] = timingJson(f.times, f.regions->analysisSeconds());
     return j;
 }
@@ -193,6 +219,13 @@ RunReport runPiece(const Config& config, const MapWindow* window, const Config& 
     }
     times.terrainSeconds = secondsSince(start);
     const Terrain* rules = terrain ? &*terrain : nullptr;
+    // The whole-map stage, of the configured map: a window reads its cells from the same
+    // stage as the single run, so the pieces mosaic exactly.
+    std::optional<HydrologyStage> hydrology;
+    const auto hydrologyStart = Clock::now();
+    if (config.hydrology.enabled) hydrology.emplace(computeHydrology(config));
+    times.hydrologySeconds = secondsSince(hydrologyStart);
+    const HydrologyStage* water = hydrology ? &*hydrology : nullptr;
 
     const auto setupStart = Clock::now();
     createOutputDirectory(generated.output.directory);
@@ -205,7 +238,7 @@ RunReport runPiece(const Config& config, const MapWindow* window, const Config& 
                                                     Connectivity::Largest);
     // Without stats.json the run reports only the elevation range: no sums, no class counts.
     MapStats stats(rules ? rules->classes().size() : 0, generated.wants(OutputFile::StatsJson));
-    auto sinks = makeSinks(generated, rules, regions.get());
+    auto sinks = makeSinks(generated, rules, regions.get(), water);
     std::optional<AtomicFile> statsFile;
     if (generated.wants(OutputFile::StatsJson))
         statsFile.emplace(outputPath(generated, OutputFile::StatsJson));
@@ -216,7 +249,7 @@ RunReport runPiece(const Config& config, const MapWindow* window, const Config& 
     if (regions) all.push_back(regions.get());
     for (auto& sink : sinks) all.push_back(sink.get());
     times.setupSeconds = secondsSince(setupStart);
-    times.generation = generateMap(generated, rules, all, progress);
+    times.generation = generateMap(generated, rules, all, progress, water);
 
     // Every file is complete before any is renamed into place (staged, then one commit).
     // stats.json last, so its timings include the other files' commits (their fsyncs).
@@ -236,7 +269,8 @@ RunReport runPiece(const Config& config, const MapWindow* window, const Config& 
     if (statsFile) {
         times.totalSeconds = secondsSince(start);
         statsFile->write(
-            statsJson({config, window, generated, rules, stats, regions.get(), times}).dump(2) +
+            statsJson({config, window, generated, rules, stats, regions.get(), times, water})
+                .dump(2) +
             "\n");
         statsFile->commit();
         tell(statsFile->targetPath());

@@ -47,6 +47,7 @@ constexpr Rule flagPer(std::span<const std::string_view> names) {
 constexpr Rule colourPer(std::span<const std::string_view> names) {
     return {.kind = Kind::ColourPerClass, .choices = names};
 }
+constexpr Rule colour() { return {.kind = Kind::Colour}; }
 constexpr Rule classTable() { return {.kind = Kind::ClassTable}; }
 constexpr Rule layerList() { return {.kind = Kind::LayerList}; }
 
@@ -366,6 +367,85 @@ constexpr std::array kTailRows{
         "also keeps only the largest region walkable.",
         [](Config& c, const Json& v) {
             c.terrain.connectivity = enumNamed<Connectivity>(kConnectivityNames, v);
+        }},
+    Row{"hydrology.enabled", boolean(),
+        "Water that flows: depressions filled into level lakes, rivers where enough water "
+        "gathers, optional erosion, computed for the whole map before the tiles (see "
+        "Hydrology in the README). Off: lakes come from terrain.lake_below.",
+        [](Config& c, const Json& v) { c.hydrology.enabled = v.get<bool>(); }},
+    Row{"hydrology.resolution", integerIn(0, kMaxHydrologyFactor),
+        "Map cells per hydrology cell along each side: 1 computes on the map's own grid, k on "
+        "a grid k times coarser whose results are carried to every cell by a fixed rule; 0 "
+        "chooses 1 for maps of at most 4096 x 4096 cells, else the smallest k that brings "
+        "the longer side to 4096.",
+        [](Config& c, const Json& v) { c.hydrology.resolution = v.get<std::int64_t>(); }},
+    Row{"hydrology.min_lake_depth", numberIn(0, kMaxElevationMeters),
+        "A filled depression whose deepest point lies at least this many metres below its "
+        "spill height is a lake (or one at least hydrology.min_lake_area large).",
+        [](Config& c, const Json& v) { c.hydrology.minLakeDepthMeters = v.get<double>(); }},
+    Row{"hydrology.min_lake_area", numberIn(0, kMaxArea),
+        "A filled depression covering at least this area (square world units: m^2 on a metre "
+        "CRS) is a lake.",
+        [](Config& c, const Json& v) { c.hydrology.minLakeAreaSquareMeters = v.get<double>(); }},
+    Row{"hydrology.river_threshold", numberAbove(0, kMaxArea),
+        "Cells whose upstream area (the cells draining through them, themselves included, "
+        "each weighted by hydrology.rainfall), in square world units (m^2 on a metre CRS), "
+        "exceeds this are river: the same rivers at any map.cell_size.",
+        [](Config& c, const Json& v) {
+            c.hydrology.riverThresholdSquareMeters = v.get<double>();
+        }},
+    Row{"hydrology.rainfall", oneOf(kRainfallNames),
+        "uniform: every cell gets the same rain; moisture: each cell's rain is its moisture "
+        "(0..1), so dry land feeds fewer rivers.",
+        [](Config& c, const Json& v) {
+            c.hydrology.rainfall = enumNamed<Rainfall>(kRainfallNames, v);
+        }},
+    Row{"hydrology.sea_level", numberIn(0, 1),
+        "Height (0..1, like terrain.lake_below) below which cells are sea: water drains "
+        "into it, and it is drawn as lake at that level. 0: no sea; only the map's edge "
+        "drains.",
+        [](Config& c, const Json& v) { c.hydrology.seaLevel = v.get<double>(); }},
+    Row{"hydrology.river.colour", colour(),
+        "Colour (\"#rrggbb\") of the river class in classes.tif and the previews.",
+        [](Config& c, const Json& v) { c.hydrology.riverColour = rgbFrom(v); }},
+    Row{"hydrology.river.walkable", boolean(), "Whether river cells can be walked on.",
+        [](Config& c, const Json& v) { c.hydrology.riverWalkable = v.get<bool>(); }},
+    Row{"hydrology.river.ford_order", integerIn(0, kMaxStrahlerOrder),
+        "River cells of Strahler order up to this are fords, walkable whatever "
+        "hydrology.river.walkable says (0: none).",
+        [](Config& c, const Json& v) { c.hydrology.fordMaxOrder = v.get<std::int32_t>(); }},
+    Row{"hydrology.erosion.enabled", boolean(),
+        "Erode the height field before lakes and rivers are found: stream-power incision "
+        "(E = k A^m S^n) and hillslope diffusion, solved implicitly per step (Braun and "
+        "Willett 2013), the noise height as initial relief and as uplift.",
+        [](Config& c, const Json& v) { c.hydrology.erosion.enabled = v.get<bool>(); }},
+    Row{"hydrology.erosion.mode", oneOf(kNoiseRoleNames),
+        "uplift: the noise height (0..1) scales the uplift rate, so ranges rise where it is "
+        "high and rivers cut them as they rise; relief: the noise is the initial surface, "
+        "uplifted evenly, and erosion carves it.",
+        [](Config& c, const Json& v) {
+            c.hydrology.erosion.noiseRole = enumNamed<NoiseRole>(kNoiseRoleNames, v);
+        }},
+    Row{"hydrology.erosion.steps", integerIn(1, kMaxErosionSteps), "Erosion time steps.",
+        [](Config& c, const Json& v) { c.hydrology.erosion.steps = v.get<std::int32_t>(); }},
+    Row{"hydrology.erosion.time_step", numberAbove(0, kMaxErosionTimeStep),
+        "Length of one erosion step in years.",
+        [](Config& c, const Json& v) { c.hydrology.erosion.timeStepYears = v.get<double>(); }},
+    Row{"hydrology.erosion.k", numberAbove(0, 1),
+        "Erodibility k of the stream-power law (A in m^2, S in m/m, per year).",
+        [](Config& c, const Json& v) { c.hydrology.erosion.k = v.get<double>(); }},
+    Row{"hydrology.erosion.m", numberAbove(0, 2), "Drainage-area exponent m.",
+        [](Config& c, const Json& v) { c.hydrology.erosion.m = v.get<double>(); }},
+    Row{"hydrology.erosion.n", numberAbove(0, 4),
+        "Slope exponent n; m / n near 0.5 gives the concavity of real rivers.",
+        [](Config& c, const Json& v) { c.hydrology.erosion.n = v.get<double>(); }},
+    Row{"hydrology.erosion.diffusion", numberIn(0, kMaxDiffusion),
+        "Hillslope diffusivity in m^2 per year (0: no diffusion).",
+        [](Config& c, const Json& v) { c.hydrology.erosion.diffusion = v.get<double>(); }},
+    Row{"hydrology.erosion.uplift", numberIn(0, 1),
+        "Uplift rate in metres per year (with mode uplift, times the noise height).",
+        [](Config& c, const Json& v) {
+            c.hydrology.erosion.upliftMetersPerYear = v.get<double>();
         }},
     Row{"output.directory", nonEmptyString(),
         "Directory the output files are written to; not part of the config hash.",

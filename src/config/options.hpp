@@ -56,6 +56,15 @@ inline constexpr std::uint64_t kMinChunkCells = 16;
 inline constexpr std::uint64_t kMinGeoTiffBlock = 16;
 inline constexpr std::uint64_t kMaxGeoTiffBlock = 65536;
 inline constexpr std::uint64_t kMaxChunkCells = 65536;
+/// hydrology.resolution: a factor beyond the map's side leaves one hydrology cell.
+inline constexpr std::uint64_t kMaxHydrologyFactor = kMaxMapSideCells;
+/// An area in square world units: beyond any map (2^40 cells of 1e7 units a side).
+inline constexpr double kMaxArea = 1e30;
+/// Strahler orders of a map of at most 2^40 cells stay far below this.
+inline constexpr std::uint64_t kMaxStrahlerOrder = 32;
+inline constexpr std::uint64_t kMaxErosionSteps = 100000;
+inline constexpr double kMaxErosionTimeStep = 1e9;
+inline constexpr double kMaxDiffusion = 1e6;
 
 /// The top-level key naming the JSON Schema a file follows (for editors); accepted and ignored.
 inline constexpr std::string_view kSchemaKey = "$schema";
@@ -95,6 +104,7 @@ enum class Kind : std::uint8_t {
     Threshold,       ///< a number on 0..1, or {"coverage": share on 0..1}
     FlagPerClass,    ///< {"lake": true, ...}: one boolean per name in `choices`
     ColourPerClass,  ///< {"lake": "#3a6ea5", ...}: one "#rrggbb" per name in `choices`
+    Colour,          ///< one "#rrggbb"
     ClassTable,      ///< an array of class entries (kClassEntryKeys)
     LayerList,       ///< an array of stacked layers (layer keys plus kStackedLayerKeys)
 };

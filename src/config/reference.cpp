@@ -42,6 +42,8 @@ std::string rangeText(const Rule& rule) {
             return "true or false for each of: " + joinNames(rule.choices, ", ");
         case Kind::ColourPerClass:
             return "\"#rrggbb\" for each of: " + joinNames(rule.choices, ", ");
+        case Kind::Colour:
+            return "\"#rrggbb\"";
         case Kind::ClassTable:
             return "at most " + std::to_string(kMaxClasses) + " classes; [] for the defaults";
         case Kind::LayerList:
@@ -62,6 +64,7 @@ std::string typeText(Kind kind) {
             return "boolean";
         case Kind::String:
         case Kind::Choice:
+        case Kind::Colour:
             return "string";
         case Kind::FileList:
             return "array of strings";

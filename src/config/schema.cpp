@@ -138,6 +138,8 @@ SchemaJson schemaOf(const Rule& rule) {
             return schemaPerName(rule.choices, {{"type", "boolean"}});
         case Kind::ColourPerClass:
             return schemaPerName(rule.choices, schemaColour());
+        case Kind::Colour:
+            return schemaColour();
         case Kind::ClassTable:
             return {{"type", "array"}, {"items", schemaClassEntry()}, {"maxItems", kMaxClasses}};
         case Kind::LayerList:

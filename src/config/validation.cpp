@@ -9,6 +9,7 @@
 #include <limits>
 
 #include "config/crs_rules.hpp"
+#include "config/hydrology_rules.hpp"
 #include "config/keys.hpp"
 #include "config/shapes.hpp"
 #include "config/terrain_rules.hpp"
@@ -129,6 +130,7 @@ Validation validate(Json& document, const Json& written, Problems& out) {
     deriveR16RowOrder(v);
     deriveNoiseVersions(v);
     checkWorldShape(v, out);
+    checkHydrology(v, out);
     return v;
 }
 

@@ -202,6 +202,8 @@ Checked checkValue(const Option& o, const Json& value, Problems& out) {
             return checkPerClass(o, value, "an object of booleans", checkBooleanAt, out);
         case Kind::ColourPerClass:
             return checkPerClass(o, value, "an object of colours", checkColourAt, out);
+        case Kind::Colour:
+            return checkColourAt(o.path, value, out);
         case Kind::ClassTable:
             return checkClassTable(o, value, out);
         case Kind::LayerList:

@@ -93,7 +93,8 @@ static_assert(namedAsInTable(kHeightTifDriver));
 const DriverRegistration kHeightTifRegistered{kHeightTifDriver};
 
 std::vector<std::unique_ptr<OutputSink>> makeSinks(const Config& config, const Terrain* terrain,
-                                                   const WalkableRegions* regions) {
+                                                   const WalkableRegions* regions,
+                                                   const HydrologyStage* hydrology) {
     std::vector<std::unique_ptr<OutputSink>> sinks;
     for (OutputFile file : config.output.files) {
         const OutputDriver& driver = driverFor(file);
@@ -101,7 +102,8 @@ std::vector<std::unique_ptr<OutputSink>> makeSinks(const Config& config, const T
         // A driver sees only the inputs it declares, so one that reads more fails here, in
         // every test, not only in runs that happen to want another output too.
         const SinkInputs inputs{driver.needsClasses(config) ? terrain : nullptr,
-                                driver.needsRegions(config) ? regions : nullptr};
+                                driver.needsRegions(config) ? regions : nullptr,
+                                driver.needsHydrology ? hydrology : nullptr};
         sinks.push_back(driver.makeSink(config, inputs));
     }
     return sinks;

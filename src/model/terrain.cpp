@@ -269,7 +269,8 @@ std::optional<std::string> findGap(const std::vector<TerrainClass>& classes) {
 // when the values are distinct, and further only by the cells tied at the cut. On the whole
 // map the share carries, in addition, the error of estimating it from a regular subsample of
 // the cells; that is 0 when the sample is every cell (maps up to kCoverageSampleCells).
-Terrain resolveTerrain(const TerrainConfig& config, const CoverageSample& sample) {
+Terrain resolveTerrain(const TerrainConfig& config, const CoverageSample& sample,
+                       bool lakesByHeight) {
     if (config.customClasses) return Terrain(config.classes);
 
     const std::size_t n = sample.height.size();
@@ -277,7 +278,9 @@ Terrain resolveTerrain(const TerrainConfig& config, const CoverageSample& sample
         assert(t.coverage >= 0 && t.coverage <= 1);
         return t.coverage * double(n);
     };
-    const double lake = config.lakeBelow.byCoverage
+    // Without lakes by height (hydrology finds them) every sampled cell is left for the others.
+    const double lake = !lakesByHeight ? -1.0
+                        : config.lakeBelow.byCoverage
                             ? thresholdBelow(sample.height, coverageCount(config.lakeBelow))
                             : config.lakeBelow.value;
     const double mountain =
@@ -310,7 +313,14 @@ Terrain resolveTerrain(const TerrainConfig& config, const CoverageSample& sample
     // says the same and keeps desert below forest, as config requires of given values.
     if (config.desertBelow.byCoverage && desert >= forest)
         desert = std::min(1.0, std::nextafter(forest, kBelowEverything));
-    return Terrain(defaultClassTable(config, lake, mountain, forest, desert));
+    std::vector<TerrainClass> table = defaultClassTable(config, lake, mountain, forest, desert);
+    // An empty range inside [0, 1] (min above max): no height matches, and the table's ends
+    // stay on 0..1 for findGap.
+    if (!lakesByHeight) {
+        table[std::size_t(DefaultClass::Lake)].heightMin = 1;
+        table[std::size_t(DefaultClass::Lake)].heightMax = 0;
+    }
+    return Terrain(std::move(table));
 }
 
 }  // namespace terragrid

@@ -6,6 +6,9 @@
 #include <cmath>
 #include <memory>
 #include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
 
 #include <tbb/blocked_range2d.h>
 #include <tbb/parallel_for.h>
@@ -24,14 +27,91 @@ std::int64_t coverageStep(const MapConfig& map) {
     return ratio <= 1.0 ? 1 : static_cast<std::int64_t>(std::ceil(std::sqrt(ratio)));
 }
 
+/// The index of the class named `name` (makeTerrain appends lake and river with hydrology).
+std::uint8_t classNamed(const Terrain& terrain, std::string_view name) {
+    const auto& classes = terrain.classes();
+    for (std::size_t i = 0; i < classes.size(); ++i)
+        if (classes[i].name == name) return static_cast<std::uint8_t>(i);
+    throw std::logic_error("hydrology: the terrain has no class '" + std::string(name) + "'");
+}
+
+/// A tile with hydrology: the noise heights through the stage's rule (hydrologyCells), then
+/// lake and river cells take their classes and every other cell is classified by its
+/// (eroded) height as without hydrology.
+void generateWaterTile(const MapFields& fields, const TileRect& rect, Tile& tile) {
+    const auto width = static_cast<std::size_t>(rect.width);
+    const auto cells = static_cast<std::size_t>(rect.cellCount());
+    std::vector<std::int64_t> cols(width);
+    for (std::size_t c = 0; c < width; ++c) cols[c] = rect.col0 + std::int64_t(c);
+    const double low = fields.config.elevation.minMeters;
+    const double span = fields.config.elevation.maxMeters - low;
+    const bool eroded = fields.config.hydrology.erosion.enabled;
+    std::vector<double> height(cells);
+    {
+        LayerStackRows heightRows(fields.height, cols.data(), width);
+        for (std::int64_t r = 0; r < rect.height; ++r) {
+            const std::size_t at = static_cast<std::size_t>(r) * width;
+            heightRows.row(rect.row0 + r, height.data() + at);
+            for (std::size_t c = 0; c < width; ++c)
+                tile.elevationMeters[at + c] = static_cast<float>(low + span * height[at + c]);
+        }
+    }
+    std::vector<WaterCell> water(cells);
+    hydrologyCells(*fields.hydrology, rect, fields.config.map.fullCol0,
+                   fields.config.map.fullRow0, tile.elevationMeters.data(), water.data());
+    tile.water.resize(cells);
+    tile.waterDepth.resize(cells);
+    tile.flow.resize(cells);
+    tile.riverOrder.resize(cells);
+    for (std::size_t i = 0; i < cells; ++i) {
+        const WaterCell& w = water[i];
+        tile.elevationMeters[i] = w.elevationMeters;
+        tile.water[i] = static_cast<std::uint8_t>(w.water);
+        tile.waterDepth[i] = w.depthMeters;
+        tile.flow[i] = w.flow;
+        tile.riverOrder[i] = w.order;
+        // Classes read the eroded height on the noise's 0..1 scale.
+        if (eroded)
+            height[i] = std::clamp((double(w.elevationMeters) - low) / span, 0.0, 1.0);
+    }
+    if (!fields.terrain) return;
+    const HydrologyConfig& config = fields.config.hydrology;
+    LayerStackRows moistureRows(fields.moisture, cols.data(), width);
+    std::vector<double> moisture(width);
+    for (std::int64_t r = 0; r < rect.height; ++r) {
+        moistureRows.row(rect.row0 + r, moisture.data());
+        for (std::size_t c = 0; c < width; ++c) {
+            const std::size_t at = static_cast<std::size_t>(r) * width + c;
+            const auto kind = static_cast<Water>(tile.water[at]);
+            std::uint8_t cls = kind == Water::Lake    ? fields.lakeClass
+                               : kind == Water::River ? fields.riverClass
+                                                      : fields.terrain->classify(height[at],
+                                                                                 moisture[c]);
+            tile.classIndex[at] = cls;
+            bool walkable = fields.terrain->walkable(cls);
+            // Fords: shallow, low-order rivers can be crossed.
+            if (kind == Water::River && tile.riverOrder[at] <= config.fordMaxOrder)
+                walkable = true;
+            tile.walkable[at] = walkable ? 1 : 0;
+        }
+    }
+}
+
 }  // namespace
 
-MapFields::MapFields(const World& cfg, const Terrain* terrainRules)
+MapFields::MapFields(const World& cfg, const Terrain* terrainRules,
+                     const HydrologyStage* hydrologyStage)
     : config(cfg),
       surface(cfg.map),
       height(cfg.height, surface, cfg.seed),
       moisture(cfg.moisture, surface, cfg.seed),
-      terrain(terrainRules) {}
+      terrain(terrainRules),
+      hydrology(hydrologyStage) {
+    if (hydrology && terrain) {
+        lakeClass = classNamed(*terrain, "lake");
+        riverClass = classNamed(*terrain, "river");
+    }
+}
 
 void generateTile(const MapFields& fields, const TileRect& rect, Tile& tile) {
     const auto width = static_cast<std::size_t>(rect.width);
@@ -40,6 +120,14 @@ void generateTile(const MapFields& fields, const TileRect& rect, Tile& tile) {
     tile.elevationMeters.resize(cells);
     tile.classIndex.resize(fields.terrain ? cells : 0);
     tile.walkable.resize(fields.terrain ? cells : 0);
+    if (fields.hydrology) {
+        generateWaterTile(fields, rect, tile);
+        return;
+    }
+    tile.water.clear();
+    tile.waterDepth.clear();
+    tile.flow.clear();
+    tile.riverOrder.clear();
 
     std::vector<std::int64_t> cols(width);
     for (std::size_t c = 0; c < width; ++c) cols[c] = rect.col0 + std::int64_t(c);
@@ -105,16 +193,36 @@ CoverageSample sampleForCoverage(const World& config) {
 }
 
 Terrain makeTerrain(const World& config) {
-    return resolveTerrain(config.terrain,
-                          config.terrain.usesCoverage() ? sampleForCoverage(config) : CoverageSample{});
+    const bool hydrology = config.hydrology.enabled;
+    Terrain terrain = resolveTerrain(
+        config.terrain,
+        config.terrain.usesCoverage() ? sampleForCoverage(config) : CoverageSample{}, !hydrology);
+    if (!hydrology) return terrain;
+    std::vector<TerrainClass> classes = terrain.classes();
+    const auto has = [&](std::string_view name) {
+        return std::any_of(classes.begin(), classes.end(),
+                           [&](const TerrainClass& c) { return c.name == name; });
+    };
+    // Appended after a table that covers every (height, moisture), so classify never picks
+    // them: only the stage's water does.
+    if (!has("lake")) {
+        const DefaultClassInfo& lake = kDefaultClasses[std::size_t(DefaultClass::Lake)];
+        classes.push_back({.name = std::string(lake.name), .colour = lake.colour,
+                           .walkable = lake.walkable});
+    }
+    if (!has("river"))
+        classes.push_back({.name = "river", .colour = config.hydrology.riverColour,
+                           .walkable = config.hydrology.riverWalkable});
+    return Terrain(std::move(classes));
 }
 
 GenerationTimes generateMap(const World& config, const Terrain* terrain,
-                            const std::vector<TileSink*>& sinks, const ProgressFn& progress) {
+                            const std::vector<TileSink*>& sinks, const ProgressFn& progress,
+                            const HydrologyStage* hydrology) {
     const auto start = Clock::now();
     GenerationTimes times;
     const TileLayout layout(config.map);
-    const MapFields fields(config, terrain);
+    const MapFields fields(config, terrain, hydrology);
     for (TileSink* sink : sinks) sink->begin(layout);
     // Tile summaries are made on the workers when a sink reads them: the most any sink asks.
     bool summarise = false, complete = false;

@@ -29,8 +29,8 @@ using namespace terragrid;
 
 struct Options {
     std::vector<int> sizes{1024, 2048};
-    hydro::ErosionParams params;
-    hydro::ErosionMode mode = hydro::ErosionMode::Uplift;
+    hydro::ErosionParams params = test::defaultErosion();
+    hydro::ErosionMode mode = hydro::ErosionMode::Relief;  // the default (configs/default.json)
     int threads = 0;
     std::vector<std::string> overrides;  ///< config overrides for the noise (--seed=)
     std::string summaryFile;

@@ -30,14 +30,17 @@ static_assert(kErosionModeNames.size() == std::size_t(ErosionMode::Last) + 1);
 
 /// Parameters in metres and years. For n = 1 the model is linear in height: scaling the initial
 /// surface and the uplift by c scales the result by c, so the defaults suit any relief.
+/// The model's parameters. They start neutral (no step): their defaults live in one place,
+/// configs/default.json (hydrology.erosion), and erosionParams() in
+/// pipeline/hydrology_stage.hpp carries a config's values here.
 struct ErosionParams {
-    int steps = 100;          ///< time steps (>= 0)
-    double k = 2e-5;          ///< erodibility K (>= 0), yr^-1 m^(1 - 2m) for n = 1
-    double m = 0.5;           ///< drainage-area exponent (> 0)
-    double n = 1.0;           ///< slope exponent (> 0); m / n is the concavity theta
-    double diffusion = 0.05;  ///< hillslope diffusivity D (>= 0), m^2/yr
-    double dt = 1e4;          ///< years per step (> 0)
-    double uplift = 1e-3;     ///< uplift rate U (>= 0), m/yr, times the uplift field if given
+    int steps = 0;          ///< time steps (>= 0)
+    double k = 0;           ///< erodibility K (>= 0), yr^-1 m^(1 - 2m) for n = 1
+    double m = 0;           ///< drainage-area exponent (> 0)
+    double n = 0;           ///< slope exponent (> 0); m / n is the concavity theta
+    double diffusion = 0;   ///< hillslope diffusivity D (>= 0), m^2/yr
+    double dt = 0;          ///< years per step (> 0)
+    double uplift = 0;      ///< uplift rate U (>= 0), m/yr, times the uplift field if given
 };
 
 /// Memory erode() holds per cell of the grid, besides the grid itself: heights, uplift, area

@@ -34,12 +34,20 @@ enum class OutputFile : std::uint8_t {
     WeightPng,    ///< weight_<class>.png: each class's weight as 8-bit grey (Unreal)
     ClassesQml,   ///< classes.qml: QGIS style of classes.tif (paletted: names and colours)
     HeightQml,    ///< height.qml: QGIS style of height.tif (height.png's colour ramp)
-    Last = HeightQml
+    FlowTif,      ///< flow.tif: Float32 flow accumulation (hydrology)
+    WaterTif,     ///< water.tif: UInt8 0 land, 1 lake or sea, 2 river (hydrology)
+    WaterDepthTif,  ///< water_depth.tif: Float32 metres of standing water (hydrology)
+    RiversGeojson,  ///< rivers.geojson: river LineStrings (hydrology)
+    LakesGeojson,   ///< lakes.geojson: lake Polygons (hydrology)
+    WaterMaskPng,   ///< water_mask.png: 8-bit grey water mask for engines (hydrology)
+    Last = WaterMaskPng
 };
-inline constexpr std::array<std::string_view, 15> kOutputFileNames{
-    "height.tif", "classes.tif",  "walkable.tif", "preview.png", "height.png",
-    "stats.json", "height.r16",   "height16.png", "height16.tif", "map.tmj",
-    "height.exr", "splat.png",    "weight.png",   "classes.qml", "height.qml"};
+inline constexpr std::array<std::string_view, 21> kOutputFileNames{
+    "height.tif",      "classes.tif",    "walkable.tif",  "preview.png",    "height.png",
+    "stats.json",      "height.r16",     "height16.png",  "height16.tif",   "map.tmj",
+    "height.exr",      "splat.png",      "weight.png",    "classes.qml",    "height.qml",
+    "flow.tif",        "water.tif",      "water_depth.tif", "rivers.geojson", "lakes.geojson",
+    "water_mask.png"};
 static_assert(kOutputFileNames.size() == std::size_t(OutputFile::Last) + 1);
 
 /// Whether preview.png and height.png carry a legend: auto draws one in pictures at least

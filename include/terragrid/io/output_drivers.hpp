@@ -12,6 +12,7 @@
 #include "terragrid/io/config.hpp"
 #include "terragrid/io/outputs.hpp"
 #include "terragrid/model/terrain.hpp"
+#include "terragrid/pipeline/hydrology_stage.hpp"
 #include "terragrid/pipeline/regions.hpp"
 
 namespace terragrid {
@@ -53,6 +54,7 @@ struct WriterMemory {
 struct SinkInputs {
     const Terrain* terrain = nullptr;          ///< set when needsClasses(config)
     const WalkableRegions* regions = nullptr;  ///< set when needsRegions(config)
+    const HydrologyStage* hydrology = nullptr;  ///< set when the driver needsHydrology
 };
 
 /// One output file's driver. Rows are constant and live for the whole program.
@@ -64,6 +66,8 @@ struct OutputDriver {
     bool (*needsClasses)(const Config& config) = nullptr;
     /// Whether the output needs the WalkableRegions (the mask after the connectivity rule).
     bool (*needsRegions)(const Config& config) = nullptr;
+    /// Whether the output shows hydrology (and so exists only with hydrology.enabled).
+    bool needsHydrology = false;
     /// Makes the sink writing the output into config.output.directory; null for an output
     /// the run writes itself (stats.json). Throws std::invalid_argument naming the file when
     /// an input it needs is null, OutputError when a file cannot be created.

@@ -38,7 +38,9 @@ public:
 /// written from regions->mask() in finish(), so `regions` must come before the returned sinks
 /// in the list given to generateMap. Throws std::invalid_argument naming the file when one it
 /// needs is null, OutputError if a temporary file cannot be created.
+/// `hydrology` (the stage of the whole configured map) is required for the water outputs.
 std::vector<std::unique_ptr<OutputSink>> makeSinks(const Config& config, const Terrain* terrain,
-                                                   const WalkableRegions* regions);
+                                                   const WalkableRegions* regions,
+                                                   const HydrologyStage* hydrology = nullptr);
 
 }  // namespace terragrid

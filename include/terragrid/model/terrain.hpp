@@ -151,7 +151,9 @@ struct CoverageSample {
 /// given by coverage turned into a value so that the share of `sample` cells in each class is
 /// as close to the target as the sample allows. Deterministic. Throws TerrainError when a
 /// target cannot be reached (e.g. more forest than there is ground) or the resolved lake
-/// threshold is not below the mountain threshold.
-Terrain resolveTerrain(const TerrainConfig& config, const CoverageSample& sample);
+/// threshold is not below the mountain threshold. `lakesByHeight` false (lakes come from
+/// hydrology): the default table's lake class matches no cell and its threshold is ignored.
+Terrain resolveTerrain(const TerrainConfig& config, const CoverageSample& sample,
+                       bool lakesByHeight = true);
 
 }  // namespace terragrid

@@ -63,6 +63,56 @@ struct ElevationConfig {
     double maxMeters = 0;  ///< elevation written for noise value 1
 };
 
+/// Where rain falls for flow accumulation: the same on every cell, or in proportion to the
+/// moisture layer (0..1).
+enum class Rainfall : std::uint8_t { Uniform, Moisture, Last = Moisture };
+inline constexpr std::array<std::string_view, 2> kRainfallNames{"uniform", "moisture"};
+static_assert(kRainfallNames.size() == std::size_t(Rainfall::Last) + 1);
+
+/// What the noise height is to erosion: the uplift rate's scale (ranges rise where it is high
+/// and rivers cut them as they rise), or the initial relief that erosion carves.
+enum class NoiseRole : std::uint8_t { Uplift, Relief, Last = Relief };
+inline constexpr std::array<std::string_view, 2> kNoiseRoleNames{"uplift", "relief"};
+static_assert(kNoiseRoleNames.size() == std::size_t(NoiseRole::Last) + 1);
+
+/// `hydrology.erosion`: the stream-power and hillslope-diffusion landscape evolution run on
+/// the hydrology grid before lakes and rivers are found (Braun and Willett 2013).
+struct ErosionConfig {
+    bool enabled = false;
+    NoiseRole noiseRole = NoiseRole::Uplift;
+    std::int32_t steps = 0;     ///< time steps
+    double timeStepYears = 0;   ///< length of one step
+    double k = 0;               ///< erodibility of the stream-power law E = k A^m S^n
+    double m = 0;               ///< area exponent
+    double n = 0;               ///< slope exponent
+    double diffusion = 0;       ///< hillslope diffusivity, m^2 per year
+    double upliftMetersPerYear = 0;  ///< uplift rate (times the noise height with Uplift)
+};
+
+/// `hydrology`: water on the whole map, computed once before the tiles (design.md, data
+/// flow) on a grid `resolution` times coarser than the map (see HydrologyStage).
+struct HydrologyConfig {
+    bool enabled = false;
+    /// Map cells per hydrology cell along each side: 1 the map's own grid; 0 chooses
+    /// (hydrologyFactor in pipeline/hydrology_stage.hpp).
+    std::int64_t resolution = 0;
+    double minLakeDepthMeters = 0;   ///< a filled depression at least this deep is a lake
+    double minLakeAreaSquareMeters = 0;  ///< ... or one at least this large
+    /// Rivers where the upstream area (weighted by the rainfall) exceeds this, in square
+    /// world units (square metres on a metre CRS): the same rivers at any cell size.
+    double riverThresholdSquareMeters = 0;
+    Rainfall rainfall = Rainfall::Uniform;
+    /// Noise height (0..1) below which cells are sea: outlets, drawn as standing water at sea
+    /// level. 0: no sea (only the map edge drains).
+    double seaLevel = 0;
+    Rgb riverColour{};
+    bool riverWalkable = false;
+    /// Rivers of Strahler order up to this are fords: walkable whatever riverWalkable says
+    /// (0: no fords).
+    std::int32_t fordMaxOrder = 0;
+    ErosionConfig erosion;
+};
+
 /// Everything that decides a map's cells: the same World gives the same cells, bit for bit.
 struct World {
     std::uint64_t seed = 0;
@@ -73,6 +123,7 @@ struct World {
     LayerStackParams moisture;
     ElevationConfig elevation;
     TerrainConfig terrain;
+    HydrologyConfig hydrology;
 };
 
 }  // namespace terragrid

@@ -14,6 +14,7 @@
 #include "terragrid/model/surface.hpp"
 #include "terragrid/model/terrain.hpp"
 #include "terragrid/model/tiling.hpp"
+#include "terragrid/pipeline/hydrology_stage.hpp"
 #include "terragrid/pipeline/tile_summary.hpp"
 
 namespace terragrid {
@@ -28,6 +29,12 @@ struct Tile {
     std::vector<float> elevationMeters;
     std::vector<std::uint8_t> classIndex;  ///< index into Terrain::classes()
     std::vector<std::uint8_t> walkable;    ///< 1 walkable, 0 not (the class's flag)
+    /// With hydrology (MapFields::hydrology) only, else empty: each cell's Water, lake depth
+    /// in metres, flow accumulation (map cells' worth) and Strahler order of river cells.
+    std::vector<std::uint8_t> water;
+    std::vector<float> waterDepth;
+    std::vector<float> flow;
+    std::vector<std::uint8_t> riverOrder;
     /// Made by generateMap's workers when a sink wants it (TileSink::wantsSummary), so the
     /// serial stage does no work per cell for the statistics; else empty.
     std::optional<TileSummary> summary;
@@ -80,14 +87,20 @@ using ProgressFn = std::function<void(std::int64_t, std::int64_t)>;
 /// The layers of a map and how its cells are classified: what generateTile needs.
 /// Immutable and thread-safe.
 struct MapFields {
-    /// `terrain` null: heights only (no moisture layer, no classes).
-    MapFields(const World& config, const Terrain* terrain);
+    /// `terrain` null: heights only (no moisture layer, no classes). `hydrology` null: no
+    /// water (the stage of the whole configured map when config is a window of it).
+    MapFields(const World& config, const Terrain* terrain,
+              const HydrologyStage* hydrology = nullptr);
 
     const World& config;
     Surface surface;
     LayerStack height;
     LayerStack moisture;
     const Terrain* terrain;
+    const HydrologyStage* hydrology;
+    /// With hydrology and a terrain: the classes lake and river cells take.
+    std::uint8_t lakeClass = 0;
+    std::uint8_t riverClass = 0;
 };
 
 /// Fills `tile` for `rect`: a pure function of (config, cell), see design.md principle 1.
@@ -102,6 +115,9 @@ CoverageSample sampleForCoverage(const World& config);
 
 /// The run's Terrain: resolveTerrain on config.terrain, sampling only when a threshold is
 /// given by coverage. Throws TerrainError when a coverage target cannot be reached.
+/// With hydrology on, lakes come from the stage instead of terrain.lake_below (the default
+/// table's lake class then matches no height), and a class named "river" (and "lake", for a
+/// custom table without one) is appended.
 Terrain makeTerrain(const World& config);
 
 /// Where generation spent its time.
@@ -123,7 +139,9 @@ struct GenerationTimes {
 /// tbb::global_control or tbb::task_arena to set the thread count) and hands them to every
 /// sink in tile order. `terrain` null: heights only. At most a few tiles per thread are alive
 /// at once. Exceptions from sinks propagate after the pipeline stops.
+/// `hydrology`: the stage of the whole configured map (null: no water).
 GenerationTimes generateMap(const World& config, const Terrain* terrain,
-                            const std::vector<TileSink*>& sinks, const ProgressFn& progress = {});
+                            const std::vector<TileSink*>& sinks, const ProgressFn& progress = {},
+                            const HydrologyStage* hydrology = nullptr);
 
 }  // namespace terragrid

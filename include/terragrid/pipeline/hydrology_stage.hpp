@@ -1,0 +1,105 @@
+#pragma once
+// The whole-map hydrology stage (design.md, data flow): the height field of the whole map
+// sampled on the hydrology grid, eroded when configured, its depressions filled into lakes,
+// its flow routed and accumulated into rivers, computed once before the tiles. Every cell of
+// every tile is then a pure function of (config, this stage, cell): hydrologyCells carries the
+// grid's results to map cells by a fixed rule, so tiles, threads, windows and shards all see
+// the same water.
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "terragrid/hydro/depressions.hpp"
+#include "terragrid/hydro/erosion.hpp"
+#include "terragrid/model/tiling.hpp"
+#include "terragrid/model/world.hpp"
+
+namespace terragrid {
+
+/// Water class of a map cell (water.tif's values).
+enum class Water : std::uint8_t { Land = 0, Lake = 1, River = 2 };
+
+/// Maps whose longer side is at most this many cells get hydrology on their own grid under
+/// hydrology.resolution 0 (auto); longer ones a grid about this long.
+inline constexpr std::int64_t kAutoHydrologySide = 4096;
+
+/// The erosion model's parameters from the config's hydrology.erosion (its only source of
+/// defaults: configs/default.json).
+hydro::ErosionParams erosionParams(const ErosionConfig& erosion);
+
+/// Map cells per hydrology cell along each side for this map: hydrology.resolution, or, when
+/// it is 0, 1 up to kAutoHydrologySide cells and else ceil(longer side / kAutoHydrologySide).
+/// A function of the config alone (never of the machine), so every shard picks the same grid.
+std::int64_t hydrologyFactor(const World& world);
+
+/// Bytes the stage holds at its peak for this map (the memory plan, --dry-run).
+std::uint64_t hydrologyMemoryBytes(const World& world);
+
+/// Figures for stats.json, of the whole map.
+struct HydrologyFacts {
+    std::int64_t factor = 1;            ///< map cells per hydrology cell along a side
+    std::int64_t gridWidth = 0, gridHeight = 0;
+    std::int64_t lakes = 0;             ///< lakes (the sea not counted)
+    std::int64_t lakeCells = 0;         ///< map cells under lakes (hydrology cells x factor^2)
+    std::int64_t seaCells = 0;          ///< likewise, under the sea
+    std::int64_t riverCells = 0;        ///< hydrology cells that are river
+    std::vector<double> riverLengthByOrder;  ///< world units; [0] is order 1
+    double theta = 0;                   ///< slope-area fit of the river cells, S ~ A^-theta
+    bool thetaValid = false;
+    double erodeSeconds = 0, fillSeconds = 0, lakesSeconds = 0, routeSeconds = 0,
+           accumulateSeconds = 0, riversSeconds = 0, sampleSeconds = 0, totalSeconds = 0;
+};
+
+/// The stage's results on the hydrology grid (gridWidth x gridHeight, row-major). Hydrology
+/// cell (i, j) stands for map cells [i f, i f + f) x [j f, j f + f) and was sampled at map cell
+/// (min(i f + f/2, W-1), min(j f + f/2, H-1)), f = factor. Immutable after computeHydrology;
+/// thread-safe to read.
+struct HydrologyStage {
+    std::int64_t factor = 1;
+    std::int64_t mapWidth = 0, mapHeight = 0;  ///< the whole map's cells
+    std::int64_t gridWidth = 0, gridHeight = 0;
+    double seaLevelMeters = 0;   ///< below it a cell is sea (when hasSea)
+    bool hasSea = false;
+    /// Eroded minus noise height (metres) per hydrology cell; empty without erosion.
+    std::vector<float> erosionDelta;
+    /// The eroded height itself per hydrology cell (with factor 1 the map's heights); empty
+    /// without erosion.
+    std::vector<float> erodedHeight;
+    /// Water surface (metres) of the lake covering a hydrology cell, NaN where there is none.
+    std::vector<float> lakeSurface;
+    /// The lakes of the hydrology grid (hydro::findLakes): ids per cell, surface per id.
+    hydro::Lakes lakes;
+    std::vector<std::uint32_t> receiver;  ///< hydro::kNoReceiver at outlets
+    std::vector<float> accumulation;      ///< rainfall in map cells' worth, the cell included
+    std::vector<std::uint8_t> strahler;   ///< Strahler order of river cells, 0 elsewhere
+    HydrologyFacts facts;
+};
+
+/// Runs the stage for the whole map of `world` (a window's cells are the whole map's: pass the
+/// configured World, not the window's). Deterministic: the same bits for any thread count.
+/// Precondition: world.hydrology.enabled, a plane map that does not wrap.
+HydrologyStage computeHydrology(const World& world);
+
+/// The water of one map cell as the tiles see it.
+struct WaterCell {
+    float elevationMeters = 0;  ///< the (eroded) ground
+    Water water = Water::Land;
+    float depthMeters = 0;      ///< lake (or sea) water above the ground; 0 elsewhere
+    float flow = 0;             ///< accumulation of the hydrology cell it lies in
+    std::uint8_t order = 0;     ///< Strahler order of a river cell
+};
+
+/// The water of every cell of `rect` (cells of a map whose whole-map column and row are
+/// col + fullCol0, row + fullRow0), given each cell's noise height in metres. The rule:
+/// - height: noise height + the erosion delta interpolated bilinearly between the hydrology
+///   cells' sample points (factor 1: the eroded height itself);
+/// - lake: the hydrology cell the map cell lies in has a lake whose surface is above the map
+///   cell's height (depth = surface - height); sea: height below the sea level;
+/// - river: the map cell lies on the 8-connected line (Bresenham) between the sample points of
+///   a river hydrology cell and of its receiver; order and flow are the largest of those lines.
+/// Thread-safe.
+void hydrologyCells(const HydrologyStage& stage, const TileRect& rect, std::int64_t fullCol0,
+                    std::int64_t fullRow0, const float* noiseMeters, WaterCell* out);
+
+}  // namespace terragrid

@@ -1,0 +1,247 @@
+// rivers.geojson and lakes.geojson: the hydrology stage's rivers and lakes as vector features
+// in the map's CRS (RFC 7946 layout; the CRS named in a "crs" member as GDAL writes it for
+// projected data). They describe the whole map's water, also when a run writes a window or a
+// shard (the stage is of the whole map; the files are small): every piece writes the same
+// bytes, so any one of them serves. Written from the stage in finish(), not from the tiles.
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "io/atomic_file.hpp"
+#include "io/sinks.hpp"
+#include "io/size_bounds.hpp"
+#include "terragrid/hydro/lake_outlines.hpp"
+#include "terragrid/hydro/rivers.hpp"
+
+namespace terragrid {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+/// World coordinates of whole-map cell corners and centres, for a config that may be a window.
+struct WorldGrid {
+    explicit WorldGrid(const Config& config)
+        : geometry(TileLayout(config.map).geometry()),
+          col0(config.map.fullCol0),
+          row0(config.map.fullRow0) {}
+
+    /// World x of the left edge of whole-map column `col`.
+    double edgeX(std::int64_t col) const {
+        return double(geometry.originCol + col - col0) * geometry.cellSize;
+    }
+    double edgeY(std::int64_t row) const {
+        return double(geometry.originRow - (row - row0)) * geometry.cellSize;
+    }
+    double centreX(std::int64_t col) const { return geometry.cellX(col - col0); }
+    double centreY(std::int64_t row) const { return geometry.cellY(row - row0); }
+
+    GridGeometry geometry;
+    std::int64_t col0, row0;
+};
+
+std::int64_t samplePoint(std::int64_t index, std::int64_t factor, std::int64_t cells) {
+    return std::min(index * factor + factor / 2, cells - 1);
+}
+
+/// A FeatureCollection written feature by feature (never the whole document in memory), in
+/// the map's CRS.
+class FeatureWriter {
+public:
+    FeatureWriter(AtomicFile& file, const Config& config, std::string_view name) : m_file(file) {
+        const Json crs{{"type", "name"},
+                       {"properties",
+                        {{"name", "urn:ogc:def:crs:EPSG::" + std::to_string(config.output.crs.epsg)}}}};
+        m_buffer = R"({"type":"FeatureCollection","name":)" + Json(name).dump() +
+                   R"(,"crs":)" + crs.dump() + R"(,"features":[)";
+    }
+    void add(const Json& feature) {
+        if (m_features++ > 0) m_buffer += ',';
+        m_buffer += feature.dump();
+        if (m_buffer.size() >= kFlushBytes) flush();
+    }
+    void close() {
+        m_buffer += "]}\n";
+        flush();
+    }
+
+private:
+    static constexpr std::size_t kFlushBytes = std::size_t{1} << 20;
+    void flush() {
+        m_file.write(m_buffer);
+        m_buffer.clear();
+    }
+    AtomicFile& m_file;
+    std::string m_buffer;
+    std::int64_t m_features = 0;
+};
+
+/// One LineString per reach of river (hydro::riverPolylines: between sources, confluences and
+/// mouths) through the sample points of its hydrology cells, ending on the cell it flows into
+/// (a confluence, a lake, the sea), so reaches join.
+void riverFeatures(const Config& config, const HydrologyStage& s, AtomicFile& file) {
+    FeatureWriter features(file, config, "rivers");
+    const WorldGrid grid(config);
+    const auto point = [&](std::uint32_t cell) {
+        const auto i = std::int64_t(cell) % s.gridWidth, j = std::int64_t(cell) / s.gridWidth;
+        return Json::array({grid.centreX(samplePoint(i, s.factor, s.mapWidth)),
+                            grid.centreY(samplePoint(j, s.factor, s.mapHeight))});
+    };
+    std::vector<std::uint8_t> river(s.strahler.size());
+    for (std::size_t i = 0; i < river.size(); ++i) river[i] = s.strahler[i] != 0 ? 1 : 0;
+    const hydro::FlowRouting routing{.receiver = s.receiver, .order = {}};
+    const double cellArea = config.map.groundCell() * config.map.groundCell();
+    for (const hydro::RiverPolyline& reach :
+         hydro::riverPolylines(routing, river, s.strahler, s.accumulation)) {
+        Json line = Json::array();
+        for (std::uint32_t cell : reach.cells) line.push_back(point(cell));
+        // The cell the river flows into (a lake or the sea), so it visibly reaches it.
+        const std::uint32_t last = reach.cells.back();
+        if (!reach.endsAtJoint && s.receiver[last] != hydro::kNoReceiver)
+            line.push_back(point(s.receiver[last]));
+        if (line.size() < 2) line.push_back(line[0]);  // a one-cell river at the edge
+        features.add(
+            {{"type", "Feature"},
+             {"properties",
+              {{"strahler", reach.order},
+               {"discharge_cells", reach.discharge},
+               {"upstream_area", double(reach.discharge) * cellArea}}},
+             {"geometry", {{"type", "LineString"}, {"coordinates", std::move(line)}}}});
+    }
+    features.close();
+}
+
+/// One MultiPolygon per lake (hydro::lakePolygons: rings along the hydrology cells' edges),
+/// each corner at the edge of the map cells the hydrology cell stands for, with the lake's
+/// surface height.
+void lakeFeatures(const Config& config, const HydrologyStage& s, AtomicFile& file) {
+    FeatureWriter features(file, config, "lakes");
+    const WorldGrid grid(config);
+    std::vector<std::int64_t> cellsOf(s.lakes.count() + 1, 0);
+    for (std::uint32_t id : s.lakes.id) cellsOf[id] += 1;
+    const auto corner = [&](const hydro::CornerPoint& p) {
+        return Json::array({grid.edgeX(std::min(std::int64_t(p.x) * s.factor, s.mapWidth)),
+                            grid.edgeY(std::min(std::int64_t(p.y) * s.factor, s.mapHeight))});
+    };
+    const double cellArea = config.map.groundCell() * config.map.groundCell();
+    // lakePolygons orders by lake: one lake's polygons are gathered, written, dropped.
+    const std::vector<hydro::LakePolygon> outlines =
+        hydro::lakePolygons(s.lakes, std::int32_t(s.gridWidth), std::int32_t(s.gridHeight));
+    for (std::size_t first = 0; first < outlines.size();) {
+        const std::uint32_t id = outlines[first].lake;
+        Json polygons = Json::array();
+        std::size_t end = first;
+        for (; end < outlines.size() && outlines[end].lake == id; ++end) {
+            Json rings = Json::array();
+            for (const auto& ring : outlines[end].rings) {
+                Json points = Json::array();
+                for (const hydro::CornerPoint& p : ring) points.push_back(corner(p));
+                rings.push_back(std::move(points));
+            }
+            polygons.push_back(std::move(rings));
+        }
+        const double mapCells = double(cellsOf[id]) * double(s.factor * s.factor);
+        features.add(
+            {{"type", "Feature"},
+             {"properties",
+              {{"id", id}, {"surface_m", s.lakes.surface[id]}, {"area", mapCells * cellArea}}},
+             {"geometry", {{"type", "MultiPolygon"}, {"coordinates", std::move(polygons)}}}});
+        first = end;
+    }
+    features.close();
+}
+
+/// A GeoJSON file made from the stage in finish().
+class GeoJsonSink final : public OutputSink {
+public:
+    GeoJsonSink(const Config& config, OutputFile file, const HydrologyStage& stage,
+                void (*features)(const Config&, const HydrologyStage&, AtomicFile&))
+        : m_config(config), m_stage(stage), m_features(features),
+          m_file(outputPath(config, file)) {}
+
+    const std::string& path() const override { return m_file.targetPath(); }
+    void begin(const TileLayout&) override {}
+    void consume(const Tile&) override {}
+    void finish() override { m_features(m_config, m_stage, m_file); }
+    void commit() override { m_file.commit(); }
+
+private:
+    const Config& m_config;
+    const HydrologyStage& m_stage;
+    void (*m_features)(const Config&, const HydrologyStage&, AtomicFile&);
+    AtomicFile m_file;
+};
+
+/// Hydrology cells of the whole map, known from the config alone.
+std::uint64_t gridCells(const Config& config) {
+    const std::int64_t f = hydrologyFactor(config);
+    return std::uint64_t((config.map.wholeWidth() + f - 1) / f) *
+           std::uint64_t((config.map.wholeHeight() + f - 1) / f);
+}
+
+// How much water there is is known only after the stage: like compressed data, the bound is
+// the worst case, usually far above the file (the plan counts it as such).
+constexpr bool kLooseBound = true;
+
+// At most one feature and one point per hydrology cell (a stretch's points are distinct
+// cells, plus the one it ends on): a feature's own text is below 200 bytes, a point's 60.
+PlannedOutput riversBound(const Config& config) {
+    return bounds::plannedFile(config, OutputFile::RiversGeojson, 1024 + gridCells(config) * 320,
+                               kLooseBound);
+}
+// At most one rectangle (5 points) and one feature per hydrology cell.
+PlannedOutput lakesBound(const Config& config) {
+    return bounds::plannedFile(config, OutputFile::LakesGeojson, 1024 + gridCells(config) * 520,
+                               kLooseBound);
+}
+
+// Features are written one by one: the vectorised reaches or outlines (cell indices or
+// corners, at most a few per hydrology cell) and one lake's JSON tree at a time, plus the
+// 1 MiB buffer, and the outlines (8-byte corners, at most four per hydrology cell).
+WriterMemory vectorMemory(const Config& config, int) {
+    return {MemoryGroup::Writers, 0, (std::uint64_t{1} << 21) + 48 * gridCells(config)};
+}
+
+}  // namespace
+
+constexpr OutputDriver kRiversGeojsonDriver{
+    .file = OutputFile::RiversGeojson,
+    .name = "rivers.geojson",
+    .needsClasses = neverNeeded,
+    .needsRegions = neverNeeded,
+    .needsHydrology = true,
+    .makeSink = [](const Config& config, const SinkInputs& in) -> std::unique_ptr<OutputSink> {
+        return std::make_unique<GeoJsonSink>(
+            config, OutputFile::RiversGeojson,
+            requiredInput(in.hydrology, OutputFile::RiversGeojson, "the hydrology stage"),
+            riverFeatures);
+    },
+    .diskBound = riversBound,
+    .memoryBound = vectorMemory,
+};
+static_assert(namedAsInTable(kRiversGeojsonDriver));
+const DriverRegistration kRiversGeojsonRegistered{kRiversGeojsonDriver};
+
+constexpr OutputDriver kLakesGeojsonDriver{
+    .file = OutputFile::LakesGeojson,
+    .name = "lakes.geojson",
+    .needsClasses = neverNeeded,
+    .needsRegions = neverNeeded,
+    .needsHydrology = true,
+    .makeSink = [](const Config& config, const SinkInputs& in) -> std::unique_ptr<OutputSink> {
+        return std::make_unique<GeoJsonSink>(
+            config, OutputFile::LakesGeojson,
+            requiredInput(in.hydrology, OutputFile::LakesGeojson, "the hydrology stage"),
+            lakeFeatures);
+    },
+    .diskBound = lakesBound,
+    .memoryBound = vectorMemory,
+};
+static_assert(namedAsInTable(kLakesGeojsonDriver));
+const DriverRegistration kLakesGeojsonRegistered{kLakesGeojsonDriver};
+
+}  // namespace terragrid

@@ -1,0 +1,365 @@
+#include "terragrid/pipeline/hydrology_stage.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+
+#include <tbb/blocked_range2d.h>
+#include <tbb/parallel_for.h>
+
+#include "pipeline/stopwatch.hpp"
+#include "terragrid/hydro/depressions.hpp"
+#include "terragrid/hydro/erosion.hpp"
+#include "terragrid/hydro/slope_area.hpp"
+#include "terragrid/hydro/flow.hpp"
+#include "terragrid/pipeline/generator.hpp"
+
+namespace terragrid {
+
+namespace {
+
+// What the stage holds per hydrology cell at its peak, in bytes: the height grid, the filled
+// surface, lake ids, receivers and order, weights and accumulation (4 each), the river mask
+// and orders, the lake surface, and Priority-Flood's queue (about one entry per cell at
+// worst). Measured peaks are in the README (Hydrology).
+constexpr std::uint64_t kBytesPerCell = 64;
+/// With erosion: while it runs, its own arrays (hydro::kErosionBytesPerCell, typical) beside
+/// the heights, their noise copy, the uplift field and the moisture (4 B each); after it, the
+/// eroded heights and their delta stay (8 B) beside the rest.
+constexpr std::uint64_t kErodingBytesPerCell = hydro::kErosionBytesPerCell + 16;
+constexpr std::uint64_t kErodedBytesPerCell = 8;
+
+std::int64_t ceilDiv(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+
+/// The map cell a hydrology cell's index along one side was sampled at.
+std::int64_t samplePoint(std::int64_t index, std::int64_t factor, std::int64_t cells) {
+    return std::min(index * factor + factor / 2, cells - 1);
+}
+
+/// Noise height (metres) and, when `moisture` is non-null, moisture of every hydrology cell's
+/// sample point. Each cell has its own place, so the result does not depend on threads.
+void sampleGrid(const World& world, const HydrologyStage& s, std::vector<float>& heights,
+                std::vector<float>* moisture) {
+    const MapFields fields(world, nullptr);
+    std::vector<std::int64_t> cols(static_cast<std::size_t>(s.gridWidth));
+    for (std::int64_t i = 0; i < s.gridWidth; ++i)
+        cols[std::size_t(i)] = samplePoint(i, s.factor, s.mapWidth);
+    const std::size_t width = cols.size();
+    heights.resize(width * std::size_t(s.gridHeight));
+    if (moisture) moisture->resize(heights.size());
+    const double low = world.elevation.minMeters;
+    const double span = world.elevation.maxMeters - low;
+    constexpr std::size_t kRowGrain = 16, kColumnGrain = 1024;
+    const tbb::blocked_range2d<std::size_t> cells(0, std::size_t(s.gridHeight), kRowGrain, 0,
+                                                  width, kColumnGrain);
+    tbb::parallel_for(
+        cells,
+        [&](const tbb::blocked_range2d<std::size_t>& block) {
+            const std::size_t c0 = block.cols().begin();
+            const std::size_t n = block.cols().size();
+            LayerStackRows height(fields.height, cols.data() + c0, n);
+            std::vector<double> values(n);
+            for (std::size_t r = block.rows().begin(); r < block.rows().end(); ++r) {
+                const std::int64_t row = samplePoint(std::int64_t(r), s.factor, s.mapHeight);
+                height.row(row, values.data());
+                // The generator's own expression (generateTile), so a factor-1 grid holds the
+                // map's heights bit for bit.
+                for (std::size_t c = 0; c < n; ++c)
+                    heights[r * width + c0 + c] = static_cast<float>(low + span * values[c]);
+            }
+            if (!moisture) return;
+            LayerStackRows wet(fields.moisture, cols.data() + c0, n);
+            for (std::size_t r = block.rows().begin(); r < block.rows().end(); ++r) {
+                wet.row(samplePoint(std::int64_t(r), s.factor, s.mapHeight), values.data());
+                for (std::size_t c = 0; c < n; ++c)
+                    (*moisture)[r * width + c0 + c] = static_cast<float>(values[c]);
+            }
+        },
+        tbb::simple_partitioner());
+}
+
+/// Runs the landscape evolution on `dem` in place and keeps what the tiles need: the eroded
+/// heights and their difference from the noise heights.
+void erodeGrid(const World& world, hydro::Grid& dem, const hydro::Outlets& outlets,
+               HydrologyStage& s) {
+    const ErosionConfig& e = world.hydrology.erosion;
+    const hydro::ErosionParams params = erosionParams(e);
+    const std::vector<float> noise = dem.z;
+    std::vector<float> uplift;
+    if (e.noiseRole == NoiseRole::Uplift) {
+        // The noise on 0..1 scales the uplift: ranges rise where the noise is high.
+        const double low = world.elevation.minMeters;
+        const double span = world.elevation.maxMeters - low;
+        uplift.resize(noise.size());
+        for (std::size_t i = 0; i < noise.size(); ++i)
+            uplift[i] = static_cast<float>(std::clamp((double(noise[i]) - low) / span, 0.0, 1.0));
+    }
+    hydro::erode(dem, params, outlets, uplift.empty() ? nullptr : &uplift);
+    s.erodedHeight = dem.z;
+    s.erosionDelta.resize(noise.size());
+    for (std::size_t i = 0; i < noise.size(); ++i) s.erosionDelta[i] = dem.z[i] - noise[i];
+}
+
+/// River length per Strahler order: each river cell's step to its receiver, in world units.
+std::vector<double> riverLengths(const HydrologyStage& s, double cellWorld) {
+    std::vector<double> byOrder;
+    const double diagonal = std::sqrt(2.0) * cellWorld;
+    for (std::size_t i = 0; i < s.strahler.size(); ++i) {
+        const std::uint8_t order = s.strahler[i];
+        if (order == 0 || s.receiver[i] == hydro::kNoReceiver) continue;
+        if (byOrder.size() < order) byOrder.resize(order, 0.0);
+        const auto width = static_cast<std::uint32_t>(s.gridWidth);
+        const bool straight = s.receiver[i] % width == i % width ||
+                              s.receiver[i] / width == i / width;
+        byOrder[order - 1] += straight ? cellWorld : diagonal;
+    }
+    return byOrder;
+}
+
+}  // namespace
+
+hydro::ErosionParams erosionParams(const ErosionConfig& e) {
+    return {.steps = e.steps,
+            .k = e.k,
+            .m = e.m,
+            .n = e.n,
+            .diffusion = e.diffusion,
+            .dt = e.timeStepYears,
+            .uplift = e.upliftMetersPerYear};
+}
+
+std::int64_t hydrologyFactor(const World& world) {
+    if (world.hydrology.resolution > 0) return world.hydrology.resolution;
+    const std::int64_t side = std::max(world.map.wholeWidth(), world.map.wholeHeight());
+    return side <= kAutoHydrologySide ? 1 : ceilDiv(side, kAutoHydrologySide);
+}
+
+std::uint64_t hydrologyMemoryBytes(const World& world) {
+    if (!world.hydrology.enabled) return 0;
+    const std::int64_t f = hydrologyFactor(world);
+    const auto cells = static_cast<std::uint64_t>(ceilDiv(world.map.wholeWidth(), f) *
+                                                  ceilDiv(world.map.wholeHeight(), f));
+    if (!world.hydrology.erosion.enabled) return cells * kBytesPerCell;
+    return cells * std::max(kErodingBytesPerCell, kBytesPerCell + kErodedBytesPerCell);
+}
+
+HydrologyStage computeHydrology(const World& world) {
+    const auto start = Clock::now();
+    const HydrologyConfig& config = world.hydrology;
+    HydrologyStage s;
+    s.factor = hydrologyFactor(world);
+    s.mapWidth = world.map.wholeWidth();
+    s.mapHeight = world.map.wholeHeight();
+    s.gridWidth = ceilDiv(s.mapWidth, s.factor);
+    s.gridHeight = ceilDiv(s.mapHeight, s.factor);
+    const double low = world.elevation.minMeters;
+    const double span = world.elevation.maxMeters - low;
+    s.hasSea = config.seaLevel > 0;
+    s.seaLevelMeters = static_cast<float>(low + span * config.seaLevel);
+    HydrologyFacts& facts = s.facts;
+    facts.factor = s.factor;
+    facts.gridWidth = s.gridWidth;
+    facts.gridHeight = s.gridHeight;
+
+    const double cellWorld = world.map.groundCell() * double(s.factor);
+    hydro::Grid dem{.width = static_cast<std::int32_t>(s.gridWidth),
+                    .height = static_cast<std::int32_t>(s.gridHeight),
+                    .cellSize = cellWorld,
+                    .z = {}};
+    std::vector<float> moisture;
+    auto t = Clock::now();
+    sampleGrid(world, s, dem.z, config.rainfall == Rainfall::Moisture ? &moisture : nullptr);
+    facts.sampleSeconds = secondsSince(t);
+    hydro::Outlets outlets;
+    if (s.hasSea) outlets.seaLevel = static_cast<float>(s.seaLevelMeters);
+    if (config.erosion.enabled) {
+        t = Clock::now();
+        erodeGrid(world, dem, outlets, s);
+        facts.erodeSeconds = secondsSince(t);
+    }
+
+    t = Clock::now();
+    std::vector<float> filled = hydro::fillDepressions(dem, outlets);
+    facts.fillSeconds = secondsSince(t);
+
+    t = Clock::now();
+    const double cellsPerGridCell = double(s.factor) * double(s.factor);
+    // Areas in hydrology cells of factor^2 map cells each.
+    const double gridCellArea = cellWorld * cellWorld;
+    const auto minArea =
+        static_cast<std::int64_t>(std::ceil(config.minLakeAreaSquareMeters / gridCellArea));
+    hydro::Lakes lakes = hydro::findLakes(dem, filled, config.minLakeDepthMeters,
+                                                std::max<std::int64_t>(1, minArea));
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    s.lakeSurface.assign(dem.z.size(), nan);
+    std::vector<std::uint8_t> seenLake(lakes.surface.size() + 1, 0);
+    for (std::size_t i = 0; i < dem.z.size(); ++i) {
+        const std::uint32_t id = lakes.id[i];
+        if (id == 0) continue;
+        s.lakeSurface[i] = lakes.surface[id];
+        ++facts.lakeCells;
+        seenLake[id] = 1;
+    }
+    for (std::uint8_t seen : seenLake) facts.lakes += seen;
+    s.lakes = std::move(lakes);
+    facts.lakeCells *= s.factor * s.factor;
+    if (s.hasSea) {
+        for (float z : dem.z) facts.seaCells += z <= s.seaLevelMeters ? 1 : 0;
+        facts.seaCells *= s.factor * s.factor;
+    }
+    facts.lakesSeconds = secondsSince(t);
+
+    t = Clock::now();
+    const hydro::Grid surface{.width = dem.width, .height = dem.height, .cellSize = cellWorld,
+                              .z = std::move(filled)};
+    hydro::FlowRouting routing = hydro::routeFlow(surface, outlets);
+    facts.routeSeconds = secondsSince(t);
+
+    t = Clock::now();
+    // Rain in map cells' worth: each hydrology cell stands for factor^2 map cells, so the
+    // threshold and the figures mean the same at every resolution.
+    std::vector<float> rain(dem.z.size(), static_cast<float>(cellsPerGridCell));
+    if (!moisture.empty())
+        for (std::size_t i = 0; i < rain.size(); ++i) rain[i] *= moisture[i];
+    s.accumulation = hydro::accumulate(routing, rain.data());
+    facts.accumulateSeconds = secondsSince(t);
+
+    t = Clock::now();
+    const float riverCells = static_cast<float>(config.riverThresholdSquareMeters /
+                                                (world.map.groundCell() * world.map.groundCell()));
+    const std::vector<std::uint8_t> river = hydro::riverMask(s.accumulation, riverCells);
+    s.strahler = hydro::strahlerOrder(routing, river);
+    for (std::size_t i = 0; i < river.size(); ++i) {
+        if (river[i] == 0 || !std::isnan(s.lakeSurface[i])) s.strahler[i] = 0;
+        facts.riverCells += s.strahler[i] != 0 ? 1 : 0;
+    }
+    // Flint's law on the ground (eroded or raw), the rivers' cells only: how river-shaped
+    // the relief is (README, Hydrology).
+    const hydro::SlopeAreaFit fit = hydro::fitSlopeArea(
+        dem, routing.receiver, s.accumulation, {.minAccumulation = double(riverCells)});
+    facts.theta = fit.theta;
+    facts.thetaValid = !std::isnan(fit.theta);
+    s.receiver = std::move(routing.receiver);
+    facts.riverLengthByOrder = riverLengths(s, cellWorld);
+    facts.riversSeconds = secondsSince(t);
+    facts.totalSeconds = secondsSince(start);
+    return s;
+}
+
+namespace {
+
+/// Bilinear interpolation of the erosion delta at map cell (col, row), between the hydrology
+/// cells' sample points; clamped at the grid's edges.
+float interpolatedDelta(const HydrologyStage& s, std::int64_t col, std::int64_t row) {
+    const auto axis = [&](std::int64_t cell, std::int64_t cells, std::int64_t gridCells,
+                          std::int64_t& i0, std::int64_t& i1, double& t) {
+        const double u = std::clamp(double(cell - s.factor / 2) / double(s.factor), 0.0,
+                                    double(gridCells - 1));
+        i0 = static_cast<std::int64_t>(u);
+        i1 = std::min(i0 + 1, gridCells - 1);
+        // The last sample point may be clamped to the map's edge: the fraction is then taken
+        // between the real sample points.
+        const double p0 = double(samplePoint(i0, s.factor, cells));
+        const double p1 = double(samplePoint(i1, s.factor, cells));
+        t = p1 > p0 ? std::clamp((double(cell) - p0) / (p1 - p0), 0.0, 1.0) : 0.0;
+    };
+    std::int64_t x0, x1, y0, y1;
+    double tx, ty;
+    axis(col, s.mapWidth, s.gridWidth, x0, x1, tx);
+    axis(row, s.mapHeight, s.gridHeight, y0, y1, ty);
+    const auto at = [&](std::int64_t x, std::int64_t y) {
+        return double(s.erosionDelta[std::size_t(y * s.gridWidth + x)]);
+    };
+    const double top = at(x0, y0) * (1 - tx) + at(x1, y0) * tx;
+    const double bottom = at(x0, y1) * (1 - tx) + at(x1, y1) * tx;
+    return static_cast<float>(top * (1 - ty) + bottom * ty);
+}
+
+/// Marks the river lines that cross `rect` (whole-map cells [c0, c0+w) x [r0, r0+h)) into
+/// `order` and `flow` (w x h): every line from a river hydrology cell's sample point to its
+/// receiver's, drawn by Bresenham's algorithm (8-connected), taking the largest order and flow.
+void drawRivers(const HydrologyStage& s, std::int64_t c0, std::int64_t r0, std::int64_t w,
+                std::int64_t h, std::vector<std::uint8_t>& order, std::vector<float>& flow) {
+    const std::int64_t f = s.factor;
+    // A line joins neighbouring sample points, at most f + 1 map cells apart (the last ones
+    // are clamped to the edge): two hydrology cells of margin find every line into the rect.
+    const std::int64_t i0 = std::max<std::int64_t>(0, c0 / f - 2);
+    const std::int64_t i1 = std::min(s.gridWidth - 1, (c0 + w - 1) / f + 2);
+    const std::int64_t j0 = std::max<std::int64_t>(0, r0 / f - 2);
+    const std::int64_t j1 = std::min(s.gridHeight - 1, (r0 + h - 1) / f + 2);
+    const auto plot = [&](std::int64_t x, std::int64_t y, std::uint8_t o, float a) {
+        if (x < c0 || x >= c0 + w || y < r0 || y >= r0 + h) return;
+        const auto at = std::size_t((y - r0) * w + (x - c0));
+        order[at] = std::max(order[at], o);
+        flow[at] = std::max(flow[at], a);
+    };
+    for (std::int64_t j = j0; j <= j1; ++j) {
+        for (std::int64_t i = i0; i <= i1; ++i) {
+            const auto cell = std::size_t(j * s.gridWidth + i);
+            const std::uint8_t o = s.strahler[cell];
+            if (o == 0) continue;
+            const float a = s.accumulation[cell];
+            std::int64_t x = samplePoint(i, f, s.mapWidth), y = samplePoint(j, f, s.mapHeight);
+            const std::uint32_t to = s.receiver[cell];
+            if (to == hydro::kNoReceiver) {
+                plot(x, y, o, a);
+                continue;
+            }
+            const std::int64_t x1 = samplePoint(std::int64_t(to) % s.gridWidth, f, s.mapWidth);
+            const std::int64_t y1 = samplePoint(std::int64_t(to) / s.gridWidth, f, s.mapHeight);
+            const std::int64_t dx = std::abs(x1 - x), dy = -std::abs(y1 - y);
+            const std::int64_t sx = x < x1 ? 1 : -1, sy = y < y1 ? 1 : -1;
+            std::int64_t err = dx + dy;
+            while (true) {
+                plot(x, y, o, a);
+                if (x == x1 && y == y1) break;
+                const std::int64_t e2 = 2 * err;
+                if (e2 >= dy) { err += dy; x += sx; }
+                if (e2 <= dx) { err += dx; y += sy; }
+            }
+        }
+    }
+}
+
+}  // namespace
+
+void hydrologyCells(const HydrologyStage& s, const TileRect& rect, std::int64_t fullCol0,
+                    std::int64_t fullRow0, const float* noiseMeters, WaterCell* out) {
+    const std::int64_t c0 = rect.col0 + fullCol0, r0 = rect.row0 + fullRow0;
+    std::vector<std::uint8_t> order(std::size_t(rect.cellCount()), 0);
+    std::vector<float> flow(order.size(), 0.0f);
+    drawRivers(s, c0, r0, rect.width, rect.height, order, flow);
+    const bool eroded = !s.erosionDelta.empty();
+    for (std::int64_t r = 0; r < rect.height; ++r) {
+        const std::int64_t row = r0 + r;
+        const std::int64_t j = std::min(row / s.factor, s.gridHeight - 1);
+        for (std::int64_t c = 0; c < rect.width; ++c) {
+            const std::int64_t col = c0 + c;
+            const std::int64_t i = std::min(col / s.factor, s.gridWidth - 1);
+            const auto cell = std::size_t(j * s.gridWidth + i);
+            const auto at = std::size_t(r * rect.width + c);
+            WaterCell& w = out[at];
+            w = WaterCell{};
+            float z = noiseMeters[at];
+            if (eroded)
+                z = s.factor == 1 ? s.erodedHeight[cell] : z + interpolatedDelta(s, col, row);
+            w.elevationMeters = z;
+            w.flow = s.accumulation[cell];
+            const float lake = s.lakeSurface[cell];
+            if (s.hasSea && z <= s.seaLevelMeters) {
+                w.water = Water::Lake;
+                w.depthMeters = s.seaLevelMeters - z;
+            } else if (!std::isnan(lake) && lake > z) {
+                w.water = Water::Lake;
+                w.depthMeters = lake - z;
+            } else if (order[at] != 0) {
+                w.water = Water::River;
+                w.order = order[at];
+                w.flow = flow[at];
+            }
+        }
+    }
+}
+
+}  // namespace terragrid
