@@ -27,6 +27,7 @@
 #include "io/overview_pyramid.hpp"
 #include "io/tiff_tile_encoder.hpp"
 #include "io/tile_job_queue.hpp"
+#include "io/xml_text.hpp"
 #include "terragrid/io/outputs.hpp"
 #include "terragrid/version.hpp"
 
@@ -68,30 +69,6 @@ TIFFExtendProc g_parentExtender = nullptr;
 void extendTags(TIFF* tif) {
     TIFFMergeFieldInfo(tif, kGeoTiffFields, sizeof kGeoTiffFields / sizeof kGeoTiffFields[0]);
     if (g_parentExtender) g_parentExtender(tif);
-}
-
-std::string xmlEscape(const std::string& text) {
-    std::string out;
-    out.reserve(text.size());
-    for (char c : text) {
-        switch (c) {
-            case '&': out += "&amp;"; break;
-            case '<': out += "&lt;"; break;
-            case '>': out += "&gt;"; break;
-            case '"': out += "&quot;"; break;
-            case '\'': out += "&apos;"; break;
-            default: out += c;
-        }
-    }
-    return out;
-}
-
-// The shortest text that reads back as the same double, so a scale survives the trip exactly
-// and the same value always gives the same bytes.
-std::string exactDecimal(double value) {
-    char text[32];
-    const std::to_chars_result result = std::to_chars(text, text + sizeof text, value);
-    return std::string(text, result.ptr);
 }
 
 bool hasBandScale(const GeoTiffOptions& options) {

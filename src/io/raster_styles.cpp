@@ -1,35 +1,13 @@
 #include "io/raster_styles.hpp"
 
-#include <charconv>
 #include <cmath>
+
+#include "io/xml_text.hpp"
 
 namespace terragrid {
 namespace {
 
-std::string xmlText(const std::string& text) {
-    std::string out;
-    for (const char c : text) {
-        switch (c) {
-            case '&': out += "&amp;"; break;
-            case '<': out += "&lt;"; break;
-            case '>': out += "&gt;"; break;
-            case '"': out += "&quot;"; break;
-            case '\'': out += "&apos;"; break;
-            default: out += c;
-        }
-    }
-    return out;
-}
-
-// The shortest text that reads back as the same double.
-std::string number(double value) {
-    char text[32];
-    const auto result = std::to_chars(text, text + sizeof text, value);
-    return std::string(text, result.ptr);
-}
-
-// A metre label for a legend: whole metres.
-std::string metres(double value) { return number(std::round(value)) + " m"; }
+std::string metres(double value) { return exactDecimal(std::round(value)) + " m"; }
 
 bool waterAtSeaLevel(const Config& config) {
     return config.map.projection == Projection::Equirectangular ||
@@ -93,7 +71,7 @@ HeightRamp heightRamp(const Config& config, const Terrain* terrain) {
 std::string classesAuxXml(const std::vector<TerrainClass>& classes) {
     std::string xml = "<PAMDataset>\n  <PAMRasterBand band=\"1\">\n    <CategoryNames>\n";
     for (const TerrainClass& c : classes)
-        xml += "      <Category>" + xmlText(c.name) + "</Category>\n";
+        xml += "      <Category>" + xmlEscape(c.name) + "</Category>\n";
     xml += "    </CategoryNames>\n"
            "    <GDALRasterAttributeTable tableType=\"thematic\">\n";
     // GDAL's field types: 0 integer, 2 string; usages: 5 min-max (the value), 2 name,
@@ -114,7 +92,7 @@ std::string classesAuxXml(const std::vector<TerrainClass>& classes) {
         const TerrainClass& c = classes[i];
         xml += "      <Row index=\"" + std::to_string(i) + "\">\n";
         for (const std::string& field :
-             {std::to_string(i), xmlText(c.name), std::to_string(c.colour.r),
+             {std::to_string(i), xmlEscape(c.name), std::to_string(c.colour.r),
               std::to_string(c.colour.g), std::to_string(c.colour.b),
               std::string(c.walkable ? "1" : "0")}) {
             xml += "        <F>" + field + "</F>\n";
@@ -134,7 +112,7 @@ std::string classesQml(const std::vector<TerrainClass>& classes) {
     for (std::size_t i = 0; i < classes.size(); ++i) {
         xml += "        <paletteEntry value=\"" + std::to_string(i) + "\" color=\"" +
                hexColour(classes[i].colour) + "\" alpha=\"255\" label=\"" +
-               xmlText(classes[i].name) + "\"/>\n";
+               xmlEscape(classes[i].name) + "\"/>\n";
     }
     xml += "      </colorPalette>\n    </rasterrenderer>\n";
     return xml + qmlClose();
@@ -142,7 +120,7 @@ std::string classesQml(const std::vector<TerrainClass>& classes) {
 
 std::string heightQml(const HeightRamp& ramp) {
     const std::vector<RampStop> stops = heightRampStops(ramp);
-    const std::string lo = number(ramp.minMeters), hi = number(ramp.maxMeters);
+    const std::string lo = exactDecimal(ramp.minMeters), hi = exactDecimal(ramp.maxMeters);
     std::string xml = qmlOpen();
     xml += "    <rasterrenderer type=\"singlebandpseudocolor\" band=\"1\" opacity=\"1\" "
            "alphaBand=\"-1\" nodataColor=\"\" classificationMin=\"" + lo +
@@ -153,7 +131,7 @@ std::string heightQml(const HeightRamp& ramp) {
            "clip=\"0\" labelPrecision=\"0\" minimumValue=\"" + lo + "\" maximumValue=\"" + hi +
            "\">\n";
     for (const RampStop& stop : stops) {
-        xml += "          <item value=\"" + number(stop.meters) + "\" color=\"" +
+        xml += "          <item value=\"" + exactDecimal(stop.meters) + "\" color=\"" +
                hexColour(stop.colour) + "\" alpha=\"255\" label=\"" + metres(stop.meters) +
                (stop.water ? " (water)" : "") + "\"/>\n";
     }

@@ -164,23 +164,15 @@ std::string format(const char* pattern, double a = 0, double b = 0, double c = 0
     return text;
 }
 
-/// CPU seconds (user + system) of the children that ended so far.
-double childrenCpuSeconds() {
-    rusage u{};
-    getrusage(RUSAGE_CHILDREN, &u);
-    return double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
-           1e-6 * double(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
-}
-
 /// `command` through /bin/sh with its output in `log`: wall seconds, or -1 when it failed;
 /// `cpu` (when given) gets the CPU seconds it took.
 double shellSeconds(const std::string& command, const std::filesystem::path& log,
                     double* cpu = nullptr) {
     try {
-        const double before = childrenCpuSeconds();
-        const double wall = runTimed("/bin/sh", {"-c", "{ " + command + "; } >'" + log.string() + "' 2>&1"});
-        if (cpu) *cpu = childrenCpuSeconds() - before;
-        return wall;
+        const ProcessCost cost =
+            runTimed("/bin/sh", {"-c", "{ " + command + "; } >'" + log.string() + "' 2>&1"});
+        if (cpu) *cpu = cost.cpuSeconds;
+        return cost.wallSeconds;
     } catch (const std::exception&) {
         return -1;
     }
