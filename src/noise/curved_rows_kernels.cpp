@@ -15,6 +15,7 @@
 
 #include <algorithm>
 
+#include "noise/fractal_lanes-inl.hpp"
 #include "noise/noise4d_constants.hpp"
 #include "noise/simplex_constants.hpp"
 
@@ -432,25 +433,8 @@ HWY_INLINE V simplex4(curved::Octave& o, const V* u) {
 // ---------------------------------------------------------------------------------------------
 // Whole rows: all octaves per vector of columns, the sum kept in a register.
 
-// One octave's term of the fractal sum (NoiseField's octaveTerm).
-template <FractalKind kKind>
-HWY_INLINE V octaveTerm(D d, V n) {
-    if constexpr (kKind == FractalKind::Turbulence) return hn::Abs(n);
-    if constexpr (kKind == FractalKind::Ridged) {
-        const V r = hn::Sub(hn::Set(d, 1.0), hn::Abs(n));
-        return hn::Mul(r, r);
-    }
-    return n;
-}
-
-// NoiseField::normalise per lane.
-template <FractalKind kKind>
-HWY_INLINE V normalise(D d, V sum, double amplitudeSum) {
-    V value = hn::Div(sum, hn::Set(d, amplitudeSum));
-    if constexpr (kKind == FractalKind::None || kKind == FractalKind::Fbm)
-        value = hn::Div(hn::Add(value, hn::Set(d, 1.0)), hn::Set(d, 2.0));
-    return hn::Min(hn::Max(value, hn::Zero(d)), hn::Set(d, 1.0));
-}
+using fractal_lanes::normalise;   // fractal_lanes-inl.hpp
+using fractal_lanes::octaveTerm;
 
 // The lattice coordinate (p f + offset) + shift, as NoiseField::sample computes it.
 HWY_INLINE V lattice(V p, double frequency, double offset, double shift) {

@@ -11,6 +11,7 @@
 
 #include <hwy/highway.h>
 
+#include "noise/fractal_lanes-inl.hpp"
 #include "noise/separable-inl.hpp"
 #include "noise/simplex_constants.hpp"
 #include "terragrid/noise/detail/lattice_hash_parts.hpp"
@@ -27,25 +28,8 @@ using V = hn::Vec<D>;
 using VI = hn::Vec<DI>;
 using VU = hn::Vec<DU>;
 
-// One octave's term of the fractal sum (NoiseField's octaveTerm).
-template <FractalKind kKind>
-HWY_INLINE V octaveTerm(D d, V n) {
-    if constexpr (kKind == FractalKind::Turbulence) return hn::Abs(n);
-    if constexpr (kKind == FractalKind::Ridged) {
-        const V r = hn::Sub(hn::Set(d, 1.0), hn::Abs(n));
-        return hn::Mul(r, r);
-    }
-    return n;
-}
-
-// NoiseField::normalise per lane.
-template <FractalKind kKind>
-HWY_INLINE V normalise(D d, V sum, double amplitudeSum) {
-    V value = hn::Div(sum, hn::Set(d, amplitudeSum));
-    if constexpr (kKind == FractalKind::None || kKind == FractalKind::Fbm)
-        value = hn::Div(hn::Add(value, hn::Set(d, 1.0)), hn::Set(d, 2.0));
-    return hn::Min(hn::Max(value, hn::Zero(d)), hn::Set(d, 1.0));
-}
+using fractal_lanes::normalise;   // fractal_lanes-inl.hpp
+using fractal_lanes::octaveTerm;
 
 // ---------------------------------------------------------------------------------------------
 // Value and Perlin noise: per-cell coefficients looked up per lane.

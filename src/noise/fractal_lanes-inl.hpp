@@ -1,0 +1,51 @@
+// The fractal sum's per-lane steps, shared by the flat rows (rows_kernels.cpp) and the rows of
+// planets and tileable maps (curved_rows_kernels.cpp): each octave's term and the final
+// normalisation, the same IEEE operations as NoiseField's scalar octaveTerm and normalise, so
+// every row equals sample() bit for bit (private to src/noise).
+//
+// A Highway "-inl" header: included once per SIMD target (HWY_TARGET_TOGGLE flips with each
+// pass), because Highway vectors may only be used in code compiled for their target.
+
+#if defined(TERRAGRID_NOISE_FRACTAL_LANES_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef TERRAGRID_NOISE_FRACTAL_LANES_INL_H_
+#undef TERRAGRID_NOISE_FRACTAL_LANES_INL_H_
+#else
+#define TERRAGRID_NOISE_FRACTAL_LANES_INL_H_
+#endif
+
+#include <hwy/highway.h>
+
+#include "terragrid/noise/noise.hpp"
+
+HWY_BEFORE_NAMESPACE();
+namespace terragrid {
+namespace HWY_NAMESPACE {
+namespace fractal_lanes {
+namespace hn = hwy::HWY_NAMESPACE;
+
+// One octave's term of the fractal sum (NoiseField's octaveTerm).
+template <FractalKind kKind, class D, class V = hn::Vec<D>>
+HWY_INLINE V octaveTerm(D d, V n) {
+    if constexpr (kKind == FractalKind::Turbulence) return hn::Abs(n);
+    if constexpr (kKind == FractalKind::Ridged) {
+        const V r = hn::Sub(hn::Set(d, 1.0), hn::Abs(n));
+        return hn::Mul(r, r);
+    }
+    return n;
+}
+
+// NoiseField::normalise per lane.
+template <FractalKind kKind, class D, class V = hn::Vec<D>>
+HWY_INLINE V normalise(D d, V sum, double amplitudeSum) {
+    V value = hn::Div(sum, hn::Set(d, amplitudeSum));
+    if constexpr (kKind == FractalKind::None || kKind == FractalKind::Fbm)
+        value = hn::Div(hn::Add(value, hn::Set(d, 1.0)), hn::Set(d, 2.0));
+    return hn::Min(hn::Max(value, hn::Zero(d)), hn::Set(d, 1.0));
+}
+
+}  // namespace fractal_lanes
+}  // namespace HWY_NAMESPACE
+}  // namespace terragrid
+HWY_AFTER_NAMESPACE();
+
+#endif  // TERRAGRID_NOISE_FRACTAL_LANES_INL_H_
