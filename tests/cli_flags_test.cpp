@@ -47,16 +47,22 @@ TEST(CliFlagProblemsTest, BadFlagWithAGoodConfigIsStillAUsageError) {
 TEST(QuietProgressTest, QuietSilencesAnExplicitProgressBar) {
     test::TempDir dir;
     const std::string in = "cd " + test::shellQuote(dir.path().string()) + " && ";
-    // A run of a few seconds on one thread (2.5 s on a quiet 2-core Zen 3): the bar shows only
-    // after the first second. Sixteen octaves keep it long as the noise gets faster.
+    // The bar shows only after the first second of a run. However fast the noise gets, the
+    // run lasts that long: a real SIGSTOP holds it for 1.5 s right after it starts (the
+    // steady clock runs on while it is stopped), and 8192 x 4096 cells of 16 octaves cannot
+    // be done in the 0.1 s before the stop.
     const std::string run = cli() + " --width 8192 --height 4096 --threads 1 --out-dir out "
                                     "--progress bar --set 'output.files=[\"height.tif\"]' "
                                     "--set height.octaves=16";
+    const auto held = [&](const std::string& command) {
+        return in + "{ " + command + " & pid=$!; sleep 0.1; kill -STOP $pid; sleep 1.5; " +
+               "kill -CONT $pid; wait $pid; }";
+    };
     // Without -q the bar is drawn (not a terminal, yet asked for), so the check below can fail.
-    const auto loud = test::runCommand(in + run);
+    const auto loud = test::runCommand(held(run));
     ASSERT_EQ(loud.exitCode, 0) << loud.err;
     ASSERT_THAT(loud.err, testing::HasSubstr("tiles"));
-    const auto quiet = test::runCommand(in + run + " -q");
+    const auto quiet = test::runCommand(held(run + " -q"));
     EXPECT_EQ(quiet.exitCode, 0) << quiet.err;
     EXPECT_EQ(quiet.err, "");
     EXPECT_EQ(quiet.out, "");
