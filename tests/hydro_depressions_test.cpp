@@ -149,22 +149,6 @@ TEST(HydroFill, MapWithoutOutletIsRefused) {
     EXPECT_THROW(hydro::fillDepressions(wrong, Outlets{}), std::invalid_argument);
 }
 
-struct NoiseCase {
-    std::int32_t w, h;
-    std::uint64_t seed;
-    float quantum;
-    Outlets outlets;
-};
-
-const NoiseCase kNoiseCases[] = {
-    {48, 40, 1, 0, {}},
-    {37, 53, 2, 4, {}},
-    {64, 64, 3, 0, {.edges = true, .seaLevel = 30.0f}},
-    {50, 31, 4, 5, {.edges = false, .seaLevel = 25.0f}},
-    {1, 17, 5, 0, {}},
-    {29, 2, 6, 3, {}},
-};
-
 TEST(HydroFill, EqualsTheLeastSurfaceFromWhichWaterReachesAnOutlet) {
     for (const NoiseCase& c : kNoiseCases) {
         const Grid g = noiseGrid(c.w, c.h, c.seed, 6, c.quantum);

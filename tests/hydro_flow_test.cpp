@@ -141,23 +141,6 @@ TEST(HydroRouting, PitsOfAnUnfilledSurfaceBecomeSinks) {
     EXPECT_EQ(r.receiver[7], 12u);
 }
 
-struct NoiseCase {
-    std::int32_t w, h;
-    std::uint64_t seed;
-    float quantum;
-    Outlets outlets;
-};
-
-const NoiseCase kNoiseCases[] = {
-    {48, 40, 1, 0, {}},
-    {37, 53, 2, 4, {}},
-    {64, 64, 3, 0, {.edges = true, .seaLevel = 30.0f}},
-    {50, 31, 4, 5, {.edges = false, .seaLevel = 25.0f}},
-    {1, 17, 5, 0, {}},
-    {29, 2, 6, 3, {}},
-    {60, 45, 7, 20, {}},
-};
-
 TEST(HydroRouting, NoiseMapsRouteEveryCellToAnOutletWithoutLoops) {
     for (const NoiseCase& c : kNoiseCases) {
         SCOPED_TRACE("seed " + std::to_string(c.seed));

@@ -60,6 +60,26 @@ inline hydro::Grid noiseGrid(std::int32_t w, std::int32_t h, std::uint64_t seed,
     });
 }
 
+/// Noise grids the property tests of filling and routing run over: sizes down to one cell
+/// wide, flats (quantum > 0 rounds heights to steps), a sea level with and without the edges
+/// as outlets.
+struct NoiseCase {
+    std::int32_t w, h;
+    std::uint64_t seed;
+    float quantum;
+    hydro::Outlets outlets;
+};
+
+inline const NoiseCase kNoiseCases[] = {
+    {48, 40, 1, 0, {}},
+    {37, 53, 2, 4, {}},
+    {64, 64, 3, 0, {.edges = true, .seaLevel = 30.0f}},
+    {50, 31, 4, 5, {.edges = false, .seaLevel = 25.0f}},
+    {1, 17, 5, 0, {}},
+    {29, 2, 6, 3, {}},
+    {60, 45, 7, 20, {}},
+};
+
 inline bool onBorder(const hydro::Grid& g, std::uint32_t i) {
     const std::int32_t x = std::int32_t(i % std::uint32_t(g.width)), y = std::int32_t(i / std::uint32_t(g.width));
     return x == 0 || y == 0 || x == g.width - 1 || y == g.height - 1;
