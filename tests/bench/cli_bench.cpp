@@ -29,6 +29,7 @@
 #include "cli_rows.hpp"
 #include "cli_runs.hpp"
 #include "terragrid/config/loader.hpp"
+#include "terragrid/io/output_drivers.hpp"
 
 namespace terragrid::bench {
 namespace {
@@ -263,13 +264,16 @@ void headlineTable(const Results& r, Report& out) {
     out.markdown += md + "\n";
 }
 
-/// On 1 thread, what each output adds to the stats.json-only run.
+/// On 1 thread, what each output adds to the stats.json-only run. Hydrology's outputs are
+/// left out: they exist only with hydrology.enabled, whose whole-map stage would be most of
+/// what they add (part 3 of scripts/bench.sh measures that stage on its own).
 void measureEach(const Options& o, const TempDir& tmp, const Measured& base, Report& out) {
     out.line("each output with stats.json, 1 thread: adds to stats.json only (wall, CPU), bytes");
     std::string md = "| output (with stats.json), 1 thread | adds wall s | adds CPU s | MB |\n"
                      "|---|---|---|---|\n";
-    for (std::string_view name : kOutputFileNames) {
-        if (name == "stats.json") continue;
+    for (const OutputDriver* driver : outputDrivers()) {
+        const std::string_view name = driver->name;
+        if (name == "stats.json" || driver->needsHydrology) continue;
         const Measured m = fastestRun(o, tmp, {"stats.json", std::string(name)}, 1, 1);
         const double wall = m.run.cost.wallSeconds - base.run.cost.wallSeconds;
         const double cpu = m.run.cost.cpuSeconds - base.run.cost.cpuSeconds;
