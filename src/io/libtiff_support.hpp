@@ -21,6 +21,7 @@ struct SampleFormatInfo {
     std::uint16_t bitsPerSample;
     std::uint16_t tiffSampleFormat;
     std::uint16_t predictor;  ///< PREDICTOR_FLOATINGPOINT for floats, HORIZONTAL for integers
+    std::uint16_t deflateLevel;  ///< libdeflate's level with output.compression deflate
 };
 
 /// The row of `format` in the table of sample formats.
