@@ -82,6 +82,8 @@ T averageOf(const std::array<T, 4>& v, int n) {
 
 template <typename T>
 T modeOf(const std::array<T, 4>& v, int n) {
+    // Most 2x2 blocks of classes and masks are one value: the loop below would say the same.
+    if (n == 4 && v[0] == v[1] && v[0] == v[2] && v[0] == v[3]) return v[0];
     T best = v[0];
     int bestCount = 0;
     for (int i = 0; i < n; ++i) {
@@ -95,33 +97,61 @@ T modeOf(const std::array<T, 4>& v, int n) {
     return best;
 }
 
+template <typename T>
+T load(const std::byte* at) {
+    T value;
+    std::memcpy(&value, at, sizeof(T));
+    return value;
+}
+
 // Reduces the valid validCols x validRows cells of a t x t tile into `out`, a block of
-// ceil(validCols / 2) x ceil(validRows / 2) cells.
+// ceil(validCols / 2) x ceil(validRows / 2) cells. The output cells whose 2x2 cells are all
+// inside come first, in a loop without bounds checks (they are nearly all of them, and this
+// runs on every cell of every GeoTIFF with overviews); the last column and row, when the
+// valid size is odd, take the general path. Both read the cells in reading order, so the
+// values are the same.
 template <typename T>
 void reduceTile(const std::byte* raw, std::int64_t t, std::int64_t validCols,
                 std::int64_t validRows, Resampling resampling, std::byte* out) {
     const std::int64_t cols = (validCols + 1) / 2;
     const std::int64_t rows = (validRows + 1) / 2;
     const auto cell = [&](std::int64_t c, std::int64_t r) {
-        T value;
-        std::memcpy(&value, raw + static_cast<std::size_t>(r * t + c) * sizeof(T), sizeof(T));
-        return value;
+        return load<T>(raw + static_cast<std::size_t>(r * t + c) * sizeof(T));
     };
-    for (std::int64_t r = 0; r < rows; ++r) {
-        for (std::int64_t c = 0; c < cols; ++c) {
-            std::array<T, 4> v{};
-            int n = 0;
-            for (std::int64_t dr = 0; dr < 2; ++dr) {
-                for (std::int64_t dc = 0; dc < 2; ++dc) {
-                    if (2 * c + dc < validCols && 2 * r + dr < validRows)
-                        v[static_cast<std::size_t>(n++)] = cell(2 * c + dc, 2 * r + dr);
-                }
-            }
-            const T value = resampling == Resampling::Average ? averageOf(v, n) : modeOf(v, n);
-            std::memcpy(out + static_cast<std::size_t>(r * cols + c) * sizeof(T), &value,
-                        sizeof(T));
+    const auto put = [&](std::int64_t c, std::int64_t r, T value) {
+        std::memcpy(out + static_cast<std::size_t>(r * cols + c) * sizeof(T), &value, sizeof(T));
+    };
+    const auto combine = [resampling](const std::array<T, 4>& v, int n) {
+        return resampling == Resampling::Average ? averageOf(v, n) : modeOf(v, n);
+    };
+    const std::int64_t fullCols = validCols / 2, fullRows = validRows / 2;
+    for (std::int64_t r = 0; r < fullRows; ++r) {
+        const std::byte* top = raw + static_cast<std::size_t>(2 * r * t) * sizeof(T);
+        const std::byte* bottom = top + static_cast<std::size_t>(t) * sizeof(T);
+        std::byte* to = out + static_cast<std::size_t>(r * cols) * sizeof(T);
+        for (std::int64_t c = 0; c < fullCols; ++c) {
+            const auto at = static_cast<std::size_t>(2 * c) * sizeof(T);
+            const std::array<T, 4> v{load<T>(top + at), load<T>(top + at + sizeof(T)),
+                                     load<T>(bottom + at), load<T>(bottom + at + sizeof(T))};
+            const T value = combine(v, 4);
+            std::memcpy(to + static_cast<std::size_t>(c) * sizeof(T), &value, sizeof(T));
         }
     }
+    const auto general = [&](std::int64_t c, std::int64_t r) {
+        std::array<T, 4> v{};
+        int n = 0;
+        for (std::int64_t dr = 0; dr < 2; ++dr) {
+            for (std::int64_t dc = 0; dc < 2; ++dc) {
+                if (2 * c + dc < validCols && 2 * r + dr < validRows)
+                    v[static_cast<std::size_t>(n++)] = cell(2 * c + dc, 2 * r + dr);
+            }
+        }
+        put(c, r, combine(v, n));
+    };
+    if (fullCols < cols)
+        for (std::int64_t r = 0; r < fullRows; ++r) general(fullCols, r);
+    if (fullRows < rows)
+        for (std::int64_t c = 0; c < cols; ++c) general(c, fullRows);
 }
 
 void reduce(SampleFormat format, const std::byte* raw, std::int64_t t, std::int64_t validCols,
