@@ -90,7 +90,7 @@ std::string tiffFailureText(const char* call, int error) {
 }
 
 void setEncodingTags(TIFF* tif, const GeoTiffOptions& options, std::uint32_t width,
-                     std::uint32_t height, bool palette) {
+                     std::uint32_t height, bool palette, bool withPredictor) {
     const SampleFormatInfo& format = sampleFormatInfo(options.sampleFormat);
     setTag(tif, TIFFTAG_IMAGEWIDTH, width);
     setTag(tif, TIFFTAG_IMAGELENGTH, height);
@@ -105,7 +105,7 @@ void setEncodingTags(TIFF* tif, const GeoTiffOptions& options, std::uint32_t wid
     setTag(tif, TIFFTAG_PLANARCONFIG, static_cast<int>(PLANARCONFIG_CONTIG));
     // The predictor tag exists only once a compressing codec is selected, so order matters.
     setTag(tif, TIFFTAG_COMPRESSION, static_cast<int>(tiffCompressionCode(options.compression)));
-    if (options.compression != Compression::None) {
+    if (options.compression != Compression::None && withPredictor) {
         setTag(tif, TIFFTAG_PREDICTOR, static_cast<int>(format.predictor));
     }
     if (options.compression == Compression::Deflate) {
