@@ -170,6 +170,11 @@ void reduce(SampleFormat format, const std::byte* raw, std::int64_t t, std::int6
 
 // ---------------------------------------------------------------------------------------------
 
+namespace {
+// Tile jobs are keyed index * kLevelKeys + level: more levels than a 2^32-cell side halves into.
+constexpr std::int64_t kLevelKeys = 64;
+}  // namespace
+
 // One overview level: its size, the tiles waiting for quarters, and its scratch file.
 struct OverviewPyramid::Level {
     struct Pending {
@@ -216,7 +221,7 @@ OverviewPyramid::OverviewPyramid(const std::string& outputPath, const GeoTiffOpt
     m_reduced.resize(half * half * m_sampleBytes);
 }
 
-OverviewPyramid::~OverviewPyramid() = default;
+OverviewPyramid::~OverviewPyramid() { m_jobs.reset(); }  // waits for jobs using m_encoders
 
 RasterSize OverviewPyramid::levelSize(std::size_t level) const noexcept {
     return level == 0 ? RasterSize{m_options.width, m_options.height}
@@ -282,10 +287,46 @@ void OverviewPyramid::completeTile(std::size_t level, std::int64_t tx, std::int6
         reduce(m_options.sampleFormat, raw.data(), t, cols, rows, m_resampling, reduced.data());
         addBlock(level + 1, tx, ty, (cols + 1) / 2, (rows + 1) / 2, reduced.data());
     }
+    const std::int64_t index = ty * l.across + tx;
+    if (encodesInParallel()) {
+        // The job's key says the level and the tile: the levels are few (one per halving).
+        m_jobs->submit(index * kLevelKeys + static_cast<std::int64_t>(level), std::move(raw));
+        raw = m_jobs->takeBuffer();
+        return;
+    }
     std::vector<std::byte> encoded;
     m_encoder->encode(raw.data(), raw.size(), encoded);
-    l.store.put(ty * l.across + tx, encoded);
+    store(level, index, encoded);
+}
+
+bool OverviewPyramid::encodesInParallel() {
+    if (m_jobsDecided) return m_jobs.has_value();
+    m_jobsDecided = true;
+    const std::size_t jobs = tileJobsFor(m_options.tileJobs);
+    if (jobs > 1 && m_options.compression != Compression::None) {
+        m_jobs.emplace(
+            jobs,
+            [this](std::vector<std::byte>& raw, std::vector<std::byte>& out) {
+                std::unique_ptr<TiffTileEncoder>& encoder = m_encoders.local();
+                if (!encoder) encoder = std::make_unique<TiffTileEncoder>(m_options);
+                encoder->encode(raw.data(), raw.size(), out);
+            },
+            [this](std::int64_t key, const std::vector<std::byte>& encoded) {
+                store(static_cast<std::size_t>(key % kLevelKeys), key / kLevelKeys, encoded);
+            });
+    }
+    return m_jobs.has_value();
+}
+
+void OverviewPyramid::store(std::size_t level, std::int64_t index,
+                            const std::vector<std::byte>& encoded) {
+    Level& l = *m_levels[level - 1];
+    l.store.put(index, encoded);
     ++l.stored;
+}
+
+void OverviewPyramid::finish() {
+    if (m_jobs) m_jobs->finish();
 }
 
 void OverviewPyramid::storeFullResolutionTile(std::int64_t index,
