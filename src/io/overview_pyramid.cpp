@@ -82,8 +82,22 @@ T averageOf(const std::array<T, 4>& v, int n) {
 
 template <typename T>
 T modeOf(const std::array<T, 4>& v, int n) {
-    // Most 2x2 blocks of classes and masks are one value: the loop below would say the same.
-    if (n == 4 && v[0] == v[1] && v[0] == v[2] && v[0] == v[3]) return v[0];
+    if (n == 4) {
+        // The loop below without branches: each value's count of the others equal to it, and
+        // only a strictly larger count displaces the value met first.
+        const auto [a, b, c, d] = v;
+        const int ca = (a == b) + (a == c) + (a == d);
+        const int cb = (b == a) + (b == c) + (b == d);
+        const int cc = (c == a) + (c == b) + (c == d);
+        const int cd = (d == a) + (d == b) + (d == c);
+        T best = a;
+        int bestCount = ca;
+        best = cb > bestCount ? b : best;
+        bestCount = cb > bestCount ? cb : bestCount;
+        best = cc > bestCount ? c : best;
+        bestCount = cc > bestCount ? cc : bestCount;
+        return cd > bestCount ? d : best;
+    }
     T best = v[0];
     int bestCount = 0;
     for (int i = 0; i < n; ++i) {

@@ -6,14 +6,15 @@
 namespace terragrid {
 namespace {
 
-// Each sample minus the one to its left, right to left so every subtraction reads the
-// original left neighbour.
+// Each sample minus the one to its left, read from a copy of the row so the loop has no
+// dependence between iterations and the compiler vectorises it.
 template <typename T>
-void horizontalRow(std::byte* row, std::size_t samples) {
-    for (std::size_t i = samples; i-- > 1;) {
+void horizontalRow(std::byte* row, std::size_t samples, std::byte* copy) {
+    std::memcpy(copy, row, samples * sizeof(T));
+    for (std::size_t i = 1; i < samples; ++i) {
         T here, left;
-        std::memcpy(&here, row + i * sizeof(T), sizeof(T));
-        std::memcpy(&left, row + (i - 1) * sizeof(T), sizeof(T));
+        std::memcpy(&here, copy + i * sizeof(T), sizeof(T));
+        std::memcpy(&left, copy + (i - 1) * sizeof(T), sizeof(T));
         const T difference = static_cast<T>(here - left);
         std::memcpy(row + i * sizeof(T), &difference, sizeof(T));
     }
@@ -44,15 +45,17 @@ bool tiffPredictorApplies() noexcept { return std::endian::native == std::endian
 void applyTiffPredictor(SampleFormat format, std::byte* tile, std::size_t tileSize,
                         std::vector<std::byte>& scratch) {
     const std::size_t rowBytes = tileSize * bytesPerSample(format);
+    scratch.resize(rowBytes);
     for (std::size_t r = 0; r < tileSize; ++r) {
         std::byte* row = tile + r * rowBytes;
         switch (format) {
-            case SampleFormat::Float32:
-                scratch.resize(rowBytes);
-                floatingPointRow(row, tileSize, scratch.data());
+            case SampleFormat::Float32: floatingPointRow(row, tileSize, scratch.data()); break;
+            case SampleFormat::UInt8:
+                horizontalRow<std::uint8_t>(row, tileSize, scratch.data());
                 break;
-            case SampleFormat::UInt8: horizontalRow<std::uint8_t>(row, tileSize); break;
-            case SampleFormat::UInt16: horizontalRow<std::uint16_t>(row, tileSize); break;
+            case SampleFormat::UInt16:
+                horizontalRow<std::uint16_t>(row, tileSize, scratch.data());
+                break;
         }
     }
 }
