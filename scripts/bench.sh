@@ -5,8 +5,9 @@
 #      fBm, on a 4096 x 4096 grid with 1, 2 and all threads; libnoise's Perlin in the same run;
 #   2. the terragrid CLI end to end on a 4096 x 4096 default map on 1 and 2 threads: a
 #      height-only run against its rows, the default outputs against a stats.json-only run, the
-#      2-thread speedup, the share of the wall time stats.json's timers account for, and what
-#      each output adds;
+#      2-thread speedup, the share of the wall time stats.json's timers account for, what
+#      each output adds, and the default run with zstd, no compression, no overviews or
+#      2048-pixel previews (the settings the README's Outputs section weighs);
 #   3. hydrology: depression filling + D8 routing + flow accumulation on that map's height.tif
 #      on 1 and 2 threads, against GRASS r.watershed and SAGA's Fill Sinks (Wang & Liu) on the
 #      same file (Debian grass-core and saga: installed here, for the bench only, not by deps.sh);

@@ -1027,7 +1027,7 @@ TEST(ConfigTest, DefaultOutputWritesTheMapAPictureAndStats) {
                                      OutputFile::WalkableTif, OutputFile::PreviewPng,
                                      OutputFile::StatsJson, OutputFile::ClassesQml,
                                      OutputFile::HeightQml));
-    EXPECT_EQ(c.output.previewMaxSize, 2048);
+    EXPECT_EQ(c.output.previewMaxSize, 1024);
 }
 
 TEST(ConfigTest, MoistureOptionsLandInTheMoistureLayer) {
@@ -1478,7 +1478,7 @@ TEST(ConfigTest, OptionReferenceDescribesTerrainAndOutput) {
     EXPECT_EQ(byPath.at("terrain.connectivity").range, "one of: report, largest");
     EXPECT_EQ(byPath.at("output.preview_max_size").type, "integer");
     EXPECT_EQ(byPath.at("output.preview_max_size").range, "16..16384");
-    EXPECT_EQ(byPath.at("output.preview_max_size").defaultJson, "2048");
+    EXPECT_EQ(byPath.at("output.preview_max_size").defaultJson, "1024");
     EXPECT_EQ(byPath.at("output.engine").type, "string");
     EXPECT_EQ(byPath.at("output.engine").range, "one of: none, unity, unreal, godot");
     EXPECT_EQ(byPath.at("output.engine").defaultJson, "\"none\"");

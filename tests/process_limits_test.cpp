@@ -23,12 +23,14 @@ class ProcessLimitTest : public testing::TestWithParam<LimitCase> {};
 
 TEST_P(ProcessLimitTest, RunThatCannotFitIsRefusedBeforeCreatingAnything) {
     test::TempDir dir;
-    // About 290 MiB; a map of 8192 x 8192 cells with every output plans about a GiB.
+    // About 290 MiB; a map of 32768 x 8192 cells with every output plans about 420 MiB
+    // (8192 x 8192 planned 350 MiB with previews of 2048 pixels, 204 MiB with 1024: the
+    // writers and overviews grow with the width, the walkable regions with the area).
     const std::string everyFile = " --set " + test::shellQuote(test::everyFileOverride());
     const auto r = test::runCommand("cd " + test::shellQuote(dir.path().string()) +
                                     " && ulimit " + GetParam().ulimit + " 300000 && " +
                                     test::shellQuote(test::cliPath()) +
-                                    " -q --out-dir out --width 8192 --height 8192" + everyFile);
+                                    " -q --out-dir out --width 32768 --height 8192" + everyFile);
     EXPECT_EQ(r.exitCode, 2) << r.err;
     EXPECT_THAT(r.err, testing::MatchesRegex(
                            "terragrid: error: the run needs up to [0-9.]+ [MG]iB of memory, but "

@@ -84,5 +84,27 @@ TEST(TileSummaryTest, PartialStatisticsKeepOnlyTheRange) {
     EXPECT_GT(full.walkableCells(), 0);
 }
 
+// The range is found in vector lanes plus a scalar tail: whatever the tile's length and
+// wherever the lowest and highest cells lie (first, last, in the tail), it is theirs.
+TEST(TileSummaryTest, RangeIsTheLowestAndHighestCellForAnyLengthAndPosition) {
+    std::mt19937 rng(11);
+    std::uniform_real_distribution<float> heights(-500.0f, 2000.0f);
+    for (const std::size_t n : {1u, 2u, 3u, 7u, 8u, 9u, 15u, 16u, 17u, 31u, 100u}) {
+        for (std::size_t at = 0; at < n; ++at) {
+            Tile tile;
+            tile.elevationMeters.resize(n);
+            for (float& v : tile.elevationMeters) v = heights(rng);
+            const std::size_t highAt = n - 1 - at == at ? (at + 1) % n : n - 1 - at;
+            tile.elevationMeters[highAt] = 9000.0f;
+            tile.elevationMeters[at] = -3000.0f;  // one cell: both
+            const TileSummary s = summariseTile(tile, false);
+            EXPECT_EQ(s.elevationMin, -3000.0f) << n << " cells, lowest at " << at;
+            EXPECT_EQ(s.elevationMax, n == 1 ? -3000.0f : 9000.0f)
+                << n << " cells, highest at " << highAt;
+            EXPECT_EQ(s.cells, static_cast<std::int64_t>(n));
+        }
+    }
+}
+
 }  // namespace
 }  // namespace terragrid

@@ -1,7 +1,6 @@
 #include "io/geotiff_writer.hpp"
 
 #include <tbb/enumerable_thread_specific.h>
-#include <tbb/task_arena.h>
 #include <fcntl.h>
 #include <geo_normalize.h>
 #include <geotiffio.h>
@@ -150,7 +149,10 @@ public:
     bool isBigTiff() const noexcept { return m_bigTiff; }
     // Both kinds of tiles held: waiting for cells, and encoded but waiting for an earlier one.
     std::size_t peakPendingTiles() const noexcept { return m_peakPending + m_peakWaitingTiles; }
-    double parallelCpuSeconds() const noexcept { return m_jobs ? m_jobs->jobCpuSeconds() : 0; }
+    double parallelCpuSeconds() const noexcept {
+        return (m_jobs ? m_jobs->jobCpuSeconds() : 0) +
+               (m_overviews ? m_overviews->parallelCpuSeconds() : m_overviewCpuSeconds);
+    }
     std::uint64_t peakWaitingBytes() const noexcept { return m_peakWaitingBytes; }
     std::uint64_t peakOverviewBytes() const noexcept {
         return m_overviews ? m_overviews->peakPendingBytes() : m_peakOverviewBytes;
@@ -223,6 +225,7 @@ private:
     std::size_t m_peakWaitingTiles = 0;
     std::optional<OverviewPyramid> m_overviews;  // until close() has written the levels
     std::uint64_t m_peakOverviewBytes = 0;       // its peakPendingBytes(), kept by close()
+    double m_overviewCpuSeconds = 0;             // its parallelCpuSeconds(), kept by close()
 
     // Parallel encoding, set up when the first tile completes (it depends on the arena the
     // tiles come from). Declared last: destroyed first, while what the jobs use still exists.
@@ -431,7 +434,8 @@ void GeoTiffWriter::Impl::writeSamples(std::int64_t col0, std::int64_t row0,
             if (tile.cellsReceived > expected) failOverlap(index);
             if (tile.cellsReceived == expected) {
                 // Reduced into the overviews first: encoding spoils the samples.
-                if (m_overviews) m_overviews->addFullResolutionTile(tx, ty, tile.bytes.data());
+                if (m_overviews)
+                    runJobs([&] { m_overviews->addFullResolutionTile(tx, ty, tile.bytes.data()); });
                 encodeTile(index, tile);
                 m_spare = std::move(tile.bytes);
                 m_pending.erase(it);
@@ -457,7 +461,8 @@ bool GeoTiffWriter::Impl::writeWholeRawTile(std::int64_t col0, std::int64_t row0
     if (m_tileWritten[static_cast<std::size_t>(index)] || m_pending.contains(index)) {
         failOverlap(index);
     }
-    if (m_overviews) m_overviews->addFullResolutionTile(col0 / t, row0 / t, data);
+    if (m_overviews)
+        runJobs([&] { m_overviews->addFullResolutionTile(col0 / t, row0 / t, data); });
     deliverEncoded(index, data, static_cast<std::size_t>(t * t) * m_sampleBytes);
     m_tileWritten[static_cast<std::size_t>(index)] = true;
     ++m_tilesWrittenCount;
@@ -487,10 +492,7 @@ void GeoTiffWriter::Impl::encodeTile(std::int64_t index, PendingTile& tile) {
 bool GeoTiffWriter::Impl::encodesInParallel() {
     if (m_jobsDecided) return m_jobs.has_value();
     m_jobsDecided = true;
-    const auto threads = static_cast<std::size_t>(tbb::this_task_arena::max_concurrency());
-    const std::size_t jobs = m_options.tileJobs != 0 ? m_options.tileJobs
-                             : threads > 1          ? 2 * threads
-                                                    : 1;
+    const std::size_t jobs = tileJobsFor(m_options.tileJobs);
     if (jobs > 1 && m_options.compression != Compression::None) {
         m_jobs.emplace(
             jobs,
@@ -608,7 +610,10 @@ void GeoTiffWriter::Impl::close() {
         throw std::logic_error("GeoTiffWriter: " + std::to_string(m_nextTile) + " of " +
                                std::to_string(tileCount) + " TIFF tiles reached '" + m_path + "'");
     }
-    if (m_overviews) m_overviews->checkComplete(m_path);
+    if (m_overviews) {
+        runJobs([&] { m_overviews->finish(); });
+        m_overviews->checkComplete(m_path);
+    }
     runJobs([&] {
         if (isCog()) {
             writeCog();
@@ -619,6 +624,7 @@ void GeoTiffWriter::Impl::close() {
     if (m_overviews) {
         // Every level is in the file: the scratch files go now, not with the writer.
         m_peakOverviewBytes = m_overviews->peakPendingBytes();
+        m_overviewCpuSeconds = m_overviews->parallelCpuSeconds();
         m_overviews.reset();
     }
     clearTiffMessages();

@@ -10,11 +10,18 @@
 namespace terragrid {
 namespace {
 
-// One row per SampleFormat value.
+// One row per SampleFormat value. DEFLATE's level is named, not left to libtiff's default (6),
+// which took twice the CPU for 1 % less: on the default 4096 x 4096 map's height.tif (libtiff
+// with libdeflate) level 6 took 2.3 s for 41.39 MB, level 3 1.05 s for 41.81 MB. The Float32
+// heights are mostly noise in their low mantissa bits, which no level shrinks and every level
+// searches for matches: level 1 (libdeflate's fastest matcher) wrote the full resolution plus
+// overviews in 0.13 s less CPU than level 3 (0.55 s instead of 0.68 s, 2026-11-24) for 0.9 %
+// more bytes (57.8 MB instead of 57.3). The integer rasters (classes, masks, height16) are
+// long runs, which level 3 packs smaller and, on classes.tif, also faster than level 1.
 constexpr std::array<SampleFormatInfo, 3> kSampleFormats{{
-    {32, SAMPLEFORMAT_IEEEFP, PREDICTOR_FLOATINGPOINT},  // Float32
-    {8, SAMPLEFORMAT_UINT, PREDICTOR_HORIZONTAL},        // UInt8
-    {16, SAMPLEFORMAT_UINT, PREDICTOR_HORIZONTAL},       // UInt16
+    {32, SAMPLEFORMAT_IEEEFP, PREDICTOR_FLOATINGPOINT, 1},  // Float32
+    {8, SAMPLEFORMAT_UINT, PREDICTOR_HORIZONTAL, 3},        // UInt8
+    {16, SAMPLEFORMAT_UINT, PREDICTOR_HORIZONTAL, 3},       // UInt16
 }};
 static_assert(kSampleFormats.size() == static_cast<std::size_t>(SampleFormat::UInt16) + 1);
 
@@ -22,12 +29,6 @@ static_assert(kSampleFormats.size() == static_cast<std::size_t>(SampleFormat::UI
 constexpr std::array<std::uint16_t, 4> kTiffCompressions{
     COMPRESSION_NONE, COMPRESSION_ADOBE_DEFLATE, COMPRESSION_LZW, COMPRESSION_ZSTD};
 static_assert(kTiffCompressions.size() == kCompressionNames.size());
-
-// DEFLATE's level: named, not left to libtiff's default (6), which took twice the CPU for 1 %
-// less: on the default 4096 x 4096 map's height.tif (libtiff with libdeflate) level 6 took
-// 2.3 s for 41.39 MB, level 3 1.05 s for 41.81 MB; height16.tif came out smaller at level 3.
-// The height tiles are mostly noise in the low mantissa bits, which no level shrinks.
-constexpr int kDeflateLevel = 3;
 
 // ZSTD's level: libtiff's default (9) took more CPU than DEFLATE level 3 for a smaller gain.
 constexpr int kZstdLevel = 1;
@@ -89,7 +90,7 @@ std::string tiffFailureText(const char* call, int error) {
 }
 
 void setEncodingTags(TIFF* tif, const GeoTiffOptions& options, std::uint32_t width,
-                     std::uint32_t height, bool palette) {
+                     std::uint32_t height, bool palette, bool withPredictor) {
     const SampleFormatInfo& format = sampleFormatInfo(options.sampleFormat);
     setTag(tif, TIFFTAG_IMAGEWIDTH, width);
     setTag(tif, TIFFTAG_IMAGELENGTH, height);
@@ -104,11 +105,11 @@ void setEncodingTags(TIFF* tif, const GeoTiffOptions& options, std::uint32_t wid
     setTag(tif, TIFFTAG_PLANARCONFIG, static_cast<int>(PLANARCONFIG_CONTIG));
     // The predictor tag exists only once a compressing codec is selected, so order matters.
     setTag(tif, TIFFTAG_COMPRESSION, static_cast<int>(tiffCompressionCode(options.compression)));
-    if (options.compression != Compression::None) {
+    if (options.compression != Compression::None && withPredictor) {
         setTag(tif, TIFFTAG_PREDICTOR, static_cast<int>(format.predictor));
     }
     if (options.compression == Compression::Deflate) {
-        setTag(tif, TIFFTAG_ZIPQUALITY, kDeflateLevel);
+        setTag(tif, TIFFTAG_ZIPQUALITY, static_cast<int>(format.deflateLevel));
     }
     if (options.compression == Compression::Zstd) {
         setTag(tif, TIFFTAG_ZSTD_LEVEL, kZstdLevel);

@@ -21,6 +21,7 @@ struct SampleFormatInfo {
     std::uint16_t bitsPerSample;
     std::uint16_t tiffSampleFormat;
     std::uint16_t predictor;  ///< PREDICTOR_FLOATINGPOINT for floats, HORIZONTAL for integers
+    std::uint16_t deflateLevel;  ///< libdeflate's level with output.compression deflate
 };
 
 /// The row of `format` in the table of sample formats.
@@ -62,9 +63,10 @@ void setTag(TIFF* tif, std::uint32_t tag, Args... args) {
 
 /// Sets the tags that decide how the tiles of a width x height image are laid out and encoded:
 /// size, tile size, samples, photometric (palette or grey), compression and predictor (the
-/// predictor only once a compressing codec is set, as libtiff requires). The ColorMap of a
-/// palette image is the caller's. Throws TiffError when libtiff refuses a tag.
+/// predictor only once a compressing codec is set, as libtiff requires; never with
+/// `withPredictor` false, for a scratch TIFF whose caller applies the predictor itself). The
+/// ColorMap of a palette image is the caller's. Throws TiffError when libtiff refuses a tag.
 void setEncodingTags(TIFF* tif, const GeoTiffOptions& options, std::uint32_t width,
-                     std::uint32_t height, bool palette);
+                     std::uint32_t height, bool palette, bool withPredictor = true);
 
 }  // namespace terragrid

@@ -82,6 +82,22 @@ T averageOf(const std::array<T, 4>& v, int n) {
 
 template <typename T>
 T modeOf(const std::array<T, 4>& v, int n) {
+    if (n == 4) {
+        // The loop below without branches: each value's count of the others equal to it, and
+        // only a strictly larger count displaces the value met first.
+        const auto [a, b, c, d] = v;
+        const int ca = (a == b) + (a == c) + (a == d);
+        const int cb = (b == a) + (b == c) + (b == d);
+        const int cc = (c == a) + (c == b) + (c == d);
+        const int cd = (d == a) + (d == b) + (d == c);
+        T best = a;
+        int bestCount = ca;
+        best = cb > bestCount ? b : best;
+        bestCount = cb > bestCount ? cb : bestCount;
+        best = cc > bestCount ? c : best;
+        bestCount = cc > bestCount ? cc : bestCount;
+        return cd > bestCount ? d : best;
+    }
     T best = v[0];
     int bestCount = 0;
     for (int i = 0; i < n; ++i) {
@@ -95,33 +111,61 @@ T modeOf(const std::array<T, 4>& v, int n) {
     return best;
 }
 
+template <typename T>
+T load(const std::byte* at) {
+    T value;
+    std::memcpy(&value, at, sizeof(T));
+    return value;
+}
+
 // Reduces the valid validCols x validRows cells of a t x t tile into `out`, a block of
-// ceil(validCols / 2) x ceil(validRows / 2) cells.
+// ceil(validCols / 2) x ceil(validRows / 2) cells. The output cells whose 2x2 cells are all
+// inside come first, in a loop without bounds checks (they are nearly all of them, and this
+// runs on every cell of every GeoTIFF with overviews); the last column and row, when the
+// valid size is odd, take the general path. Both read the cells in reading order, so the
+// values are the same.
 template <typename T>
 void reduceTile(const std::byte* raw, std::int64_t t, std::int64_t validCols,
                 std::int64_t validRows, Resampling resampling, std::byte* out) {
     const std::int64_t cols = (validCols + 1) / 2;
     const std::int64_t rows = (validRows + 1) / 2;
     const auto cell = [&](std::int64_t c, std::int64_t r) {
-        T value;
-        std::memcpy(&value, raw + static_cast<std::size_t>(r * t + c) * sizeof(T), sizeof(T));
-        return value;
+        return load<T>(raw + static_cast<std::size_t>(r * t + c) * sizeof(T));
     };
-    for (std::int64_t r = 0; r < rows; ++r) {
-        for (std::int64_t c = 0; c < cols; ++c) {
-            std::array<T, 4> v{};
-            int n = 0;
-            for (std::int64_t dr = 0; dr < 2; ++dr) {
-                for (std::int64_t dc = 0; dc < 2; ++dc) {
-                    if (2 * c + dc < validCols && 2 * r + dr < validRows)
-                        v[static_cast<std::size_t>(n++)] = cell(2 * c + dc, 2 * r + dr);
-                }
-            }
-            const T value = resampling == Resampling::Average ? averageOf(v, n) : modeOf(v, n);
-            std::memcpy(out + static_cast<std::size_t>(r * cols + c) * sizeof(T), &value,
-                        sizeof(T));
+    const auto put = [&](std::int64_t c, std::int64_t r, T value) {
+        std::memcpy(out + static_cast<std::size_t>(r * cols + c) * sizeof(T), &value, sizeof(T));
+    };
+    const auto combine = [resampling](const std::array<T, 4>& v, int n) {
+        return resampling == Resampling::Average ? averageOf(v, n) : modeOf(v, n);
+    };
+    const std::int64_t fullCols = validCols / 2, fullRows = validRows / 2;
+    for (std::int64_t r = 0; r < fullRows; ++r) {
+        const std::byte* top = raw + static_cast<std::size_t>(2 * r * t) * sizeof(T);
+        const std::byte* bottom = top + static_cast<std::size_t>(t) * sizeof(T);
+        std::byte* to = out + static_cast<std::size_t>(r * cols) * sizeof(T);
+        for (std::int64_t c = 0; c < fullCols; ++c) {
+            const auto at = static_cast<std::size_t>(2 * c) * sizeof(T);
+            const std::array<T, 4> v{load<T>(top + at), load<T>(top + at + sizeof(T)),
+                                     load<T>(bottom + at), load<T>(bottom + at + sizeof(T))};
+            const T value = combine(v, 4);
+            std::memcpy(to + static_cast<std::size_t>(c) * sizeof(T), &value, sizeof(T));
         }
     }
+    const auto general = [&](std::int64_t c, std::int64_t r) {
+        std::array<T, 4> v{};
+        int n = 0;
+        for (std::int64_t dr = 0; dr < 2; ++dr) {
+            for (std::int64_t dc = 0; dc < 2; ++dc) {
+                if (2 * c + dc < validCols && 2 * r + dr < validRows)
+                    v[static_cast<std::size_t>(n++)] = cell(2 * c + dc, 2 * r + dr);
+            }
+        }
+        put(c, r, combine(v, n));
+    };
+    if (fullCols < cols)
+        for (std::int64_t r = 0; r < fullRows; ++r) general(fullCols, r);
+    if (fullRows < rows)
+        for (std::int64_t c = 0; c < cols; ++c) general(c, fullRows);
 }
 
 void reduce(SampleFormat format, const std::byte* raw, std::int64_t t, std::int64_t validCols,
@@ -139,6 +183,11 @@ void reduce(SampleFormat format, const std::byte* raw, std::int64_t t, std::int6
 }  // namespace
 
 // ---------------------------------------------------------------------------------------------
+
+namespace {
+// Tile jobs are keyed index * kLevelKeys + level: more levels than a 2^32-cell side halves into.
+constexpr std::int64_t kLevelKeys = 64;
+}  // namespace
 
 // One overview level: its size, the tiles waiting for quarters, and its scratch file.
 struct OverviewPyramid::Level {
@@ -186,7 +235,7 @@ OverviewPyramid::OverviewPyramid(const std::string& outputPath, const GeoTiffOpt
     m_reduced.resize(half * half * m_sampleBytes);
 }
 
-OverviewPyramid::~OverviewPyramid() = default;
+OverviewPyramid::~OverviewPyramid() { m_jobs.reset(); }  // waits for jobs using m_encoders
 
 RasterSize OverviewPyramid::levelSize(std::size_t level) const noexcept {
     return level == 0 ? RasterSize{m_options.width, m_options.height}
@@ -252,10 +301,46 @@ void OverviewPyramid::completeTile(std::size_t level, std::int64_t tx, std::int6
         reduce(m_options.sampleFormat, raw.data(), t, cols, rows, m_resampling, reduced.data());
         addBlock(level + 1, tx, ty, (cols + 1) / 2, (rows + 1) / 2, reduced.data());
     }
+    const std::int64_t index = ty * l.across + tx;
+    if (encodesInParallel()) {
+        // The job's key says the level and the tile: the levels are few (one per halving).
+        m_jobs->submit(index * kLevelKeys + static_cast<std::int64_t>(level), std::move(raw));
+        raw = m_jobs->takeBuffer();
+        return;
+    }
     std::vector<std::byte> encoded;
     m_encoder->encode(raw.data(), raw.size(), encoded);
-    l.store.put(ty * l.across + tx, encoded);
+    store(level, index, encoded);
+}
+
+bool OverviewPyramid::encodesInParallel() {
+    if (m_jobsDecided) return m_jobs.has_value();
+    m_jobsDecided = true;
+    const std::size_t jobs = tileJobsFor(m_options.tileJobs);
+    if (jobs > 1 && m_options.compression != Compression::None) {
+        m_jobs.emplace(
+            jobs,
+            [this](std::vector<std::byte>& raw, std::vector<std::byte>& out) {
+                std::unique_ptr<TiffTileEncoder>& encoder = m_encoders.local();
+                if (!encoder) encoder = std::make_unique<TiffTileEncoder>(m_options);
+                encoder->encode(raw.data(), raw.size(), out);
+            },
+            [this](std::int64_t key, const std::vector<std::byte>& encoded) {
+                store(static_cast<std::size_t>(key % kLevelKeys), key / kLevelKeys, encoded);
+            });
+    }
+    return m_jobs.has_value();
+}
+
+void OverviewPyramid::store(std::size_t level, std::int64_t index,
+                            const std::vector<std::byte>& encoded) {
+    Level& l = *m_levels[level - 1];
+    l.store.put(index, encoded);
     ++l.stored;
+}
+
+void OverviewPyramid::finish() {
+    if (m_jobs) m_jobs->finish();
 }
 
 void OverviewPyramid::storeFullResolutionTile(std::int64_t index,

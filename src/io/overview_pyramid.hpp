@@ -6,6 +6,11 @@
 // level: a level holds the tiles still waiting for some of their quarters, a band of tiles at
 // most. GeoTiffWriter assembles the file from the scratch files at the end.
 //
+// The reductions run in the caller's thread (they are cheap); the completed tiles are
+// compressed on TBB workers of the caller's arena, like the full resolution's
+// (tile_job_queue.hpp, GeoTiffOptions::tileJobs), and stored in the order they completed, so
+// the compression of overviews is not serial work of the run.
+//
 // A level's cells depend only on the level below (the mean or the most frequent of its 2x2
 // cells: Resampling in tiff_options.hpp), never on the order or size of the pieces that
 // arrived, so the overviews have the same bytes for every thread count and tile size.
@@ -23,8 +28,11 @@
 #include <utility>
 #include <vector>
 
+#include <tbb/enumerable_thread_specific.h>
+
 #include "io/atomic_file.hpp"
 #include "io/geotiff_writer.hpp"
+#include "io/tile_job_queue.hpp"
 
 namespace terragrid {
 
@@ -96,8 +104,15 @@ public:
     /// Keeps full-resolution tile `index`'s encoded bytes (keepFullResolution only).
     void storeFullResolutionTile(std::int64_t index, const std::vector<std::byte>& encoded);
 
-    /// Throws std::logic_error naming `path` unless every tile of every level is stored.
+    /// Waits for the tiles being compressed and stores them. Throws as addFullResolutionTile.
+    void finish();
+
+    /// Throws std::logic_error naming `path` unless every tile of every level is stored
+    /// (after finish()).
     void checkComplete(const std::string& path) const;
+
+    /// CPU seconds TBB workers spent compressing overview tiles so far.
+    double parallelCpuSeconds() const noexcept { return m_jobs ? m_jobs->jobCpuSeconds() : 0; }
 
     /// Replaces `out` with the encoded bytes of tile `index` of `level` (0 only when kept).
     void readTile(std::size_t level, std::int64_t index, std::vector<std::byte>& out) const;
@@ -114,6 +129,8 @@ private:
                   std::int64_t blockRows, const std::byte* block);
     void completeTile(std::size_t level, std::int64_t tx, std::int64_t ty,
                       std::vector<std::byte>& raw);
+    bool encodesInParallel();
+    void store(std::size_t level, std::int64_t index, const std::vector<std::byte>& encoded);
 
     GeoTiffOptions m_options;
     Resampling m_resampling;
@@ -125,6 +142,12 @@ private:
     std::vector<std::vector<std::byte>> m_spare;    // freed tile buffers, reused
     std::uint64_t m_pendingBytes = 0;
     std::uint64_t m_peakPendingBytes = 0;
+
+    // Parallel compression, decided when the first tile completes (it depends on the arena
+    // the tiles come from). Declared last: destroyed first, while what the jobs use exists.
+    bool m_jobsDecided = false;
+    tbb::enumerable_thread_specific<std::unique_ptr<TiffTileEncoder>> m_encoders;
+    std::optional<TileJobQueue> m_jobs;
 };
 
 }  // namespace terragrid

@@ -94,7 +94,7 @@ Bytes geoTiffMemory(const Config& config, SampleFormat format, int threads) {
     return pending * tile + jobs + encoders + tiles * 16 + waiting;
 }
 
-Bytes overviewMemory(const Config& config, SampleFormat format) {
+Bytes overviewMemory(const Config& config, SampleFormat format, int threads) {
     if (config.output.layout == TiffLayout::Plain) return 0;
     const GeoTiffOptions options = mapGeoTiffOptions(config, format);
     const auto t = static_cast<Bytes>(options.tileSize);
@@ -116,12 +116,16 @@ Bytes overviewMemory(const Config& config, SampleFormat format) {
         const Bytes rows = std::min(down, g <= t ? 1 : ceilDiv(g, t * scale) + 1);
         total += (across * rows + 1) * tile + across * down * 24 + tile;  // + index, a reduction
     }
+    if (threads > 1 && config.output.compression != Compression::None) {
+        const Bytes encoded = tiffTileBound(tile, config.output.compression);
+        total += 2 * Bytes(threads) * (tile + encoded) + Bytes(threads) * (tile + kCodecState);
+    }
     return total;
 }
 
 WriterMemory geoTiffWriterMemory(const Config& config, SampleFormat format, int threads) {
     return {MemoryGroup::Writers, geoTiffMemory(config, format, threads), 0,
-            overviewMemory(config, format)};
+            overviewMemory(config, format, threads)};
 }
 
 PlannedOutput plannedFile(const Config& config, OutputFile file, Bytes bytes, bool compressed) {

@@ -53,9 +53,10 @@ Bytes geoTiffMemory(const Config& config, SampleFormat format, int threads);
 /// What one GeoTIFF's overview pyramid (overview_pyramid.hpp) holds while the tiles stream:
 /// per level, the tiles waiting for quarters (a row of tiles, or a band as tall as the
 /// generator's tiles reduced to that level and one row more), its encoder and the scratch
-/// files' index.
+/// files' index; with `threads` > 1, the tiles being compressed on workers (two per thread)
+/// and the workers' encoders.
 /// 0 with output.layout plain.
-Bytes overviewMemory(const Config& config, SampleFormat format);
+Bytes overviewMemory(const Config& config, SampleFormat format, int threads = 1);
 
 /// `format`'s GeoTIFF writer as a WriterMemory row: geoTiffMemory and overviewMemory.
 WriterMemory geoTiffWriterMemory(const Config& config, SampleFormat format, int threads);

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "io/libtiff_support.hpp"
+#include "io/tiff_predictor.hpp"
 
 namespace terragrid {
 
@@ -56,7 +57,10 @@ struct TiffTileEncoder::Scratch {
 };
 
 TiffTileEncoder::TiffTileEncoder(const GeoTiffOptions& options)
-    : m_scratch(std::make_unique<Scratch>()) {
+    : m_scratch(std::make_unique<Scratch>()),
+      m_format(options.sampleFormat),
+      m_tileSize(static_cast<std::size_t>(options.tileSize)),
+      m_predicts(options.compression != Compression::None && tiffPredictorApplies()) {
     clearTiffMessages();
     // BigTIFF ("8"), so the scratch file's offsets never overflow however many tiles pass
     // through it (a rewritten tile that grew goes to the end); little-endian ("l") like the
@@ -68,7 +72,7 @@ TiffTileEncoder::TiffTileEncoder(const GeoTiffOptions& options)
     try {
         // One tile's image: the codec and predictor work on a tile's rows, whatever the image.
         const auto side = static_cast<std::uint32_t>(options.tileSize);
-        setEncodingTags(m_scratch->tif, options, side, side, false);
+        setEncodingTags(m_scratch->tif, options, side, side, false, !m_predicts);
     } catch (...) {
         TIFFClose(std::exchange(m_scratch->tif, nullptr));
         clearTiffMessages();
@@ -87,6 +91,11 @@ void TiffTileEncoder::encode(std::byte* tile, std::size_t size, std::vector<std:
     out.clear();
     m_scratch->capture = &out;
     m_scratch->scattered = false;
+    if (m_predicts) {
+        if (size != m_tileSize * m_tileSize * bytesPerSample(m_format))
+            throw TiffError("a tile of " + std::to_string(size) + " bytes is not a whole tile");
+        applyTiffPredictor(m_format, tile, m_tileSize, m_planes);
+    }
     clearTiffMessages();
     const auto length = static_cast<tmsize_t>(size);
     const tmsize_t written = TIFFWriteEncodedTile(m_scratch->tif, 0, tile, length);

@@ -8,7 +8,9 @@
 // predictors, rather than calling zlib or zstd and reimplementing the predictors, makes the
 // bytes exactly those TIFFWriteEncodedTile would put in the real file, for every compression
 // libtiff offers, including LZW, which has no library of its own. The scratch TIFF stores
-// nothing: the encoder holds one tile's output, libtiff its own codec state.
+// nothing: the encoder holds one tile's output, libtiff its own codec state. The predictor is
+// the one step done here instead (tiff_predictor.hpp: libtiff's copies made it 8 % of the
+// default run): the scratch TIFF then has none, and its codec sees the same bytes.
 
 #include <cstddef>
 #include <memory>
@@ -38,6 +40,10 @@ public:
 private:
     struct Scratch;  // the in-memory file behind the scratch TIFF
     std::unique_ptr<Scratch> m_scratch;
+    SampleFormat m_format;
+    std::size_t m_tileSize;
+    bool m_predicts = false;          // applies the file's predictor before libtiff's codec
+    std::vector<std::byte> m_planes;  // the floating-point predictor's row of byte planes
 };
 
 }  // namespace terragrid

@@ -2,6 +2,7 @@
 
 #include "pipeline/stopwatch.hpp"
 
+#include <tbb/task_arena.h>
 #include <tbb/task_group.h>
 
 #include <algorithm>
@@ -9,6 +10,12 @@
 #include <utility>
 
 namespace terragrid {
+
+std::size_t tileJobsFor(std::size_t configured) {
+    if (configured != 0) return configured;
+    const auto threads = static_cast<std::size_t>(tbb::this_task_arena::max_concurrency());
+    return threads > 1 ? 2 * threads : 1;
+}
 
 struct TileJobQueue::Job {
     std::int64_t index = 0;

@@ -19,6 +19,11 @@
 
 namespace terragrid {
 
+/// How many tiles a writer keeps in the hands of TBB workers: `configured` when not 0
+/// (GeoTiffOptions::tileJobs), else twice the calling thread's arena concurrency, or 1 (encode
+/// in the calling thread) when the arena has one thread. Call from the thread that will submit.
+std::size_t tileJobsFor(std::size_t configured);
+
 class TileJobQueue {
 public:
     /// Turns a tile's raw bytes (which it may spoil) into its encoded bytes; runs on any

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 #include "terragrid/pipeline/generator.hpp"
@@ -46,28 +47,46 @@ std::int64_t elevationFixed(float v) noexcept {
     return t;
 }
 
+namespace {
+
+// Four floats, one SSE (or NEON) register: GCC and Clang compile the comparisons and selects
+// below to vector min and max. (Written as eight scalar lanes, GCC kept them scalar: 3 % of a
+// height-only run.)
+using Lanes = float __attribute__((vector_size(16)));
+constexpr std::size_t kLanes = 4;
+
+Lanes lanesOf(float value) noexcept { return Lanes{value, value, value, value}; }
+
+}  // namespace
+
 TileSummary summariseTile(const Tile& tile, bool complete) {
     TileSummary s = TileSummary::empty();
     s.cells = static_cast<std::int64_t>(tile.elevationMeters.size());
-    // Eight independent lanes the compiler turns into one vector min and max per 8 cells;
+    // Two independent accumulators of four lanes each, so the min and max chains overlap;
     // elevations are never NaN, so the order of comparisons cannot change the result.
-    constexpr std::size_t kLanes = 8;
-    std::array<float, kLanes> low, high;
-    low.fill(s.elevationMin);
-    high.fill(s.elevationMax);
+    Lanes low[2] = {lanesOf(s.elevationMin), lanesOf(s.elevationMin)};
+    Lanes high[2] = {lanesOf(s.elevationMax), lanesOf(s.elevationMax)};
     const std::vector<float>& v = tile.elevationMeters;
     std::size_t i = 0;
-    for (; i + kLanes <= v.size(); i += kLanes)
-        for (std::size_t k = 0; k < kLanes; ++k) {
-            low[k] = v[i + k] < low[k] ? v[i + k] : low[k];
-            high[k] = v[i + k] > high[k] ? v[i + k] : high[k];
+    for (; i + 2 * kLanes <= v.size(); i += 2 * kLanes)
+        for (std::size_t k = 0; k < 2; ++k) {
+            Lanes x;
+            std::memcpy(&x, v.data() + i + k * kLanes, sizeof x);
+            low[k] = x < low[k] ? x : low[k];
+            high[k] = x > high[k] ? x : high[k];
+        }
+    float lowest = s.elevationMin, highest = s.elevationMax;
+    for (std::size_t k = 0; k < 2; ++k)
+        for (std::size_t lane = 0; lane < kLanes; ++lane) {
+            lowest = std::min(lowest, low[k][lane]);
+            highest = std::max(highest, high[k][lane]);
         }
     for (; i < v.size(); ++i) {
-        low[0] = std::min(low[0], v[i]);
-        high[0] = std::max(high[0], v[i]);
+        lowest = std::min(lowest, v[i]);
+        highest = std::max(highest, v[i]);
     }
-    s.elevationMin = *std::min_element(low.begin(), low.end());
-    s.elevationMax = *std::max_element(high.begin(), high.end());
+    s.elevationMin = lowest;
+    s.elevationMax = highest;
     if (!complete) return s;
     Int128 sum = 0;
     for (float v : tile.elevationMeters) sum += elevationFixed(v);

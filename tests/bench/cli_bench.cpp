@@ -10,7 +10,9 @@
 //      process, which load on the machine does not inflate the way it inflates wall time);
 //   3. the default run's wall time on 1 thread against 2 threads;
 //   4. how much of the process's wall time stats.json's timers account for.
-// --each adds, on 1 thread, the CPU and bytes each output adds to the stats.json-only run.
+// --each adds, on 1 thread, the CPU and bytes each output adds to the stats.json-only run, and
+// the default outputs' CPU with the settings the README weighs (zstd, no compression, no
+// overviews, bigger previews).
 // The text block goes to FILE (scripts/bench.sh repeats it at the end) and a markdown table
 // for the README to the markdown file.
 
@@ -29,6 +31,7 @@
 #include "cli_rows.hpp"
 #include "cli_runs.hpp"
 #include "terragrid/config/loader.hpp"
+#include "terragrid/io/output_drivers.hpp"
 
 namespace terragrid::bench {
 namespace {
@@ -263,13 +266,16 @@ void headlineTable(const Results& r, Report& out) {
     out.markdown += md + "\n";
 }
 
-/// On 1 thread, what each output adds to the stats.json-only run.
+/// On 1 thread, what each output adds to the stats.json-only run. Hydrology's outputs are
+/// left out: they exist only with hydrology.enabled, whose whole-map stage would be most of
+/// what they add (part 3 of scripts/bench.sh measures that stage on its own).
 void measureEach(const Options& o, const TempDir& tmp, const Measured& base, Report& out) {
     out.line("each output with stats.json, 1 thread: adds to stats.json only (wall, CPU), bytes");
     std::string md = "| output (with stats.json), 1 thread | adds wall s | adds CPU s | MB |\n"
                      "|---|---|---|---|\n";
-    for (std::string_view name : kOutputFileNames) {
-        if (name == "stats.json") continue;
+    for (const OutputDriver* driver : outputDrivers()) {
+        const std::string_view name = driver->name;
+        if (name == "stats.json" || driver->needsHydrology) continue;
         const Measured m = fastestRun(o, tmp, {"stats.json", std::string(name)}, 1, 1);
         const double wall = m.run.cost.wallSeconds - base.run.cost.wallSeconds;
         const double cpu = m.run.cost.cpuSeconds - base.run.cost.cpuSeconds;
@@ -278,6 +284,38 @@ void measureEach(const Options& o, const TempDir& tmp, const Measured& base, Rep
         l.resize(20, ' ');
         out.line(l + format("%+7.2f s  %+7.2f s CPU  %8.1f MB", wall, cpu, mb));
         md += "| " + std::string(name) + format(" | %+.2f | %+.2f | %.1f |\n", wall, cpu, mb);
+    }
+    out.markdown += md + "\n";
+}
+
+/// On 1 thread, the default outputs with the settings issue 16 weighs against the defaults
+/// (README, Outputs): their CPU against the stats.json-only run, and the bytes they write.
+void measureLevers(const Options& o, const TempDir& tmp, const Measured& base, Report& out) {
+    struct Lever {
+        const char* name;
+        std::vector<std::string> sets;
+    };
+    const Lever levers[] = {
+        {"the defaults", {}},
+        {"output.compression zstd", {R"(output.compression="zstd")"}},
+        {"output.compression none", {R"(output.compression="none")"}},
+        {"output.layout plain", {R"(output.layout="plain")"}},
+        {"output.preview_max_size 2048", {"output.preview_max_size=2048"}},
+    };
+    out.line("default outputs with one setting changed, 1 thread: CPU, / stats.json only, bytes");
+    std::string md = "| default outputs, 1 thread | CPU s | / stats.json only | MB |\n"
+                     "|---|---|---|---|\n";
+    for (const Lever& lever : levers) {
+        const Measured m = fastestRun(o, tmp, {}, 1, 1, lever.sets);
+        const double ratio =
+            base.run.cost.cpuSeconds > 0 ? m.run.cost.cpuSeconds / base.run.cost.cpuSeconds : 0;
+        std::string l = std::string("  ") + lever.name;
+        l.resize(34, ' ');
+        out.line(l + format("%7.3f s CPU  %5.2fx  %8.1f MB", m.run.cost.cpuSeconds, ratio,
+                            double(m.bytes) / 1e6));
+        md += std::string("| ") + lever.name +
+              format(" | %.3f | %.2fx | %.1f |\n", m.run.cost.cpuSeconds, ratio,
+                     double(m.bytes) / 1e6);
     }
     out.markdown += md + "\n";
 }
@@ -295,7 +333,10 @@ Report measure(const Options& o) {
     std::string md = "End to end, " + std::to_string(o.size) + " x " + std::to_string(o.size) +
                      " default map; machine: " + machine() + "; load average " + load +
                      " at start, ";
-    if (o.each) measureEach(o, tmp, r.statsOnly[0], out);
+    if (o.each) {
+        measureEach(o, tmp, r.statsOnly[0], out);
+        measureLevers(o, tmp, r.statsOnly[0], out);
+    }
     out.line("load average: " + load + " at start, " + loadAverage() + " at end");
     out.markdown = md + loadAverage() + " at end (fastest of " + std::to_string(o.repeat) +
                    " runs; CPU = user + system)\n\n" + out.markdown;
