@@ -66,6 +66,8 @@ struct OctaveRows {
     // Version 2 simplex, per column (padded): the split of x (1 + F) (a) and x F (b).
     std::vector<float> fracA, fracB;
     std::vector<std::uint32_t> lowA, lowB;
+    std::vector<std::uint32_t> hashAB;  // lowA kHashX + lowB kHashY (the hash's column part)
+    std::vector<std::uint32_t> run;     // columns from this one on with its (lowA, lowB)
     std::int64_t minA = 0, maxA = 0, minB = 0, maxB = 0;  // their indices' range
     // Per row.
     bool cached = false;
@@ -164,13 +166,18 @@ void updateCorners(OctaveRows& o, const LatticeHash& hash, NoiseKind kind, std::
     o.cached = true;
 }
 
-// Version 2 simplex: what depends on x alone (simplexNoiseV2's a and b) per column.
+// Version 2 simplex: what depends on x alone (simplexNoiseV2's a and b) per column, and the
+// column's part of the corners' hash input. The runs of columns in one (a, b) cell let the
+// kernel see in one comparison that a whole vector of columns lies in one lattice cell (the
+// low octaves, where a cell spans many columns), whose corners it then hashes once.
 void planSimplexV2(OctaveRows& o) {
     const std::size_t padded = o.coordinate.size();
     o.fracA.resize(padded);
     o.fracB.resize(padded);
     o.lowA.resize(padded);
     o.lowB.resize(padded);
+    o.hashAB.resize(padded);
+    o.run.resize(padded);
     for (std::size_t c = 0; c < padded; ++c) {
         const lattice::FloatCoord a = lattice::splitFloat(o.coordinate[c] * simplex::kSkew2);
         const lattice::FloatCoord b = lattice::splitFloat(o.coordinate[c] * simplex::kF2);
@@ -178,10 +185,15 @@ void planSimplexV2(OctaveRows& o) {
         o.fracB[c] = b.frac;
         o.lowA[c] = HashParts::low(a.index);
         o.lowB[c] = HashParts::low(b.index);
+        o.hashAB[c] = o.lowA[c] * HashParts::kHashX + o.lowB[c] * HashParts::kHashY;
         o.minA = c == 0 ? a.index : std::min(o.minA, a.index);
         o.maxA = c == 0 ? a.index : std::max(o.maxA, a.index);
         o.minB = c == 0 ? b.index : std::min(o.minB, b.index);
         o.maxB = c == 0 ? b.index : std::max(o.maxB, b.index);
+    }
+    for (std::size_t c = padded; c-- > 0;) {
+        const bool same = c + 1 < padded && o.lowA[c + 1] == o.lowA[c] && o.lowB[c + 1] == o.lowB[c];
+        o.run[c] = same ? o.run[c + 1] + 1 : 1;
     }
 }
 
@@ -315,10 +327,13 @@ void NoiseRows::rowSimplexV2(double y, double* out) {
             const std::uint32_t key =
                 HashParts::key32(octave.hash, HashParts::high(o.minA + c.index),
                                  HashParts::high(o.minB + d.index));
-            rows::addSimplexV2Octave({o.fracA.data(), o.fracB.data(), o.lowA.data(),
-                                      o.lowB.data(), c.frac, d.frac, HashParts::low(c.index),
-                                      HashParts::low(d.index), key, octave.amplitude,
-                                      params.fractal, st.values.size(), st.values.data()});
+            const std::uint32_t lowC = HashParts::low(c.index);
+            const std::uint32_t lowD = HashParts::low(d.index);
+            rows::addSimplexV2Octave(
+                {o.fracA.data(), o.fracB.data(), o.lowA.data(), o.lowB.data(), o.hashAB.data(),
+                 o.run.data(), c.frac, d.frac, lowC, lowD, key,
+                 lowC * HashParts::kHashX + lowD * HashParts::kHashY + key, octave.amplitude,
+                 params.fractal, st.values.size(), st.values.data()});
             continue;
         }
         for (std::size_t col = 0; col < st.values.size(); ++col) {
