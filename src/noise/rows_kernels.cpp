@@ -487,7 +487,7 @@ void FillCorners(const rows::CornerFill& f) {
     };
     for (std::size_t i = 0; i < f.count; i += hn::Lanes(d)) {
         store(hn::LoadU(du, f.left + i), f.leftX, f.leftY, i);
-        store(hn::LoadU(du, f.right + i), f.rightX, f.rightY, i);
+        if (f.right != nullptr) store(hn::LoadU(du, f.right + i), f.rightX, f.rightY, i);
     }
 }
 

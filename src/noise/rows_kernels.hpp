@@ -113,7 +113,7 @@ void normaliseRow(FractalKind fractal, double amplitudeSum, double* sums, std::s
 /// gradients (Perlin) or the values (value noise, in leftX / rightX) of those corners.
 struct CornerFill {
     const std::uint64_t* left;
-    const std::uint64_t* right;
+    const std::uint64_t* right;  ///< null: fill the left corners only
     std::size_t count;  ///< cells; whole vectors are computed, into the padding
     std::int64_t iy;
     NoiseKind noise;
