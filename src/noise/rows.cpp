@@ -317,7 +317,7 @@ NoiseRows::NoiseRows(const NoiseField& field, const double* xs, std::size_t n)
         if (m_state->simplexV2) planSimplexV2(o);
         if (separableKind) {
             o.fade.resize(o.fx.size());
-            for (std::size_t c = 0; c < o.fx.size(); ++c) o.fade[c] = fade(params.fade, o.fx[c]);
+            rows::fadeColumns(params.fade, o.fx.data(), o.fade.data(), o.fx.size());
         }
         if (octave.hash.kind() != HashKind::Lattice) {
             const auto& table = HashParts::permutation(octave.hash);

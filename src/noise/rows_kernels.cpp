@@ -739,6 +739,13 @@ void EvaluatePoints(const rows::Points& p) {
     }
 }
 
+// value.cpp's fade of each column's fraction (NoiseRows' constructor, per tile and octave).
+void FadeColumns(FadeCurve curve, const double* t, double* out, std::size_t count) {
+    const D d;
+    for (std::size_t c = 0; c < count; c += hn::Lanes(d))
+        hn::StoreU(fadeLanes(curve, hn::LoadU(d, t + c)), d, out + c);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Whole rows: all octaves per vector of columns, the sum kept in a register.
 
@@ -812,6 +819,7 @@ HWY_EXPORT(EvaluatePoints);
 HWY_EXPORT(AddSimplexV2Octave);
 HWY_EXPORT(NormaliseRow);
 HWY_EXPORT(FillCorners);
+HWY_EXPORT(FadeColumns);
 HWY_EXPORT(PerlinCoefficients);
 HWY_EXPORT(ValueCoefficients);
 
@@ -828,6 +836,10 @@ void normaliseRow(FractalKind fractal, double amplitudeSum, double* sums, std::s
 }
 
 void fillCorners(const CornerFill& fill) { HWY_DYNAMIC_DISPATCH(FillCorners)(fill); }
+
+void fadeColumns(FadeCurve curve, const double* t, double* out, std::size_t count) {
+    HWY_DYNAMIC_DISPATCH(FadeColumns)(curve, t, out, count);
+}
 
 void perlinCoefficients(const CornerRows& c, double* p, double* q, double* r, double* s) {
     HWY_DYNAMIC_DISPATCH(PerlinCoefficients)(c, p, q, r, s);

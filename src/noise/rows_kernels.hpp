@@ -122,6 +122,9 @@ struct CornerFill {
 };
 void fillCorners(const CornerFill& fill);
 
+/// out[c] = fade(curve, t[c]) (value.cpp) for c < count, a multiple of kRowPadding.
+void fadeColumns(FadeCurve curve, const double* t, double* out, std::size_t count);
+
 /// The cells' row coefficients: the corners' gradients (Perlin) or values (value noise, in
 /// gx*; gy* unused) at (ix, iy) .. (ix + 1, iy + 1).
 struct CornerRows {
