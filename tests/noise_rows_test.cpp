@@ -193,6 +193,31 @@ TEST(NoiseRowsTest, SimplexV2RowsEqualSamplesAcrossHighHalves) {
     }
 }
 
+// Version 2's SIMD rows take simplex gradients from simplex::kGradX / kGradY / kGradZ as
+// (gx x + gy y) + z instead of simplex.cpp's grad2 (hash bits selecting and negating x and y,
+// then adding the second term or +0): both must give the same bits for every hash and every
+// offset, signed zeros included (zeros are where a selection and a product differ).
+TEST(NoiseRowsTest, SimplexGradientTableHasGrad2sBits) {
+    const auto grad2 = [](std::uint32_t hash, float x, float y) {  // simplex.cpp's definition
+        const bool negate = (hash & 1u) != 0;
+        const bool yAxis = (hash & 2u) != 0;
+        const bool diagonal = (hash & 4u) != 0;
+        const float first = yAxis && !diagonal ? y : x;
+        const float second = diagonal ? (yAxis ? -y : y) : 0.0f;
+        return (negate ? -first : first) + second;
+    };
+    const float values[] = {0.0f, -0.0f, 1e-30f, -1e-30f, 0.25f, -0.7071f, 1.0f, -3.5f};
+    for (std::uint32_t hash = 0; hash < 8; ++hash)
+        for (float x : values)
+            for (float y : values) {
+                const float table = (simplex::kGradX[hash] * x + simplex::kGradY[hash] * y) +
+                                    simplex::kGradZ[hash];
+                EXPECT_EQ(std::bit_cast<std::uint32_t>(table),
+                          std::bit_cast<std::uint32_t>(grad2(hash, x, y)))
+                    << "hash " << hash << " x " << x << " y " << y;
+            }
+}
+
 // A warped layer's seed, octaves, frequency, warp, and the first column of its rows.
 struct WarpCase {
     std::uint64_t seed;

@@ -62,10 +62,16 @@ struct OctaveRows {
     std::vector<std::uint64_t> leftHash;  // LatticeHashParts::xPart of the cell's two x corners
     std::vector<std::uint64_t> rightHash;
     std::size_t cells = 0;
+    // Whether each cell is the previous one's right neighbour (columns denser than the lattice),
+    // so that a cell's right corners are the next cell's left ones: then only the cells + 1
+    // left corners are filled, and a cell's right corners are read one entry further.
+    bool contiguous = false;
     std::vector<std::int64_t> perm;  // the permutation as int64 (SIMD gathers)
     // Version 2 simplex, per column (padded): the split of x (1 + F) (a) and x F (b).
     std::vector<float> fracA, fracB;
     std::vector<std::uint32_t> lowA, lowB;
+    std::vector<std::uint32_t> hashAB;  // lowA kHashX + lowB kHashY (the hash's column part)
+    std::vector<std::uint32_t> run;     // columns from this one on with its (lowA, lowB)
     std::int64_t minA = 0, maxA = 0, minB = 0, maxB = 0;  // their indices' range
     // Per row.
     bool cached = false;
@@ -104,10 +110,12 @@ void planColumns(OctaveRows& o, const LatticeHash& hash, const double* lattice, 
     o.fx.resize(padded);
     o.cell.resize(padded);
     std::int64_t previous = 0;
+    o.contiguous = true;
     for (std::size_t c = 0; c < padded; ++c) {
         const lattice::Coord x = lattice::split(o.coordinate[c]);
         o.fx[c] = x.frac;
         if (c == 0 || x.index != previous) {
+            if (c > 0 && x.index != previous + 1) o.contiguous = false;
             o.leftHash.push_back(HashParts::xPart(hash, x.index));
             o.rightHash.push_back(HashParts::xPart(hash, x.index + 1));
             previous = x.index;
@@ -115,9 +123,11 @@ void planColumns(OctaveRows& o, const LatticeHash& hash, const double* lattice, 
         o.cell[c] = static_cast<std::int64_t>(o.leftHash.size()) - 1;
     }
     o.cells = o.leftHash.size();
+    o.contiguous = o.contiguous && o.cells > 0;
     const std::size_t cellsPadded = o.cells + kRowPadding;
     o.leftHash.resize(cellsPadded, 0);  // the SIMD corner fill reads whole vectors
     o.rightHash.resize(cellsPadded, 0);
+    if (o.contiguous) o.leftHash[o.cells] = o.rightHash[o.cells - 1];  // the last right corner
     for (auto* v : {&o.p, &o.q, &o.r, &o.s}) v->assign(cellsPadded, 0.0);
     o.bottom.resize(cellsPadded);
     o.top.resize(cellsPadded);
@@ -128,27 +138,40 @@ void planColumns(OctaveRows& o, const LatticeHash& hash, const double* lattice, 
 void fillCorners(CornerRow& row, const OctaveRows& o, const LatticeHash& hash, NoiseKind kind,
                  std::int64_t iy) {
     row.iy = iy;
+    const std::size_t count = o.contiguous ? o.cells + 1 : o.cells;
     if (hash.kind() == HashKind::Lattice) {
-        rows::fillCorners({o.leftHash.data(), o.rightHash.data(), o.cells, iy, kind,
-                           row.leftX.data(), row.leftY.data(), row.rightX.data(),
+        rows::fillCorners({o.leftHash.data(), o.contiguous ? nullptr : o.rightHash.data(), count,
+                           iy, kind, row.leftX.data(), row.leftY.data(), row.rightX.data(),
                            row.rightY.data()});
         return;
     }
-    for (std::size_t k = 0; k < o.cells; ++k) {
+    for (std::size_t k = 0; k < count; ++k) {
         const std::uint32_t left = HashParts::withY(hash, o.leftHash[k], iy);
-        const std::uint32_t right = HashParts::withY(hash, o.rightHash[k], iy);
         if (kind == NoiseKind::Perlin) {
             const separable::Gradient a = separable::perlinGradient(left);
-            const separable::Gradient b = separable::perlinGradient(right);
             row.leftX[k] = a.x;
             row.leftY[k] = a.y;
+        } else {
+            row.leftX[k] = signedValue(hash, left);
+        }
+        if (o.contiguous) continue;
+        const std::uint32_t right = HashParts::withY(hash, o.rightHash[k], iy);
+        if (kind == NoiseKind::Perlin) {
+            const separable::Gradient b = separable::perlinGradient(right);
             row.rightX[k] = b.x;
             row.rightY[k] = b.y;
         } else {
-            row.leftX[k] = signedValue(hash, left);
             row.rightX[k] = signedValue(hash, right);
         }
     }
+}
+
+// A cell's right corners in a filled lattice row (see OctaveRows::contiguous).
+const double* rightX(const CornerRow& row, const OctaveRows& o) {
+    return o.contiguous ? row.leftX.data() + 1 : row.rightX.data();
+}
+const double* rightY(const CornerRow& row, const OctaveRows& o) {
+    return o.contiguous ? row.leftY.data() + 1 : row.rightY.data();
 }
 
 // Brings the cached lattice rows to iy and iy + 1, reusing what it can: rows usually move
@@ -164,13 +187,18 @@ void updateCorners(OctaveRows& o, const LatticeHash& hash, NoiseKind kind, std::
     o.cached = true;
 }
 
-// Version 2 simplex: what depends on x alone (simplexNoiseV2's a and b) per column.
+// Version 2 simplex: what depends on x alone (simplexNoiseV2's a and b) per column, and the
+// column's part of the corners' hash input. The runs of columns in one (a, b) cell let the
+// kernel see in one comparison that a whole vector of columns lies in one lattice cell (the
+// low octaves, where a cell spans many columns), whose corners it then hashes once.
 void planSimplexV2(OctaveRows& o) {
     const std::size_t padded = o.coordinate.size();
     o.fracA.resize(padded);
     o.fracB.resize(padded);
     o.lowA.resize(padded);
     o.lowB.resize(padded);
+    o.hashAB.resize(padded);
+    o.run.resize(padded);
     for (std::size_t c = 0; c < padded; ++c) {
         const lattice::FloatCoord a = lattice::splitFloat(o.coordinate[c] * simplex::kSkew2);
         const lattice::FloatCoord b = lattice::splitFloat(o.coordinate[c] * simplex::kF2);
@@ -178,10 +206,15 @@ void planSimplexV2(OctaveRows& o) {
         o.fracB[c] = b.frac;
         o.lowA[c] = HashParts::low(a.index);
         o.lowB[c] = HashParts::low(b.index);
+        o.hashAB[c] = o.lowA[c] * HashParts::kHashX + o.lowB[c] * HashParts::kHashY;
         o.minA = c == 0 ? a.index : std::min(o.minA, a.index);
         o.maxA = c == 0 ? a.index : std::max(o.maxA, a.index);
         o.minB = c == 0 ? b.index : std::min(o.minB, b.index);
         o.maxB = c == 0 ? b.index : std::max(o.maxB, b.index);
+    }
+    for (std::size_t c = padded; c-- > 0;) {
+        const bool same = c + 1 < padded && o.lowA[c + 1] == o.lowA[c] && o.lowB[c + 1] == o.lowB[c];
+        o.run[c] = same ? o.run[c + 1] + 1 : 1;
     }
 }
 
@@ -284,7 +317,7 @@ NoiseRows::NoiseRows(const NoiseField& field, const double* xs, std::size_t n)
         if (m_state->simplexV2) planSimplexV2(o);
         if (separableKind) {
             o.fade.resize(o.fx.size());
-            for (std::size_t c = 0; c < o.fx.size(); ++c) o.fade[c] = fade(params.fade, o.fx[c]);
+            rows::fadeColumns(params.fade, o.fx.data(), o.fade.data(), o.fx.size());
         }
         if (octave.hash.kind() != HashKind::Lattice) {
             const auto& table = HashParts::permutation(octave.hash);
@@ -315,10 +348,13 @@ void NoiseRows::rowSimplexV2(double y, double* out) {
             const std::uint32_t key =
                 HashParts::key32(octave.hash, HashParts::high(o.minA + c.index),
                                  HashParts::high(o.minB + d.index));
-            rows::addSimplexV2Octave({o.fracA.data(), o.fracB.data(), o.lowA.data(),
-                                      o.lowB.data(), c.frac, d.frac, HashParts::low(c.index),
-                                      HashParts::low(d.index), key, octave.amplitude,
-                                      params.fractal, st.values.size(), st.values.data()});
+            const std::uint32_t lowC = HashParts::low(c.index);
+            const std::uint32_t lowD = HashParts::low(d.index);
+            rows::addSimplexV2Octave(
+                {o.fracA.data(), o.fracB.data(), o.lowA.data(), o.lowB.data(), o.hashAB.data(),
+                 o.run.data(), c.frac, d.frac, lowC, lowD, key,
+                 lowC * HashParts::kHashX + lowD * HashParts::kHashY + key, octave.amplitude,
+                 params.fractal, st.values.size(), st.values.data()});
             continue;
         }
         for (std::size_t col = 0; col < st.values.size(); ++col) {
@@ -388,9 +424,9 @@ void NoiseRows::row(double y, double* out) {
         const lattice::Coord cy = lattice::split(v);
         updateCorners(o, octave.hash, params.noise, cy.index);
         const rows::CornerRows corners{
-            o.bottom.leftX.data(), o.bottom.leftY.data(), o.bottom.rightX.data(),
-            o.bottom.rightY.data(), o.top.leftX.data(),   o.top.leftY.data(),
-            o.top.rightX.data(),    o.top.rightY.data(),  cy.frac,
+            o.bottom.leftX.data(), o.bottom.leftY.data(), rightX(o.bottom, o),
+            rightY(o.bottom, o),    o.top.leftX.data(),   o.top.leftY.data(),
+            rightX(o.top, o),       rightY(o.top, o),     cy.frac,
             fade(params.fade, cy.frac), o.cells};
         if (perlin) {
             rows::perlinCoefficients(corners, o.p.data(), o.q.data(), o.r.data(), o.s.data());

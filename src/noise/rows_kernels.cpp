@@ -11,6 +11,8 @@
 
 #include <hwy/highway.h>
 
+#include <array>
+
 #include "noise/fractal_lanes-inl.hpp"
 #include "noise/separable-inl.hpp"
 #include "noise/simplex_constants.hpp"
@@ -233,51 +235,136 @@ HWY_INLINE VFT corner2f(VU32T hash, VFT x, VFT y) {
     return hn::IfThenElseZero(hn::Gt(t, hn::Zero(df)), hn::Mul(hn::Mul(t2, t2), grad2f(hash, x, y)));
 }
 
-// lattice.hpp's sumOf per lane: the fraction, and the index's low half.
+// lattice.hpp's sumOf per lane: the fraction, and whether it carried into the index.
 struct SkewedLanes {
     VF frac;
-    VU32 low;
+    hn::Mask<DF> carry;
 };
 
-HWY_INLINE SkewedLanes skewedSum(VF fracA, VU32 lowA, float fracC, std::uint32_t lowC) {
+HWY_INLINE SkewedLanes skewedSum(VF fracA, float fracC) {
     const DF df;
-    const DU32 du;
     const VF sum = hn::Add(fracA, hn::Set(df, fracC));
     const auto carry = hn::Ge(sum, hn::Set(df, 1.0f));
-    const VF frac = hn::IfThenElse(carry, hn::Sub(sum, hn::Set(df, 1.0f)), sum);
-    // The carry mask's lanes are all ones (-1): subtracting it adds 1.
-    const VU32 low = hn::Sub(hn::Add(lowA, hn::Set(du, lowC)), hn::BitCast(du, hn::VecFromMask(df, carry)));
-    return {frac, low};
+    return {hn::IfThenElse(carry, hn::Sub(sum, hn::Set(df, 1.0f)), sum), carry};
 }
 
-HWY_INLINE VF simplex2f(const rows::SimplexV2Octave& o, std::size_t c) {
+// A corner's kernel (corner2f) with its gradient given as simplex::kGradX / kGradY / kGradZ
+// entries (same bits as grad2, see simplex_constants.hpp).
+HWY_INLINE VF cornerWith(VF gx, VF gy, VF gz, VF x, VF y) {
+    const DF df;
+    const VF t = hn::Sub(hn::Sub(hn::Set(df, simplex::kRadius2f), hn::Mul(x, x)), hn::Mul(y, y));
+    const VF t2 = hn::Mul(t, t);
+    const VF grad = hn::Add(hn::Add(hn::Mul(gx, x), hn::Mul(gy, y)), gz);
+    return hn::IfThenElseZero(hn::Gt(t, hn::Zero(df)), hn::Mul(hn::Mul(t2, t2), grad));
+}
+
+constexpr std::array<float, 16> repeated(const float (&table)[8]) {
+    std::array<float, 16> r{};
+    for (std::size_t k = 0; k < r.size(); ++k) r[k] = table[k % 8];
+    return r;
+}
+
+// corner2f of a hashed corner: where a vector holds the 8 gradients, three lane permutations
+// of the tables are cheaper than grad2f's bit tests and selects; narrower targets use grad2f.
+HWY_INLINE VF cornerHashed(VU32 hash, VF x, VF y) {
+    const DF df;
+    if constexpr (hn::MaxLanes(df) >= 8) {
+        const DU32 du;
+        const hn::RebindToSigned<DF> di;
+        // simplex::kGradX / Y / Z repeated to fill a vector (lookups index lanes 0..7 only).
+        alignas(64) static constexpr std::array<float, 16> kX = repeated(simplex::kGradX);
+        alignas(64) static constexpr std::array<float, 16> kY = repeated(simplex::kGradY);
+        alignas(64) static constexpr std::array<float, 16> kZ = repeated(simplex::kGradZ);
+        static_assert(hn::MaxLanes(df) <= 16);
+        const auto lane = hn::IndicesFromVec(df, hn::BitCast(di, hn::And(hash, hn::Set(du, 7u))));
+        return cornerWith(hn::TableLookupLanes(hn::Load(df, kX.data()), lane),
+                          hn::TableLookupLanes(hn::Load(df, kY.data()), lane),
+                          hn::TableLookupLanes(hn::Load(df, kZ.data()), lane), x, y);
+    } else {
+        return corner2f(hash, x, y);
+    }
+}
+
+// The gradients of the corners of the last lattice cell a whole vector of columns lay in.
+// At the low octaves a cell spans many columns, so most vectors reuse them and hash nothing
+// (the gradients are a function of the cell alone: same bits).
+struct CellGradients {
+    bool valid = false;
+    std::uint32_t lowI = 0, lowJ = 0;
+    // The corners (i, j), (i + 1, j), (i, j + 1), (i + 1, j + 1).
+    float x[4] = {}, y[4] = {}, z[4] = {};
+};
+
+HWY_INLINE void fillCell(CellGradients& cell, std::uint32_t lowI, std::uint32_t lowJ,
+                         std::uint32_t key) {
+    using Parts = detail::LatticeHashParts;
+    const std::uint32_t base = lowI * Parts::kHashX + lowJ * Parts::kHashY + key;
+    const std::uint32_t inputs[4] = {base, base + Parts::kHashX, base + Parts::kHashY,
+                                     base + Parts::kHashX + Parts::kHashY};
+    for (int k = 0; k < 4; ++k) {
+        const std::uint32_t g = Parts::fmix32(inputs[k]) & 7u;
+        cell.x[k] = simplex::kGradX[g];
+        cell.y[k] = simplex::kGradY[g];
+        cell.z[k] = simplex::kGradZ[g];
+    }
+    cell.valid = true;
+    cell.lowI = lowI;
+    cell.lowJ = lowJ;
+}
+
+// 1 where every lane of m is set, 0 where none is, -1 otherwise.
+HWY_INLINE int uniformBit(hn::Mask<DF> m) {
+    const DF df;
+    if (hn::AllFalse(df, m)) return 0;
+    return hn::AllTrue(df, m) ? 1 : -1;
+}
+
+HWY_INLINE VF simplex2f(const rows::SimplexV2Octave& o, std::size_t c, CellGradients& cell) {
     using namespace simplex;
     using Parts = detail::LatticeHashParts;
     const DF df;
     const DU32 du;
-    const SkewedLanes sx = skewedSum(hn::LoadU(df, o.fracA + c), hn::LoadU(du, o.lowA + c),
-                                     o.fracC, o.lowC);
-    const SkewedLanes sy = skewedSum(hn::LoadU(df, o.fracB + c), hn::LoadU(du, o.lowB + c),
-                                     o.fracD, o.lowD);
+    const SkewedLanes sx = skewedSum(hn::LoadU(df, o.fracA + c), o.fracC);
+    const SkewedLanes sy = skewedSum(hn::LoadU(df, o.fracB + c), o.fracD);
     const VF t = hn::Mul(hn::Add(sx.frac, sy.frac), hn::Set(df, kG2f));
     const VF x0 = hn::Sub(sx.frac, t);
     const VF y0 = hn::Sub(sy.frac, t);
     const auto lower = hn::Gt(x0, y0);
     const VF one = hn::Set(df, 1.0f);
-    const VF x1 = hn::Sub(hn::Add(x0, hn::Set(df, kG2f)), hn::IfThenElseZero(lower, one));
-    const VF y1 = hn::Sub(hn::Add(y0, hn::Set(df, kG2f)), hn::IfThenZeroElse(lower, one));
+    // (x0 + G) - 1 or - 0; subtracting +0 gives the same bits as not subtracting.
+    const VF x0g = hn::Add(x0, hn::Set(df, kG2f));
+    const VF y0g = hn::Add(y0, hn::Set(df, kG2f));
+    const VF x1 = hn::IfThenElse(lower, hn::Sub(x0g, one), x0g);
+    const VF y1 = hn::IfThenElse(lower, y0g, hn::Sub(y0g, one));
     const VF x2 = hn::Add(x0, hn::Set(df, kCorner2f));
     const VF y2 = hn::Add(y0, hn::Set(df, kCorner2f));
-    // hash32 of the three corners: lo(i) P + lo(j) Q + key, then one step in x and / or y
-    // adds P and / or Q (modulo 2^32, like the scalar products of lo(i + 1) and lo(j + 1)).
-    const VU32 h0 = hn::Add(hn::Add(hn::Mul(sx.low, hn::Set(du, Parts::kHashX)),
-                                    hn::Mul(sy.low, hn::Set(du, Parts::kHashY))),
-                            hn::Set(du, o.key));
-    const VU32 h1 = hn::Add(h0, hn::IfThenElse(hn::RebindMask(du, lower), hn::Set(du, Parts::kHashX),
-                                               hn::Set(du, Parts::kHashY)));
-    const VU32 h2 = hn::Add(h0, hn::Set(du, Parts::kHashX + Parts::kHashY));
-    const VF n = hn::Add(hn::Add(corner2f(fmix32(h0), x0, y0), corner2f(fmix32(h1), x1, y1)),
-                         corner2f(fmix32(h2), x2, y2));
+    VF n;
+    const int carryX = o.run[c] >= hn::Lanes(df) ? uniformBit(sx.carry) : -1;
+    const int carryY = carryX >= 0 ? uniformBit(sy.carry) : -1;
+    if (carryY >= 0) {
+        // Every lane in the cell (i, j): its corners' gradients once, then broadcast.
+        const std::uint32_t lowI = o.lowA[c] + o.lowC + static_cast<std::uint32_t>(carryX);
+        const std::uint32_t lowJ = o.lowB[c] + o.lowD + static_cast<std::uint32_t>(carryY);
+        if (!cell.valid || cell.lowI != lowI || cell.lowJ != lowJ) fillCell(cell, lowI, lowJ, o.key);
+        const auto at = [&](int k, const float* g) { return hn::Set(df, g[k]); };
+        const auto middle = [&](const float* g) { return hn::IfThenElse(lower, at(1, g), at(2, g)); };
+        n = hn::Add(hn::Add(cornerWith(at(0, cell.x), at(0, cell.y), at(0, cell.z), x0, y0),
+                            cornerWith(middle(cell.x), middle(cell.y), middle(cell.z), x1, y1)),
+                    cornerWith(at(3, cell.x), at(3, cell.y), at(3, cell.z), x2, y2));
+    } else {
+        // hash32 of the three corners: lo(i) P + lo(j) Q + key, with lo(i) = lo(a) + lo(c)
+        // + carry and lo(j) likewise, so the column's and the row's parts are added and each
+        // carry adds P or Q (modulo 2^32, like the scalar products); then one step in x and / or
+        // y adds P and / or Q.
+        const VU32 h = hn::Add(hn::LoadU(du, o.hashAB + c), hn::Set(du, o.hashCD));
+        const VU32 hx = hn::IfThenElse(hn::RebindMask(du, sx.carry), hn::Add(h, hn::Set(du, Parts::kHashX)), h);
+        const VU32 h0 = hn::IfThenElse(hn::RebindMask(du, sy.carry), hn::Add(hx, hn::Set(du, Parts::kHashY)), hx);
+        const VU32 h1 = hn::Add(h0, hn::IfThenElse(hn::RebindMask(du, lower), hn::Set(du, Parts::kHashX),
+                                                   hn::Set(du, Parts::kHashY)));
+        const VU32 h2 = hn::Add(h0, hn::Set(du, Parts::kHashX + Parts::kHashY));
+        n = hn::Add(hn::Add(cornerHashed(fmix32(h0), x0, y0), cornerHashed(fmix32(h1), x1, y1)),
+                    cornerHashed(fmix32(h2), x2, y2));
+    }
     return hn::Min(hn::Max(hn::Mul(hn::Set(df, kScale2f), n), hn::Set(df, -1.0f)), one);
 }
 
@@ -290,6 +377,7 @@ void addSimplexV2(const rows::SimplexV2Octave& o) {
     const V amplitude = hn::Set(d, o.amplitude);
     const std::size_t step = hn::Lanes(df);
     HWY_ALIGN float noise[2 * hn::MaxLanes(df)];
+    CellGradients cell;
     // The sum in double, octave by octave, like NoiseField::sample.
     const auto add = [&](std::size_t c, std::size_t count) {
         for (std::size_t k = 0; k < count; k += lanes) {
@@ -301,14 +389,14 @@ void addSimplexV2(const rows::SimplexV2Octave& o) {
     std::size_t c = 0;
     // Two vectors per step give the CPU two independent chains to interleave.
     for (; c + 2 * step <= o.columns; c += 2 * step) {
-        const VF n0 = simplex2f(o, c);
-        const VF n1 = simplex2f(o, c + step);
+        const VF n0 = simplex2f(o, c, cell);
+        const VF n1 = simplex2f(o, c + step, cell);
         hn::Store(n0, df, noise);
         hn::Store(n1, df, noise + step);
         add(c, 2 * step);
     }
     for (; c < o.columns; c += step) {
-        hn::Store(simplex2f(o, c), df, noise);
+        hn::Store(simplex2f(o, c, cell), df, noise);
         add(c, step);
     }
 }
@@ -399,7 +487,7 @@ void FillCorners(const rows::CornerFill& f) {
     };
     for (std::size_t i = 0; i < f.count; i += hn::Lanes(d)) {
         store(hn::LoadU(du, f.left + i), f.leftX, f.leftY, i);
-        store(hn::LoadU(du, f.right + i), f.rightX, f.rightY, i);
+        if (f.right != nullptr) store(hn::LoadU(du, f.right + i), f.rightX, f.rightY, i);
     }
 }
 
@@ -651,6 +739,13 @@ void EvaluatePoints(const rows::Points& p) {
     }
 }
 
+// value.cpp's fade of each column's fraction (NoiseRows' constructor, per tile and octave).
+void FadeColumns(FadeCurve curve, const double* t, double* out, std::size_t count) {
+    const D d;
+    for (std::size_t c = 0; c < count; c += hn::Lanes(d))
+        hn::StoreU(fadeLanes(curve, hn::LoadU(d, t + c)), d, out + c);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Whole rows: all octaves per vector of columns, the sum kept in a register.
 
@@ -724,6 +819,7 @@ HWY_EXPORT(EvaluatePoints);
 HWY_EXPORT(AddSimplexV2Octave);
 HWY_EXPORT(NormaliseRow);
 HWY_EXPORT(FillCorners);
+HWY_EXPORT(FadeColumns);
 HWY_EXPORT(PerlinCoefficients);
 HWY_EXPORT(ValueCoefficients);
 
@@ -740,6 +836,10 @@ void normaliseRow(FractalKind fractal, double amplitudeSum, double* sums, std::s
 }
 
 void fillCorners(const CornerFill& fill) { HWY_DYNAMIC_DISPATCH(FillCorners)(fill); }
+
+void fadeColumns(FadeCurve curve, const double* t, double* out, std::size_t count) {
+    HWY_DYNAMIC_DISPATCH(FadeColumns)(curve, t, out, count);
+}
 
 void perlinCoefficients(const CornerRows& c, double* p, double* q, double* r, double* s) {
     HWY_DYNAMIC_DISPATCH(PerlinCoefficients)(c, p, q, r, s);

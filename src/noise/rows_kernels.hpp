@@ -85,15 +85,19 @@ void evaluatePoints(const Points& points);
 /// each column, sum[c] += amplitude * term(noise), term the fractal's octave term. The
 /// skewed coordinates are split per column (a = x (1 + F), b = x F) and per row (c = y F,
 /// d = y (1 + F)); valid when every lattice point the row can touch shares the high halves of
-/// its indices, whose key32 is `key`.
+/// its indices, whose key32 is `key`. The hash's input lo(i) kHashX + lo(j) kHashY + key
+/// (modulo 2^32) is split the same way: a per-column part, a per-row part, and the carries.
 struct SimplexV2Octave {
     const float* fracA;  ///< per column
     const float* fracB;
     const std::uint32_t* lowA;  ///< per column: low 32 bits of the index
     const std::uint32_t* lowB;
+    const std::uint32_t* hashAB;  ///< per column: lowA kHashX + lowB kHashY
+    const std::uint32_t* run;     ///< per column: columns from it on with its (lowA, lowB)
     float fracC, fracD;  ///< the row's
     std::uint32_t lowC, lowD;
     std::uint32_t key;
+    std::uint32_t hashCD;  ///< lowC kHashX + lowD kHashY + key
     double amplitude;
     FractalKind fractal;  ///< none, fbm, turbulence or ridged
     std::size_t columns;  ///< a multiple of kRowPadding
@@ -109,7 +113,7 @@ void normaliseRow(FractalKind fractal, double amplitudeSum, double* sums, std::s
 /// gradients (Perlin) or the values (value noise, in leftX / rightX) of those corners.
 struct CornerFill {
     const std::uint64_t* left;
-    const std::uint64_t* right;
+    const std::uint64_t* right;  ///< null: fill the left corners only
     std::size_t count;  ///< cells; whole vectors are computed, into the padding
     std::int64_t iy;
     NoiseKind noise;
@@ -117,6 +121,9 @@ struct CornerFill {
     double* rightX; double* rightY;
 };
 void fillCorners(const CornerFill& fill);
+
+/// out[c] = fade(curve, t[c]) (value.cpp) for c < count, a multiple of kRowPadding.
+void fadeColumns(FadeCurve curve, const double* t, double* out, std::size_t count);
 
 /// The cells' row coefficients: the corners' gradients (Perlin) or values (value noise, in
 /// gx*; gy* unused) at (ix, iy) .. (ix + 1, iy + 1).

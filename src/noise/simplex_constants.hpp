@@ -30,4 +30,14 @@ constexpr float kCorner2f = static_cast<float>(2.0 * kG2 - 1.0);  // the far cor
 constexpr float kRadius2f = 0.5f;
 constexpr float kScale2f = 70.0f;
 
+// Version 2's gradients (simplex.cpp's grad2) as a table the SIMD rows look up: hash & 7
+// selects (kGradX, kGradY) and an addend kGradZ, and (gx x + gy y) + z has grad2's bits,
+// signed zeros included. Multiplying by +-1 is exact, so a diagonal's (+-x) + (+-y) is grad2's
+// sum, and adding -0 leaves every value as it is; an axis's products are +-f and a zero whose
+// sign is the other coordinate's, whose sum is +-f unless f is zero, and adding +0 then turns
+// any zero into grad2's (+-0) + (+0) = +0.
+constexpr float kGradX[8] = {1.0f, -1.0f, 0.0f, 0.0f, 1.0f, -1.0f, 1.0f, -1.0f};
+constexpr float kGradY[8] = {0.0f, 0.0f, 1.0f, -1.0f, 1.0f, 1.0f, -1.0f, -1.0f};
+constexpr float kGradZ[8] = {0.0f, 0.0f, 0.0f, 0.0f, -0.0f, -0.0f, -0.0f, -0.0f};
+
 }  // namespace terragrid::simplex
