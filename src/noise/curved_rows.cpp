@@ -28,23 +28,36 @@ using HashParts = detail::LatticeHashParts;
 /// lattice::grad3 as selector bits (the kernel's grad3 reads them): bit 0, the first term is
 /// y (else x); bit 1, the second is x; bit 2, the second is z (neither: y); bits 3 and 4
 /// negate the first and the second.
-std::uint64_t gradient3Code(std::uint32_t hash) noexcept {
+constexpr std::uint8_t gradient3Code(std::uint32_t hash) noexcept {
     const std::uint32_t h = hash & 15u;
     const bool secondX = h >= 4 && (h == 12 || h == 14);
     const bool secondZ = h >= 4 && !secondX;
-    return (h >= 8 ? 1u : 0u) | (secondX ? 2u : 0u) | (secondZ ? 4u : 0u) |
-           ((h & 1u) != 0 ? 8u : 0u) | ((h & 2u) != 0 ? 16u : 0u);
+    return static_cast<std::uint8_t>((h >= 8 ? 1u : 0u) | (secondX ? 2u : 0u) |
+                                     (secondZ ? 4u : 0u) | ((h & 1u) != 0 ? 8u : 0u) |
+                                     ((h & 2u) != 0 ? 16u : 0u));
 }
 
 /// noise4d.cpp's grad4 as selector bits: the gradient's zero axis leaves three terms A, B, C
 /// (in axis order); bit 0: A is y (else x); bit 1: B is z (else y); bit 2: C is w (else z);
 /// bits 3, 4, 5 negate A, B, C.
-std::uint64_t gradient4Code(std::uint32_t hash) noexcept {
+constexpr std::uint8_t gradient4Code(std::uint32_t hash) noexcept {
     const std::uint32_t g = hash & 31u;
     const std::uint32_t zero = g >> 3;
-    return (zero == 0 ? 1u : 0u) | (zero <= 1 ? 2u : 0u) | (zero <= 2 ? 4u : 0u) |
-           ((g & 4u) != 0 ? 8u : 0u) | ((g & 2u) != 0 ? 16u : 0u) | ((g & 1u) != 0 ? 32u : 0u);
+    return static_cast<std::uint8_t>((zero == 0 ? 1u : 0u) | (zero <= 1 ? 2u : 0u) |
+                                     (zero <= 2 ? 4u : 0u) | ((g & 4u) != 0 ? 8u : 0u) |
+                                     ((g & 2u) != 0 ? 16u : 0u) | ((g & 1u) != 0 ? 32u : 0u));
 }
+
+/// The codes of every hash's low bits, looked up: the hashes are random, so computing a code
+/// with branches mispredicted about once per corner (profiled: most of refill's time).
+template <std::size_t kSize, typename Code>
+constexpr std::array<std::uint8_t, kSize> codeTable(Code code) {
+    std::array<std::uint8_t, kSize> table{};
+    for (std::uint32_t h = 0; h < kSize; ++h) table[h] = code(h);
+    return table;
+}
+constexpr auto kGradient3Codes = codeTable<16>(gradient3Code);
+constexpr auto kGradient4Codes = codeTable<32>(gradient4Code);
 
 }  // namespace
 
@@ -76,7 +89,8 @@ void CellCache::refill(Entry& e, const std::array<std::int64_t, 4>& origin) cons
             data.value[c] = signedValue(m_hash, hash);
             continue;
         }
-        const std::uint64_t code = m_dimensions == 3 ? gradient3Code(hash) : gradient4Code(hash);
+        const std::uint64_t code =
+            m_dimensions == 3 ? kGradient3Codes[hash & 15u] : kGradient4Codes[hash & 31u];
         data.code[c >> 3] |= code << (8 * (c & 7));
     }
 }
