@@ -62,19 +62,25 @@ constexpr auto kGradient4Codes = codeTable<32>(gradient4Code);
 }  // namespace
 
 CellCache::CellCache(const LatticeHash& hash, NoiseKind noise, int dimensions)
-    : m_hash(hash), m_noise(noise), m_dimensions(dimensions), m_entries(1u << kBits) {}
+    : m_hash(hash), m_noise(noise), m_dimensions(dimensions), m_entries(1u << kBits) {
+    if (noise == NoiseKind::Value) m_values.resize(std::size_t{8} << kBits);
+}
+
+void CellCache::refill(Entry& e, std::size_t slot, const std::array<std::int64_t, 4>& key) {
+    if (m_dimensions == 3) refillCorners<3>(e, slot, key);
+    else refillCorners<4>(e, slot, key);
+}
 
 // The corners' hashes in stages (LatticeHashParts::next), so corners that share their first
-// axes share those stages, exactly as LatticeHash's own 3D and 4D operators chain them.
-void CellCache::refill(Entry& e, const std::array<std::int64_t, 4>& origin) const {
-    e.key = origin;
-    e.valid = true;
-    CellData& data = e.data;
-    const int corners = 1 << m_dimensions;
-    std::array<std::uint64_t, 16> parts{};
+// axes share those stages, exactly as LatticeHash's own 3D and 4D operators chain them. The
+// codes are gathered in registers and the entry written once.
+template <int kDims>
+void CellCache::refillCorners(Entry& e, std::size_t slot, const std::array<std::int64_t, 4>& origin) {
+    constexpr int kCorners = 1 << kDims;
+    std::array<std::uint64_t, kCorners> parts;
     parts[0] = HashParts::xPart(m_hash, origin[0]);
     parts[1] = HashParts::xPart(m_hash, origin[0] + 1);
-    for (int d = 1; d < m_dimensions; ++d) {
+    for (int d = 1; d < kDims; ++d) {
         // Corners below 2^d are done along axes < d; corner c + 2^d adds 1 along axis d.
         const int done = 1 << d;
         for (int c = done - 1; c >= 0; --c) {
@@ -82,17 +88,20 @@ void CellCache::refill(Entry& e, const std::array<std::int64_t, 4>& origin) cons
             parts[c] = HashParts::next(m_hash, parts[c], origin[d]);
         }
     }
-    data.code = {0, 0};
-    for (int c = 0; c < corners; ++c) {
+    std::array<std::uint64_t, 2> code{0, 0};
+    double* values = m_values.empty() ? nullptr : &m_values[8 * slot];
+    for (int c = 0; c < kCorners; ++c) {
         const std::uint32_t hash = HashParts::finish(m_hash, parts[c]);
-        if (m_noise == NoiseKind::Value) {
-            data.value[c] = signedValue(m_hash, hash);
+        if (values != nullptr) {
+            values[c] = signedValue(m_hash, hash);
             continue;
         }
-        const std::uint64_t code =
-            m_dimensions == 3 ? kGradient3Codes[hash & 15u] : kGradient4Codes[hash & 31u];
-        data.code[c >> 3] |= code << (8 * (c & 7));
+        const std::uint64_t bits = kDims == 3 ? kGradient3Codes[hash & 15u] : kGradient4Codes[hash & 31u];
+        code[c >> 3] |= bits << (8 * (c & 7));
     }
+    e.key = origin;
+    e.data = {code, values};
+    e.valid = true;
 }
 
 }  // namespace curved
