@@ -14,6 +14,7 @@
 #include <hwy/highway.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "noise/fractal_lanes-inl.hpp"
 #include "noise/noise4d_constants.hpp"
@@ -182,17 +183,34 @@ HWY_INLINE const double* gradients(curved::Octave& o) {
 // entries add only zeros, which can change nothing but the sign of a zero result; no zero's
 // sign survives the fractal sum (it starts from +0, and +0 + -0 is +0), so the rows' bits
 // are the reference's.
-HWY_INLINE V dot3(const double* g, V x, V y, V z) {
+// The row's own axes (z; z and w on the torus) are one scalar for every lane, so their
+// products are scalar products, broadcast (the same IEEE product in every lane).
+HWY_INLINE V dot3(const double* g, V x, V y, double z) {
     const D d;
     return hn::Add(hn::Add(hn::Mul(hn::Set(d, g[0]), x), hn::Mul(hn::Set(d, g[1]), y)),
-                   hn::Mul(hn::Set(d, g[2]), z));
+                   hn::Set(d, g[2] * z));
 }
 
-HWY_INLINE V dot4(const double* g, V x, V y, V z, V w) {
+HWY_INLINE V dot4(const double* g, V x, V y, double z, double w) {
     const D d;
     return hn::Add(hn::Add(hn::Add(hn::Mul(hn::Set(d, g[0]), x), hn::Mul(hn::Set(d, g[1]), y)),
-                           hn::Mul(hn::Set(d, g[2]), z)),
-                   hn::Mul(hn::Set(d, g[3]), w));
+                           hn::Set(d, g[2] * z)),
+                   hn::Set(d, g[3] * w));
+}
+
+// ---------------------------------------------------------------------------------------------
+// The row's own axes: a point's lattice coordinates along them are the same for every column
+// of the row, so they are split and faded once per row and octave, in scalars (the same IEEE
+// operations as the lanes': std::floor, the subtractions and value.cpp's fade itself).
+
+struct RowAxis {
+    double floor, frac, frac1, fade;
+};
+
+HWY_INLINE RowAxis rowAxis(FadeCurve f, double u) {
+    const double cell = std::floor(u);
+    const double frac = u - cell;
+    return {cell, frac, frac - 1.0, terragrid::fade(f, frac)};
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -203,14 +221,15 @@ struct Perlin3Lanes {
     V u, v, w;  ///< fade weights
     VU code;
     const double* gradient;  ///< the shared cell's (kShared), else the lanes' codes
+    RowAxis z;
 };
 
 template <bool kShared, int kC>
 HWY_INLINE V perlin3Corner(const Perlin3Lanes& p) {
     const V x = (kC & 1) != 0 ? p.frac1[0] : p.frac[0];
     const V y = (kC & 2) != 0 ? p.frac1[1] : p.frac[1];
+    if constexpr (kShared) return dot3(p.gradient + 4 * kC, x, y, (kC & 4) != 0 ? p.z.frac1 : p.z.frac);
     const V z = (kC & 4) != 0 ? p.frac1[2] : p.frac[2];
-    if constexpr (kShared) return dot3(p.gradient + 4 * kC, x, y, z);
     return grad3<8 * kC>(p.code, x, y, z);
 }
 
@@ -223,33 +242,31 @@ HWY_INLINE V perlin3Blend(const Perlin3Lanes& p) {
     return lerp(p.w, nearZ, farZ);
 }
 
-// perlin.cpp's 3D form: corners in Perlin's order, blended along x, y, then z.
-HWY_INLINE V perlin3(curved::Octave& o, FadeCurve f, const V* u) {
+// perlin.cpp's 3D form: corners in Perlin's order, blended along x, y, then z (the row's).
+HWY_INLINE V perlin3(curved::Octave& o, FadeCurve f, const V* u, const RowAxis& z) {
     const D d;
-    const V floors[3] = {hn::Floor(u[0]), hn::Floor(u[1]), hn::Floor(u[2])};
+    const V floors[3] = {hn::Floor(u[0]), hn::Floor(u[1]), hn::Set(d, z.floor)};
     const Lanes c = cells<3, false>(o, floors);
     const V one = hn::Set(d, 1.0);
     const V fx = hn::Sub(u[0], floors[0]);
     const V fy = hn::Sub(u[1], floors[1]);
-    const V fz = hn::Sub(u[2], floors[2]);
     const V fx1 = hn::Sub(fx, one);
     const V fy1 = hn::Sub(fy, one);
-    const V fz1 = hn::Sub(fz, one);
     const V a = fade(f, fx);
     const V b = fade(f, fy);
-    const V w = fade(f, fz);
-    const Perlin3Lanes p{{fx, fy, fz}, {fx1, fy1, fz1}, a, b, w, c.code0,
-                         c.uniform ? gradients<3>(o) : nullptr};
+    const Perlin3Lanes p{{fx, fy, hn::Set(d, z.frac)}, {fx1, fy1, hn::Set(d, z.frac1)}, a, b,
+                         hn::Set(d, z.fade), c.code0, c.uniform ? gradients<3>(o) : nullptr, z};
     return c.uniform ? perlin3Blend<true>(p) : perlin3Blend<false>(p);
 }
 
-// value.cpp's 3D form: one bilinear blend per z face, then along z.
-HWY_INLINE V value3(curved::Octave& o, FadeCurve f, const V* u) {
-    const V floors[3] = {hn::Floor(u[0]), hn::Floor(u[1]), hn::Floor(u[2])};
+// value.cpp's 3D form: one bilinear blend per z face, then along z (the row's).
+HWY_INLINE V value3(curved::Octave& o, FadeCurve f, const V* u, const RowAxis& z) {
+    const D d;
+    const V floors[3] = {hn::Floor(u[0]), hn::Floor(u[1]), hn::Set(d, z.floor)};
     const Lanes c = cells<3, true>(o, floors);
     const V a = fade(f, hn::Sub(u[0], floors[0]));
     const V b = fade(f, hn::Sub(u[1], floors[1]));
-    const V w = fade(f, hn::Sub(u[2], floors[2]));
+    const V w = hn::Set(d, z.fade);
     const auto face = [&](int z) {
         return lerp(b, lerp(a, c.value[4 * z], c.value[4 * z + 1]),
                     lerp(a, c.value[4 * z + 2], c.value[4 * z + 3]));
@@ -262,6 +279,7 @@ struct Perlin4Lanes {
     V frac[4], frac1[4], fades[4];
     VU code0, code1;
     const double* gradient;  ///< the shared cell's (kShared), else the lanes' codes
+    RowAxis z, w;
 };
 
 // Corner kC's gradient dotted with its offset: from the shared cell's gradients or from the
@@ -270,9 +288,11 @@ template <bool kShared, int kC>
 HWY_INLINE V perlin4Corner(const Perlin4Lanes& p) {
     const V x = (kC & 1) != 0 ? p.frac1[0] : p.frac[0];
     const V y = (kC & 2) != 0 ? p.frac1[1] : p.frac[1];
+    if constexpr (kShared)
+        return dot4(p.gradient + 4 * kC, x, y, (kC & 4) != 0 ? p.z.frac1 : p.z.frac,
+                    (kC & 8) != 0 ? p.w.frac1 : p.w.frac);
     const V z = (kC & 4) != 0 ? p.frac1[2] : p.frac[2];
     const V w = (kC & 8) != 0 ? p.frac1[3] : p.frac[3];
-    if constexpr (kShared) return dot4(p.gradient + 4 * kC, x, y, z, w);
     return grad4<8 * (kC & 7)>(kC < 8 ? p.code0 : p.code1, x, y, z, w);
 }
 
@@ -292,17 +312,28 @@ HWY_INLINE V perlin4Blend(const Perlin4Lanes& p) {
     return lerp(p.fades[3], nearW, farW);
 }
 
-HWY_INLINE V perlin4(curved::Octave& o, FadeCurve f, const V* u) {
+HWY_INLINE V perlin4(curved::Octave& o, FadeCurve f, const V* u, const RowAxis& z,
+                     const RowAxis& w) {
     const D d;
-    const V floors[4] = {hn::Floor(u[0]), hn::Floor(u[1]), hn::Floor(u[2]), hn::Floor(u[3])};
+    const V floors[4] = {hn::Floor(u[0]), hn::Floor(u[1]), hn::Set(d, z.floor),
+                         hn::Set(d, w.floor)};
     const Lanes c = cells<4, false>(o, floors);
     const V one = hn::Set(d, 1.0);
     Perlin4Lanes p;
-    for (int k = 0; k < 4; ++k) {
+    for (int k = 0; k < 2; ++k) {
         p.frac[k] = hn::Sub(u[k], floors[k]);
         p.frac1[k] = hn::Sub(p.frac[k], one);
         p.fades[k] = fade(f, p.frac[k]);
     }
+    int k = 2;
+    for (const RowAxis* axis : {&z, &w}) {
+        p.frac[k] = hn::Set(d, axis->frac);
+        p.frac1[k] = hn::Set(d, axis->frac1);
+        p.fades[k] = hn::Set(d, axis->fade);
+        ++k;
+    }
+    p.z = z;
+    p.w = w;
     p.code0 = c.code0;
     p.code1 = c.code1;
     p.gradient = c.uniform ? gradients<4>(o) : nullptr;
@@ -442,8 +473,28 @@ HWY_INLINE V lattice(V p, double frequency, double offset, double shift) {
     return hn::Add(hn::Add(hn::Mul(p, hn::Set(d, frequency)), hn::Set(d, offset)), hn::Set(d, shift));
 }
 
+/// An octave's lattice coordinates along the row's own axes (z; z and w on the torus), as
+/// NoiseField::sample computes them, split once per row.
+struct RowPoint {
+    double z, w;
+    RowAxis zAxis, wAxis;
+};
+
+template <bool kTorus>
+RowPoint rowPoint(const curved::Row& row, const curved::Octave& o) {
+    RowPoint p{};
+    p.z = ((kTorus ? row.rowA : row.rowB) * o.frequency + 0.0) + o.shift[2];
+    p.zAxis = rowAxis(row.fade, p.z);
+    if constexpr (kTorus) {
+        p.w = (row.rowB * o.frequency + 0.0) + o.shift[3];
+        p.wAxis = rowAxis(row.fade, p.w);
+    }
+    return p;
+}
+
 template <NoiseKind kNoise, bool kTorus>
-HWY_INLINE V octaveNoise(const curved::Row& row, curved::Octave& o, std::size_t c) {
+HWY_INLINE V octaveNoise(const curved::Row& row, curved::Octave& o, const RowPoint& r,
+                         std::size_t c) {
     const D d;
     V p[4];
     if constexpr (kTorus) {
@@ -456,18 +507,16 @@ HWY_INLINE V octaveNoise(const curved::Row& row, curved::Octave& o, std::size_t 
     V u[4];
     u[0] = lattice(p[0], o.frequency, row.offsetX, o.shift[0]);
     u[1] = lattice(p[1], o.frequency, row.offsetY, o.shift[1]);
-    // The axes of the row's own point: one scalar each (the same IEEE operations).
-    const double z = kTorus ? row.rowA : row.rowB;
-    u[2] = hn::Set(d, (z * o.frequency + 0.0) + o.shift[2]);
-    if constexpr (kTorus) u[3] = hn::Set(d, (row.rowB * o.frequency + 0.0) + o.shift[3]);
+    u[2] = hn::Set(d, r.z);
+    if constexpr (kTorus) u[3] = hn::Set(d, r.w);
     if constexpr (kNoise == NoiseKind::Simplex) {
         if constexpr (kTorus) return simplex4(o, u);
         else return simplex3(o, u);
     } else if constexpr (kNoise == NoiseKind::Perlin) {
-        if constexpr (kTorus) return perlin4(o, row.fade, u);
-        else return perlin3(o, row.fade, u);
+        if constexpr (kTorus) return perlin4(o, row.fade, u, r.zAxis, r.wAxis);
+        else return perlin3(o, row.fade, u, r.zAxis);
     } else {
-        return value3(o, row.fade, u);  // value noise has no 4D form
+        return value3(o, row.fade, u, r.zAxis);  // value noise has no 4D form
     }
 }
 
@@ -475,12 +524,14 @@ template <NoiseKind kNoise, bool kTorus, FractalKind kKind>
 void rowOf(const curved::Row& row) {
     const D d;
     const std::size_t lanes = hn::Lanes(d);
+    std::array<RowPoint, kMaxOctaves> points;
+    for (int i = 0; i < row.octaves; ++i) points[i] = rowPoint<kTorus>(row, row.octave[i]);
     for (std::size_t c = 0; c < row.columns; c += lanes) {
         // Summed from 0.0 in octave order, like NoiseField::sample.
         V sum = hn::Zero(d);
         for (int i = 0; i < row.octaves; ++i) {
             curved::Octave& o = row.octave[i];
-            const V n = octaveNoise<kNoise, kTorus>(row, o, c);
+            const V n = octaveNoise<kNoise, kTorus>(row, o, points[i], c);
             sum = hn::Add(sum, hn::Mul(hn::Set(d, o.amplitude), octaveTerm<kKind>(d, n)));
         }
         hn::StoreU(normalise<kKind>(d, sum, row.amplitudeSum), d, row.out + c);
