@@ -55,13 +55,14 @@ HWY_INLINE V fade(FadeCurve curve, V t) {
 }
 
 // `yes` where bit kBit of the lane's code is set, else `no`. Where the blend reads only the
-// sign bit (SSE4, AVX2, AVX-512: blendv / movepi64_mask; EMU128 compares the signed lane with
-// 0), the bit is shifted there; SSSE3 has no blendv (Highway 1.0's IfNegativeThenElse
-// needs a whole-lane mask there), so it tests the bit.
+// sign bit (SSE4, AVX2: blendv; EMU128 compares the signed lane with 0), the bit is shifted
+// there; AVX-512 tests the bit straight into a mask register (one instruction, where the
+// sign needs a shift and a move to the mask), and SSSE3 has no blendv (Highway 1.0's
+// IfNegativeThenElse needs a whole-lane mask there), so both test the bit.
 template <int kBit>
 HWY_INLINE V pick(VU code, V yes, V no) {
     const D d;
-#if HWY_TARGET == HWY_SSSE3
+#if HWY_TARGET == HWY_SSSE3 || HWY_TARGET <= HWY_AVX3
     const DU du;
     return hn::IfThenElse(hn::RebindMask(d, hn::TestBit(code, hn::Set(du, std::uint64_t{1} << kBit))),
                           yes, no);
@@ -72,13 +73,24 @@ HWY_INLINE V pick(VU code, V yes, V no) {
 #endif
 }
 
+// -x where bit kBit of the lane's code is set, else x: negation flips the sign bit and
+// nothing else, so the bit moved onto the sign bit and XORed in negates exactly (a shift, an
+// AND and an XOR, which AVX-512 fuses into one ternary-logic instruction, instead of a
+// negation and a blend on the bit).
+template <int kBit>
+HWY_INLINE V negateIf(VU code, V x) {
+    const D d;
+    const DU du;
+    const VU sign = hn::And(hn::ShiftLeft<63 - kBit>(code), hn::Set(du, std::uint64_t{1} << 63));
+    return hn::BitCast(d, hn::Xor(hn::BitCast(du, x), sign));
+}
+
 // lattice::grad3 from the selector byte at bit kAt of `code` (curved_rows.cpp: gradient3Code).
 template <int kAt>
 HWY_INLINE V grad3(VU code, V x, V y, V z) {
     const V first = pick<kAt>(code, y, x);
     const V second = pick<kAt + 1>(code, x, pick<kAt + 2>(code, z, y));
-    return hn::Add(pick<kAt + 3>(code, hn::Neg(first), first),
-                   pick<kAt + 4>(code, hn::Neg(second), second));
+    return hn::Add(negateIf<kAt + 3>(code, first), negateIf<kAt + 4>(code, second));
 }
 
 // noise4d.cpp's grad4 from the selector byte at bit kAt (gradient4Code): (A + B) + C.
@@ -87,8 +99,8 @@ HWY_INLINE V grad4(VU code, V x, V y, V z, V w) {
     const V a = pick<kAt>(code, y, x);
     const V b = pick<kAt + 1>(code, z, y);
     const V c = pick<kAt + 2>(code, w, z);
-    return hn::Add(hn::Add(pick<kAt + 3>(code, hn::Neg(a), a), pick<kAt + 4>(code, hn::Neg(b), b)),
-                   pick<kAt + 5>(code, hn::Neg(c), c));
+    return hn::Add(hn::Add(negateIf<kAt + 3>(code, a), negateIf<kAt + 4>(code, b)),
+                   negateIf<kAt + 5>(code, c));
 }
 
 // ---------------------------------------------------------------------------------------------
