@@ -425,11 +425,48 @@ HWY_INLINE V simplex3(curved::Octave& o, const V* u) {
     return hn::Min(hn::Max(hn::Mul(hn::Set(d, kScale3), n), hn::Set(d, -1.0)), hn::Set(d, 1.0));
 }
 
+// Corner kStep of noise4d.cpp's simplex: the axes of rank >= 4 - kStep are incremented. No
+// rank reaches 4 and every rank is at least 0, so corner 0 increments no axis and corner 4
+// every axis, whatever the lanes: those two skip the comparisons (the same IEEE operations).
+template <int kStep>
+HWY_INLINE V simplex4Corner(const Lanes& c, const V* d0, const V* rank) {
+    using namespace noise4d;
+    const D d;
+    const DU du;
+    const V unskew = hn::Set(d, kStep * kG4);
+    V at[4];
+    VU code;
+    if constexpr (kStep == 0) {
+        for (int a = 0; a < 4; ++a) at[a] = hn::Add(hn::Sub(d0[a], hn::Zero(d)), unskew);
+        code = c.code0;  // corner 0
+    } else if constexpr (kStep == 4) {
+        for (int a = 0; a < 4; ++a) at[a] = hn::Add(hn::Sub(d0[a], hn::Set(d, 1.0)), unskew);
+        code = hn::ShiftRight<56>(c.code1);  // corner 15
+    } else {
+        const V threshold = hn::Set(d, static_cast<double>(4 - kStep));
+        VU corner = hn::Zero(du);
+        M last = hn::FirstN(d, 0);
+        for (int a = 0; a < 4; ++a) {
+            const M inc = hn::Ge(rank[a], threshold);
+            at[a] = hn::Add(hn::Sub(d0[a], oneIf(inc)), unskew);
+            if (a < 3) corner = hn::Or(corner, bitIf(inc, 8u << a));
+            else last = inc;
+        }
+        code = hn::Shr(hn::IfThenElse(hn::RebindMask(du, last), c.code1, c.code0), corner);
+    }
+    const V tt = hn::Sub(hn::Sub(hn::Sub(hn::Sub(hn::Set(d, kRadius2), hn::Mul(at[0], at[0])),
+                                        hn::Mul(at[1], at[1])),
+                                hn::Mul(at[2], at[2])),
+                        hn::Mul(at[3], at[3]));
+    const V t2 = hn::Mul(tt, tt);
+    return hn::IfThenElseZero(hn::Gt(tt, hn::Zero(d)),
+                              hn::Mul(hn::Mul(t2, t2), grad4<0>(code, at[0], at[1], at[2], at[3])));
+}
+
 // noise4d.cpp's simplex: each axis's rank among the four offsets says at which corner it steps.
 HWY_INLINE V simplex4(curved::Octave& o, const V* u) {
     using namespace noise4d;
     const D d;
-    const DU du;
     const V s = hn::Mul(hn::Add(hn::Add(hn::Add(u[0], u[1]), u[2]), u[3]), hn::Set(d, kF4));
     V floors[4];
     for (int k = 0; k < 4; ++k) floors[k] = hn::Floor(hn::Add(u[k], s));
@@ -446,29 +483,12 @@ HWY_INLINE V simplex4(curved::Octave& o, const V* u) {
             rank[a] = hn::Add(rank[a], hn::IfThenElseZero(greater, one));
             rank[b] = hn::Add(rank[b], hn::IfThenZeroElse(greater, one));
         }
-    V n = hn::Zero(d);
-    for (int step = 0; step <= 4; ++step) {
-        const V threshold = hn::Set(d, static_cast<double>(4 - step));
-        const V unskew = hn::Set(d, step * kG4);
-        V at[4];
-        VU corner = hn::Zero(du);
-        M last = hn::FirstN(d, 0);
-        for (int a = 0; a < 4; ++a) {
-            const M inc = hn::Ge(rank[a], threshold);
-            at[a] = hn::Add(hn::Sub(d0[a], oneIf(inc)), unskew);
-            if (a < 3) corner = hn::Or(corner, bitIf(inc, 8u << a));
-            else last = inc;
-        }
-        const VU code = hn::Shr(hn::IfThenElse(hn::RebindMask(du, last), c.code1, c.code0), corner);
-        const V tt = hn::Sub(hn::Sub(hn::Sub(hn::Sub(hn::Set(d, kRadius2), hn::Mul(at[0], at[0])),
-                                            hn::Mul(at[1], at[1])),
-                                    hn::Mul(at[2], at[2])),
-                            hn::Mul(at[3], at[3]));
-        const V t2 = hn::Mul(tt, tt);
-        const V k = hn::IfThenElseZero(
-            hn::Gt(tt, hn::Zero(d)), hn::Mul(hn::Mul(t2, t2), grad4<0>(code, at[0], at[1], at[2], at[3])));
-        n = hn::Add(n, k);
-    }
+    // Summed from 0.0 in corner order, as the reference does.
+    V n = hn::Add(hn::Zero(d), simplex4Corner<0>(c, d0, rank));
+    n = hn::Add(n, simplex4Corner<1>(c, d0, rank));
+    n = hn::Add(n, simplex4Corner<2>(c, d0, rank));
+    n = hn::Add(n, simplex4Corner<3>(c, d0, rank));
+    n = hn::Add(n, simplex4Corner<4>(c, d0, rank));
     return hn::Min(hn::Max(hn::Mul(hn::Set(d, kSimplex4Scale), n), hn::Set(d, -1.0)),
                    hn::Set(d, 1.0));
 }
