@@ -254,6 +254,10 @@ TEST(NoiseRowsTest, WarpedRowsEqualSamplesOnEveryTarget) {
         // Lattice indices near -2^32: the int64 split must not truncate to 32 bits.
         WarpCase{99, 2, 1.0, {.amplitude = 40.0, .frequency = 0.05, .octaves = 1}, -4.3e9,
                  kCellSize},
+        // Lattice indices beyond 2^51, where the point kernels' fast int64 conversion (below
+        // AVX-512) gives way to the general one.
+        WarpCase{3, 2, 1.0, {.amplitude = 40.0, .frequency = 0.05, .octaves = 1}, 3.1e15,
+                 kCellSize},
         // Version 2's x (1 + F) + y F crosses 2^31, where its hash key's high half changes, on
         // the rows near y = -5000 (whatever the octave's shift), two cells per column: some
         // points lie in the cell just below, whose far corners take another key.

@@ -28,40 +28,59 @@ using HashParts = detail::LatticeHashParts;
 /// lattice::grad3 as selector bits (the kernel's grad3 reads them): bit 0, the first term is
 /// y (else x); bit 1, the second is x; bit 2, the second is z (neither: y); bits 3 and 4
 /// negate the first and the second.
-std::uint64_t gradient3Code(std::uint32_t hash) noexcept {
+constexpr std::uint8_t gradient3Code(std::uint32_t hash) noexcept {
     const std::uint32_t h = hash & 15u;
     const bool secondX = h >= 4 && (h == 12 || h == 14);
     const bool secondZ = h >= 4 && !secondX;
-    return (h >= 8 ? 1u : 0u) | (secondX ? 2u : 0u) | (secondZ ? 4u : 0u) |
-           ((h & 1u) != 0 ? 8u : 0u) | ((h & 2u) != 0 ? 16u : 0u);
+    return static_cast<std::uint8_t>((h >= 8 ? 1u : 0u) | (secondX ? 2u : 0u) |
+                                     (secondZ ? 4u : 0u) | ((h & 1u) != 0 ? 8u : 0u) |
+                                     ((h & 2u) != 0 ? 16u : 0u));
 }
 
 /// noise4d.cpp's grad4 as selector bits: the gradient's zero axis leaves three terms A, B, C
 /// (in axis order); bit 0: A is y (else x); bit 1: B is z (else y); bit 2: C is w (else z);
 /// bits 3, 4, 5 negate A, B, C.
-std::uint64_t gradient4Code(std::uint32_t hash) noexcept {
+constexpr std::uint8_t gradient4Code(std::uint32_t hash) noexcept {
     const std::uint32_t g = hash & 31u;
     const std::uint32_t zero = g >> 3;
-    return (zero == 0 ? 1u : 0u) | (zero <= 1 ? 2u : 0u) | (zero <= 2 ? 4u : 0u) |
-           ((g & 4u) != 0 ? 8u : 0u) | ((g & 2u) != 0 ? 16u : 0u) | ((g & 1u) != 0 ? 32u : 0u);
+    return static_cast<std::uint8_t>((zero == 0 ? 1u : 0u) | (zero <= 1 ? 2u : 0u) |
+                                     (zero <= 2 ? 4u : 0u) | ((g & 4u) != 0 ? 8u : 0u) |
+                                     ((g & 2u) != 0 ? 16u : 0u) | ((g & 1u) != 0 ? 32u : 0u));
 }
+
+/// The codes of every hash's low bits, looked up: the hashes are random, so computing a code
+/// with branches mispredicted about once per corner (profiled: most of refill's time).
+template <std::size_t kSize, typename Code>
+constexpr std::array<std::uint8_t, kSize> codeTable(Code code) {
+    std::array<std::uint8_t, kSize> table{};
+    for (std::uint32_t h = 0; h < kSize; ++h) table[h] = code(h);
+    return table;
+}
+constexpr auto kGradient3Codes = codeTable<16>(gradient3Code);
+constexpr auto kGradient4Codes = codeTable<32>(gradient4Code);
 
 }  // namespace
 
 CellCache::CellCache(const LatticeHash& hash, NoiseKind noise, int dimensions)
-    : m_hash(hash), m_noise(noise), m_dimensions(dimensions), m_entries(1u << kBits) {}
+    : m_hash(hash), m_noise(noise), m_dimensions(dimensions), m_entries(1u << kBits) {
+    if (noise == NoiseKind::Value) m_values.resize(std::size_t{8} << kBits);
+}
+
+void CellCache::refill(Entry& e, std::size_t slot, const std::array<std::int64_t, 4>& key) {
+    if (m_dimensions == 3) refillCorners<3>(e, slot, key);
+    else refillCorners<4>(e, slot, key);
+}
 
 // The corners' hashes in stages (LatticeHashParts::next), so corners that share their first
-// axes share those stages, exactly as LatticeHash's own 3D and 4D operators chain them.
-void CellCache::refill(Entry& e, const std::array<std::int64_t, 4>& origin) const {
-    e.key = origin;
-    e.valid = true;
-    CellData& data = e.data;
-    const int corners = 1 << m_dimensions;
-    std::array<std::uint64_t, 16> parts{};
+// axes share those stages, exactly as LatticeHash's own 3D and 4D operators chain them. The
+// codes are gathered in registers and the entry written once.
+template <int kDims>
+void CellCache::refillCorners(Entry& e, std::size_t slot, const std::array<std::int64_t, 4>& origin) {
+    constexpr int kCorners = 1 << kDims;
+    std::array<std::uint64_t, kCorners> parts;
     parts[0] = HashParts::xPart(m_hash, origin[0]);
     parts[1] = HashParts::xPart(m_hash, origin[0] + 1);
-    for (int d = 1; d < m_dimensions; ++d) {
+    for (int d = 1; d < kDims; ++d) {
         // Corners below 2^d are done along axes < d; corner c + 2^d adds 1 along axis d.
         const int done = 1 << d;
         for (int c = done - 1; c >= 0; --c) {
@@ -69,16 +88,20 @@ void CellCache::refill(Entry& e, const std::array<std::int64_t, 4>& origin) cons
             parts[c] = HashParts::next(m_hash, parts[c], origin[d]);
         }
     }
-    data.code = {0, 0};
-    for (int c = 0; c < corners; ++c) {
+    std::array<std::uint64_t, 2> code{0, 0};
+    double* values = m_values.empty() ? nullptr : &m_values[8 * slot];
+    for (int c = 0; c < kCorners; ++c) {
         const std::uint32_t hash = HashParts::finish(m_hash, parts[c]);
-        if (m_noise == NoiseKind::Value) {
-            data.value[c] = signedValue(m_hash, hash);
+        if (values != nullptr) {
+            values[c] = signedValue(m_hash, hash);
             continue;
         }
-        const std::uint64_t code = m_dimensions == 3 ? gradient3Code(hash) : gradient4Code(hash);
-        data.code[c >> 3] |= code << (8 * (c & 7));
+        const std::uint64_t bits = kDims == 3 ? kGradient3Codes[hash & 15u] : kGradient4Codes[hash & 31u];
+        code[c >> 3] |= bits << (8 * (c & 7));
     }
+    e.key = origin;
+    e.data = {code, values};
+    e.valid = true;
 }
 
 }  // namespace curved

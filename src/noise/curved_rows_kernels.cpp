@@ -14,6 +14,7 @@
 #include <hwy/highway.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "noise/fractal_lanes-inl.hpp"
 #include "noise/noise4d_constants.hpp"
@@ -54,13 +55,14 @@ HWY_INLINE V fade(FadeCurve curve, V t) {
 }
 
 // `yes` where bit kBit of the lane's code is set, else `no`. Where the blend reads only the
-// sign bit (SSE4, AVX2, AVX-512: blendv / movepi64_mask; EMU128 compares the signed lane with
-// 0), the bit is shifted there; SSSE3 has no blendv (Highway 1.0's IfNegativeThenElse
-// needs a whole-lane mask there), so it tests the bit.
+// sign bit (SSE4, AVX2: blendv; EMU128 compares the signed lane with 0), the bit is shifted
+// there; AVX-512 tests the bit straight into a mask register (one instruction, where the
+// sign needs a shift and a move to the mask), and SSSE3 has no blendv (Highway 1.0's
+// IfNegativeThenElse needs a whole-lane mask there), so both test the bit.
 template <int kBit>
 HWY_INLINE V pick(VU code, V yes, V no) {
     const D d;
-#if HWY_TARGET == HWY_SSSE3
+#if HWY_TARGET == HWY_SSSE3 || HWY_TARGET <= HWY_AVX3
     const DU du;
     return hn::IfThenElse(hn::RebindMask(d, hn::TestBit(code, hn::Set(du, std::uint64_t{1} << kBit))),
                           yes, no);
@@ -71,13 +73,24 @@ HWY_INLINE V pick(VU code, V yes, V no) {
 #endif
 }
 
+// -x where bit kBit of the lane's code is set, else x: negation flips the sign bit and
+// nothing else, so the bit moved onto the sign bit and XORed in negates exactly (a shift, an
+// AND and an XOR, which AVX-512 fuses into one ternary-logic instruction, instead of a
+// negation and a blend on the bit).
+template <int kBit>
+HWY_INLINE V negateIf(VU code, V x) {
+    const D d;
+    const DU du;
+    const VU sign = hn::And(hn::ShiftLeft<63 - kBit>(code), hn::Set(du, std::uint64_t{1} << 63));
+    return hn::BitCast(d, hn::Xor(hn::BitCast(du, x), sign));
+}
+
 // lattice::grad3 from the selector byte at bit kAt of `code` (curved_rows.cpp: gradient3Code).
 template <int kAt>
 HWY_INLINE V grad3(VU code, V x, V y, V z) {
     const V first = pick<kAt>(code, y, x);
     const V second = pick<kAt + 1>(code, x, pick<kAt + 2>(code, z, y));
-    return hn::Add(pick<kAt + 3>(code, hn::Neg(first), first),
-                   pick<kAt + 4>(code, hn::Neg(second), second));
+    return hn::Add(negateIf<kAt + 3>(code, first), negateIf<kAt + 4>(code, second));
 }
 
 // noise4d.cpp's grad4 from the selector byte at bit kAt (gradient4Code): (A + B) + C.
@@ -86,8 +99,8 @@ HWY_INLINE V grad4(VU code, V x, V y, V z, V w) {
     const V a = pick<kAt>(code, y, x);
     const V b = pick<kAt + 1>(code, z, y);
     const V c = pick<kAt + 2>(code, w, z);
-    return hn::Add(hn::Add(pick<kAt + 3>(code, hn::Neg(a), a), pick<kAt + 4>(code, hn::Neg(b), b)),
-                   pick<kAt + 5>(code, hn::Neg(c), c));
+    return hn::Add(hn::Add(negateIf<kAt + 3>(code, a), negateIf<kAt + 4>(code, b)),
+                   negateIf<kAt + 5>(code, c));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -182,17 +195,34 @@ HWY_INLINE const double* gradients(curved::Octave& o) {
 // entries add only zeros, which can change nothing but the sign of a zero result; no zero's
 // sign survives the fractal sum (it starts from +0, and +0 + -0 is +0), so the rows' bits
 // are the reference's.
-HWY_INLINE V dot3(const double* g, V x, V y, V z) {
+// The row's own axes (z; z and w on the torus) are one scalar for every lane, so their
+// products are scalar products, broadcast (the same IEEE product in every lane).
+HWY_INLINE V dot3(const double* g, V x, V y, double z) {
     const D d;
     return hn::Add(hn::Add(hn::Mul(hn::Set(d, g[0]), x), hn::Mul(hn::Set(d, g[1]), y)),
-                   hn::Mul(hn::Set(d, g[2]), z));
+                   hn::Set(d, g[2] * z));
 }
 
-HWY_INLINE V dot4(const double* g, V x, V y, V z, V w) {
+HWY_INLINE V dot4(const double* g, V x, V y, double z, double w) {
     const D d;
     return hn::Add(hn::Add(hn::Add(hn::Mul(hn::Set(d, g[0]), x), hn::Mul(hn::Set(d, g[1]), y)),
-                           hn::Mul(hn::Set(d, g[2]), z)),
-                   hn::Mul(hn::Set(d, g[3]), w));
+                           hn::Set(d, g[2] * z)),
+                   hn::Set(d, g[3] * w));
+}
+
+// ---------------------------------------------------------------------------------------------
+// The row's own axes: a point's lattice coordinates along them are the same for every column
+// of the row, so they are split and faded once per row and octave, in scalars (the same IEEE
+// operations as the lanes': std::floor, the subtractions and value.cpp's fade itself).
+
+struct RowAxis {
+    double floor, frac, frac1, fade;
+};
+
+HWY_INLINE RowAxis rowAxis(FadeCurve f, double u) {
+    const double cell = std::floor(u);
+    const double frac = u - cell;
+    return {cell, frac, frac - 1.0, terragrid::fade(f, frac)};
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -203,14 +233,15 @@ struct Perlin3Lanes {
     V u, v, w;  ///< fade weights
     VU code;
     const double* gradient;  ///< the shared cell's (kShared), else the lanes' codes
+    RowAxis z;
 };
 
 template <bool kShared, int kC>
 HWY_INLINE V perlin3Corner(const Perlin3Lanes& p) {
     const V x = (kC & 1) != 0 ? p.frac1[0] : p.frac[0];
     const V y = (kC & 2) != 0 ? p.frac1[1] : p.frac[1];
+    if constexpr (kShared) return dot3(p.gradient + 4 * kC, x, y, (kC & 4) != 0 ? p.z.frac1 : p.z.frac);
     const V z = (kC & 4) != 0 ? p.frac1[2] : p.frac[2];
-    if constexpr (kShared) return dot3(p.gradient + 4 * kC, x, y, z);
     return grad3<8 * kC>(p.code, x, y, z);
 }
 
@@ -223,33 +254,31 @@ HWY_INLINE V perlin3Blend(const Perlin3Lanes& p) {
     return lerp(p.w, nearZ, farZ);
 }
 
-// perlin.cpp's 3D form: corners in Perlin's order, blended along x, y, then z.
-HWY_INLINE V perlin3(curved::Octave& o, FadeCurve f, const V* u) {
+// perlin.cpp's 3D form: corners in Perlin's order, blended along x, y, then z (the row's).
+HWY_INLINE V perlin3(curved::Octave& o, FadeCurve f, const V* u, const RowAxis& z) {
     const D d;
-    const V floors[3] = {hn::Floor(u[0]), hn::Floor(u[1]), hn::Floor(u[2])};
+    const V floors[3] = {hn::Floor(u[0]), hn::Floor(u[1]), hn::Set(d, z.floor)};
     const Lanes c = cells<3, false>(o, floors);
     const V one = hn::Set(d, 1.0);
     const V fx = hn::Sub(u[0], floors[0]);
     const V fy = hn::Sub(u[1], floors[1]);
-    const V fz = hn::Sub(u[2], floors[2]);
     const V fx1 = hn::Sub(fx, one);
     const V fy1 = hn::Sub(fy, one);
-    const V fz1 = hn::Sub(fz, one);
     const V a = fade(f, fx);
     const V b = fade(f, fy);
-    const V w = fade(f, fz);
-    const Perlin3Lanes p{{fx, fy, fz}, {fx1, fy1, fz1}, a, b, w, c.code0,
-                         c.uniform ? gradients<3>(o) : nullptr};
+    const Perlin3Lanes p{{fx, fy, hn::Set(d, z.frac)}, {fx1, fy1, hn::Set(d, z.frac1)}, a, b,
+                         hn::Set(d, z.fade), c.code0, c.uniform ? gradients<3>(o) : nullptr, z};
     return c.uniform ? perlin3Blend<true>(p) : perlin3Blend<false>(p);
 }
 
-// value.cpp's 3D form: one bilinear blend per z face, then along z.
-HWY_INLINE V value3(curved::Octave& o, FadeCurve f, const V* u) {
-    const V floors[3] = {hn::Floor(u[0]), hn::Floor(u[1]), hn::Floor(u[2])};
+// value.cpp's 3D form: one bilinear blend per z face, then along z (the row's).
+HWY_INLINE V value3(curved::Octave& o, FadeCurve f, const V* u, const RowAxis& z) {
+    const D d;
+    const V floors[3] = {hn::Floor(u[0]), hn::Floor(u[1]), hn::Set(d, z.floor)};
     const Lanes c = cells<3, true>(o, floors);
     const V a = fade(f, hn::Sub(u[0], floors[0]));
     const V b = fade(f, hn::Sub(u[1], floors[1]));
-    const V w = fade(f, hn::Sub(u[2], floors[2]));
+    const V w = hn::Set(d, z.fade);
     const auto face = [&](int z) {
         return lerp(b, lerp(a, c.value[4 * z], c.value[4 * z + 1]),
                     lerp(a, c.value[4 * z + 2], c.value[4 * z + 3]));
@@ -262,6 +291,7 @@ struct Perlin4Lanes {
     V frac[4], frac1[4], fades[4];
     VU code0, code1;
     const double* gradient;  ///< the shared cell's (kShared), else the lanes' codes
+    RowAxis z, w;
 };
 
 // Corner kC's gradient dotted with its offset: from the shared cell's gradients or from the
@@ -270,9 +300,11 @@ template <bool kShared, int kC>
 HWY_INLINE V perlin4Corner(const Perlin4Lanes& p) {
     const V x = (kC & 1) != 0 ? p.frac1[0] : p.frac[0];
     const V y = (kC & 2) != 0 ? p.frac1[1] : p.frac[1];
+    if constexpr (kShared)
+        return dot4(p.gradient + 4 * kC, x, y, (kC & 4) != 0 ? p.z.frac1 : p.z.frac,
+                    (kC & 8) != 0 ? p.w.frac1 : p.w.frac);
     const V z = (kC & 4) != 0 ? p.frac1[2] : p.frac[2];
     const V w = (kC & 8) != 0 ? p.frac1[3] : p.frac[3];
-    if constexpr (kShared) return dot4(p.gradient + 4 * kC, x, y, z, w);
     return grad4<8 * (kC & 7)>(kC < 8 ? p.code0 : p.code1, x, y, z, w);
 }
 
@@ -292,17 +324,28 @@ HWY_INLINE V perlin4Blend(const Perlin4Lanes& p) {
     return lerp(p.fades[3], nearW, farW);
 }
 
-HWY_INLINE V perlin4(curved::Octave& o, FadeCurve f, const V* u) {
+HWY_INLINE V perlin4(curved::Octave& o, FadeCurve f, const V* u, const RowAxis& z,
+                     const RowAxis& w) {
     const D d;
-    const V floors[4] = {hn::Floor(u[0]), hn::Floor(u[1]), hn::Floor(u[2]), hn::Floor(u[3])};
+    const V floors[4] = {hn::Floor(u[0]), hn::Floor(u[1]), hn::Set(d, z.floor),
+                         hn::Set(d, w.floor)};
     const Lanes c = cells<4, false>(o, floors);
     const V one = hn::Set(d, 1.0);
     Perlin4Lanes p;
-    for (int k = 0; k < 4; ++k) {
+    for (int k = 0; k < 2; ++k) {
         p.frac[k] = hn::Sub(u[k], floors[k]);
         p.frac1[k] = hn::Sub(p.frac[k], one);
         p.fades[k] = fade(f, p.frac[k]);
     }
+    int k = 2;
+    for (const RowAxis* axis : {&z, &w}) {
+        p.frac[k] = hn::Set(d, axis->frac);
+        p.frac1[k] = hn::Set(d, axis->frac1);
+        p.fades[k] = hn::Set(d, axis->fade);
+        ++k;
+    }
+    p.z = z;
+    p.w = w;
     p.code0 = c.code0;
     p.code1 = c.code1;
     p.gradient = c.uniform ? gradients<4>(o) : nullptr;
@@ -382,11 +425,48 @@ HWY_INLINE V simplex3(curved::Octave& o, const V* u) {
     return hn::Min(hn::Max(hn::Mul(hn::Set(d, kScale3), n), hn::Set(d, -1.0)), hn::Set(d, 1.0));
 }
 
+// Corner kStep of noise4d.cpp's simplex: the axes of rank >= 4 - kStep are incremented. No
+// rank reaches 4 and every rank is at least 0, so corner 0 increments no axis and corner 4
+// every axis, whatever the lanes: those two skip the comparisons (the same IEEE operations).
+template <int kStep>
+HWY_INLINE V simplex4Corner(const Lanes& c, const V* d0, const V* rank) {
+    using namespace noise4d;
+    const D d;
+    const DU du;
+    const V unskew = hn::Set(d, kStep * kG4);
+    V at[4];
+    VU code;
+    if constexpr (kStep == 0) {
+        for (int a = 0; a < 4; ++a) at[a] = hn::Add(hn::Sub(d0[a], hn::Zero(d)), unskew);
+        code = c.code0;  // corner 0
+    } else if constexpr (kStep == 4) {
+        for (int a = 0; a < 4; ++a) at[a] = hn::Add(hn::Sub(d0[a], hn::Set(d, 1.0)), unskew);
+        code = hn::ShiftRight<56>(c.code1);  // corner 15
+    } else {
+        const V threshold = hn::Set(d, static_cast<double>(4 - kStep));
+        VU corner = hn::Zero(du);
+        M last = hn::FirstN(d, 0);
+        for (int a = 0; a < 4; ++a) {
+            const M inc = hn::Ge(rank[a], threshold);
+            at[a] = hn::Add(hn::Sub(d0[a], oneIf(inc)), unskew);
+            if (a < 3) corner = hn::Or(corner, bitIf(inc, 8u << a));
+            else last = inc;
+        }
+        code = hn::Shr(hn::IfThenElse(hn::RebindMask(du, last), c.code1, c.code0), corner);
+    }
+    const V tt = hn::Sub(hn::Sub(hn::Sub(hn::Sub(hn::Set(d, kRadius2), hn::Mul(at[0], at[0])),
+                                        hn::Mul(at[1], at[1])),
+                                hn::Mul(at[2], at[2])),
+                        hn::Mul(at[3], at[3]));
+    const V t2 = hn::Mul(tt, tt);
+    return hn::IfThenElseZero(hn::Gt(tt, hn::Zero(d)),
+                              hn::Mul(hn::Mul(t2, t2), grad4<0>(code, at[0], at[1], at[2], at[3])));
+}
+
 // noise4d.cpp's simplex: each axis's rank among the four offsets says at which corner it steps.
 HWY_INLINE V simplex4(curved::Octave& o, const V* u) {
     using namespace noise4d;
     const D d;
-    const DU du;
     const V s = hn::Mul(hn::Add(hn::Add(hn::Add(u[0], u[1]), u[2]), u[3]), hn::Set(d, kF4));
     V floors[4];
     for (int k = 0; k < 4; ++k) floors[k] = hn::Floor(hn::Add(u[k], s));
@@ -403,29 +483,12 @@ HWY_INLINE V simplex4(curved::Octave& o, const V* u) {
             rank[a] = hn::Add(rank[a], hn::IfThenElseZero(greater, one));
             rank[b] = hn::Add(rank[b], hn::IfThenZeroElse(greater, one));
         }
-    V n = hn::Zero(d);
-    for (int step = 0; step <= 4; ++step) {
-        const V threshold = hn::Set(d, static_cast<double>(4 - step));
-        const V unskew = hn::Set(d, step * kG4);
-        V at[4];
-        VU corner = hn::Zero(du);
-        M last = hn::FirstN(d, 0);
-        for (int a = 0; a < 4; ++a) {
-            const M inc = hn::Ge(rank[a], threshold);
-            at[a] = hn::Add(hn::Sub(d0[a], oneIf(inc)), unskew);
-            if (a < 3) corner = hn::Or(corner, bitIf(inc, 8u << a));
-            else last = inc;
-        }
-        const VU code = hn::Shr(hn::IfThenElse(hn::RebindMask(du, last), c.code1, c.code0), corner);
-        const V tt = hn::Sub(hn::Sub(hn::Sub(hn::Sub(hn::Set(d, kRadius2), hn::Mul(at[0], at[0])),
-                                            hn::Mul(at[1], at[1])),
-                                    hn::Mul(at[2], at[2])),
-                            hn::Mul(at[3], at[3]));
-        const V t2 = hn::Mul(tt, tt);
-        const V k = hn::IfThenElseZero(
-            hn::Gt(tt, hn::Zero(d)), hn::Mul(hn::Mul(t2, t2), grad4<0>(code, at[0], at[1], at[2], at[3])));
-        n = hn::Add(n, k);
-    }
+    // Summed from 0.0 in corner order, as the reference does.
+    V n = hn::Add(hn::Zero(d), simplex4Corner<0>(c, d0, rank));
+    n = hn::Add(n, simplex4Corner<1>(c, d0, rank));
+    n = hn::Add(n, simplex4Corner<2>(c, d0, rank));
+    n = hn::Add(n, simplex4Corner<3>(c, d0, rank));
+    n = hn::Add(n, simplex4Corner<4>(c, d0, rank));
     return hn::Min(hn::Max(hn::Mul(hn::Set(d, kSimplex4Scale), n), hn::Set(d, -1.0)),
                    hn::Set(d, 1.0));
 }
@@ -442,8 +505,28 @@ HWY_INLINE V lattice(V p, double frequency, double offset, double shift) {
     return hn::Add(hn::Add(hn::Mul(p, hn::Set(d, frequency)), hn::Set(d, offset)), hn::Set(d, shift));
 }
 
+/// An octave's lattice coordinates along the row's own axes (z; z and w on the torus), as
+/// NoiseField::sample computes them, split once per row.
+struct RowPoint {
+    double z, w;
+    RowAxis zAxis, wAxis;
+};
+
+template <bool kTorus>
+RowPoint rowPoint(const curved::Row& row, const curved::Octave& o) {
+    RowPoint p{};
+    p.z = ((kTorus ? row.rowA : row.rowB) * o.frequency + 0.0) + o.shift[2];
+    p.zAxis = rowAxis(row.fade, p.z);
+    if constexpr (kTorus) {
+        p.w = (row.rowB * o.frequency + 0.0) + o.shift[3];
+        p.wAxis = rowAxis(row.fade, p.w);
+    }
+    return p;
+}
+
 template <NoiseKind kNoise, bool kTorus>
-HWY_INLINE V octaveNoise(const curved::Row& row, curved::Octave& o, std::size_t c) {
+HWY_INLINE V octaveNoise(const curved::Row& row, curved::Octave& o, const RowPoint& r,
+                         std::size_t c) {
     const D d;
     V p[4];
     if constexpr (kTorus) {
@@ -456,18 +539,16 @@ HWY_INLINE V octaveNoise(const curved::Row& row, curved::Octave& o, std::size_t 
     V u[4];
     u[0] = lattice(p[0], o.frequency, row.offsetX, o.shift[0]);
     u[1] = lattice(p[1], o.frequency, row.offsetY, o.shift[1]);
-    // The axes of the row's own point: one scalar each (the same IEEE operations).
-    const double z = kTorus ? row.rowA : row.rowB;
-    u[2] = hn::Set(d, (z * o.frequency + 0.0) + o.shift[2]);
-    if constexpr (kTorus) u[3] = hn::Set(d, (row.rowB * o.frequency + 0.0) + o.shift[3]);
+    u[2] = hn::Set(d, r.z);
+    if constexpr (kTorus) u[3] = hn::Set(d, r.w);
     if constexpr (kNoise == NoiseKind::Simplex) {
         if constexpr (kTorus) return simplex4(o, u);
         else return simplex3(o, u);
     } else if constexpr (kNoise == NoiseKind::Perlin) {
-        if constexpr (kTorus) return perlin4(o, row.fade, u);
-        else return perlin3(o, row.fade, u);
+        if constexpr (kTorus) return perlin4(o, row.fade, u, r.zAxis, r.wAxis);
+        else return perlin3(o, row.fade, u, r.zAxis);
     } else {
-        return value3(o, row.fade, u);  // value noise has no 4D form
+        return value3(o, row.fade, u, r.zAxis);  // value noise has no 4D form
     }
 }
 
@@ -475,12 +556,14 @@ template <NoiseKind kNoise, bool kTorus, FractalKind kKind>
 void rowOf(const curved::Row& row) {
     const D d;
     const std::size_t lanes = hn::Lanes(d);
+    std::array<RowPoint, kMaxOctaves> points;
+    for (int i = 0; i < row.octaves; ++i) points[i] = rowPoint<kTorus>(row, row.octave[i]);
     for (std::size_t c = 0; c < row.columns; c += lanes) {
         // Summed from 0.0 in octave order, like NoiseField::sample.
         V sum = hn::Zero(d);
         for (int i = 0; i < row.octaves; ++i) {
             curved::Octave& o = row.octave[i];
-            const V n = octaveNoise<kNoise, kTorus>(row, o, c);
+            const V n = octaveNoise<kNoise, kTorus>(row, o, points[i], c);
             sum = hn::Add(sum, hn::Mul(hn::Set(d, o.amplitude), octaveTerm<kKind>(d, n)));
         }
         hn::StoreU(normalise<kKind>(d, sum, row.amplitudeSum), d, row.out + c);

@@ -18,8 +18,9 @@ struct CellData {
     /// Gradient kinds: byte c & 7 of word c >> 3 says how corner c's gradient meets the offset
     /// (the bits of gradient3Code / gradient4Code in curved_rows.cpp).
     std::array<std::uint64_t, 2> code{};
-    /// Value noise: the corners' values on [-1, 1].
-    std::array<double, 8> value{};
+    /// Value noise: the corners' values on [-1, 1] (kept beside the entries, so the gradient
+    /// noises' entries stay one cache line each).
+    const double* value = nullptr;
 };
 
 /// The cells of one octave met so far: a direct-mapped cache from cell to CellData, so a cell
@@ -37,10 +38,11 @@ public:
             key[d] = static_cast<std::int64_t>(floors[d]);
             mixed = (mixed ^ static_cast<std::uint64_t>(key[d])) * 0x9E3779B97F4A7C15ULL;
         }
-        Entry& e = m_entries[mixed >> (64 - kBits)];
+        const std::size_t slot = mixed >> (64 - kBits);
+        Entry& e = m_entries[slot];
         if (!e.valid || e.key[0] != key[0] || e.key[1] != key[1] || e.key[2] != key[2] ||
             e.key[3] != key[3])
-            refill(e, key);
+            refill(e, slot, key);
         return e.data;
     }
 
@@ -49,17 +51,21 @@ private:
     /// the rows below meet mostly the same ones.
     static constexpr int kBits = 9;
 
-    struct Entry {
+    /// One cache line: the refill writes it whole.
+    struct alignas(64) Entry {
         std::array<std::int64_t, 4> key{};
-        bool valid = false;
         CellData data;
+        bool valid = false;
     };
-    void refill(Entry& e, const std::array<std::int64_t, 4>& key) const;
+    void refill(Entry& e, std::size_t slot, const std::array<std::int64_t, 4>& key);
+    template <int kDims>
+    void refillCorners(Entry& e, std::size_t slot, const std::array<std::int64_t, 4>& key);
 
     LatticeHash m_hash;
     NoiseKind m_noise;
     int m_dimensions;
     std::vector<Entry> m_entries;
+    std::vector<double> m_values;  ///< value noise: 8 per slot
 };
 
 /// One octave as a row sees it; `current` is the cell the last lane looked up (kept from

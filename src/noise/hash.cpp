@@ -130,13 +130,4 @@ std::uint32_t LatticeHash::hash32(std::int64_t ix, std::int64_t iy) const noexce
     return Parts::fmix32(Parts::low(ix) * Parts::kHashX + Parts::low(iy) * Parts::kHashY + key);
 }
 
-double LatticeHash::unit(std::uint32_t hash) const noexcept {
-    if (m_kind == HashKind::Lattice) {
-        // 24 bits fit a double's mantissa exactly, and 2^24 levels are finer than any map.
-        constexpr double kMax24 = 16777215.0;
-        return static_cast<double>(hash >> 8) / kMax24;
-    }
-    return static_cast<double>(hash & 0xFFu) / 255.0;
-}
-
 }  // namespace terragrid

@@ -8,10 +8,11 @@
 
 namespace terragrid {
 
-class LatticeHash;
-
-/// A lattice point's value noise value on [-1, 1] (value.cpp).
-double signedValue(const LatticeHash& h, std::uint32_t hash) noexcept;
+/// A lattice point's value noise value on [-1, 1]. (Inline: the curved rows' cell cache calls
+/// it for every corner of every cell it meets.)
+inline double signedValue(const LatticeHash& h, std::uint32_t hash) noexcept {
+    return 2.0 * h.unit(hash) - 1.0;
+}
 
 }  // namespace terragrid
 

@@ -517,10 +517,25 @@ struct SplitLanes {
     V frac;
 };
 
-HWY_INLINE SplitLanes split(V x) {
+// An integral double as int64 lanes. Below AVX-512 Highway emulates the conversion (about 20
+// instructions); when every lane is below 2^51 in magnitude, adding 1.5 * 2^52 puts the value
+// exactly into the mantissa's low bits, whose difference from the constant's bits is the
+// integer: the same int64, exactly.
+HWY_INLINE VI toIndex(V cell) {
     const DI di;
+#if HWY_TARGET > HWY_AVX3
+    const D d;
+    const V magic = hn::Set(d, 6755399441055744.0);  // 2^52 + 2^51
+    if (hn::AllTrue(d, hn::Lt(hn::Abs(cell), hn::Set(d, 2251799813685248.0)))) {  // 2^51
+        return hn::Sub(hn::BitCast(di, hn::Add(cell, magic)), hn::BitCast(di, magic));
+    }
+#endif
+    return hn::ConvertTo(di, cell);
+}
+
+HWY_INLINE SplitLanes split(V x) {
     const V cell = hn::Floor(x);
-    return {hn::ConvertTo(di, cell), hn::Sub(x, cell)};
+    return {toIndex(cell), hn::Sub(x, cell)};
 }
 
 // The hashes of a cell's corners (ix, iy) .. (ix + 1, iy + 1).
@@ -536,6 +551,69 @@ HWY_INLINE CornerHashes cornerHashes(const rows::PointOctave& o, HashKind kind, 
     const VI iy1 = hn::Add(iy, one);
     return {hashY(o, kind, left, iy), hashY(o, kind, right, iy), hashY(o, kind, left, iy1),
             hashY(o, kind, right, iy1)};
+}
+
+// cornerHashes of one cell in scalars (hashX and hashY's operations on one lane), broadcast
+// to `where` of the lanes (the others keep h's).
+HWY_INLINE void cellHashes(const rows::PointOctave& o, HashKind kind, std::int64_t ix,
+                           std::int64_t iy, hn::Mask<DU> where, CornerHashes& h) {
+    const DU du;
+    std::uint64_t corner[4];
+    if (kind == HashKind::Lattice) {
+        const std::uint64_t left = terragrid::mix64(o.key + static_cast<std::uint64_t>(ix));
+        const std::uint64_t right = terragrid::mix64(o.key + static_cast<std::uint64_t>(ix + 1));
+        const auto y = [](std::uint64_t xPart, std::int64_t j) {
+            return terragrid::mix64(xPart + static_cast<std::uint64_t>(j)) >> 32;
+        };
+        corner[0] = y(left, iy);
+        corner[1] = y(right, iy);
+        corner[2] = y(left, iy + 1);
+        corner[3] = y(right, iy + 1);
+    } else {
+        const std::int64_t left = o.perm[ix & 255];
+        const std::int64_t right = o.perm[(ix + 1) & 255];
+        const auto y = [&](std::int64_t xPart, std::int64_t j) {
+            return static_cast<std::uint64_t>(o.perm[xPart + (j & 255)]);
+        };
+        corner[0] = y(left, iy);
+        corner[1] = y(right, iy);
+        corner[2] = y(left, iy + 1);
+        corner[3] = y(right, iy + 1);
+    }
+    h.h00 = hn::IfThenElse(where, hn::Set(du, corner[0]), h.h00);
+    h.h10 = hn::IfThenElse(where, hn::Set(du, corner[1]), h.h10);
+    h.h01 = hn::IfThenElse(where, hn::Set(du, corner[2]), h.h01);
+    h.h11 = hn::IfThenElse(where, hn::Set(du, corner[3]), h.h11);
+}
+
+// The lanes' corner hashes, one distinct cell at a time in scalars, where that is cheaper
+// than hashing every lane: below AVX-512 a vector has at most 4 double lanes and its 64-bit
+// multiplies are emulated (three 32-bit multiplies each), and the points of a vector mostly
+// share one or two cells.
+#if HWY_TARGET > HWY_AVX3
+constexpr bool kCellsInScalars = true;
+#else
+constexpr bool kCellsInScalars = false;
+#endif
+
+HWY_INLINE CornerHashes cornerHashesByCell(const rows::PointOctave& o, HashKind kind, VI ix,
+                                           VI iy) {
+    const DI di;
+    const DU du;
+    CornerHashes h{hn::Zero(du), hn::Zero(du), hn::Zero(du), hn::Zero(du)};
+    constexpr std::size_t kMaxLanes = HWY_MAX_BYTES / sizeof(std::int64_t);
+    alignas(64) std::int64_t xs[kMaxLanes];
+    alignas(64) std::int64_t ys[kMaxLanes];
+    hn::Store(ix, di, xs);
+    hn::Store(iy, di, ys);
+    auto remaining = hn::FirstN(di, hn::Lanes(di));
+    while (!hn::AllFalse(di, remaining)) {
+        const auto first = static_cast<std::size_t>(hn::FindFirstTrue(di, remaining));
+        const auto same = hn::And(hn::Eq(ix, hn::Set(di, xs[first])), hn::Eq(iy, hn::Set(di, ys[first])));
+        cellHashes(o, kind, xs[first], ys[first], hn::RebindMask(du, same), h);
+        remaining = hn::AndNot(same, remaining);
+    }
+    return h;
 }
 
 // The gradients of the last cell a whole vector of points fell in, per octave: at the low
@@ -559,7 +637,17 @@ HWY_INLINE V perlinPoint(const rows::PointOctave& o, HashKind kind, FadeCurve fa
     const bool oneCell = hn::AllTrue(di, hn::And(hn::Eq(cx.index, hn::Set(di, ix)),
                                                  hn::Eq(cy.index, hn::Set(di, iy))));
     if (!(oneCell && cache.valid && cache.ix == ix && cache.iy == iy)) {
-        const CornerHashes h = cornerHashes(o, kind, cx.index, cy.index);
+        // A vector in one cell hashes that cell once, in scalars, whatever the target.
+        CornerHashes h;
+        if (oneCell) {
+            const DU du;
+            h = {hn::Zero(du), hn::Zero(du), hn::Zero(du), hn::Zero(du)};
+            cellHashes(o, kind, ix, iy, hn::FirstN(du, hn::Lanes(du)), h);
+        } else if (kCellsInScalars) {
+            h = cornerHashesByCell(o, kind, cx.index, cy.index);
+        } else {
+            h = cornerHashes(o, kind, cx.index, cy.index);
+        }
         cache.g00 = perlinGradient(h.h00);
         cache.g10 = perlinGradient(h.h10);
         cache.g01 = perlinGradient(h.h01);

@@ -23,10 +23,6 @@ using lattice::split;
 
 }  // namespace
 
-double signedValue(const LatticeHash& h, std::uint32_t hash) noexcept {
-    return 2.0 * h.unit(hash) - 1.0;
-}
-
 double fade(FadeCurve curve, double t) noexcept {
     switch (curve) {
     case FadeCurve::Linear:

@@ -1,11 +1,15 @@
-// terragrid_noise_bench [--summary-file=FILE] [Google Benchmark flags]
+// terragrid_noise_bench [--summary-file=FILE] [--max-target=NAME] [Google Benchmark flags]
 // Runs the noise benchmarks, prints Google Benchmark's table, then the summary block (also
 // appended to FILE, so scripts/bench.sh can print every summary together at the end).
+// --max-target=AVX2 (a Highway target name) dispatches no better target than that one, so a
+// machine with AVX-512 can also measure what an AVX2 machine runs.
 
 #include <fstream>
 #include <iostream>
 #include <string>
 #include <string_view>
+
+#include <hwy/targets.h>
 
 #include "noise_bench.hpp"
 #include "summary.hpp"
@@ -14,28 +18,46 @@
 namespace {
 
 constexpr std::string_view kSummaryFlag = "--summary-file=";
+constexpr std::string_view kMaxTargetFlag = "--max-target=";
 
-/// Takes --summary-file=FILE out of argv (Google Benchmark refuses flags it does not know).
-std::string takeSummaryFile(int& argc, char** argv) {
-    std::string file;
+/// Takes --NAME=VALUE out of argv (Google Benchmark refuses flags it does not know).
+std::string takeFlag(int& argc, char** argv, std::string_view flag) {
+    std::string value;
     int kept = 1;
     for (int i = 1; i < argc; ++i) {
         const std::string_view arg = argv[i];
-        if (arg.starts_with(kSummaryFlag))
-            file = arg.substr(kSummaryFlag.size());
+        if (arg.starts_with(flag))
+            value = arg.substr(flag.size());
         else
             argv[kept++] = argv[i];
     }
     argc = kept;
     argv[argc] = nullptr;
-    return file;
+    return value;
+}
+
+/// Restricts Highway's dispatch to `name` and the targets below it (Highway's target bits
+/// grow from the best target to the worst); false if no supported target has that name.
+bool limitTargets(const std::string& name) {
+    for (const std::int64_t target : hwy::SupportedAndGeneratedTargets()) {
+        if (name != hwy::TargetName(target)) continue;
+        hwy::SetSupportedTargetsForTest(hwy::SupportedTargets() & ~(target - 1));
+        return true;
+    }
+    return false;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
     using namespace terragrid::bench;
-    const std::string summaryFile = takeSummaryFile(argc, argv);
+    const std::string summaryFile = takeFlag(argc, argv, kSummaryFlag);
+    const std::string maxTarget = takeFlag(argc, argv, kMaxTargetFlag);
+    if (!maxTarget.empty() && !limitTargets(maxTarget)) {
+        std::cerr << "terragrid_noise_bench: no supported Highway target named '" << maxTarget
+                  << "'\n";
+        return 2;
+    }
     benchmark::Initialize(&argc, argv);
     if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
 

@@ -82,21 +82,8 @@ void setSampleCounters(benchmark::State& state, std::int64_t samplesPerIteration
         samples, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
 }
 
-void limitSimdTargets() {
-    const char* limit = std::getenv("TERRAGRID_BENCH_SIMD");
-    if (limit == nullptr || *limit == '\0') return;
-    // Highway orders targets best first (lowest bit): keep `limit` and every target below it.
-    const std::string_view name(limit);
-    const std::int64_t target = name == "avx2" ? HWY_AVX2 : name == "sse4" ? HWY_SSE4 : 0;
-    if (target == 0) {
-        std::fprintf(stderr, "TERRAGRID_BENCH_SIMD: expected avx2 or sse4 (got '%s')\n", limit);
-        std::exit(2);
-    }
-    hwy::SetSupportedTargetsForTest(hwy::SupportedTargets() & ~(target - 1));
-}
-
 void registerNoiseBenchmarks(const std::vector<int>& threadCounts) {
-    limitSimdTargets();
+    // The best target left after --max-target (bench_main.cpp): the kernels that ran.
     benchmark::AddCustomContext("simd", hwy::TargetName(hwy::SupportedTargets() & -hwy::SupportedTargets()));
     for (NoiseKind noise : kNoiseKinds)
         for (FractalKind fractal : kFractals) {

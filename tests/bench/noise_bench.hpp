@@ -37,9 +37,8 @@ std::vector<int> benchThreadCounts();
 /// TBB threads) and the whole process's CPU time (so the CPU column counts every thread).
 void setSampleCounters(benchmark::State& state, std::int64_t samplesPerIteration);
 
-/// Registers the noise benchmarks. TERRAGRID_BENCH_SIMD=avx2 (or sse4) first makes Highway
-/// dispatch no SIMD target above it (the kernels a CPU without AVX-512 runs); the context line
-/// "simd" names the best target the benchmarks run.
+/// Registers the noise benchmarks; the context line "simd" names the best Highway target they
+/// run (bench_main's --max-target can lower it).
 void registerNoiseBenchmarks(const std::vector<int>& threadCounts);
 void registerLibnoiseBenchmark();
 

@@ -130,7 +130,15 @@ public:
     std::uint32_t hash32(std::int64_t ix, std::int64_t iy) const noexcept;
     /// The hash of a point mapped onto [0, 1] (value noise): h / 255 for the permutation
     /// kinds, the top 24 bits / (2^24 - 1) for `Lattice`.
-    double unit(std::uint32_t hash) const noexcept;
+    /// (Inline: value noise rows call it for every corner of every cell they meet.)
+    double unit(std::uint32_t hash) const noexcept {
+        if (m_kind == HashKind::Lattice) {
+            // 24 bits fit a double's mantissa exactly, and 2^24 levels are finer than any map.
+            constexpr double kMax24 = 16777215.0;
+            return static_cast<double>(hash >> 8) / kMax24;
+        }
+        return static_cast<double>(hash & 0xFFu) / 255.0;
+    }
 
 private:
     friend struct detail::LatticeHashParts;  // the row evaluators' split hash
