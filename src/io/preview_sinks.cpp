@@ -56,18 +56,29 @@ public:
                 (*m_palette)[i] = classes[i].colour;
                 m_legendEntries.push_back({classes[i].colour, classes[i].name});
             }
-            // With hydrology: rivers widened by order and lakes as level water (preview_water).
-            if (config.hydrology.enabled) {
-                m_rivers.emplace(config.map.width, config.map.height, m_downsampler.geometry());
-                m_lakeClass = classIndexNamed(*terrain, "lake");
-                m_riverClass = classIndexNamed(*terrain, "river");
-            }
         } else {
             const std::vector<RampStop> stops = heightRampStops(m_ramp);
             for (auto stop = stops.rbegin(); stop != stops.rend(); ++stop) {  // high at the top
                 m_legendEntries.push_back(
                     {stop->colour, std::to_string(std::lround(stop->meters)) + " m" +
                                        (stop->water ? " water" : "")});
+            }
+        }
+        // With hydrology: rivers widened by order and lakes as level water (preview_water).
+        if (config.hydrology.enabled) {
+            m_rivers.emplace(config.map.width, config.map.height, m_downsampler.geometry());
+            m_riverColour = config.hydrology.riverColour;
+            if (terrain != nullptr) {
+                m_lakeClass = classIndexNamed(*terrain, kLakeClassName);
+                m_riverClass = classIndexNamed(*terrain, kRiverClassName);
+            } else {
+                m_lakes.emplace(config.map.width, config.map.height, m_downsampler.geometry());
+                // With a sea the ramp's water entries show the lakes' colours already.
+                if (!m_ramp.hasWater) {
+                    m_legendEntries.push_back({kWaterStops[0], "lake (shallow)"});
+                    m_legendEntries.push_back({kWaterStops[1], "lake (deep)"});
+                }
+                m_legendEntries.push_back({m_riverColour, "river"});
             }
         }
     }
@@ -100,6 +111,7 @@ public:
             m_downsampler.addSums(done.sums, classes);
             if (m_rivers) m_rivers->add(done.rivers);
         }
+        if (m_lakes) m_lakes->add(tile.rect, tile.water.data(), tile.waterDepth.data());
     }
 
     // The per-cell part of downsampling, on the generating worker: consume() then adds one
@@ -126,7 +138,8 @@ public:
             for (std::int64_t x = 0; x < g.width; ++x) {
                 const auto i = static_cast<std::size_t>(y * g.width + x);
                 ColourF colour = colourOf(i, heights[i]);
-                if (!rivers.empty()) colour = waterColour(i, rivers[i], colour, shade[i], flat);
+                if (!rivers.empty())
+                    colour = waterColour(i, heights[i], rivers[i], colour, shade[i], flat);
                 const Rgb c = shadeColour(colour, shade[i]);
                 rgb[3 * i] = c.r;
                 rgb[3 * i + 1] = c.g;
@@ -160,7 +173,8 @@ private:
 
     bool hasWater(const Tile& tile) const {
         const auto cells = static_cast<std::size_t>(tile.rect.cellCount());
-        return tile.riverOrder.size() == cells && tile.waterDepth.size() == cells;
+        return tile.riverOrder.size() == cells && tile.waterDepth.size() == cells &&
+               tile.water.size() == cells;
     }
 
     PreparedTile prepareTile(const Tile& tile) const {
@@ -183,19 +197,26 @@ private:
         return done;
     }
 
-    // preview.png with hydrology: a pixel whose centre cell is lake (or sea) keeps the lake
-    // colour, one a river is drawn over (preview_water) takes the river class's colour; both
-    // are shaded as flat ground (`shade` is set to `flat`).
-    ColourF waterColour(std::size_t pixel, std::uint8_t river, const ColourF& colour,
-                        double& shade, double flat) const {
-        const std::uint8_t cls = m_downsampler.classes()[pixel];
-        if (cls == m_lakeClass) {
+    // With hydrology, a pixel whose centre cell is lake (or sea) shows water: preview.png the
+    // lake class's colour, height.png kWaterStops by the cell's depth below the pixel's water
+    // surface (`surface`, the mean of its cells' surfaces) down to the elevation range's
+    // minimum; else a pixel a river is drawn over (preview_water) shows the river colour.
+    // Both are shaded as flat ground (`shade` is set to `flat`).
+    ColourF waterColour(std::size_t pixel, double surface, std::uint8_t river,
+                        const ColourF& colour, double& shade, double flat) const {
+        const bool lake = m_lakes ? m_lakes->depths()[pixel] > 0
+                                  : m_downsampler.classes()[pixel] == m_lakeClass;
+        if (lake) {
             shade = flat;
-            return colour;
+            if (!m_lakes) return colour;
+            const HeightRamp water{.minMeters = m_ramp.minMeters, .maxMeters = m_ramp.maxMeters,
+                                   .hasWater = true, .waterMeters = surface};
+            return heightColour(water, surface - double(m_lakes->depths()[pixel]));
         }
-        if (river == 0 || m_riverClass == kNoClass) return colour;
+        if (river == 0) return colour;
         shade = flat;
-        const Rgb& c = (*m_palette)[m_riverClass];
+        const Rgb& c = m_palette && m_riverClass != kNoClass ? (*m_palette)[m_riverClass]
+                                                              : m_riverColour;
         return {double(c.r), double(c.g), double(c.b)};
     }
 
@@ -213,7 +234,9 @@ private:
     PreviewDownsampler m_downsampler;
     double m_pixelSizeMeters;
     std::optional<std::array<Rgb, 256>> m_palette;  // preview.png: colour of each class index
-    std::optional<PreviewRivers> m_rivers;          // preview.png with hydrology
+    std::optional<PreviewRivers> m_rivers;          // with hydrology
+    std::optional<PreviewLakes> m_lakes;            // height.png with hydrology
+    Rgb m_riverColour;
     std::uint8_t m_lakeClass = kNoClass;
     std::uint8_t m_riverClass = kNoClass;
     PngWriter m_writer;
@@ -242,9 +265,12 @@ PlannedOutput previewDisk(const Config& config, OutputFile file) {
 }
 
 // While the tiles stream, a preview holds per pixel a sum and a count (16 bytes) and
-// preview.png also a class (1 byte) and, with hydrology, a river order (1 byte); finish() adds
-// the means, the shade and the RGB bytes (and the widened rivers, 1 byte) and one PNG stream.
-WriterMemory previewMemory(const Config& config, bounds::Bytes bytesPerPixel) {
+// preview.png also a class (1 byte); with hydrology (`waterBytesPerPixel`) a river order
+// (1 byte) and height.png a lake depth (4 bytes). finish() adds the means, the shade and the
+// RGB bytes (and the widened rivers, 1 byte) and one PNG stream.
+WriterMemory previewMemory(const Config& config, bounds::Bytes bytesPerPixel,
+                           bounds::Bytes waterBytesPerPixel) {
+    if (config.hydrology.enabled) bytesPerPixel += waterBytesPerPixel;
     const PreviewGeometry g = previewOf(config);
     const bounds::Bytes pixels = bounds::cells(g.width, g.height);
     return {MemoryGroup::Previews, pixels * bytesPerPixel, pixels * 20 + bounds::kCodecState};
@@ -263,7 +289,7 @@ constexpr OutputDriver kPreviewPngDriver{
     },
     .diskBound = [](const Config& config) { return previewDisk(config, OutputFile::PreviewPng); },
     .memoryBound = [](const Config& config, int) {
-        return previewMemory(config, config.hydrology.enabled ? 18 : 17);
+        return previewMemory(config, 17, 1);
     },
 };
 static_assert(namedAsInTable(kPreviewPngDriver));
@@ -279,7 +305,7 @@ constexpr OutputDriver kHeightPngDriver{
         return makeHeightPreviewSink(config, in.terrain);
     },
     .diskBound = [](const Config& config) { return previewDisk(config, OutputFile::HeightPng); },
-    .memoryBound = [](const Config& config, int) { return previewMemory(config, 16); },
+    .memoryBound = [](const Config& config, int) { return previewMemory(config, 16, 5); },
 };
 static_assert(namedAsInTable(kHeightPngDriver));
 const DriverRegistration kHeightPngRegistered{kHeightPngDriver};

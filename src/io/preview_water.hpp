@@ -55,4 +55,24 @@ private:
     std::vector<std::uint8_t> m_orders;  // per pixel, the highest order among its cells
 };
 
+/// height.png's lakes: the water depth (metres) of every pixel's centre cell (the cell at
+/// offset scale / 2 on both axes, clipped to the map, as PreviewDownsampler's classes), 0 where
+/// it is not lake or sea. Memory: four bytes per pixel.
+class PreviewLakes {
+public:
+    PreviewLakes(std::int64_t mapWidth, std::int64_t mapHeight, const PreviewGeometry& geometry);
+
+    /// Takes the depths of the pixels whose centre cell lies in `rect`; `water` and `depth`
+    /// are the rect's cells (Tile::water, Tile::waterDepth). Tiles in any order.
+    void add(const TileRect& rect, const std::uint8_t* water, const float* depth);
+
+    const std::vector<float>& depths() const noexcept { return m_depths; }
+
+private:
+    std::int64_t m_mapWidth;
+    std::int64_t m_mapHeight;
+    PreviewGeometry m_geometry;
+    std::vector<float> m_depths;
+};
+
 }  // namespace terragrid

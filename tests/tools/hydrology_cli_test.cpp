@@ -25,7 +25,7 @@ using test::shellQuote;
 const std::string kWaterFiles =
     "'output.files=[\"height.tif\", \"classes.tif\", \"walkable.tif\", \"stats.json\", "
     "\"flow.tif\", \"water.tif\", \"water_depth.tif\", \"rivers.geojson\", \"lakes.geojson\", "
-    "\"water_mask.png\", \"preview.png\", \"map.tmj\"]'";
+    "\"water_mask.png\", \"preview.png\", \"height.png\", \"map.tmj\"]'";
 
 /// terragrid with hydrology on a 300 x 200 map, run in `dir`.
 test::CommandResult terragrid(const test::TempDir& dir, const std::string& args) {
@@ -52,8 +52,8 @@ TEST(HydrologyCliTest, WaterOutputsAreTheSameBytesForAnyTileSizeAndThreadCount) 
         const std::string res = std::string(" --set hydrology.resolution=") + resolution;
         test::TempDir reference;
         const auto expected = files(reference, "--tile-size 256 --threads 2" + res);
-        // The twelve asked for, classes.tif.aux.xml, and the Tiled map's four tileset files.
-        ASSERT_EQ(expected.size(), 17u);
+        // The thirteen asked for, classes.tif.aux.xml, and the Tiled map's four tileset files.
+        ASSERT_EQ(expected.size(), 18u);
         for (const int tileSize : {64, 256, 1000}) {
             for (const int threads : {1, 2, 8}) {
                 test::TempDir dir;
@@ -172,12 +172,14 @@ TEST(HydrologyCliTest, WaterMaskIsWaterTifAsGreyLevels) {
 
 // preview.png at one pixel a cell: lake and sea cells show one colour, the lake class's
 // shaded as flat ground (level water), and river cells one other, the river colour likewise.
+// height.png shows the river cells alike and lakes in the blues of its water ramp.
 TEST(HydrologyCliTest, PreviewShowsLakesAsLevelWaterAndEveryRiverCell) {
     test::TempDir dir;
     ASSERT_EQ(terragrid(dir, "--out-dir out --set output.preview_legend=off").exitCode, 0);
     std::uint32_t width = 0, height = 0;
     const auto water = test::readByteTiff(dir / "out/water.tif", &width, &height);
     const test::PngImage preview = test::readPng(dir / "out/preview.png");
+    const test::PngImage heights = test::readPng(dir / "out/height.png");
     ASSERT_EQ(preview.width, width);
     ASSERT_EQ(preview.height, height);
     // 0.45 + 0.55 sin(45 degrees) of each channel, rounded (preview.hpp, shadeFactor).
@@ -195,6 +197,10 @@ TEST(HydrologyCliTest, PreviewShowsLakesAsLevelWaterAndEveryRiverCell) {
             ++seen[w];
             if (w == 1) ASSERT_EQ(preview.at(x, y), lake) << x << ", " << y;
             if (w == 2) ASSERT_EQ(preview.at(x, y), river) << x << ", " << y;
+            if (w == 2) ASSERT_EQ(heights.at(x, y), river) << x << ", " << y;
+            // Water colours run from (150, 200, 235) to (12, 40, 100): blue above the rest.
+            const auto c = heights.at(x, y);
+            if (w == 1) ASSERT_TRUE(c[2] > c[1] && c[1] > c[0]) << x << ", " << y;
         }
     EXPECT_GT(seen[1], 0);
     EXPECT_GT(seen[2], 0);
