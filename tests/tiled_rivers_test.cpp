@@ -1,6 +1,6 @@
-// The Tiled export's river layer (io/tiled_rivers): real runs with hydrology, map.tmj read back
-// with nlohmann and checked against the stage's reaches and rivers.geojson; chunk maps hold
-// the same lines cut at their borders.
+// The Tiled export's water layers (io/tiled_rivers, io/tiled_lakes): real runs with hydrology,
+// map.tmj read back with nlohmann and checked against the stage's reaches and lakes and
+// rivers.geojson; chunk maps hold the same lines and shores cut at their borders.
 
 #include <gtest/gtest.h>
 
@@ -31,17 +31,55 @@ Config riverMap(const fs::path& directory, std::vector<std::string> more = {}) {
     more.insert(more.begin(),
                 {"map.width=150", "map.height=110", "map.tile_size=32", "hydrology.enabled=true",
                  "hydrology.river_threshold=90000",
-                 R"(output.files=["map.tmj", "rivers.geojson"])",
+                 R"(output.files=["map.tmj", "rivers.geojson", "lakes.geojson"])",
                  "output.directory=" + json(directory.string()).dump()});
     return defaultConfig(more);
 }
 
 json readJson(const fs::path& path) { return json::parse(test::readFile(path)); }
 
-const json& riverLayer(const json& map) {
+const json& layerNamed(const json& map, const std::string& name) {
     for (const json& layer : map.at("layers"))
-        if (layer.at("name") == "rivers") return layer;
-    throw std::runtime_error("no river layer");
+        if (layer.at("name") == name) return layer;
+    throw std::runtime_error("no layer " + name);
+}
+
+const json& riverLayer(const json& map) { return layerNamed(map, "rivers"); }
+
+/// A polygon object's points in the map's pixels.
+std::vector<std::pair<double, double>> polygonOf(const json& object) {
+    std::vector<std::pair<double, double>> points;
+    for (const json& p : object.at("polygon"))
+        points.push_back({double(object["x"]) + double(p["x"]), double(object["y"]) + double(p["y"])});
+    return points;
+}
+
+/// The area of a polygon (shoelace), in pixels.
+double areaOf(const std::vector<std::pair<double, double>>& ring) {
+    double sum = 0;
+    for (std::size_t i = 0; i < ring.size(); ++i) {
+        const auto& [ax, ay] = ring[i];
+        const auto& [bx, by] = ring[(i + 1) % ring.size()];
+        sum += ax * by - bx * ay;
+    }
+    return std::abs(sum) / 2;
+}
+
+/// Whether (x, y) lies inside `ring` (even-odd rule; never on its edges here).
+bool inside(const std::vector<std::pair<double, double>>& ring, double x, double y) {
+    bool in = false;
+    for (std::size_t i = 0, j = ring.size() - 1; i < ring.size(); j = i++) {
+        const auto& [xi, yi] = ring[i];
+        const auto& [xj, yj] = ring[j];
+        if ((yi > y) != (yj > y) && x < (xj - xi) * (y - yi) / (yj - yi) + xi) in = !in;
+    }
+    return in;
+}
+
+double totalArea(const json& layer) {
+    double area = 0;
+    for (const json& o : layer.at("objects")) area += areaOf(polygonOf(o));
+    return area;
 }
 
 json property(const json& object, const std::string& name) {
@@ -69,17 +107,25 @@ TEST(TiledRiversTest, OneMapHasAPolylinePerReachThroughItsCellCentres) {
     const json map = readJson(dir / "map.tmj");
     const json geojson = readJson(dir / "rivers.geojson");
 
-    // The layer after the tile layers, ids distinct, nextlayerid and nextobjectid beyond them.
-    ASSERT_EQ(map.at("layers").size(), 3u);
-    const json& layer = map["layers"][2];
+    // The layers after the tile layers, lakes then rivers, ids distinct, nextlayerid and
+    // nextobjectid beyond them; object ids run on from the lakes to the rivers.
+    ASSERT_EQ(map.at("layers").size(), 4u);
+    const json& lakes = map["layers"][2];
+    const json& layer = map["layers"][3];
+    EXPECT_EQ(lakes.at("name"), "lakes");
+    EXPECT_EQ(lakes.at("type"), "objectgroup");
+    EXPECT_EQ(lakes.at("id"), 3);
+    EXPECT_EQ(lakes.at("color"), "#3a6ea5");  // the lake class's colour
     EXPECT_EQ(layer.at("name"), "rivers");
     EXPECT_EQ(layer.at("type"), "objectgroup");
-    EXPECT_EQ(layer.at("id"), 3);
+    EXPECT_EQ(layer.at("id"), 4);
     EXPECT_EQ(layer.at("color"), "#4a90d9");  // hydrology.river.colour
-    EXPECT_EQ(map.at("nextlayerid"), 4);
+    EXPECT_EQ(map.at("nextlayerid"), 5);
     const json& objects = layer.at("objects");
     ASSERT_GT(objects.size(), 10u);
-    EXPECT_EQ(map.at("nextobjectid"), objects.size() + 1);
+    const std::size_t lakeObjects = lakes.at("objects").size();
+    EXPECT_EQ(map.at("nextobjectid"), lakeObjects + objects.size() + 1);
+    for (std::size_t i = 0; i < lakeObjects; ++i) EXPECT_EQ(lakes["objects"][i]["id"], i + 1);
 
     // The same reaches, in the same order, as rivers.geojson and the stage.
     const HydrologyStage stage = computeHydrology(config);
@@ -91,7 +137,7 @@ TEST(TiledRiversTest, OneMapHasAPolylinePerReachThroughItsCellCentres) {
     ASSERT_EQ(objects.size(), features.size());
     for (std::size_t i = 0; i < objects.size(); ++i) {
         const json& o = objects[i];
-        EXPECT_EQ(o.at("id"), i + 1);
+        EXPECT_EQ(o.at("id"), lakeObjects + i + 1);
         EXPECT_EQ(o.at("type"), "river");
         const json& line = o.at("polyline");
         ASSERT_EQ(line.size(), reaches[i].size()) << "object " << i;
@@ -114,6 +160,42 @@ TEST(TiledRiversTest, OneMapHasAPolylinePerReachThroughItsCellCentres) {
     }
 }
 
+// One polygon per part of a lake in lakes.geojson, its outer shore along the lake's cells: every
+// lake cell's centre lies inside a polygon of its lake, with the lake's surface.
+TEST(TiledRiversTest, OneMapHasAPolygonPerLakePartAroundItsCells) {
+    test::TempDir dir;
+    const Config config = riverMap(dir.path());
+    test::inArena(2, [&] { return runMap(config); });
+    const json lakes = layerNamed(readJson(dir / "map.tmj"), "lakes");
+    const json geojson = readJson(dir / "lakes.geojson");
+    std::size_t parts = 0;
+    for (const json& f : geojson.at("features")) parts += f.at("geometry").at("coordinates").size();
+    const json& objects = lakes.at("objects");
+    ASSERT_GT(objects.size(), 0u) << "the map needs lakes to test";
+    ASSERT_EQ(objects.size(), parts);
+
+    const HydrologyStage stage = computeHydrology(config);
+    ASSERT_EQ(stage.factor, 1);
+    std::int64_t lakeCells = 0;
+    for (std::int64_t r = 0; r < stage.gridHeight; ++r)
+        for (std::int64_t c = 0; c < stage.gridWidth; ++c) {
+            const std::uint32_t id = stage.lakes.id[std::size_t(r * stage.gridWidth + c)];
+            if (id == 0) continue;
+            ++lakeCells;
+            const double x = (double(c) + 0.5) * kTilePixels, y = (double(r) + 0.5) * kTilePixels;
+            bool found = false;
+            for (const json& o : objects)
+                if (property(o, "lake_id")["value"] == id && inside(polygonOf(o), x, y)) {
+                    found = true;
+                    EXPECT_EQ(property(o, "surface_m")["value"], stage.lakes.surface[id]);
+                }
+            ASSERT_TRUE(found) << "lake cell " << c << ", " << r << " of lake " << id;
+        }
+    // Outer shores only: the polygons cover the lakes' cells and any islands in them.
+    EXPECT_GE(totalArea(lakes), double(lakeCells) * kTilePixels * kTilePixels);
+    for (const json& o : objects) EXPECT_EQ(o.at("type"), "lake");
+}
+
 // Chunk maps hold the single map's lines cut at their borders: every point inside the chunk,
 // and the lengths add up to the single map's (nothing lost, nothing twice).
 TEST(TiledRiversTest, ChunkMapsHoldTheLinesCutAtTheirBorders) {
@@ -122,9 +204,11 @@ TEST(TiledRiversTest, ChunkMapsHoldTheLinesCutAtTheirBorders) {
     test::inArena(2, [&] {
         return runMap(riverMap(chunks.path(), {"output.tiled.chunk_cells=40"}));
     });
-    const double expected = totalLength(riverLayer(readJson(whole / "map.tmj")));
+    const json wholeMap = readJson(whole / "map.tmj");
+    const double expected = totalLength(riverLayer(wholeMap));
+    const double expectedArea = totalArea(layerNamed(wholeMap, "lakes"));
     ASSERT_GT(expected, 0);
-    double length = 0;
+    double length = 0, area = 0;
     std::int64_t cut = 0;
     for (std::int64_t cy = 0; cy < 3; ++cy)
         for (std::int64_t cx = 0; cx < 4; ++cx) {
@@ -133,7 +217,6 @@ TEST(TiledRiversTest, ChunkMapsHoldTheLinesCutAtTheirBorders) {
             SCOPED_TRACE(name);
             const json map = readJson(chunks / name);
             const json& layer = riverLayer(map);
-            EXPECT_EQ(map.at("nextobjectid"), layer.at("objects").size() + 1);
             const double w = double(map.at("width")) * kTilePixels;
             const double h = double(map.at("height")) * kTilePixels;
             for (const json& o : layer.at("objects")) {
@@ -145,9 +228,15 @@ TEST(TiledRiversTest, ChunkMapsHoldTheLinesCutAtTheirBorders) {
                 }
             }
             length += totalLength(layer);
+            area += totalArea(layerNamed(map, "lakes"));
+            const std::size_t lakeObjects = layerNamed(map, "lakes").at("objects").size();
+            EXPECT_EQ(map.at("nextobjectid"), lakeObjects + layer.at("objects").size() + 1);
         }
     EXPECT_GT(cut, 0) << "some river crosses a chunk border";
     EXPECT_NEAR(length, expected, expected * 1e-9);
+    // The shores cut at the borders lose and double no area (rectilinear: exact).
+    EXPECT_EQ(area, expectedArea);
+    EXPECT_GT(area, 0);
 }
 
 // A window's map shows the rivers in its own pixels: the whole map's lines moved by the

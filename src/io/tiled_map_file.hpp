@@ -13,6 +13,7 @@
 #include "io/atomic_file.hpp"
 #include "io/tiled_layer_data.hpp"
 #include "io/tiled_map_json.hpp"
+#include "io/tiled_lakes.hpp"
 #include "io/tiled_rivers.hpp"
 #include "terragrid/pipeline/regions.hpp"
 
@@ -34,13 +35,14 @@ public:
     /// still to come. Called by finish() when not called before.
     void finishTerrain();
 
-    /// Writes the blocked layer, the river layer and the rest of the file. `walkable` is the
+    /// Writes the blocked layer, the water layers and the rest of the file. `walkable` is the
     /// whole map's mask (this map's cells start at info.chunk's cell, or at 0, 0); the blocked
     /// gid marks its cells that are not set, gid 0 (no tile) the others. Required with
-    /// info.blockedLayer, not read without. `rivers`: the export's rivers, of which the river
-    /// layer shows this map's part; required with info.riverLayer, not read without. Call
-    /// once.
-    void finish(const BitRaster* walkable, const TiledRivers* rivers = nullptr);
+    /// info.blockedLayer, not read without. `lakes`, `rivers`: the export's water, of which
+    /// the lake and river layers show this map's part; required with info.waterLayers, not
+    /// read without. Call once.
+    void finish(const BitRaster* walkable, const TiledLakes* lakes = nullptr,
+                const TiledRivers* rivers = nullptr);
 
 private:
     void writeBlockedLayer(const BitRaster& walkable);
@@ -52,9 +54,10 @@ private:
     std::int64_t m_row0;
     std::uint32_t m_blockedGid;
     bool m_blockedLayer;
-    bool m_riverLayer;
-    std::int64_t m_riverLayerId;
+    bool m_waterLayers;
+    std::int64_t m_lakeLayerId;
     std::int64_t m_tilePixels;
+    Rgb m_lakeColour;
     Rgb m_riverColour;
     std::int64_t m_rows = 0;
     std::vector<std::string> m_pieces;            // each emptied once written

@@ -49,8 +49,8 @@ std::vector<std::string> tiledMapPieces(const TiledMapInfo& info) {
     Json layers = Json::array({tileLayer(1, "terrain", 1.0, info)});
     // Opaque: the blocked tile itself is transparent but for its outline and hatching.
     if (info.blockedLayer) layers.push_back(tileLayer(2, "blocked", 1.0, info));
-    // The river layer's whole object goes here, written when the map file is finished.
-    if (info.riverLayer) layers.push_back(placeholder(layers.size()));
+    // The water layers' whole objects go here, written when the map file is finished.
+    if (info.waterLayers) layers.push_back(placeholder(layers.size()));
 
     // In name order, as Tiled writes them.
     Json properties = Json::array();
@@ -78,8 +78,9 @@ std::vector<std::string> tiledMapPieces(const TiledMapInfo& info) {
         {"height", info.height},
         {"infinite", false},
         {"layers", std::move(layers)},
-        {"nextlayerid", layerCount + 1},
-        {"nextobjectid", info.riverLayer ? Json(kNextObjectIdMarker) : Json(1)},
+        // The water's one cut holds two layers.
+        {"nextlayerid", layerCount + (info.waterLayers ? 2 : 1)},
+        {"nextobjectid", info.waterLayers ? Json(kNextObjectIdMarker) : Json(1)},
         {"orientation", "orthogonal"},
         {"properties", std::move(properties)},
         {"renderorder", "right-down"},
@@ -103,7 +104,7 @@ std::vector<std::string> tiledMapPieces(const TiledMapInfo& info) {
                                    std::to_string(layer));
         }
         // An object layer is cut out whole, quotes and all.
-        const bool objects = info.riverLayer && layer + 1 == static_cast<std::size_t>(layerCount);
+        const bool objects = info.waterLayers && layer + 1 == static_cast<std::size_t>(layerCount);
         const std::size_t quote = objects ? 1 : 0;
         pieces.push_back(text.substr(from, at - quote - from));
         from = at + marker.size() + quote;

@@ -79,7 +79,7 @@ TiledRivers::TiledRivers(const HydrologyStage& stage, std::int64_t col0, std::in
 }
 
 std::int64_t TiledRivers::writeLayer(
-    std::int64_t layerId, std::int64_t col0, std::int64_t row0, std::int64_t width,
+    std::int64_t layerId, std::int64_t firstObjectId, std::int64_t col0, std::int64_t row0, std::int64_t width,
     std::int64_t height, std::int64_t tilePixels, const Rgb& colour,
     const std::function<void(const std::string&)>& write) const {
     const double pixels = double(tilePixels);
@@ -99,9 +99,8 @@ std::int64_t TiledRivers::writeLayer(
         Json line = Json::array();
         for (const Point& p : piece) line.push_back({{"x", p.x - origin.x}, {"y", p.y - origin.y}});
         if (objects > 0) buffer += ',';
-        ++objects;
         const Json object = {{"height", 0},
-                           {"id", objects},
+                           {"id", firstObjectId + objects},
                            {"name", ""},
                            {"polyline", std::move(line)},
                            {"properties",
@@ -114,6 +113,7 @@ std::int64_t TiledRivers::writeLayer(
                            {"width", 0},
                            {"x", origin.x},
                            {"y", origin.y}};
+        ++objects;
         buffer += object.dump();
         if (buffer.size() >= kFlushBytes) {
             write(buffer);

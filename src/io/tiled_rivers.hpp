@@ -28,8 +28,9 @@ public:
     /// polyline object (type "river") per piece inside it, its x, y the piece's first point
     /// and its points relative to them (Tiled's format), the point of a cell at its centre;
     /// properties discharge_cells, strahler and upstream_area as rivers.geojson's. Object ids
-    /// 1, 2, ... in reach order. Returns the number of objects. Deterministic.
-    std::int64_t writeLayer(std::int64_t layerId, std::int64_t col0, std::int64_t row0,
+    /// from `firstObjectId` in reach order. Returns the number of objects. Deterministic.
+    std::int64_t writeLayer(std::int64_t layerId, std::int64_t firstObjectId,
+                            std::int64_t col0, std::int64_t row0,
                             std::int64_t width, std::int64_t height, std::int64_t tilePixels,
                             const Rgb& colour,
                             const std::function<void(const std::string&)>& write) const;

@@ -36,6 +36,7 @@
 #include "io/size_bounds.hpp"
 #include "io/tiled_map_file.hpp"
 #include "io/tiled_map_json.hpp"
+#include "io/tiled_lakes.hpp"
 #include "io/tiled_rivers.hpp"
 #include "io/tiled_tileset.hpp"
 #include "terragrid/version.hpp"
@@ -105,6 +106,10 @@ public:
             const double cell = config.map.groundCell();
             m_rivers = std::make_unique<TiledRivers>(*hydrology, config.map.fullCol0,
                                                      config.map.fullRow0, cell * cell);
+            m_lakes = std::make_unique<TiledLakes>(*hydrology, config.map.fullCol0,
+                                                   config.map.fullRow0);
+            for (const TerrainClass& c : terrain.classes())
+                if (c.name == kLakeClassName) m_lakeColour = c.colour;
         }
         const std::string mapPath = outputPath(config, OutputFile::TiledMap);
         // path() is map.tmj for one map and map.world for a chunked one: the file to open.
@@ -175,10 +180,10 @@ public:
         }
         const BitRaster* walkable = m_blockedLayer ? &finishedMask() : nullptr;
         if (m_single) {
-            m_single->finish(walkable, m_rivers.get());
+            m_single->finish(walkable, m_lakes.get(), m_rivers.get());
         } else {
             // One zlib state at a time, chunk after chunk.
-            for (auto& chunk : m_chunkMaps) chunk->finish(walkable, m_rivers.get());
+            for (auto& chunk : m_chunkMaps) chunk->finish(walkable, m_lakes.get(), m_rivers.get());
             m_chunkMaps.clear();
             writeOrThrow(m_mainFile->fd(), tiledWorldJson(worldMaps()), path());
         }
@@ -249,7 +254,8 @@ private:
         info.tilePixels = m_tilePixels;
         info.terrainTileCount = terrainTileCount(m_classCount, m_tilePixels);
         info.blockedLayer = m_blockedLayer;
-        info.riverLayer = m_rivers != nullptr;
+        info.waterLayers = m_rivers != nullptr;
+        info.lakeColour = m_lakeColour;
         info.riverColour = m_riverColour;
         info.seed = m_seed;
         info.configHash = m_configHash;
@@ -337,8 +343,10 @@ private:
     std::string m_configHash;
     int m_noiseVersion;
     Rgb m_riverColour;
+    Rgb m_lakeColour;
     const WalkableRegions* m_regions;  // read only with the blocked layer
     std::unique_ptr<TiledRivers> m_rivers;  // with hydrology: the river layer's lines
+    std::unique_ptr<TiledLakes> m_lakes;    // and the lake layer's shores
 
     std::unique_ptr<TilesetFiles> m_terrainTiles;
     std::unique_ptr<TilesetFiles> m_blockedTiles;  // null without the blocked layer
@@ -407,8 +415,11 @@ Bytes chunkMapsBound(std::int64_t w, std::int64_t h, std::int64_t c, Bytes layer
 // a lake, the sea or the edge, or a one-cell river's second point). A reach starts at a source
 // or a confluence; sources drain disjoint areas of more rain than the river threshold, so
 // there are at most (the map's rain) / (the threshold) of them, and fewer confluences.
+// The lake layer's shores (io/tiled_lakes) run along hydrology cell corners, each corner in
+// at most two rings (where parts meet diagonally); lake parts are at most half the cells.
 struct RiverFigures {
     Bytes gridCells = 0;
+    Bytes gridCorners = 0;
     Bytes reaches = 0;
     Bytes points() const { return gridCells + reaches; }
 };
@@ -417,8 +428,10 @@ RiverFigures riverFigures(const Config& config) {
     if (!config.hydrology.enabled) return {};
     const std::int64_t f = hydrologyFactor(config);
     RiverFigures r;
-    r.gridCells = bounds::ceilDiv(Bytes(config.map.wholeWidth()), Bytes(f)) *
-                  bounds::ceilDiv(Bytes(config.map.wholeHeight()), Bytes(f));
+    const Bytes gw = bounds::ceilDiv(Bytes(config.map.wholeWidth()), Bytes(f));
+    const Bytes gh = bounds::ceilDiv(Bytes(config.map.wholeHeight()), Bytes(f));
+    r.gridCells = gw * gh;
+    r.gridCorners = (gw + 1) * (gh + 1);
     const double threshold = config.hydrology.riverThresholdSquareMeters /
                              (config.map.groundCell() * config.map.groundCell());
     const double rain = double(r.gridCells) * double(f) * double(f);
@@ -439,7 +452,15 @@ Bytes riverLayersBound(const Config& config, Bytes files) {
         const Bytes across = bounds::ceilDiv(Bytes(hydrologyFactor(config) + 1), Bytes(c)) + 1;
         spread = across * across;
     }
-    return spread * r.points() * (2 * 64 + 400) + files * 256;
+    const Bytes rivers = spread * r.points() * (2 * 64 + 400) + files * 256;
+    // Lakes: a file's polygons are the parts with area in it, at most the parts (half the
+    // cells) plus those straddling its border (a hydrology cell each on it, 4 (side + 2) at
+    // most); their points the corners inside it (a corner lies in at most four files), two
+    // crossings per border cell and the four corners of each clipped part.
+    const Bytes side = Bytes(files > 1 ? c : std::max(config.map.width, config.map.height));
+    const Bytes parts = r.gridCells / 2 + 1 + files * 4 * (side + 2);
+    const Bytes points = 4 * 2 * r.gridCorners + files * 8 * (side + 1) + 4 * parts;
+    return rivers + 64 * points + 400 * parts + files * 256;
 }
 
 // map.tmj, or chunk maps and map.world; the tilesets beside them.
@@ -482,11 +503,15 @@ WriterMemory memory(const Config& config, int) {
     const Bytes image = Bytes(grid.columns * p) * Bytes(grid.rows * p) * 4;
     // With hydrology, the river lines (16 bytes a point, under 80 a reach) and, while they are
     // made, the stage's reaches as cell indices, a river mask and a copy of the receivers
-    // (9 bytes a cell, 48 a reach); the layer is written through a 1 MiB buffer.
+    // (9 bytes a cell, 48 a reach); the lakes' outer rings (8 bytes a corner, 64 a part) and,
+    // while they are made, every ring (as much again); the layers are written through a
+    // 1 MiB buffer.
     const RiverFigures r = riverFigures(config);
-    const Bytes rivers = r.gridCells == 0 ? 0
-                                          : 16 * r.points() + 80 * r.reaches + 9 * r.gridCells +
-                                                48 * r.reaches + 2 * 1024 * kKiB;
+    const Bytes rivers = r.gridCells == 0
+                             ? 0
+                             : 16 * r.points() + 80 * r.reaches + 9 * r.gridCells +
+                                   48 * r.reaches + 2 * (8 * 2 * r.gridCorners) +
+                                   2 * 64 * (r.gridCells / 2 + 1) + 2 * 1024 * kKiB;
     return {MemoryGroup::Writers,
             w * (band + chunk) + 4 * w + bounds::kCodecState + chunks * 4 * kKiB + image +
                 rivers,

@@ -311,8 +311,9 @@ TEST_F(TiledToolTest, TmxrasterizerDrawsTheClassesAndTheBlockedHatching) {
     EXPECT_GT(blockedCells, 0u);
 }
 
-// With hydrology, Tiled reads the river layer: an object group "rivers" with every polyline
-// object of map.tmj, its class ("type") river and its properties typed as written.
+// With hydrology, Tiled reads the water layers: an object group "lakes" with every polygon and
+// one "rivers" with every polyline object of map.tmj, its class ("type") river and its
+// properties typed as written.
 TEST_F(TiledToolTest, TiledReadsTheRiverLayer) {
     const Config config = defaultConfig(
         {"map.width=150", "map.height=110", "map.tile_size=32", "hydrology.enabled=true",
@@ -321,20 +322,31 @@ TEST_F(TiledToolTest, TiledReadsTheRiverLayer) {
     test::inArena(2, [&] { return runMap(config); });
     const nlohmann::json map = nlohmann::json::parse(test::readFile(m_dir / "map.tmj"));
     const nlohmann::json& objects = map.at("layers").back().at("objects");
+    const nlohmann::json& lakes = map.at("layers")[2].at("objects");
     ASSERT_GT(objects.size(), 10u);
+    ASSERT_GT(lakes.size(), 0u);
     const std::string tmx = exportTmx("map.tmj");
 
     const std::vector<Element> groups = elements(tmx, "objectgroup");
-    ASSERT_EQ(groups.size(), 1u);
-    EXPECT_EQ(groups[0]["name"], "rivers");
-    EXPECT_EQ(groups[0]["color"], "#4a90d9");
-    const std::vector<Element> read = elements(groups[0].body, "object");
+    ASSERT_EQ(groups.size(), 2u);
+    EXPECT_EQ(groups[0]["name"], "lakes");
+    EXPECT_EQ(groups[0]["color"], "#3a6ea5");
+    const std::vector<Element> shores = elements(groups[0].body, "polygon");
+    ASSERT_EQ(shores.size(), lakes.size());
+    for (std::size_t i = 0; i < shores.size(); ++i) {
+        const std::string& points = shores[i]["points"];
+        EXPECT_EQ(std::count(points.begin(), points.end(), ' ') + 1,
+                  std::ptrdiff_t(lakes[i].at("polygon").size()));
+    }
+    EXPECT_EQ(groups[1]["name"], "rivers");
+    EXPECT_EQ(groups[1]["color"], "#4a90d9");
+    const std::vector<Element> read = elements(groups[1].body, "object");
     ASSERT_EQ(read.size(), objects.size());
-    const std::vector<Element> lines = elements(groups[0].body, "polyline");
+    const std::vector<Element> lines = elements(groups[1].body, "polyline");
     ASSERT_EQ(lines.size(), objects.size());
     for (std::size_t i = 0; i < read.size(); ++i) {
         SCOPED_TRACE("object " + std::to_string(i + 1));
-        EXPECT_EQ(read[i]["id"], std::to_string(i + 1));
+        EXPECT_EQ(read[i]["id"], std::to_string(lakes.size() + i + 1));
         EXPECT_EQ(read[i]["type"], "river");
         // Tiled writes "x,y x,y ..." relative to the object, as many points as the JSON has.
         const std::string& points = lines[i]["points"];
@@ -350,7 +362,8 @@ TEST_F(TiledToolTest, TiledReadsTheRiverLayer) {
         EXPECT_EQ(props[0]["name"], "discharge_cells");
         EXPECT_EQ(props[0]["type"], "float");
     }
-    EXPECT_EQ(elements(tmx, "map")[0]["nextobjectid"], std::to_string(objects.size() + 1));
+    EXPECT_EQ(elements(tmx, "map")[0]["nextobjectid"],
+              std::to_string(lakes.size() + objects.size() + 1));
 }
 
 // Tiled 1.8 cannot load a .world from the command line ("Not a map file."), so each chunk map
