@@ -1237,6 +1237,27 @@ TEST(ConfigTest, CustomClassGapIsReported) {
                                              "match a class")));
 }
 
+// With hydrology on, the classes named lake and river are the stage's water alone (as with
+// the default table), so the other classes must cover every cell by themselves.
+TEST(ConfigTest, HydrologyNeedsTheOtherClassesToCoverWhatLakeAndRiverCovered) {
+    const std::string table = R"(terrain.classes=[
+        {"name": "lake", "colour": "#0000ff", "walkable": false, "height": [0, 0.3]},
+        {"name": "river", "colour": "#0000ff", "walkable": false, "height": [0.3, 0.35]},
+        {"name": "land", "colour": "#00ff00", "walkable": true, "height": [0.35, 1]}])";
+    EXPECT_NO_THROW((void)defaultConfig({table}));  // off: every class by its ranges
+    EXPECT_THAT(
+        [&] { (void)defaultConfig({table, "hydrology.enabled=true"}); },
+        ThrowsMessage<ConfigError>(HasSubstr(
+            "config: 'terrain.classes' leave height 0..0.35 with moisture 0..1 unclassified "
+            "with 'hydrology.enabled' (true): lakes and rivers then come from hydrology, so the "
+            "classes named 'lake' and 'river' match no height; every other cell must match "
+            "another class")));
+    const std::string covered = R"(terrain.classes=[
+        {"name": "lake", "colour": "#0000ff", "walkable": false, "height": [0, 0.3]},
+        {"name": "land", "colour": "#00ff00", "walkable": true}])";
+    EXPECT_NO_THROW((void)defaultConfig({covered, "hydrology.enabled=true"}));
+}
+
 TEST(ConfigTest, NeedsClassesWhenAnOutputShowsThem) {
     EXPECT_TRUE(defaultConfig().needsClasses());
     EXPECT_FALSE(defaultConfig({R"(output.files=["height.tif"])"}).needsClasses());

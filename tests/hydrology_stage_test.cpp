@@ -173,5 +173,31 @@ TEST(HydrologyStageTest, TilesCarryTheStagesWaterAndClasses) {
     }
 }
 
+// A custom table's lake class follows the default table's rule: with hydrology on, a cell is
+// lake exactly when the stage says so, whatever the class's height range says.
+TEST(HydrologyStageTest, ACustomLakeClassIsTheStagesLakesAlone) {
+    const Config config = hydrologyConfig(
+        {"hydrology.sea_level=0.35", R"(terrain.classes=[
+            {"name": "lake", "colour": "#0000ff", "walkable": false, "height": [0, 0.5]},
+            {"name": "land", "colour": "#00ff00", "walkable": true}])"});
+    const Terrain terrain = makeTerrain(config);
+    ASSERT_EQ(terrain.classes().size(), 3u);  // river appended
+    const HydrologyStage stage = computeHydrology(config);
+    const MapFields fields(config, &terrain, &stage);
+    Tile tile;
+    generateTile(fields, {0, 0, 0, config.map.width, config.map.height}, tile);
+    std::int64_t lakes = 0, lowLand = 0;
+    const double low = config.elevation.minMeters;
+    const double span = config.elevation.maxMeters - low;
+    for (std::size_t i = 0; i < tile.water.size(); ++i) {
+        const bool lake = tile.water[i] == std::uint8_t(Water::Lake);
+        EXPECT_EQ(terrain.classes()[tile.classIndex[i]].name == "lake", lake) << i;
+        lakes += lake;
+        lowLand += !lake && (tile.elevationMeters[i] - low) / span <= 0.5;
+    }
+    EXPECT_GT(lakes, 0);
+    EXPECT_GT(lowLand, 0) << "land in the lake class's height range, which it must not take";
+}
+
 }  // namespace
 }  // namespace terragrid

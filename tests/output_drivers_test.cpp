@@ -85,9 +85,9 @@ Config configFor(const DriverCase& c, const fs::path& directory) {
     const std::string name(kOutputFileNames[static_cast<std::size_t>(c.file)]);
     overrides.push_back("output.files=[\"" + name + "\"]");
     overrides.push_back("output.directory=" + nlohmann::json(directory.string()).dump());
-    // The water outputs exist only with hydrology; rivers from 20 cells up, so the small maps
-    // have some.
-    if (driverFor(c.file).needsHydrology)
+    // The water outputs exist only with hydrology, and map.tmj draws its rivers; rivers from
+    // 20 cells up, so the small maps have some.
+    if (driverFor(c.file).needsHydrology || driverFor(c.file).readsHydrology)
         overrides.insert(overrides.end(),
                          {"hydrology.enabled=true", "hydrology.river_threshold=18000"});
     return defaultConfig(overrides);
@@ -146,7 +146,8 @@ TEST_P(DriverNeedsTest, MakeSinksNeedsWhatTheRowDeclares) {
         if (driver->makeSink == nullptr) continue;  // written by the run: DriverBoundTest
 
         std::optional<HydrologyStage> stage;
-        if (driver->needsHydrology) stage.emplace(computeHydrology(config));
+        if (driver->needsHydrology || driver->readsHydrology)
+            stage.emplace(computeHydrology(config));
         const HydrologyStage* water = stage ? &*stage : nullptr;
         EXPECT_EQ(makeSinks(config, &terrain, &regions, water).size(), 1u) << driver->name;
         const auto withoutRegions = [&] { makeSinks(config, &terrain, nullptr, water); };

@@ -160,6 +160,40 @@ TEST(TerrainTest, CustomTableFirstMatchWins) {
     EXPECT_TRUE(t.walkable(1));
 }
 
+// Hydrology's water takes the classes named lake and river; with lakes not by height, a custom
+// table's lake and river match no cell, as the default table's lake does.
+TEST(TerrainTest, WithoutLakesByHeightACustomLakeOrRiverClassMatchesNoCell) {
+    TerrainConfig config;
+    config.customClasses = true;
+    config.classes = {box("lake", 0, 0.3, 0, 1, false), box("river", 0.3, 0.4, 0, 1, false),
+                      box("land", 0, 1, 0, 1)};
+    const Terrain byHeight = resolveTerrain(config, CoverageSample{});
+    EXPECT_EQ(byHeight.classify(0.1, 0.5), 0);
+    EXPECT_EQ(byHeight.classify(0.35, 0.5), 1);
+    const Terrain water = resolveTerrain(config, CoverageSample{}, false);
+    ASSERT_EQ(water.classes().size(), 3u);
+    EXPECT_EQ(water.classes()[0].name, "lake");  // kept, for the stage's water to take
+    EXPECT_FALSE(water.walkable(0));
+    for (const double h : {0.0, 0.1, 0.3, 0.35, 0.4, 0.9, 1.0})
+        for (const double m : {0.0, 0.5, 1.0}) EXPECT_EQ(water.classify(h, m), 2) << h;
+
+    // The default table's rule, for comparison: its lake class matches nothing either.
+    const Terrain defaults = resolveTerrain(defaultRules(), CoverageSample{}, false);
+    for (const double h : {0.0, 0.1, kLakeBelow})
+        EXPECT_NE(defaults.classify(h, 0.5), kLake) << h;
+}
+
+TEST(TerrainTest, WithoutWaterRangesEmptiesOnlyLakeAndRiver) {
+    const std::vector<TerrainClass> classes =
+        withoutWaterRanges({box("lake", 0, 0.3, 0, 1), box("Lake", 0, 0.3, 0, 1),
+                            box("river", 0, 1, 0, 1), box("sea", 0, 0.2, 0, 1)});
+    EXPECT_GT(classes[0].heightMin, classes[0].heightMax);
+    EXPECT_EQ(classes[1].heightMax, 0.3) << "names match exactly";
+    EXPECT_GT(classes[2].heightMin, classes[2].heightMax);
+    EXPECT_EQ(classes[3].heightMax, 0.2);
+    EXPECT_EQ(findGap(classes), "height 0.3..1 with moisture 0..1");
+}
+
 TEST(TerrainTest, FindGapInHeight) {
     const std::vector<TerrainClass> classes{box("low", 0, 0.3, 0, 1), box("high", 0.31, 1, 0, 1)};
     EXPECT_EQ(findGap(classes), "height 0.3..0.31 with moisture 0..1");

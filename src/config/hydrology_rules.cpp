@@ -4,8 +4,26 @@
 
 #include "config/validation.hpp"
 #include "terragrid/io/output_drivers.hpp"
+#include "terragrid/model/terrain.hpp"
 
 namespace terragrid::config_detail {
+
+namespace {
+
+/// With hydrology on, a custom table's classes named lake and river match no height (water
+/// comes from the stage alone, as with the default table), so the others must cover every
+/// (height, moisture) by themselves.
+void checkWaterClasses(const Validation& v, Problems& out) {
+    if (!v.passedAll({"terrain.classes"}) || !v.config.terrain.customClasses) return;
+    const auto gap = findGap(withoutWaterRanges(v.config.terrain.classes));
+    if (!gap) return;
+    report(out, quote("terrain.classes") + " leave " + *gap + " unclassified with " +
+                    v.named("hydrology.enabled") + ": lakes and rivers then come from " +
+                    "hydrology, so the classes named 'lake' and 'river' match no height; " +
+                    "every other cell must match another class");
+}
+
+}  // namespace
 
 void checkHydrology(const Validation& v, Problems& out) {
     if (!v.passedAll({"hydrology.enabled"})) return;
@@ -20,6 +38,7 @@ void checkHydrology(const Validation& v, Problems& out) {
             report(out, quote("output.files") + " asks for " + files + ", which need " +
                             v.named("hydrology.enabled") + ": set hydrology.enabled=true");
     }
+    if (enabled) checkWaterClasses(v, out);
     if (!enabled || !v.passedAll({"map.wrap", "map.projection"})) return;
     if (v.config.map.wrap)
         report(out, v.named("hydrology.enabled") + " cannot go with " + v.named("map.wrap") +

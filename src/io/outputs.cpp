@@ -103,7 +103,8 @@ std::vector<std::unique_ptr<OutputSink>> makeSinks(const Config& config, const T
         // every test, not only in runs that happen to want another output too.
         const SinkInputs inputs{driver.needsClasses(config) ? terrain : nullptr,
                                 driver.needsRegions(config) ? regions : nullptr,
-                                driver.needsHydrology ? hydrology : nullptr};
+                                driver.needsHydrology || driver.readsHydrology ? hydrology
+                                                                               : nullptr};
         sinks.push_back(driver.makeSink(config, inputs));
     }
     return sinks;

@@ -8,6 +8,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <tbb/parallel_for.h>
@@ -15,6 +16,7 @@
 #include "io/legend.hpp"
 #include "io/png_writer.hpp"
 #include "io/preview.hpp"
+#include "io/preview_water.hpp"
 #include "io/raster_styles.hpp"
 #include "io/sinks.hpp"
 #include "io/size_bounds.hpp"
@@ -23,6 +25,13 @@
 namespace terragrid {
 namespace {
 
+/// The index of the class named `name`, or kNoClass.
+std::uint8_t classIndexNamed(const Terrain& terrain, std::string_view name) {
+    const auto& classes = terrain.classes();
+    for (std::size_t i = 0; i < classes.size() && i < kNoClass; ++i)
+        if (classes[i].name == name) return static_cast<std::uint8_t>(i);
+    return kNoClass;
+}
 
 /// One picture: the class colours (preview.png) or the hypsometric ramp (height.png), both
 /// shaded by the same hillshade of the downsampled heights.
@@ -55,6 +64,23 @@ public:
                                        (stop->water ? " water" : "")});
             }
         }
+        // With hydrology: rivers widened by order and lakes as level water (preview_water).
+        if (config.hydrology.enabled) {
+            m_rivers.emplace(config.map.width, config.map.height, m_downsampler.geometry());
+            m_riverColour = config.hydrology.riverColour;
+            if (terrain != nullptr) {
+                m_lakeClass = classIndexNamed(*terrain, kLakeClassName);
+                m_riverClass = classIndexNamed(*terrain, kRiverClassName);
+            } else {
+                m_lakes.emplace(config.map.width, config.map.height, m_downsampler.geometry());
+                // With a sea the ramp's water entries show the lakes' colours already.
+                if (!m_ramp.hasWater) {
+                    m_legendEntries.push_back({kWaterStops[0], "lake (shallow)"});
+                    m_legendEntries.push_back({kWaterStops[1], "lake (deep)"});
+                }
+                m_legendEntries.push_back({m_riverColour, "river"});
+            }
+        }
     }
 
     const std::string& path() const override { return m_writer.path(); }
@@ -75,33 +101,46 @@ public:
                                    " lacks values for some of its cells");
         }
         const std::uint8_t* classes = m_palette ? tile.classIndex.data() : nullptr;
-        const std::any* sums = tile.preparedFor(this);
-        if (sums != nullptr && sums->has_value())
-            m_downsampler.addSums(std::any_cast<const PreviewDownsampler::TileSums&>(*sums),
-                                  classes);
-        else
-            m_downsampler.add(tile.rect, tile.elevationMeters.data(), classes);
+        const std::any* prepared = tile.preparedFor(this);
+        if (prepared != nullptr && prepared->has_value()) {
+            const auto& done = std::any_cast<const PreparedTile&>(*prepared);
+            m_downsampler.addSums(done.sums, classes);
+            if (m_rivers) m_rivers->add(done.rivers);
+        } else {
+            const PreparedTile done = prepareTile(tile);
+            m_downsampler.addSums(done.sums, classes);
+            if (m_rivers) m_rivers->add(done.rivers);
+        }
+        if (m_lakes) m_lakes->add(tile.rect, tile.water.data(), tile.waterDepth.data());
     }
 
     // The per-cell part of downsampling, on the generating worker: consume() then adds one
     // sum per pixel instead of touching every cell in the serial stage.
     bool preparesTiles() const override { return true; }
     std::any prepare(const Tile& tile) const override {
-        if (tile.elevationMeters.size() != static_cast<std::size_t>(tile.rect.cellCount()))
+        if (tile.elevationMeters.size() != static_cast<std::size_t>(tile.rect.cellCount()) ||
+            (m_rivers && !hasWater(tile)))
             return {};  // consume() says what is wrong
-        return m_downsampler.sums(tile.rect, tile.elevationMeters.data());
+        return prepareTile(tile);
     }
 
     void finish() override {
         const PreviewGeometry& g = m_downsampler.geometry();
         const std::vector<double> heights = m_downsampler.meanHeights();
-        const std::vector<double> shade = hillshade(heights, g.width, g.height, m_pixelSizeMeters);
+        std::vector<double> shade = hillshade(heights, g.width, g.height, m_pixelSizeMeters);
+        const std::vector<std::uint8_t> rivers = m_rivers ? m_rivers->drawn()
+                                                          : std::vector<std::uint8_t>{};
+        // Water is level: lake and river pixels get the shade of flat ground.
+        const double flat = hillshade({0.0}, 1, 1, m_pixelSizeMeters)[0];
         std::vector<std::uint8_t> rgb(heights.size() * 3);
         // Rows in parallel (the caller's TBB arena); each pixel is its own.
         tbb::parallel_for(std::int64_t{0}, g.height, [&](std::int64_t y) {
             for (std::int64_t x = 0; x < g.width; ++x) {
                 const auto i = static_cast<std::size_t>(y * g.width + x);
-                const Rgb c = shadeColour(colourOf(i, heights[i]), shade[i]);
+                ColourF colour = colourOf(i, heights[i]);
+                if (!rivers.empty())
+                    colour = waterColour(i, heights[i], rivers[i], colour, shade[i], flat);
+                const Rgb c = shadeColour(colour, shade[i]);
                 rgb[3 * i] = c.r;
                 rgb[3 * i + 1] = c.g;
                 rgb[3 * i + 2] = c.b;
@@ -126,6 +165,61 @@ private:
                static_cast<double>(geometry.scale);
     }
 
+    // The parts of a tile's downsampling that need the tile alone (see prepare()).
+    struct PreparedTile {
+        PreviewDownsampler::TileSums sums;
+        PreviewRivers::TileOrders rivers;
+    };
+
+    bool hasWater(const Tile& tile) const {
+        const auto cells = static_cast<std::size_t>(tile.rect.cellCount());
+        return tile.riverOrder.size() == cells && tile.waterDepth.size() == cells &&
+               tile.water.size() == cells;
+    }
+
+    PreparedTile prepareTile(const Tile& tile) const {
+        PreparedTile done;
+        if (!m_rivers) {
+            done.sums = m_downsampler.sums(tile.rect, tile.elevationMeters.data());
+            return done;
+        }
+        if (!hasWater(tile)) {
+            throw std::logic_error("preview sink for '" + path() + "': tile " +
+                                   std::to_string(tile.rect.index) + " has no water");
+        }
+        // The water's surface, not the lake bed, so lakes and their shores shade as level
+        // water meeting the land.
+        std::vector<float> surface(tile.elevationMeters.size());
+        for (std::size_t i = 0; i < surface.size(); ++i)
+            surface[i] = tile.elevationMeters[i] + tile.waterDepth[i];
+        done.sums = m_downsampler.sums(tile.rect, surface.data());
+        done.rivers = m_rivers->gather(tile.rect, tile.riverOrder.data());
+        return done;
+    }
+
+    // With hydrology, a pixel whose centre cell is lake (or sea) shows water: preview.png the
+    // lake class's colour, height.png kWaterStops by the cell's depth below the pixel's water
+    // surface (`surface`, the mean of its cells' surfaces) down to the elevation range's
+    // minimum; else a pixel a river is drawn over (preview_water) shows the river colour.
+    // Both are shaded as flat ground (`shade` is set to `flat`).
+    ColourF waterColour(std::size_t pixel, double surface, std::uint8_t river,
+                        const ColourF& colour, double& shade, double flat) const {
+        const bool lake = m_lakes ? m_lakes->depths()[pixel] > 0
+                                  : m_downsampler.classes()[pixel] == m_lakeClass;
+        if (lake) {
+            shade = flat;
+            if (!m_lakes) return colour;
+            const HeightRamp water{.minMeters = m_ramp.minMeters, .maxMeters = m_ramp.maxMeters,
+                                   .hasWater = true, .waterMeters = surface};
+            return heightColour(water, surface - double(m_lakes->depths()[pixel]));
+        }
+        if (river == 0) return colour;
+        shade = flat;
+        const Rgb& c = m_palette && m_riverClass != kNoClass ? (*m_palette)[m_riverClass]
+                                                              : m_riverColour;
+        return {double(c.r), double(c.g), double(c.b)};
+    }
+
     ColourF colourOf(std::size_t pixel, double height) const {
         if (!m_palette) return heightColour(m_ramp, height);
         const Rgb& c = (*m_palette)[m_downsampler.classes()[pixel]];
@@ -140,6 +234,11 @@ private:
     PreviewDownsampler m_downsampler;
     double m_pixelSizeMeters;
     std::optional<std::array<Rgb, 256>> m_palette;  // preview.png: colour of each class index
+    std::optional<PreviewRivers> m_rivers;          // with hydrology
+    std::optional<PreviewLakes> m_lakes;            // height.png with hydrology
+    Rgb m_riverColour;
+    std::uint8_t m_lakeClass = kNoClass;
+    std::uint8_t m_riverClass = kNoClass;
     PngWriter m_writer;
 };
 
@@ -166,12 +265,15 @@ PlannedOutput previewDisk(const Config& config, OutputFile file) {
 }
 
 // While the tiles stream, a preview holds per pixel a sum and a count (16 bytes) and
-// preview.png also a class (1 byte); finish() adds the means, the shade and the RGB bytes and
-// one PNG stream.
-WriterMemory previewMemory(const Config& config, bounds::Bytes bytesPerPixel) {
+// preview.png also a class (1 byte); with hydrology (`waterBytesPerPixel`) a river order
+// (1 byte) and height.png a lake depth (4 bytes). finish() adds the means, the shade and the
+// RGB bytes (and the widened rivers, 1 byte) and one PNG stream.
+WriterMemory previewMemory(const Config& config, bounds::Bytes bytesPerPixel,
+                           bounds::Bytes waterBytesPerPixel) {
+    if (config.hydrology.enabled) bytesPerPixel += waterBytesPerPixel;
     const PreviewGeometry g = previewOf(config);
     const bounds::Bytes pixels = bounds::cells(g.width, g.height);
-    return {MemoryGroup::Previews, pixels * bytesPerPixel, pixels * 19 + bounds::kCodecState};
+    return {MemoryGroup::Previews, pixels * bytesPerPixel, pixels * 20 + bounds::kCodecState};
 }
 
 }  // namespace
@@ -186,7 +288,9 @@ constexpr OutputDriver kPreviewPngDriver{
                                requiredInput(in.terrain, OutputFile::PreviewPng, "a Terrain"));
     },
     .diskBound = [](const Config& config) { return previewDisk(config, OutputFile::PreviewPng); },
-    .memoryBound = [](const Config& config, int) { return previewMemory(config, 17); },
+    .memoryBound = [](const Config& config, int) {
+        return previewMemory(config, 17, 1);
+    },
 };
 static_assert(namedAsInTable(kPreviewPngDriver));
 const DriverRegistration kPreviewPngRegistered{kPreviewPngDriver};
@@ -201,7 +305,7 @@ constexpr OutputDriver kHeightPngDriver{
         return makeHeightPreviewSink(config, in.terrain);
     },
     .diskBound = [](const Config& config) { return previewDisk(config, OutputFile::HeightPng); },
-    .memoryBound = [](const Config& config, int) { return previewMemory(config, 16); },
+    .memoryBound = [](const Config& config, int) { return previewMemory(config, 16, 5); },
 };
 static_assert(namedAsInTable(kHeightPngDriver));
 const DriverRegistration kHeightPngRegistered{kHeightPngDriver};

@@ -46,7 +46,8 @@ const char* kMinMaxOrigin =
 }  // namespace
 
 bool heightRampNeedsTerrain(const Config& config) {
-    return !waterAtSeaLevel(config) && !config.terrain.customClasses &&
+    return !config.hydrology.enabled && !waterAtSeaLevel(config) &&
+           !config.terrain.customClasses &&
            config.terrain.lakeBelow.byCoverage;
 }
 
@@ -54,7 +55,13 @@ HeightRamp heightRamp(const Config& config, const Terrain* terrain) {
     HeightRamp ramp;
     ramp.minMeters = config.elevation.minMeters;
     ramp.maxMeters = config.elevation.maxMeters;
-    if (waterAtSeaLevel(config)) {
+    if (config.hydrology.enabled) {
+        // Lakes come from the stage (height.png draws them cell by cell); the level is the
+        // sea's, when there is one.
+        ramp.hasWater = config.hydrology.seaLevel > 0;
+        ramp.waterMeters = ramp.minMeters + config.hydrology.seaLevel * (ramp.maxMeters -
+                                                                         ramp.minMeters);
+    } else if (waterAtSeaLevel(config)) {
         ramp.hasWater = ramp.minMeters < 0;
         ramp.waterMeters = 0;
     } else if (!config.terrain.customClasses) {

@@ -17,7 +17,9 @@ namespace terragrid {
 
 /// height.png's ramp for `config`: water at or below the lake threshold (terrain.lake_below
 /// as metres, resolved by `terrain` when it is a coverage target), or at or below 0 m on
-/// planets and on maps with an island falloff; no water with a custom class table.
+/// planets and on maps with an island falloff; no water with a custom class table. With
+/// hydrology, water at or below hydrology.sea_level (as metres), none without a sea: the
+/// lakes are the stage's, which height.png draws from the tiles.
 /// `terrain` may be null unless the lake threshold is a coverage target (heightRampNeedsTerrain).
 HeightRamp heightRamp(const Config& config, const Terrain* terrain);
 

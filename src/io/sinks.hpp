@@ -142,9 +142,13 @@ std::unique_ptr<OutputSink> makeHeightPreviewSink(const Config& config, const Te
 /// is required with config.output.tiled.walkableLayer (std::invalid_argument without) and
 /// not read otherwise. Holds a band of rows, never the map. Throws OutputError when a file
 /// cannot be created, the map is too large for Tiled, or its chunk maps would need more open
-/// files than the process may have. `terrain` need not outlive the sink.
+/// files than the process may have. `terrain` need not outlive the sink. With
+/// config.hydrology.enabled, `hydrology` (the stage of the whole configured map, required then)
+/// gives every map file an object layer "rivers" (io/tiled_rivers.hpp); it need not outlive
+/// the sink.
 std::unique_ptr<OutputSink> makeTiledSink(const Config& config, const Terrain& terrain,
-                                          const WalkableRegions* regions);
+                                          const WalkableRegions* regions,
+                                          const HydrologyStage* hydrology = nullptr);
 
 /// height.r16 and its sidecar height.r16.json: elevation as headerless little-endian uint16
 /// (io/height16.hpp's mapping over config.elevation), rows top to bottom or, with

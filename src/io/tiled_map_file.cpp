@@ -15,6 +15,11 @@ TiledMapFile::TiledMapFile(AtomicFile& file, const TiledMapInfo& info)
       m_row0(info.chunk ? info.chunk->row0 : 0),
       m_blockedGid(tiledBlockedGid(info.terrainTileCount)),
       m_blockedLayer(info.blockedLayer),
+      m_waterLayers(info.waterLayers),
+      m_lakeLayerId(tiledLakeLayerId(info)),
+      m_tilePixels(info.tilePixels),
+      m_lakeColour(info.lakeColour),
+      m_riverColour(info.riverColour),
       m_pieces(tiledMapPieces(info)),
       m_terrain(std::make_unique<LayerDataEncoder>(file.fd(), file.targetPath())),
       m_gids(static_cast<std::size_t>(info.width)) {
@@ -47,7 +52,8 @@ void TiledMapFile::finishTerrain() {
     std::string().swap(m_pieces[1]);
 }
 
-void TiledMapFile::finish(const BitRaster* walkable) {
+void TiledMapFile::finish(const BitRaster* walkable, const TiledLakes* lakes,
+                          const TiledRivers* rivers) {
     if (m_finished) {
         throw std::logic_error("TiledMapFile::finish called twice for '" + m_file.targetPath() +
                                "'");
@@ -61,6 +67,22 @@ void TiledMapFile::finish(const BitRaster* walkable) {
         }
         writeBlockedLayer(*walkable);
         writeOrThrow(m_file.fd(), m_pieces[2], m_file.targetPath());
+    }
+    if (m_waterLayers) {
+        if (lakes == nullptr || rivers == nullptr) {
+            throw std::logic_error("TiledMapFile: the water layers of '" + m_file.targetPath() +
+                                   "' need the lakes and the rivers");
+        }
+        const auto write = [&](const std::string& text) {
+            writeOrThrow(m_file.fd(), text, m_file.targetPath());
+        };
+        // Object ids run on from the lakes to the rivers: unique in the map, as Tiled wants.
+        std::int64_t objects = lakes->writeLayer(m_lakeLayerId, 1, m_col0, m_row0, m_width,
+                                                 m_height, m_tilePixels, m_lakeColour, write);
+        write(",");
+        objects += rivers->writeLayer(m_lakeLayerId + 1, objects + 1, m_col0, m_row0, m_width,
+                                      m_height, m_tilePixels, m_riverColour, write);
+        write(tiledNextObjectId(std::move(m_pieces.back()), objects));
     }
     m_pieces.clear();
     m_finished = true;

@@ -13,6 +13,8 @@
 #include "io/atomic_file.hpp"
 #include "io/tiled_layer_data.hpp"
 #include "io/tiled_map_json.hpp"
+#include "io/tiled_lakes.hpp"
+#include "io/tiled_rivers.hpp"
 #include "terragrid/pipeline/regions.hpp"
 
 namespace terragrid {
@@ -33,11 +35,14 @@ public:
     /// still to come. Called by finish() when not called before.
     void finishTerrain();
 
-    /// Writes the blocked layer and the rest of the file. `walkable` is the whole map's mask
-    /// (this map's cells start at info.chunk's cell, or at 0, 0); the blocked gid marks its
-    /// cells that are not set, gid 0 (no tile) the others. Required with info.blockedLayer,
-    /// not read without. Call once.
-    void finish(const BitRaster* walkable);
+    /// Writes the blocked layer, the water layers and the rest of the file. `walkable` is the
+    /// whole map's mask (this map's cells start at info.chunk's cell, or at 0, 0); the blocked
+    /// gid marks its cells that are not set, gid 0 (no tile) the others. Required with
+    /// info.blockedLayer, not read without. `lakes`, `rivers`: the export's water, of which
+    /// the lake and river layers show this map's part; required with info.waterLayers, not
+    /// read without. Call once.
+    void finish(const BitRaster* walkable, const TiledLakes* lakes = nullptr,
+                const TiledRivers* rivers = nullptr);
 
 private:
     void writeBlockedLayer(const BitRaster& walkable);
@@ -49,6 +54,11 @@ private:
     std::int64_t m_row0;
     std::uint32_t m_blockedGid;
     bool m_blockedLayer;
+    bool m_waterLayers;
+    std::int64_t m_lakeLayerId;
+    std::int64_t m_tilePixels;
+    Rgb m_lakeColour;
+    Rgb m_riverColour;
     std::int64_t m_rows = 0;
     std::vector<std::string> m_pieces;            // each emptied once written
     std::unique_ptr<LayerDataEncoder> m_terrain;  // null once the terrain layer is done

@@ -17,6 +17,10 @@ std::string placeholder(std::size_t layer) {
     return "@terragrid-layer-data-" + std::to_string(layer) + "@";
 }
 
+// kTiledNextObjectId without its quotes.
+constexpr std::string_view kNextObjectIdMarker =
+    kTiledNextObjectId.substr(1, kTiledNextObjectId.size() - 2);
+
 Json property(const std::string& name, const std::string& type, Json value) {
     return {{"name", name}, {"type", type}, {"value", std::move(value)}};
 }
@@ -45,6 +49,8 @@ std::vector<std::string> tiledMapPieces(const TiledMapInfo& info) {
     Json layers = Json::array({tileLayer(1, "terrain", 1.0, info)});
     // Opaque: the blocked tile itself is transparent but for its outline and hatching.
     if (info.blockedLayer) layers.push_back(tileLayer(2, "blocked", 1.0, info));
+    // The water layers' whole objects go here, written when the map file is finished.
+    if (info.waterLayers) layers.push_back(placeholder(layers.size()));
 
     // In name order, as Tiled writes them.
     Json properties = Json::array();
@@ -72,8 +78,9 @@ std::vector<std::string> tiledMapPieces(const TiledMapInfo& info) {
         {"height", info.height},
         {"infinite", false},
         {"layers", std::move(layers)},
-        {"nextlayerid", layerCount + 1},
-        {"nextobjectid", 1},
+        // The water's one cut holds two layers.
+        {"nextlayerid", layerCount + (info.waterLayers ? 2 : 1)},
+        {"nextobjectid", info.waterLayers ? Json(kNextObjectIdMarker) : Json(1)},
         {"orientation", "orthogonal"},
         {"properties", std::move(properties)},
         {"renderorder", "right-down"},
@@ -96,11 +103,21 @@ std::vector<std::string> tiledMapPieces(const TiledMapInfo& info) {
             throw std::logic_error("tiledMapPieces: no place for the data of layer " +
                                    std::to_string(layer));
         }
-        pieces.push_back(text.substr(from, at - from));
-        from = at + marker.size();
+        // An object layer is cut out whole, quotes and all.
+        const bool objects = info.waterLayers && layer + 1 == static_cast<std::size_t>(layerCount);
+        const std::size_t quote = objects ? 1 : 0;
+        pieces.push_back(text.substr(from, at - quote - from));
+        from = at + marker.size() + quote;
     }
     pieces.push_back(text.substr(from));
     return pieces;
+}
+
+std::string tiledNextObjectId(std::string piece, std::int64_t objects) {
+    const std::size_t at = piece.find(kTiledNextObjectId);
+    if (at == std::string::npos)
+        throw std::logic_error("tiledNextObjectId: the map has no place for its nextobjectid");
+    return piece.replace(at, kTiledNextObjectId.size(), std::to_string(objects + 1));
 }
 
 std::string tiledWorldJson(const std::vector<TiledWorldMap>& maps) {

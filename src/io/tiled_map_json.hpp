@@ -5,7 +5,10 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
+
+#include "terragrid/model/terrain.hpp"
 
 namespace terragrid {
 
@@ -24,6 +27,10 @@ struct TiledMapInfo {
     std::int64_t tilePixels = 0;
     std::int64_t terrainTileCount = 0;  ///< tiles in the terrain tileset
     bool blockedLayer = false;    ///< a second layer, "blocked", with the blocked tileset
+    /// Object layers "lakes" and "rivers" after the tile layers (with hydrology).
+    bool waterLayers = false;
+    Rgb lakeColour;   ///< the lake layer's colour
+    Rgb riverColour;  ///< the river layer's colour
     std::string seed;             ///< the map properties: text, as Tiled's ints are 32-bit
     std::string configHash;
     std::string version;
@@ -39,11 +46,27 @@ inline std::uint32_t tiledBlockedGid(std::int64_t terrainTileCount) noexcept {
 
 /// The map as Tiled JSON cut where the layers' data go: the file is pieces[0], the base64 text
 /// of layer 0 ("terrain"), pieces[1], the text of layer 1 ("blocked", when there is one), and
-/// the last piece. The quotes around the data are in the pieces. Orthogonal, right-down,
+/// the last piece; with info.waterLayers the last cut is where the two object layers go
+/// (TiledLakes::writeLayer, a comma, TiledRivers::writeLayer: two elements of the layers
+/// array), cut out like the data but without quotes around it, and the last piece holds
+/// kTiledNextObjectId where the map's nextobjectid goes (replace it with the layers' object
+/// count + 1: tiledNextObjectId). The quotes around the data are in the pieces. Orthogonal, right-down,
 /// finite, one tile per cell; the layers declare "encoding": "base64" and "compression": "zlib".
 /// Map properties: seed, config_hash and terragrid_version as strings, noise_version an int; for a chunk also
 /// chunk_x, chunk_y (which chunk) and cell_x, cell_y (its top-left cell in the whole map).
 std::vector<std::string> tiledMapPieces(const TiledMapInfo& info);
+
+/// Stands for the map's nextobjectid in the last piece of a map with a river layer.
+inline constexpr std::string_view kTiledNextObjectId = "\"@terragrid-next-object-id@\"";
+
+/// `piece` with kTiledNextObjectId replaced by `objects` + 1. Throws std::logic_error when the
+/// piece has no such place.
+std::string tiledNextObjectId(std::string piece, std::int64_t objects);
+
+/// The layer id of the lake layer, after the tile layers; the river layer's is the next.
+inline std::int64_t tiledLakeLayerId(const TiledMapInfo& info) noexcept {
+    return info.blockedLayer ? 3 : 2;
+}
 
 /// One map of a world, in pixels.
 struct TiledWorldMap {

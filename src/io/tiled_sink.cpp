@@ -20,6 +20,7 @@
 #include <sys/resource.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <limits>
 #include <memory>
@@ -35,6 +36,8 @@
 #include "io/size_bounds.hpp"
 #include "io/tiled_map_file.hpp"
 #include "io/tiled_map_json.hpp"
+#include "io/tiled_lakes.hpp"
+#include "io/tiled_rivers.hpp"
 #include "io/tiled_tileset.hpp"
 #include "terragrid/version.hpp"
 
@@ -76,7 +79,8 @@ struct TilesetFiles {
 
 class TiledSink final : public OutputSink {
 public:
-    TiledSink(const Config& config, const Terrain& terrain, const WalkableRegions* regions)
+    TiledSink(const Config& config, const Terrain& terrain, const WalkableRegions* regions,
+              const HydrologyStage* hydrology)
         : m_directory(config.output.directory),
           m_width(config.map.width),
           m_height(config.map.height),
@@ -90,10 +94,22 @@ public:
           m_seed(std::to_string(config.seed)),
           m_configHash(config.hash),
           m_noiseVersion(versionNumber(config.noiseVersion)),
+          m_riverColour(config.hydrology.riverColour),
           m_regions(regions) {
         if (m_blockedLayer && m_regions == nullptr) {
             throw std::invalid_argument(
                 "makeTiledSink: 'output.tiled.walkable_layer' needs the WalkableRegions");
+        }
+        if (config.hydrology.enabled) {
+            if (hydrology == nullptr)
+                throw std::invalid_argument("makeTiledSink: 'hydrology.enabled' needs the stage");
+            const double cell = config.map.groundCell();
+            m_rivers = std::make_unique<TiledRivers>(*hydrology, config.map.fullCol0,
+                                                     config.map.fullRow0, cell * cell);
+            m_lakes = std::make_unique<TiledLakes>(*hydrology, config.map.fullCol0,
+                                                   config.map.fullRow0);
+            for (const TerrainClass& c : terrain.classes())
+                if (c.name == kLakeClassName) m_lakeColour = c.colour;
         }
         const std::string mapPath = outputPath(config, OutputFile::TiledMap);
         // path() is map.tmj for one map and map.world for a chunked one: the file to open.
@@ -164,10 +180,10 @@ public:
         }
         const BitRaster* walkable = m_blockedLayer ? &finishedMask() : nullptr;
         if (m_single) {
-            m_single->finish(walkable);
+            m_single->finish(walkable, m_lakes.get(), m_rivers.get());
         } else {
             // One zlib state at a time, chunk after chunk.
-            for (auto& chunk : m_chunkMaps) chunk->finish(walkable);
+            for (auto& chunk : m_chunkMaps) chunk->finish(walkable, m_lakes.get(), m_rivers.get());
             m_chunkMaps.clear();
             writeOrThrow(m_mainFile->fd(), tiledWorldJson(worldMaps()), path());
         }
@@ -238,6 +254,9 @@ private:
         info.tilePixels = m_tilePixels;
         info.terrainTileCount = terrainTileCount(m_classCount, m_tilePixels);
         info.blockedLayer = m_blockedLayer;
+        info.waterLayers = m_rivers != nullptr;
+        info.lakeColour = m_lakeColour;
+        info.riverColour = m_riverColour;
         info.seed = m_seed;
         info.configHash = m_configHash;
         info.version = kVersion;
@@ -323,7 +342,11 @@ private:
     std::string m_seed;
     std::string m_configHash;
     int m_noiseVersion;
+    Rgb m_riverColour;
+    Rgb m_lakeColour;
     const WalkableRegions* m_regions;  // read only with the blocked layer
+    std::unique_ptr<TiledRivers> m_rivers;  // with hydrology: the river layer's lines
+    std::unique_ptr<TiledLakes> m_lakes;    // and the lake layer's shores
 
     std::unique_ptr<TilesetFiles> m_terrainTiles;
     std::unique_ptr<TilesetFiles> m_blockedTiles;  // null without the blocked layer
@@ -343,8 +366,9 @@ private:
 }  // namespace
 
 std::unique_ptr<OutputSink> makeTiledSink(const Config& config, const Terrain& terrain,
-                                          const WalkableRegions* regions) {
-    return std::make_unique<TiledSink>(config, terrain, regions);
+                                          const WalkableRegions* regions,
+                                          const HydrologyStage* hydrology) {
+    return std::make_unique<TiledSink>(config, terrain, regions, hydrology);
 }
 
 namespace {
@@ -386,6 +410,59 @@ Bytes chunkMapsBound(std::int64_t w, std::int64_t h, std::int64_t c, Bytes layer
            maps(1, restW, 1, restH) + kKiB + chunkCount(w, h, c) * 192;
 }
 
+// The river layer's lines (io/tiled_rivers), from the whole map's hydrology grid: every river
+// cell is one point of one reach, and each reach adds at most one more (where it flows into
+// a lake, the sea or the edge, or a one-cell river's second point). A reach starts at a source
+// or a confluence; sources drain disjoint areas of more rain than the river threshold, so
+// there are at most (the map's rain) / (the threshold) of them, and fewer confluences.
+// The lake layer's shores (io/tiled_lakes) run along hydrology cell corners, each corner in
+// at most two rings (where parts meet diagonally); lake parts are at most half the cells.
+struct RiverFigures {
+    Bytes gridCells = 0;
+    Bytes gridCorners = 0;
+    Bytes reaches = 0;
+    Bytes points() const { return gridCells + reaches; }
+};
+
+RiverFigures riverFigures(const Config& config) {
+    if (!config.hydrology.enabled) return {};
+    const std::int64_t f = hydrologyFactor(config);
+    RiverFigures r;
+    const Bytes gw = bounds::ceilDiv(Bytes(config.map.wholeWidth()), Bytes(f));
+    const Bytes gh = bounds::ceilDiv(Bytes(config.map.wholeHeight()), Bytes(f));
+    r.gridCells = gw * gh;
+    r.gridCorners = (gw + 1) * (gh + 1);
+    const double threshold = config.hydrology.riverThresholdSquareMeters /
+                             (config.map.groundCell() * config.map.groundCell());
+    const double rain = double(r.gridCells) * double(f) * double(f);
+    const double sources = std::floor(rain / std::max(threshold, 1e-30));
+    r.reaches = std::min(r.gridCells, Bytes(std::min(2 * sources + 1, double(r.gridCells))));
+    return r;
+}
+
+// In a map file, each segment of a line that reaches it writes at most two points (64 bytes
+// each at most) and starts at most one object (400 bytes); with chunks, a segment (at most
+// factor + 1 cells long) reaches at most `spread` maps.
+Bytes riverLayersBound(const Config& config, Bytes files) {
+    const RiverFigures r = riverFigures(config);
+    if (r.gridCells == 0) return 0;
+    const std::int64_t c = config.output.tiled.chunkCells;
+    Bytes spread = 1;
+    if (files > 1) {
+        const Bytes across = bounds::ceilDiv(Bytes(hydrologyFactor(config) + 1), Bytes(c)) + 1;
+        spread = across * across;
+    }
+    const Bytes rivers = spread * r.points() * (2 * 64 + 400) + files * 256;
+    // Lakes: a file's polygons are the parts with area in it, at most the parts (half the
+    // cells) plus those straddling its border (a hydrology cell each on it, 4 (side + 2) at
+    // most); their points the corners inside it (a corner lies in at most four files), two
+    // crossings per border cell and the four corners of each clipped part.
+    const Bytes side = Bytes(files > 1 ? c : std::max(config.map.width, config.map.height));
+    const Bytes parts = r.gridCells / 2 + 1 + files * 4 * (side + 2);
+    const Bytes points = 4 * 2 * r.gridCorners + files * 8 * (side + 1) + 4 * parts;
+    return rivers + 64 * points + 400 * parts + files * 256;
+}
+
 // map.tmj, or chunk maps and map.world; the tilesets beside them.
 PlannedOutput disk(const Config& config) {
     const TiledConfig& tiled = config.output.tiled;
@@ -401,11 +478,12 @@ PlannedOutput disk(const Config& config) {
         out.files += 2;
     }
     if (c <= 0 || (w <= c && h <= c)) {  // one map
-        out.bytes += mapFileBound(w, h, layers);
+        out.bytes += mapFileBound(w, h, layers) + riverLayersBound(config, 1);
         out.files += 1;
         return out;
     }
-    out.bytes += chunkMapsBound(w, h, c, layers);
+    out.bytes += chunkMapsBound(w, h, c, layers) +
+                 riverLayersBound(config, static_cast<Bytes>(chunkCount(w, h, c)));
     out.files += 1 + static_cast<std::int64_t>(chunkCount(w, h, c));
     out.path = fs::path(out.path).replace_extension(".world").string();
     return out;
@@ -423,8 +501,21 @@ WriterMemory memory(const Config& config, int) {
     const TilesetGrid grid = tilesetGrid(
         terrainTileCount(static_cast<std::int64_t>(config.terrain.classes.size()), p));
     const Bytes image = Bytes(grid.columns * p) * Bytes(grid.rows * p) * 4;
+    // With hydrology, the river lines (16 bytes a point, under 80 a reach) and, while they are
+    // made, the stage's reaches as cell indices, a river mask and a copy of the receivers
+    // (9 bytes a cell, 48 a reach); the lakes' outer rings (8 bytes a corner, 64 a part) and,
+    // while they are made, every ring (as much again); the layers are written through a
+    // 1 MiB buffer.
+    const RiverFigures r = riverFigures(config);
+    const Bytes rivers = r.gridCells == 0
+                             ? 0
+                             : 16 * r.points() + 80 * r.reaches + 9 * r.gridCells +
+                                   48 * r.reaches + 2 * (8 * 2 * r.gridCorners) +
+                                   2 * 64 * (r.gridCells / 2 + 1) + 2 * 1024 * kKiB;
     return {MemoryGroup::Writers,
-            w * (band + chunk) + 4 * w + bounds::kCodecState + chunks * 4 * kKiB + image, 0};
+            w * (band + chunk) + 4 * w + bounds::kCodecState + chunks * 4 * kKiB + image +
+                rivers,
+            0};
 }
 
 }  // namespace tiled_bounds
@@ -436,6 +527,7 @@ constexpr OutputDriver kTiledMapDriver{
     .name = "map.tmj",
     .needsClasses = alwaysNeeded,
     .needsRegions = [](const Config& config) { return config.output.tiled.walkableLayer; },
+    .readsHydrology = true,  // the river layer
     .makeSink = [](const Config& config, const SinkInputs& in) {
         // One check after the other (argument order is unspecified), so a call with neither
         // names the Terrain first.
@@ -445,7 +537,11 @@ constexpr OutputDriver kTiledMapDriver{
                 ? &requiredInput(in.regions, OutputFile::TiledMap,
                                  "the WalkableRegions for 'output.tiled.walkable_layer'")
                 : nullptr;
-        return makeTiledSink(config, classes, blocked);
+        const HydrologyStage* hydrology =
+            config.hydrology.enabled
+                ? &requiredInput(in.hydrology, OutputFile::TiledMap, "the hydrology stage")
+                : nullptr;
+        return makeTiledSink(config, classes, blocked, hydrology);
     },
     .diskBound = tiled_bounds::disk,
     .memoryBound = tiled_bounds::memory,

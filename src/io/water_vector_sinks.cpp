@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "io/atomic_file.hpp"
+#include "io/river_reaches.hpp"
 #include "io/sinks.hpp"
 #include "io/size_bounds.hpp"
 #include "terragrid/hydro/lake_outlines.hpp"
@@ -43,10 +44,6 @@ struct WorldGrid {
     GridGeometry geometry;
     std::int64_t col0, row0;
 };
-
-std::int64_t samplePoint(std::int64_t index, std::int64_t factor, std::int64_t cells) {
-    return std::min(index * factor + factor / 2, cells - 1);
-}
 
 /// A FeatureCollection written feature by feature (never the whole document in memory), in
 /// the map's CRS.
@@ -80,30 +77,18 @@ private:
     std::int64_t m_features = 0;
 };
 
-/// One LineString per reach of river (hydro::riverPolylines: between sources, confluences and
+/// One LineString per reach of river (forEachRiverReach: between sources, confluences and
 /// mouths) through the sample points of its hydrology cells, ending on the cell it flows into
 /// (a confluence, a lake, the sea), so reaches join.
 void riverFeatures(const Config& config, const HydrologyStage& s, AtomicFile& file) {
     FeatureWriter features(file, config, "rivers");
     const WorldGrid grid(config);
-    const auto point = [&](std::uint32_t cell) {
-        const auto i = std::int64_t(cell) % s.gridWidth, j = std::int64_t(cell) / s.gridWidth;
-        return Json::array({grid.centreX(samplePoint(i, s.factor, s.mapWidth)),
-                            grid.centreY(samplePoint(j, s.factor, s.mapHeight))});
-    };
-    std::vector<std::uint8_t> river(s.strahler.size());
-    for (std::size_t i = 0; i < river.size(); ++i) river[i] = s.strahler[i] != 0 ? 1 : 0;
-    const hydro::FlowRouting routing{.receiver = s.receiver, .order = {}};
     const double cellArea = config.map.groundCell() * config.map.groundCell();
-    for (const hydro::RiverPolyline& reach :
-         hydro::riverPolylines(routing, river, s.strahler, s.accumulation)) {
+    forEachRiverReach(s, [&](const std::vector<MapCellPoint>& points,
+                             const hydro::RiverPolyline& reach) {
         Json line = Json::array();
-        for (std::uint32_t cell : reach.cells) line.push_back(point(cell));
-        // The cell the river flows into (a lake or the sea), so it visibly reaches it.
-        const std::uint32_t last = reach.cells.back();
-        if (!reach.endsAtJoint && s.receiver[last] != hydro::kNoReceiver)
-            line.push_back(point(s.receiver[last]));
-        if (line.size() < 2) line.push_back(line[0]);  // a one-cell river at the edge
+        for (const MapCellPoint& p : points)
+            line.push_back(Json::array({grid.centreX(p.col), grid.centreY(p.row)}));
         features.add(
             {{"type", "Feature"},
              {"properties",
@@ -111,7 +96,7 @@ void riverFeatures(const Config& config, const HydrologyStage& s, AtomicFile& fi
                {"discharge_cells", reach.discharge},
                {"upstream_area", double(reach.discharge) * cellArea}}},
              {"geometry", {{"type", "LineString"}, {"coordinates", std::move(line)}}}});
-    }
+    });
     features.close();
 }
 

@@ -263,6 +263,16 @@ std::optional<std::string> findGap(const std::vector<TerrainClass>& classes) {
     return std::nullopt;
 }
 
+std::vector<TerrainClass> withoutWaterRanges(std::vector<TerrainClass> classes) {
+    for (TerrainClass& c : classes) {
+        if (c.name != kLakeClassName && c.name != kRiverClassName) continue;
+        // An empty range inside [0, 1], as for the default table's lake class.
+        c.heightMin = 1;
+        c.heightMax = 0;
+    }
+    return classes;
+}
+
 // How close the achieved shares are. Each threshold selects the sample cells on one side of
 // it, and a cut can fall only between distinct values, so with n sample cells the achieved
 // count is the reachable count nearest the target: within 1/2 cell, i.e. 1/(2n) of the share,
@@ -271,7 +281,8 @@ std::optional<std::string> findGap(const std::vector<TerrainClass>& classes) {
 // the cells; that is 0 when the sample is every cell (maps up to kCoverageSampleCells).
 Terrain resolveTerrain(const TerrainConfig& config, const CoverageSample& sample,
                        bool lakesByHeight) {
-    if (config.customClasses) return Terrain(config.classes);
+    if (config.customClasses)
+        return Terrain(lakesByHeight ? config.classes : withoutWaterRanges(config.classes));
 
     const std::size_t n = sample.height.size();
     const auto coverageCount = [n](const Threshold& t) {

@@ -108,8 +108,8 @@ MapFields::MapFields(const World& cfg, const Terrain* terrainRules,
       terrain(terrainRules),
       hydrology(hydrologyStage) {
     if (hydrology && terrain) {
-        lakeClass = classNamed(*terrain, "lake");
-        riverClass = classNamed(*terrain, "river");
+        lakeClass = classNamed(*terrain, kLakeClassName);
+        riverClass = classNamed(*terrain, kRiverClassName);
     }
 }
 
@@ -205,13 +205,14 @@ Terrain makeTerrain(const World& config) {
     };
     // Appended after a table that covers every (height, moisture), so classify never picks
     // them: only the stage's water does.
-    if (!has("lake")) {
+    if (!has(kLakeClassName)) {
         const DefaultClassInfo& lake = kDefaultClasses[std::size_t(DefaultClass::Lake)];
         classes.push_back({.name = std::string(lake.name), .colour = lake.colour,
                            .walkable = lake.walkable});
     }
-    if (!has("river"))
-        classes.push_back({.name = "river", .colour = config.hydrology.riverColour,
+    if (!has(kRiverClassName))
+        classes.push_back({.name = std::string(kRiverClassName),
+                           .colour = config.hydrology.riverColour,
                            .walkable = config.hydrology.riverWalkable});
     return Terrain(std::move(classes));
 }

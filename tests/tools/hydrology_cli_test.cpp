@@ -1,11 +1,12 @@
-// Hydrology through the real CLI: the water outputs are the same bytes for any thread count
-// and tile size, shards of a map equal the same cells of the whole map, GDAL reads the rasters
+// Hydrology through the real CLI: the water outputs (and the preview and Tiled map that draw
+// the water) are the same bytes for any thread count and tile size, shards of a map equal the same cells of the whole map, GDAL reads the rasters
 // and OGR the GeoJSON files, and the config refuses what it cannot do.
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <array>
+#include <cmath>
 #include <map>
 #include <string>
 #include <vector>
@@ -24,7 +25,7 @@ using test::shellQuote;
 const std::string kWaterFiles =
     "'output.files=[\"height.tif\", \"classes.tif\", \"walkable.tif\", \"stats.json\", "
     "\"flow.tif\", \"water.tif\", \"water_depth.tif\", \"rivers.geojson\", \"lakes.geojson\", "
-    "\"water_mask.png\"]'";
+    "\"water_mask.png\", \"preview.png\", \"height.png\", \"map.tmj\"]'";
 
 /// terragrid with hydrology on a 300 x 200 map, run in `dir`.
 test::CommandResult terragrid(const test::TempDir& dir, const std::string& args) {
@@ -51,7 +52,8 @@ TEST(HydrologyCliTest, WaterOutputsAreTheSameBytesForAnyTileSizeAndThreadCount) 
         const std::string res = std::string(" --set hydrology.resolution=") + resolution;
         test::TempDir reference;
         const auto expected = files(reference, "--tile-size 256 --threads 2" + res);
-        ASSERT_EQ(expected.size(), 11u);  // the ten asked for and classes.tif.aux.xml
+        // The thirteen asked for, classes.tif.aux.xml, and the Tiled map's four tileset files.
+        ASSERT_EQ(expected.size(), 18u);
         for (const int tileSize : {64, 256, 1000}) {
             for (const int threads : {1, 2, 8}) {
                 test::TempDir dir;
@@ -166,6 +168,42 @@ TEST(HydrologyCliTest, WaterMaskIsWaterTifAsGreyLevels) {
     }
     EXPECT_GT(seen[1], 0);  // lake or sea
     EXPECT_GT(seen[2], 0);  // river
+}
+
+// preview.png at one pixel a cell: lake and sea cells show one colour, the lake class's
+// shaded as flat ground (level water), and river cells one other, the river colour likewise.
+// height.png shows the river cells alike and lakes in the blues of its water ramp.
+TEST(HydrologyCliTest, PreviewShowsLakesAsLevelWaterAndEveryRiverCell) {
+    test::TempDir dir;
+    ASSERT_EQ(terragrid(dir, "--out-dir out --set output.preview_legend=off").exitCode, 0);
+    std::uint32_t width = 0, height = 0;
+    const auto water = test::readByteTiff(dir / "out/water.tif", &width, &height);
+    const test::PngImage preview = test::readPng(dir / "out/preview.png");
+    const test::PngImage heights = test::readPng(dir / "out/height.png");
+    ASSERT_EQ(preview.width, width);
+    ASSERT_EQ(preview.height, height);
+    // 0.45 + 0.55 sin(45 degrees) of each channel, rounded (preview.hpp, shadeFactor).
+    const auto flat = [](std::uint32_t hex) {
+        const double f = 0.45 + 0.55 * std::sqrt(0.5);
+        return std::array<std::uint8_t, 3>{std::uint8_t(std::lround((hex >> 16) * f)),
+                                           std::uint8_t(std::lround((hex >> 8 & 255) * f)),
+                                           std::uint8_t(std::lround((hex & 255) * f))};
+    };
+    const auto lake = flat(0x3a6ea5), river = flat(0x4a90d9);
+    std::array<std::int64_t, 3> seen{};
+    for (std::uint32_t y = 0; y < height; ++y)
+        for (std::uint32_t x = 0; x < width; ++x) {
+            const std::uint8_t w = water[std::size_t(y) * width + x];
+            ++seen[w];
+            if (w == 1) ASSERT_EQ(preview.at(x, y), lake) << x << ", " << y;
+            if (w == 2) ASSERT_EQ(preview.at(x, y), river) << x << ", " << y;
+            if (w == 2) ASSERT_EQ(heights.at(x, y), river) << x << ", " << y;
+            // Water colours run from (150, 200, 235) to (12, 40, 100): blue above the rest.
+            const auto c = heights.at(x, y);
+            if (w == 1) ASSERT_TRUE(c[2] > c[1] && c[1] > c[0]) << x << ", " << y;
+        }
+    EXPECT_GT(seen[1], 0);
+    EXPECT_GT(seen[2], 0);
 }
 
 TEST(HydrologyCliTest, WaterOutputsWithoutHydrologyAreRefused) {

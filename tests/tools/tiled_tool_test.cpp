@@ -2,9 +2,10 @@
 // makeSinks, has Tiled 1.8 load it headless and save it again as TMX
 // (`tiled --export-map map.tmj out.tmx`), and checks what Tiled wrote: the map's size, the
 // tileset references, the tilesets as Tiled read them (Class, Wang set), and every cell of
-// every layer. One more has Tiled's tmxrasterizer draw the map and checks the picture.
+// every layer. One more has Tiled's tmxrasterizer draw the map and checks the picture, and
+// another loads a map with hydrology and checks its river layer as Tiled read it.
 //
-// One Tiled run takes about 0.1 s; the tests make seven.
+// One Tiled run takes about 0.1 s; the tests make eight.
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -18,6 +19,9 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
+#include "terragrid/app/run.hpp"
 #include "terragrid/config/loader.hpp"
 #include "terragrid/io/outputs.hpp"
 #include "terragrid/pipeline/regions.hpp"
@@ -305,6 +309,61 @@ TEST_F(TiledToolTest, TmxrasterizerDrawsTheClassesAndTheBlockedHatching) {
         }
     }
     EXPECT_GT(blockedCells, 0u);
+}
+
+// With hydrology, Tiled reads the water layers: an object group "lakes" with every polygon and
+// one "rivers" with every polyline object of map.tmj, its class ("type") river and its
+// properties typed as written.
+TEST_F(TiledToolTest, TiledReadsTheRiverLayer) {
+    const Config config = defaultConfig(
+        {"map.width=150", "map.height=110", "map.tile_size=32", "hydrology.enabled=true",
+         "hydrology.river_threshold=90000", R"(output.files=["map.tmj"])",
+         "output.directory=" + nlohmann::json(m_dir.path().string()).dump()});
+    test::inArena(2, [&] { return runMap(config); });
+    const nlohmann::json map = nlohmann::json::parse(test::readFile(m_dir / "map.tmj"));
+    const nlohmann::json& objects = map.at("layers").back().at("objects");
+    const nlohmann::json& lakes = map.at("layers")[2].at("objects");
+    ASSERT_GT(objects.size(), 10u);
+    ASSERT_GT(lakes.size(), 0u);
+    const std::string tmx = exportTmx("map.tmj");
+
+    const std::vector<Element> groups = elements(tmx, "objectgroup");
+    ASSERT_EQ(groups.size(), 2u);
+    EXPECT_EQ(groups[0]["name"], "lakes");
+    EXPECT_EQ(groups[0]["color"], "#3a6ea5");
+    const std::vector<Element> shores = elements(groups[0].body, "polygon");
+    ASSERT_EQ(shores.size(), lakes.size());
+    for (std::size_t i = 0; i < shores.size(); ++i) {
+        const std::string& points = shores[i]["points"];
+        EXPECT_EQ(std::count(points.begin(), points.end(), ' ') + 1,
+                  std::ptrdiff_t(lakes[i].at("polygon").size()));
+    }
+    EXPECT_EQ(groups[1]["name"], "rivers");
+    EXPECT_EQ(groups[1]["color"], "#4a90d9");
+    const std::vector<Element> read = elements(groups[1].body, "object");
+    ASSERT_EQ(read.size(), objects.size());
+    const std::vector<Element> lines = elements(groups[1].body, "polyline");
+    ASSERT_EQ(lines.size(), objects.size());
+    for (std::size_t i = 0; i < read.size(); ++i) {
+        SCOPED_TRACE("object " + std::to_string(i + 1));
+        EXPECT_EQ(read[i]["id"], std::to_string(lakes.size() + i + 1));
+        EXPECT_EQ(read[i]["type"], "river");
+        // Tiled writes "x,y x,y ..." relative to the object, as many points as the JSON has.
+        const std::string& points = lines[i]["points"];
+        EXPECT_EQ(std::count(points.begin(), points.end(), ' ') + 1,
+                  std::ptrdiff_t(objects[i].at("polyline").size()));
+        EXPECT_EQ(points.substr(0, 4), "0,0 ");
+        const std::vector<Element> props = elements(read[i].body, "property");
+        ASSERT_EQ(props.size(), 3u);
+        EXPECT_EQ(props[1]["name"], "strahler");
+        EXPECT_EQ(props[1]["type"], "int");
+        EXPECT_EQ(props[1]["value"],
+                  std::to_string(int(objects[i]["properties"][1]["value"])));
+        EXPECT_EQ(props[0]["name"], "discharge_cells");
+        EXPECT_EQ(props[0]["type"], "float");
+    }
+    EXPECT_EQ(elements(tmx, "map")[0]["nextobjectid"],
+              std::to_string(lakes.size() + objects.size() + 1));
 }
 
 // Tiled 1.8 cannot load a .world from the command line ("Not a map file."), so each chunk map

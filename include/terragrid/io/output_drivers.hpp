@@ -54,7 +54,7 @@ struct WriterMemory {
 struct SinkInputs {
     const Terrain* terrain = nullptr;          ///< set when needsClasses(config)
     const WalkableRegions* regions = nullptr;  ///< set when needsRegions(config)
-    const HydrologyStage* hydrology = nullptr;  ///< set when the driver needsHydrology
+    const HydrologyStage* hydrology = nullptr;  ///< set when the driver needs or reads it
 };
 
 /// One output file's driver. Rows are constant and live for the whole program.
@@ -68,6 +68,9 @@ struct OutputDriver {
     bool (*needsRegions)(const Config& config) = nullptr;
     /// Whether the output shows hydrology (and so exists only with hydrology.enabled).
     bool needsHydrology = false;
+    /// Whether the output also shows the hydrology stage when there is one, but exists
+    /// without it (map.tmj's river layer): its sink gets the stage when hydrology is on.
+    bool readsHydrology = false;
     /// Makes the sink writing the output into config.output.directory; null for an output
     /// the run writes itself (stats.json). Throws std::invalid_argument naming the file when
     /// an input it needs is null, OutputError when a file cannot be created.

@@ -141,6 +141,18 @@ private:
     TerrainProblem m_problem;
 };
 
+/// The classes the hydrology stage's water takes: with hydrology on, lake (and sea) cells take
+/// the class named kLakeClassName and river cells the class named kRiverClassName, and no
+/// cell takes either by its height and moisture (see resolveTerrain).
+inline constexpr std::string_view kLakeClassName = "lake";
+inline constexpr std::string_view kRiverClassName = "river";
+
+/// `classes` with the ranges of the classes named kLakeClassName and kRiverClassName emptied
+/// (height 1..0, which no height is in), so that only the hydrology stage's water takes them.
+/// The other classes must cover [0, 1]^2 for the result to be a Terrain (config checks it).
+/// Pure.
+std::vector<TerrainClass> withoutWaterRanges(std::vector<TerrainClass> classes);
+
 /// Height and moisture (0..1) of the cells the coverage estimate looks at.
 struct CoverageSample {
     std::vector<double> height;
@@ -152,7 +164,9 @@ struct CoverageSample {
 /// as close to the target as the sample allows. Deterministic. Throws TerrainError when a
 /// target cannot be reached (e.g. more forest than there is ground) or the resolved lake
 /// threshold is not below the mountain threshold. `lakesByHeight` false (lakes come from
-/// hydrology): the default table's lake class matches no cell and its threshold is ignored.
+/// hydrology): the default table's lake class matches no cell and its threshold is ignored,
+/// and likewise a custom table's classes named lake and river (withoutWaterRanges), so both
+/// tables follow one rule: water comes from hydrology alone.
 Terrain resolveTerrain(const TerrainConfig& config, const CoverageSample& sample,
                        bool lakesByHeight = true);
 
