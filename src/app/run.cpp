@@ -206,7 +206,8 @@ Json statsJson(const RunFacts& f) {
 /// Generates `generated` (config itself, or the window of it) into every output; terrain
 /// thresholds come from the whole configured map.
 RunReport runPiece(const Config& config, const MapWindow* window, const Config& generated,
-                   const ProgressFn& progress, const FileWrittenFn& written) {
+                   const ProgressFn& progress, const FileWrittenFn& written,
+                   const HydrologyStage* given) {
     const auto start = Clock::now();
     RunTimes times;
     // Resolving coverage targets can fail (a ConfigError to the user): before anything touches
@@ -223,9 +224,9 @@ RunReport runPiece(const Config& config, const MapWindow* window, const Config& 
     // stage as the single run, so the pieces mosaic exactly.
     std::optional<HydrologyStage> hydrology;
     const auto hydrologyStart = Clock::now();
-    if (config.hydrology.enabled) hydrology.emplace(computeHydrology(config));
+    if (config.hydrology.enabled && !given) hydrology.emplace(computeHydrology(config));
     times.hydrologySeconds = secondsSince(hydrologyStart);
-    const HydrologyStage* water = hydrology ? &*hydrology : nullptr;
+    const HydrologyStage* water = hydrology ? &*hydrology : config.hydrology.enabled ? given : nullptr;
 
     const auto setupStart = Clock::now();
     createOutputDirectory(generated.output.directory);
@@ -286,14 +287,15 @@ RunReport runPiece(const Config& config, const MapWindow* window, const Config& 
 }  // namespace
 
 RunReport runMap(const Config& config, const ProgressFn& progress,
-                 const FileWrittenFn& written) {
-    return runPiece(config, nullptr, config, progress, written);
+                 const FileWrittenFn& written, const HydrologyStage* hydrology) {
+    return runPiece(config, nullptr, config, progress, written, hydrology);
 }
 
 RunReport runMap(const Config& config, const MapWindow& window, const ProgressFn& progress,
-                 const FileWrittenFn& written) {
+                 const FileWrittenFn& written, const HydrologyStage* hydrology) {
     checkWindow(config, window);
-    return runPiece(config, &window, windowConfig(config, window.cells), progress, written);
+    return runPiece(config, &window, windowConfig(config, window.cells), progress, written,
+                    hydrology);
 }
 
 }  // namespace terragrid

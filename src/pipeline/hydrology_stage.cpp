@@ -29,6 +29,10 @@ constexpr std::uint64_t kBytesPerCell = 64;
 /// eroded heights and their delta stay (8 B) beside the rest.
 constexpr std::uint64_t kErodingBytesPerCell = hydro::kErosionBytesPerCell + 16;
 constexpr std::uint64_t kErodedBytesPerCell = 8;
+/// A finished stage: the lake surface, lake ids, receivers and accumulation (4 B each), the
+/// Strahler order (1), and each lake's level and outlet (8 B a lake; lakes are 8-connected
+/// sets of cells apart from each other, so at most one per 2 x 2 cells: 2 B a cell).
+constexpr std::uint64_t kStageBytesPerCell = 4 * 4 + 1 + 2;
 
 std::int64_t ceilDiv(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
@@ -142,6 +146,14 @@ std::uint64_t hydrologyMemoryBytes(const World& world) {
                                                   ceilDiv(world.map.wholeHeight(), f));
     if (!world.hydrology.erosion.enabled) return cells * kBytesPerCell;
     return cells * std::max(kErodingBytesPerCell, kBytesPerCell + kErodedBytesPerCell);
+}
+
+std::uint64_t hydrologyStageBytes(const World& world) {
+    if (!world.hydrology.enabled) return 0;
+    const std::int64_t f = hydrologyFactor(world);
+    const auto cells = static_cast<std::uint64_t>(ceilDiv(world.map.wholeWidth(), f) *
+                                                  ceilDiv(world.map.wholeHeight(), f));
+    return cells * (kStageBytesPerCell + (world.hydrology.erosion.enabled ? kErodedBytesPerCell : 0));
 }
 
 HydrologyStage computeHydrology(const World& world) {

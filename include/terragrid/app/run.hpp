@@ -29,8 +29,10 @@ using FileWrittenFn = std::function<void(const std::string& path, std::uint64_t 
 /// Runs config in the calling thread's TBB arena. Creates config.output.directory if missing.
 /// Throws ConfigError (a coverage target that cannot be reached) or OutputError; on any
 /// failure no new file is left behind and older outputs are intact.
+/// `hydrology`: the stage of config's whole map made beforehand (read from a stage file);
+/// null: the run computes it when config.hydrology.enabled.
 RunReport runMap(const Config& config, const ProgressFn& progress = {},
-                 const FileWrittenFn& written = {});
+                 const FileWrittenFn& written = {}, const HydrologyStage* hydrology = nullptr);
 
 /// Runs only `window` of config's map, as if windowConfig(config, window.cells) had been run,
 /// except that what must hold for the whole map is taken from the whole map: coverage
@@ -39,6 +41,6 @@ RunReport runMap(const Config& config, const ProgressFn& progress = {},
 /// walkable regions, cut at its edges) and says so in a "window" object; "map" stays the
 /// configured map. Throws WindowError (checkWindow) before anything else, then as runMap.
 RunReport runMap(const Config& config, const MapWindow& window, const ProgressFn& progress = {},
-                 const FileWrittenFn& written = {});
+                 const FileWrittenFn& written = {}, const HydrologyStage* hydrology = nullptr);
 
 }  // namespace terragrid

@@ -33,8 +33,13 @@ hydro::ErosionParams erosionParams(const ErosionConfig& erosion);
 /// A function of the config alone (never of the machine), so every shard picks the same grid.
 std::int64_t hydrologyFactor(const World& world);
 
-/// Bytes the stage holds at its peak for this map (the memory plan, --dry-run).
+/// Bytes the stage holds at its peak for this map while computeHydrology runs (the memory
+/// plan, --dry-run).
 std::uint64_t hydrologyMemoryBytes(const World& world);
+
+/// Bytes a finished stage of this map holds at most (its arrays, HydrologyStage): what a run
+/// that reads the stage from a file keeps instead of computing it.
+std::uint64_t hydrologyStageBytes(const World& world);
 
 /// Figures for stats.json, of the whole map.
 struct HydrologyFacts {

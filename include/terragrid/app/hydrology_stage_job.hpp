@@ -1,0 +1,42 @@
+#pragma once
+// `terragrid hydrology-stage`: the shared first step of a job array. Computes the whole-map
+// hydrology stage of a config once and writes it to a stage file
+// (io/hydrology_stage_file.hpp) that every shard then reads with --hydrology-stage.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "terragrid/io/config.hpp"
+#include "terragrid/pipeline/hydrology_stage.hpp"
+
+namespace terragrid {
+
+/// What writing a stage file takes, known before it starts.
+struct StagePlan {
+    std::string path;             ///< the stage file
+    std::uint64_t fileBytes = 0;  ///< upper bound on its size (hydrologyStageFileBound)
+    std::uint64_t memoryBytes = 0;  ///< the program and the stage at its peak
+};
+
+/// The plan of writing config's stage to `path`. Pure.
+StagePlan planStage(const Config& config, const std::string& path);
+
+/// One sentence for each resource the stage needs more of than the machine has (free disk
+/// beside `plan.path`, available memory); empty when it fits or cannot be told.
+std::vector<std::string> stageShortfalls(const StagePlan& plan);
+
+/// What the stage job did, for the summary line.
+struct StageReport {
+    std::uint64_t bytes = 0;  ///< the file's size
+    double seconds = 0;       ///< computing and writing
+    HydrologyFacts facts;
+};
+
+/// Computes the stage of config's whole map in the calling thread's TBB arena and writes it to
+/// `path` atomically: the file appears complete or not at all, an older one stays as it was
+/// on failure. Precondition: config.hydrology.enabled. Throws PlanError (before computing
+/// anything) when the plan does not fit, OutputError when the file cannot be written.
+StageReport writeStageFile(const Config& config, const std::string& path);
+
+}  // namespace terragrid
