@@ -14,7 +14,7 @@
 //   accumulation, rivers, total)                                 9 x f64
 //   section count    u32 (kSections.size());  4 bytes zero
 //   per section: element bytes u32, 4 bytes zero, count u64, CRC-32 u32, 4 bytes zero
-//   header CRC-32    u32 of everything above;  4 bytes zero
+//   header CRC-32    u32 of everything above
 //   the sections' data, in kSections order
 //
 // The stage is a pure function of the settings the hydrology hash covers and of terragrid's
@@ -88,7 +88,7 @@ static_assert(kSections.size() == std::size_t(Section::RiverLength) + 1);
 
 constexpr std::size_t kSectionEntryBytes = 24;
 constexpr std::size_t kHeaderBytes =
-    16 + 4 + 4 + 16 + 16 + 5 * 8 + 8 + 8 + 4 * 8 + 9 * 8 + 8 + kSections.size() * kSectionEntryBytes + 8;
+    16 + 4 + 4 + 16 + 16 + 5 * 8 + 8 + 8 + 4 * 8 + 9 * 8 + 8 + kSections.size() * kSectionEntryBytes + 4;
 
 /// Little-endian fields appended to a string.
 class FieldWriter {
@@ -186,7 +186,6 @@ std::string header(const Config& config, const HydrologyStage& s) {
         w.zeros(4);
     }
     w.put(crc32Of(w.text.data(), w.text.size()));
-    w.zeros(4);
     return std::move(w.text);
 }
 
@@ -308,8 +307,8 @@ StageHeader readHeader(const Config& config, const StageFile& file) {
     if (r.get<std::uint32_t>() != kByteOrder)
         file.fail("was written with another byte order than this machine's");
     file.read(bytes.data() + start, kHeaderBytes - start, start, "header");
-    const std::uint32_t headerCrc = crc32Of(bytes.data(), kHeaderBytes - 8);
-    FieldReader tail(std::string_view(bytes).substr(kHeaderBytes - 8));
+    const std::uint32_t headerCrc = crc32Of(bytes.data(), kHeaderBytes - 4);
+    FieldReader tail(std::string_view(bytes).substr(kHeaderBytes - 4));
     if (const auto stored = tail.get<std::uint32_t>(); stored != headerCrc)
         file.fail("is damaged: its header fails its CRC-32 check (stored " + hex32(stored) +
                   ", computed " + hex32(headerCrc) + ")");
