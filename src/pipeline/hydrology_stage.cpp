@@ -5,9 +5,7 @@
 #include <cstdlib>
 #include <limits>
 
-#include <tbb/blocked_range2d.h>
-#include <tbb/parallel_for.h>
-
+#include "pipeline/grid_sampling.hpp"
 #include "pipeline/stopwatch.hpp"
 #include "terragrid/hydro/depressions.hpp"
 #include "terragrid/hydro/erosion.hpp"
@@ -42,9 +40,9 @@ std::int64_t samplePoint(std::int64_t index, std::int64_t factor, std::int64_t c
 }
 
 /// Noise height (metres) and, when `moisture` is non-null, moisture of every hydrology cell's
-/// sample point. Each cell has its own place, so the result does not depend on threads.
-void sampleGrid(const World& world, const HydrologyStage& s, std::vector<float>& heights,
-                std::vector<float>* moisture) {
+/// sample point, stored as floats row by row (no double grid of the whole stage is held).
+void sampleStageGrid(const World& world, const HydrologyStage& s, std::vector<float>& heights,
+                     std::vector<float>* moisture) {
     const MapFields fields(world, nullptr);
     std::vector<std::int64_t> cols(static_cast<std::size_t>(s.gridWidth));
     for (std::int64_t i = 0; i < s.gridWidth; ++i)
@@ -54,33 +52,19 @@ void sampleGrid(const World& world, const HydrologyStage& s, std::vector<float>&
     if (moisture) moisture->resize(heights.size());
     const double low = world.elevation.minMeters;
     const double span = world.elevation.maxMeters - low;
-    constexpr std::size_t kRowGrain = 16, kColumnGrain = 1024;
-    const tbb::blocked_range2d<std::size_t> cells(0, std::size_t(s.gridHeight), kRowGrain, 0,
-                                                  width, kColumnGrain);
-    tbb::parallel_for(
-        cells,
-        [&](const tbb::blocked_range2d<std::size_t>& block) {
-            const std::size_t c0 = block.cols().begin();
-            const std::size_t n = block.cols().size();
-            LayerStackRows height(fields.height, cols.data() + c0, n);
-            std::vector<double> values(n);
-            for (std::size_t r = block.rows().begin(); r < block.rows().end(); ++r) {
-                const std::int64_t row = samplePoint(std::int64_t(r), s.factor, s.mapHeight);
-                height.row(row, values.data());
-                // The generator's own expression (generateTile), so a factor-1 grid holds the
-                // map's heights bit for bit.
-                for (std::size_t c = 0; c < n; ++c)
-                    heights[r * width + c0 + c] = static_cast<float>(low + span * values[c]);
-            }
-            if (!moisture) return;
-            LayerStackRows wet(fields.moisture, cols.data() + c0, n);
-            for (std::size_t r = block.rows().begin(); r < block.rows().end(); ++r) {
-                wet.row(samplePoint(std::int64_t(r), s.factor, s.mapHeight), values.data());
-                for (std::size_t c = 0; c < n; ++c)
-                    (*moisture)[r * width + c0 + c] = static_cast<float>(values[c]);
-            }
-        },
-        tbb::simple_partitioner());
+    const auto rowOf = [&](std::size_t r) { return samplePoint(std::int64_t(r), s.factor, s.mapHeight); };
+    const auto store = [&](std::size_t stack, std::size_t r, std::size_t c0, const double* values,
+                           std::size_t n) {
+        float* out = (stack == 0 ? heights.data() : moisture->data()) + r * width + c0;
+        // The generator's own expression (generateTile), so a factor-1 grid holds the map's
+        // heights bit for bit.
+        for (std::size_t c = 0; c < n; ++c)
+            out[c] = static_cast<float>(stack == 0 ? low + span * values[c] : values[c]);
+    };
+    if (moisture)
+        sampleGrid({&fields.height, &fields.moisture}, cols, std::size_t(s.gridHeight), rowOf, store);
+    else
+        sampleGrid({&fields.height}, cols, std::size_t(s.gridHeight), rowOf, store);
 }
 
 /// Runs the landscape evolution on `dem` in place and keeps what the tiles need: the eroded
@@ -181,7 +165,7 @@ HydrologyStage computeHydrology(const World& world) {
                     .z = {}};
     std::vector<float> moisture;
     auto t = Clock::now();
-    sampleGrid(world, s, dem.z, config.rainfall == Rainfall::Moisture ? &moisture : nullptr);
+    sampleStageGrid(world, s, dem.z, config.rainfall == Rainfall::Moisture ? &moisture : nullptr);
     facts.sampleSeconds = secondsSince(t);
     hydro::Outlets outlets;
     if (s.hasSea) outlets.seaLevel = static_cast<float>(s.seaLevelMeters);
