@@ -108,7 +108,7 @@ std::uint64_t RunPlan::diskBytes() const noexcept {
 std::uint64_t RunPlan::certainDiskBytes() const noexcept {
     return std::accumulate(outputs.begin(), outputs.end(), Bytes(0),
                            [](Bytes sum, const PlannedOutput& o) {
-                               return o.compressed ? sum : sum + o.bytes;
+                               return o.compressed || o.mostWater ? sum : sum + o.bytes;
                            });
 }
 
