@@ -176,6 +176,21 @@ TEST(HydrologyStageCliTest, AFailedWriteLeavesTheOlderStageFileAndNoTemporaryFil
     EXPECT_EQ(test::listDir(dir.path()), std::vector<std::string>{"stage.tgh"});
 }
 
+TEST(HydrologyStageCliTest, AStageThatCannotFitIsRefusedBeforeAnythingIsComputed) {
+    test::TempDir dir;
+    // About 290 MiB of address space; the stage of 8192 x 8192 cells plans 4 GiB.
+    const auto r = runCommand("cd " + shellQuote(dir.path().string()) + " && ulimit -v 300000 && " +
+                              shellQuote(test::cliPath()) +
+                              " hydrology-stage --out stage.tgh --width 8192 --height 8192"
+                              " --set hydrology.enabled=true --set hydrology.resolution=1");
+    EXPECT_EQ(r.exitCode, 2) << r.err;
+    EXPECT_THAT(r.err, testing::MatchesRegex(
+                           "terragrid: error: computing the hydrology stage needs up to 4\\.0 GiB "
+                           "of memory, but only [0-9.]+ [KM]iB are available under the "
+                           "process's ulimit -v \\(RLIMIT_AS\\); [^\n]*\n"));
+    EXPECT_THAT(test::listDir(dir.path()), IsEmpty());
+}
+
 TEST(HydrologyStageCliTest, DryRunWithAStageFileCountsTheFinishedStageOnly) {
     test::TempDir dir;
     ASSERT_EQ(terragrid(dir, "hydrology-stage -q --out stage.tgh" + kMap).exitCode, 0);
