@@ -245,8 +245,9 @@ TEST(DryRunTest, WaterVectorBoundsHoldTheMostWaterTheMapCanHold) {
             EXPECT_TRUE(output["most_water"].get<bool>());
             EXPECT_FALSE(output["compressed"].get<bool>());
             EXPECT_LE(bytes, bound) << output["path"] << testing::PrintToString(map);
-            if (output["file"] == "rivers.geojson" && roundCoordinates)
+            if (output["file"] == "rivers.geojson" && roundCoordinates) {
                 EXPECT_LT(bound, 8 * bytes) << testing::PrintToString(map);
+            }
         }
     }
 }

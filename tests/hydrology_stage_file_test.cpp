@@ -65,7 +65,9 @@ void expectSameStage(const HydrologyStage& a, const HydrologyStage& b) {
     EXPECT_EQ(f.riverCells, g.riverCells);
     EXPECT_TRUE(sameBits(f.riverLengthByOrder, g.riverLengthByOrder));
     EXPECT_EQ(f.thetaValid, g.thetaValid);
-    if (f.thetaValid) EXPECT_EQ(f.theta, g.theta);
+    if (f.thetaValid) {
+        EXPECT_EQ(f.theta, g.theta);
+    }
     EXPECT_EQ(f.totalSeconds, g.totalSeconds);
 }
 
@@ -133,8 +135,8 @@ TEST_F(StageFileDamageTest, AFileOfAnotherMapIsRefusedNamingBothHashes) {
                                "map.cell_size=31"}) {
         const Config other = stageConfig({"hydrology.sea_level=0.3", change});
         const std::string message = problemWith(m_bytes, &other);
-        EXPECT_THAT(message, HasSubstr("'" + (m_dir / "changed.tgh").string() +
-                                       "' was made for another map: its hydrology hash is " +
+        const std::string path = (m_dir / "changed.tgh").string();
+        EXPECT_THAT(message, HasSubstr(path + "' was made for another map: its hydrology hash is " +
                                        m_config.hydrologyHash + ", this config's is " +
                                        other.hydrologyHash))
             << change;
@@ -159,8 +161,9 @@ TEST_F(StageFileDamageTest, AnotherFormatVersionIsRefusedNamingBoth) {
 }
 
 TEST_F(StageFileDamageTest, AFileThatIsNoStageFileIsRefused) {
-    for (const std::string& bytes : {std::string("{\"seed\": 7}\n"), std::string(),
-                                     "P" + m_bytes.substr(1)})
+    std::string renamed = m_bytes;
+    renamed[0] = 'P';
+    for (const std::string& bytes : {std::string("{\"seed\": 7}\n"), std::string(), renamed})
         EXPECT_THAT(problemWith(bytes), HasSubstr("is not a hydrology stage file")) << bytes;
 }
 

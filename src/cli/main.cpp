@@ -171,6 +171,11 @@ po::options_description describeOptions(Command command) {
             addConfigOptions(d);
             addThreadsOption(d);
             addQuietOption(d, "print nothing on success (not even notes)");
+            d.add_options()(
+                "dry-run", po::value<std::string>()->implicit_value("text")->value_name("FORMAT"),
+                "print the plan (the grid, an upper bound on the file's size, the memory, "
+                "against what is free) and exit without writing anything; --dry-run=json "
+                "prints it as JSON");
             break;
     }
     return d;
@@ -267,8 +272,8 @@ void printHelp(Command command, const po::options_description& d) {
                       << "\nComputes the whole-map hydrology stage (lakes, rivers, erosion) of "
                          "the config the\noptions describe and writes it to --out FILE. Runs "
                          "and shards of the same config\nthen read it with '--hydrology-stage "
-                         "FILE' instead of each computing it, and write the\nsame bytes. A job "
-                         "array runs this first (README: Running shards as a job array).\n\n"
+                         "FILE' instead of each computing it, and\nwrite the same bytes. A job "
+                         "array runs this first (README: Running shards as a\njob array).\n\n"
                       << d << "\n"
                       << kNotesHelp << kExitCodesHelp;
             break;
@@ -548,6 +553,15 @@ int writeStage(const CliOptions& options, const Config& config) {
         throw UsageError("'terragrid hydrology-stage' needs hydrology.enabled true (got false): "
                          "without hydrology there is no stage to compute",
                          "hydrology-stage");
+    if (options.dryRun != DryRun::No) {
+        const StagePlan plan = planStage(config, *options.stageOut);
+        const Resources resources = probeStageResources(plan);
+        std::cout << (options.dryRun == DryRun::Json ? stagePlanJson(plan, resources)
+                                                     : stagePlanText(plan, resources));
+        const auto shortfalls = stageShortfalls(plan, resources);
+        printShortfalls(shortfalls);
+        return shortfalls.empty() ? kExitOk : kExitUsage;
+    }
     const StageReport report = writeStageFile(config, *options.stageOut);
     if (!options.quiet)
         std::cout << "terragrid: hydrology stage of " << stageSummary(config, report) << " -> "

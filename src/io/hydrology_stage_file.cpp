@@ -267,8 +267,8 @@ std::string sizes(const HydrologyStage& s) {
            std::to_string(s.mapWidth) + " x " + std::to_string(s.mapHeight) + " map";
 }
 
-/// How many elements section `i` must hold, or -1 when any count will do (checked by the
-/// data itself: lakes and river orders).
+/// How many elements section `i` must hold, or -1 when the count depends on the water (lakes
+/// and river orders: mostCount).
 std::int64_t requiredCount(std::size_t i, const HydrologyStage& s, bool eroded) {
     const std::int64_t cells = s.gridWidth * s.gridHeight;
     switch (Section(i)) {
@@ -284,6 +284,16 @@ std::int64_t requiredCount(std::size_t i, const HydrologyStage& s, bool eroded) 
         case Section::RiverLength: return -1;
     }
     return -1;
+}
+
+/// The most elements section `i` can hold: its required count, else one level and outlet per
+/// lake and an unused entry 0 (distinct lakes do not touch, not even at corners, so at most
+/// one lies in each 2 x 2 cells), 255 Strahler orders.
+std::uint64_t mostCount(std::size_t i, const HydrologyStage& s, bool eroded) {
+    if (const std::int64_t required = requiredCount(i, s, eroded); required >= 0)
+        return std::uint64_t(required);
+    if (Section(i) == Section::RiverLength) return 255;
+    return std::uint64_t((s.gridWidth + 1) / 2) * std::uint64_t((s.gridHeight + 1) / 2) + 1;
 }
 
 StageHeader readHeader(const Config& config, const StageFile& file) {
@@ -366,11 +376,7 @@ StageHeader readHeader(const Config& config, const StageFile& file) {
             file.fail("has " + std::to_string(elementBytes) + "-byte " + name + " (format " +
                       "version 1 has " + std::to_string(kSections[i].elementBytes) + ")");
         const std::int64_t required = requiredCount(i, s, eroded);
-        // Any count is bounded by the grid: at most one lake per cell, 255 orders.
-        const std::uint64_t most = required >= 0 ? std::uint64_t(required)
-                                   : Section(i) == Section::RiverLength
-                                       ? 255u
-                                       : std::uint64_t(s.gridWidth * s.gridHeight) + 1;
+        const std::uint64_t most = mostCount(i, s, eroded);
         if ((required >= 0 && e.count != std::uint64_t(required)) || e.count > most)
             file.fail("holds " + std::to_string(e.count) + " " + name + ", and " + sizes(s) +
                       (eroded ? " with erosion" : " without erosion") + " needs " +
@@ -437,13 +443,9 @@ std::uint64_t hydrologyStageFileBound(const World& world) {
         e.gridHeight = (world.map.wholeHeight() + e.factor - 1) / e.factor;
         return e;
     }();
-    const auto cells = std::uint64_t(s.gridWidth * s.gridHeight);
-    std::uint64_t bytes = kHeaderBytes + 255 * 8;
-    for (std::size_t i = 0; i < kSections.size(); ++i) {
-        const std::int64_t required = requiredCount(i, s, world.hydrology.erosion.enabled);
-        if (Section(i) == Section::RiverLength) continue;
-        bytes += (required >= 0 ? std::uint64_t(required) : cells + 1) * kSections[i].elementBytes;
-    }
+    std::uint64_t bytes = kHeaderBytes;
+    for (std::size_t i = 0; i < kSections.size(); ++i)
+        bytes += mostCount(i, s, world.hydrology.erosion.enabled) * kSections[i].elementBytes;
     return bytes;
 }
 

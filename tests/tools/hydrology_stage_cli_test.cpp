@@ -57,7 +57,7 @@ std::map<std::string, std::string> outputsOf(const std::filesystem::path& dir) {
 }
 
 TEST(HydrologyStageCliTest, PiecesReadingTheStageFileWriteTheBytesOfPiecesComputingIt) {
-    for (const std::string settings :
+    for (const std::string& settings :
          {std::string(" --set hydrology.resolution=1"),
           std::string(" --set hydrology.resolution=4 --set hydrology.erosion.enabled=true"
                       " --set hydrology.erosion.steps=10")}) {
@@ -69,7 +69,7 @@ TEST(HydrologyStageCliTest, PiecesReadingTheStageFileWriteTheBytesOfPiecesComput
                                                      "cells.* -> stage.tgh \\([0-9.]+ KiB\\)\n"));
         EXPECT_EQ(test::listDir(dir.path()), std::vector<std::string>{"stage.tgh"});
         json stageTimes;  // the stage's own step times, which the file carries
-        for (const std::string piece : {"", " --shard 0/3", " --shard 2/3",
+        for (const char* piece : {"", " --shard 0/3", " --shard 2/3",
                                         " --region 37,51,120,90"}) {
             const std::string args = kMap + settings + piece + " -q --set " + kWaterFiles;
             const auto computed = terragrid(dir, args + " --out-dir computed --threads 1");
@@ -189,6 +189,31 @@ TEST(HydrologyStageCliTest, AStageThatCannotFitIsRefusedBeforeAnythingIsComputed
                            "of memory, but only [0-9.]+ [KM]iB are available under the "
                            "process's ulimit -v \\(RLIMIT_AS\\); [^\n]*\n"));
     EXPECT_THAT(test::listDir(dir.path()), IsEmpty());
+}
+
+TEST(HydrologyStageCliTest, TheStageCommandsDryRunPrintsItsPlanAndWritesNothing) {
+    test::TempDir dir;
+    const std::string big = "hydrology-stage --out stage.tgh --width 16384 --height 16384"
+                            " --set hydrology.enabled=true --dry-run";
+    const auto text = terragrid(dir, big);
+    EXPECT_EQ(text.exitCode, 0) << text.err;
+    EXPECT_THAT(text.out, HasSubstr("stage:   4096 x 4096 hydrology cells (4 map cells a side "
+                                    "each) of a 16384 x 16384 map\n"));
+    EXPECT_THAT(text.out, testing::ContainsRegex("file:    'stage.tgh' up to [0-9.]+ MiB; "));
+    // 64 bytes a hydrology cell while it is computed.
+    EXPECT_THAT(text.out, HasSubstr("memory:  up to 1.0 GiB (program 32.0 MiB, hydrology stage "
+                                    "1.0 GiB); "));
+    EXPECT_THAT(text.out, HasSubstr("fits:    yes\n"));
+    const auto plan = json::parse(terragrid(dir, big + "=json").out);
+    EXPECT_EQ(plan["grid"]["factor"], 4);
+    EXPECT_EQ(plan["memory"]["bytes"], (32u << 20) + 4096u * 4096u * 64u);
+    // The file's bound holds the real file of a small map.
+    const auto small = json::parse(
+        terragrid(dir, "hydrology-stage --out stage.tgh --dry-run=json" + kMap).out);
+    EXPECT_THAT(test::listDir(dir.path()), IsEmpty());
+    ASSERT_EQ(terragrid(dir, "hydrology-stage -q --out stage.tgh" + kMap).exitCode, 0);
+    EXPECT_LE(std::filesystem::file_size(dir / "stage.tgh"),
+              small["file"]["bytes"].get<std::uintmax_t>());
 }
 
 TEST(HydrologyStageCliTest, DryRunWithAStageFileCountsTheFinishedStageOnly) {

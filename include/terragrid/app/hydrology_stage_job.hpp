@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "terragrid/app/plan.hpp"
 #include "terragrid/io/config.hpp"
 #include "terragrid/pipeline/hydrology_stage.hpp"
 
@@ -15,6 +16,9 @@ namespace terragrid {
 /// What writing a stage file takes, known before it starts.
 struct StagePlan {
     std::string path;             ///< the stage file
+    std::int64_t mapWidth = 0, mapHeight = 0;    ///< the whole map
+    std::int64_t factor = 1;                     ///< map cells per hydrology cell along a side
+    std::int64_t gridWidth = 0, gridHeight = 0;  ///< the hydrology grid
     std::uint64_t fileBytes = 0;  ///< upper bound on its size (hydrologyStageFileBound)
     std::uint64_t memoryBytes = 0;  ///< the program and the stage at its peak
 };
@@ -22,9 +26,19 @@ struct StagePlan {
 /// The plan of writing config's stage to `path`. Pure.
 StagePlan planStage(const Config& config, const std::string& path);
 
+/// The free disk beside plan.path and the available memory (probeResources). Never throws.
+Resources probeStageResources(const StagePlan& plan);
+
 /// One sentence for each resource the stage needs more of than the machine has (free disk
 /// beside `plan.path`, available memory); empty when it fits or cannot be told.
-std::vector<std::string> stageShortfalls(const StagePlan& plan);
+std::vector<std::string> stageShortfalls(const StagePlan& plan, const Resources& resources);
+
+/// The plan as `hydrology-stage --dry-run` prints it: the grid, the file's bound, the memory,
+/// against what is free. Lines end in '\n'.
+std::string stagePlanText(const StagePlan& plan, const Resources& resources);
+
+/// The same as one JSON object (--dry-run=json), bytes as integers.
+std::string stagePlanJson(const StagePlan& plan, const Resources& resources);
 
 /// What the stage job did, for the summary line.
 struct StageReport {

@@ -31,7 +31,7 @@ public:
 };
 
 /// Bytes the stage file of `world` takes at most: the header and every section at its
-/// largest (one lake per hydrology cell, 255 Strahler orders).
+/// largest (a lake in every 2 x 2 hydrology cells, 255 Strahler orders).
 std::uint64_t hydrologyStageFileBound(const World& world);
 
 /// Writes `stage`, the stage of `config`'s whole map (computeHydrology), to `path` through an
