@@ -569,19 +569,15 @@ int writeStage(const CliOptions& options, const Config& config) {
     return kExitOk;
 }
 
-/// The stage --hydrology-stage names, checked against the config; nullopt without the option.
-/// `headerOnly`: only the header's checks (for --dry-run), the stage stays empty.
-std::optional<HydrologyStage> stageOf(const CliOptions& options, const Config& config,
-                                      bool headerOnly) {
-    if (!options.stageFile) return std::nullopt;
+/// The stage file --hydrology-stage names, its header checked against the config (the run
+/// reads the rest and checks its data); empty without the option.
+std::string stageFileOf(const CliOptions& options, const Config& config) {
+    if (!options.stageFile) return {};
     if (!config.hydrology.enabled)
         throw UsageError("'--hydrology-stage' needs hydrology.enabled true (got false): a map "
                          "without hydrology has no stage to read");
-    if (headerOnly) {
-        checkHydrologyStageFile(config, *options.stageFile);
-        return HydrologyStage{};
-    }
-    return readHydrologyStage(config, *options.stageFile);
+    checkHydrologyStageFile(config, *options.stageFile);
+    return *options.stageFile;
 }
 
 int run(const CliOptions& options) {
@@ -605,15 +601,13 @@ int run(const CliOptions& options) {
     const std::optional<MapWindow> window = windowOf(options, config);
     const MapConfig generated = window ? windowConfig(config, window->cells).map : config.map;
     // The stage file's header before the plan, so a wrong file is told by --dry-run too.
-    stageOf(options, config, true);
+    const std::string stageFile = stageFileOf(options, config);
     if (const auto dryRunExit = checkPlan(options, config, window, threads)) return *dryRunExit;
-    const std::optional<HydrologyStage> stage = stageOf(options, config, false);
-    const HydrologyStage* water = stage ? &*stage : nullptr;
     const auto progress = progressReporter(options, TileLayout(generated));
     const ProgressFn onTile = progress ? progress->callback() : ProgressFn();
     const FileWrittenFn onFile = progress ? progress->fileCallback() : FileWrittenFn();
-    const RunReport report = window ? runMap(config, *window, onTile, onFile, water)
-                                    : runMap(config, onTile, onFile, water);
+    const RunReport report = window ? runMap(config, *window, onTile, onFile, stageFile)
+                                    : runMap(config, onTile, onFile, stageFile);
     if (progress) progress->finish();
     if (!options.quiet)
         std::cout << formatSummary(config, window, generated, report) << "\n";
