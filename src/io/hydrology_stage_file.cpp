@@ -87,8 +87,8 @@ constexpr std::array<SectionInfo, 10> kSections{{
 static_assert(kSections.size() == std::size_t(Section::RiverLength) + 1);
 
 constexpr std::size_t kSectionEntryBytes = 24;
-constexpr std::size_t kHeaderBytes =
-    16 + 4 + 4 + 16 + 16 + 5 * 8 + 8 + 8 + 4 * 8 + 9 * 8 + 8 + kSections.size() * kSectionEntryBytes + 4;
+constexpr std::size_t kHeaderBytes = 16 + 4 + 4 + 16 + 16 + 5 * 8 + 8 + 8 + 4 * 8 + 9 * 8 + 8 +
+                                     kSections.size() * kSectionEntryBytes + 4;
 
 /// Little-endian fields appended to a string.
 class FieldWriter {
@@ -380,7 +380,8 @@ StageHeader readHeader(const Config& config, const StageFile& file) {
         if ((required >= 0 && e.count != std::uint64_t(required)) || e.count > most)
             file.fail("holds " + std::to_string(e.count) + " " + name + ", and " + sizes(s) +
                       (eroded ? " with erosion" : " without erosion") + " needs " +
-                      (required >= 0 ? std::to_string(required) : "at most " + std::to_string(most)));
+                      (required >= 0 ? std::to_string(required)
+                                     : "at most " + std::to_string(most)));
         h.dataBytes += e.count * elementBytes;
     }
     if (h.sections[std::size_t(Section::LakeLevel)].count !=

@@ -63,7 +63,9 @@ constexpr std::string_view kCollectionTail = "]}\n";
 Json riverFeature(std::uint8_t order, float discharge, double upstreamArea, Json line) {
     return {{"type", "Feature"},
             {"properties",
-             {{"strahler", order}, {"discharge_cells", discharge}, {"upstream_area", upstreamArea}}},
+             {{"strahler", order},
+              {"discharge_cells", discharge},
+              {"upstream_area", upstreamArea}}},
             {"geometry", {{"type", "LineString"}, {"coordinates", std::move(line)}}}};
 }
 
@@ -161,7 +163,8 @@ void lakeFeatures(const Config& config, const HydrologyStage& s, AtomicFile& fil
             polygons.push_back(std::move(rings));
         }
         const double mapCells = double(cellsOf[id]) * double(s.factor * s.factor);
-        features.add(lakeFeature(id, s.lakes.surface[id], mapCells * cellArea, std::move(polygons)));
+        features.add(
+            lakeFeature(id, s.lakes.surface[id], mapCells * cellArea, std::move(polygons)));
         first = end;
     }
     features.close();
@@ -255,7 +258,8 @@ PlannedOutput lakesBound(const Config& config) {
         ys.push_back(world.edgeY(std::min(y * g.factor, g.mapHeight)));
     const std::uint64_t feature = lakeFeature(0, 0, 0, Json::array()).dump().size() + 1 +
                                   3 * kNumberText;
-    const std::uint64_t lakes = std::uint64_t((g.width + 1) / 2) * std::uint64_t((g.height + 1) / 2);
+    const std::uint64_t lakes =
+        std::uint64_t((g.width + 1) / 2) * std::uint64_t((g.height + 1) / 2);
     const std::uint64_t head = collectionHead(config, "lakes").size() + kCollectionTail.size();
     PlannedOutput bound = bounds::plannedFile(
         config, OutputFile::LakesGeojson,

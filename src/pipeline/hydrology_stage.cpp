@@ -52,19 +52,26 @@ void sampleStageGrid(const World& world, const HydrologyStage& s, std::vector<fl
     if (moisture) moisture->resize(heights.size());
     const double low = world.elevation.minMeters;
     const double span = world.elevation.maxMeters - low;
-    const auto rowOf = [&](std::size_t r) { return samplePoint(std::int64_t(r), s.factor, s.mapHeight); };
+    const auto rowOf = [&](std::size_t r) {
+        return samplePoint(std::int64_t(r), s.factor, s.mapHeight);
+    };
     const auto store = [&](std::size_t stack, std::size_t r, std::size_t c0, const double* values,
                            std::size_t n) {
-        float* out = (stack == 0 ? heights.data() : moisture->data()) + r * width + c0;
+        if (stack == 1) {
+            std::transform(values, values + n, moisture->data() + r * width + c0,
+                           [](double v) { return static_cast<float>(v); });
+            return;
+        }
         // The generator's own expression (generateTile), so a factor-1 grid holds the map's
         // heights bit for bit.
-        for (std::size_t c = 0; c < n; ++c)
-            out[c] = static_cast<float>(stack == 0 ? low + span * values[c] : values[c]);
+        std::transform(values, values + n, heights.data() + r * width + c0,
+                       [&](double v) { return static_cast<float>(low + span * v); });
     };
+    const auto rows = std::size_t(s.gridHeight);
     if (moisture)
-        sampleGrid({&fields.height, &fields.moisture}, cols, std::size_t(s.gridHeight), rowOf, store);
+        sampleGrid({&fields.height, &fields.moisture}, cols, rows, rowOf, store);
     else
-        sampleGrid({&fields.height}, cols, std::size_t(s.gridHeight), rowOf, store);
+        sampleGrid({&fields.height}, cols, rows, rowOf, store);
 }
 
 /// Runs the landscape evolution on `dem` in place and keeps what the tiles need: the eroded
@@ -137,7 +144,8 @@ std::uint64_t hydrologyStageBytes(const World& world) {
     const std::int64_t f = hydrologyFactor(world);
     const auto cells = static_cast<std::uint64_t>(ceilDiv(world.map.wholeWidth(), f) *
                                                   ceilDiv(world.map.wholeHeight(), f));
-    return cells * (kStageBytesPerCell + (world.hydrology.erosion.enabled ? kErodedBytesPerCell : 0));
+    const std::uint64_t eroded = world.hydrology.erosion.enabled ? kErodedBytesPerCell : 0;
+    return cells * (kStageBytesPerCell + eroded);
 }
 
 HydrologyStage computeHydrology(const World& world) {

@@ -75,15 +75,16 @@ TEST(HydrologyStageCliTest, PiecesReadingTheStageFileWriteTheBytesOfPiecesComput
             const auto computed = terragrid(dir, args + " --out-dir computed --threads 1");
             ASSERT_EQ(computed.exitCode, 0) << computed.err;
             // Other threads and tiles too: the stage read is the stage computed.
-            const auto read = terragrid(dir, args + " --out-dir read --threads 2 --set map.tile_size=64"
+            const auto read = terragrid(dir, args + " --out-dir read --threads 2"
+                                                    " --set map.tile_size=64"
                                                     " --hydrology-stage stage.tgh");
             ASSERT_EQ(read.exitCode, 0) << read.err;
             const auto expected = outputsOf(dir / "computed");
             ASSERT_EQ(expected.size(), 12u);  // the eleven asked for and classes.tif.aux.xml
             EXPECT_EQ(outputsOf(dir / "read"), expected) << piece << settings;
             // The pieces did read the file: they report the times of the one stage it holds.
-            const json times = json::parse(test::readFile(dir / "read/stats.json"))["hydrology"]
-                                                                                  ["timing_seconds"];
+            const json stats = json::parse(test::readFile(dir / "read/stats.json"));
+            const json times = stats["hydrology"]["timing_seconds"];
             if (stageTimes.is_null()) stageTimes = times;
             EXPECT_EQ(times, stageTimes) << piece << settings;
             std::filesystem::remove_all(dir / "computed");
@@ -95,8 +96,8 @@ TEST(HydrologyStageCliTest, PiecesReadingTheStageFileWriteTheBytesOfPiecesComput
 TEST(HydrologyStageCliTest, AStageFileOfAnotherMapIsRefusedBeforeAnythingIsCreated) {
     test::TempDir dir;
     ASSERT_EQ(terragrid(dir, "hydrology-stage -q --out stage.tgh" + kMap).exitCode, 0);
-    for (const std::string& other : {std::string(" --set seed=14"), std::string(" --set map.width=241"),
-                                     std::string(" --set hydrology.min_lake_depth=3")}) {
+    for (const char* other :
+         {" --set seed=14", " --set map.width=241", " --set hydrology.min_lake_depth=3"}) {
         const auto r = terragrid(dir, kMap + other + " --hydrology-stage stage.tgh --out-dir out");
         EXPECT_EQ(r.exitCode, 2) << other;
         EXPECT_THAT(r.err, testing::MatchesRegex(
@@ -156,8 +157,8 @@ TEST(HydrologyStageCliTest, WithoutHydrologyThereIsNoStageToWriteOrRead) {
 
 TEST(HydrologyStageCliTest, AFailedWriteLeavesTheOlderStageFileAndNoTemporaryFile) {
     test::TempDir dir;
-    ASSERT_EQ(terragrid(dir, "hydrology-stage -q --out stage.tgh" + kMap + " --set seed=1").exitCode,
-              0);
+    const auto first = terragrid(dir, "hydrology-stage -q --out stage.tgh" + kMap + " --set seed=1");
+    ASSERT_EQ(first.exitCode, 0) << first.err;
     const std::string older = test::readFile(dir / "stage.tgh");
     std::vector<std::string> args{"hydrology-stage", "--out", "stage.tgh", "--width", "240",
                                   "--height", "180", "--set", "hydrology.enabled=true"};
