@@ -155,7 +155,7 @@ const std::string kWaterFiles =
     R"("water_depth.tif", "rivers.geojson", "lakes.geojson", "water_mask.png", "preview.png"])";
 
 TEST(DryRunTest, MemoryEstimateIsAboveThePeakOfRealRunsWithHydrology) {
-    const std::vector<std::string> common{"--width", "1536", "--height", "1024", "--threads",
+    const std::vector<std::string> common{"--width", "1024", "--height", "768", "--threads",
                                           "2", "-q", "--set", "hydrology.enabled=true",
                                           "--set", kWaterFiles};
     for (const std::vector<std::string>& extra :
@@ -175,7 +175,7 @@ TEST(DryRunTest, MemoryEstimateIsAboveThePeakOfRealRunsWithHydrology) {
 
 TEST(DryRunTest, TheStageCommandAndRunsReadingItStayBelowTheirEstimates) {
     test::TempDir dir;
-    const std::vector<std::string> map{"--width", "2048", "--height", "1536", "--threads", "2",
+    const std::vector<std::string> map{"--width", "1536", "--height", "1024", "--threads", "2",
                                        "-q", "--set", "hydrology.enabled=true", "--set",
                                        "hydrology.erosion.enabled=true", "--set",
                                        "hydrology.erosion.steps=3"};
@@ -184,7 +184,7 @@ TEST(DryRunTest, TheStageCommandAndRunsReadingItStayBelowTheirEstimates) {
     const auto stage = terragrid(dir, stageArgs);
     ASSERT_EQ(stage.exit.shellCode(), 0) << stage.err;
     const StagePlan plan =
-        planStage(defaultConfig({"map.width=2048", "map.height=1536", "hydrology.enabled=true",
+        planStage(defaultConfig({"map.width=1536", "map.height=1024", "hydrology.enabled=true",
                                  "hydrology.erosion.enabled=true"}),
                   "stage.tgh");
     const auto stagePeak = std::uint64_t(stage.exit.maxRssKiB) * 1024;
