@@ -120,7 +120,10 @@ TEST(HydrologyStageCliTest, ADamagedOrTruncatedStageFileIsRefusedWithExitTwo) {
     const std::string cut = bytes.substr(0, bytes.size() - 100);
     std::string damaged = bytes;
     damaged[damaged.size() / 2] ^= 0x40;
+    std::string later = bytes;
+    later[16] = 2;  // the format version, little-endian
     const std::pair<std::string, std::string> cases[] = {
+        {later, "has stage format version 2, and this terragrid reads version 1 only"},
         {cut, "is truncated: it holds " + std::to_string(cut.size()) +
                   " bytes, and its header describes " + std::to_string(bytes.size())},
         {damaged, "is damaged: its "},
