@@ -32,7 +32,7 @@
 #include <array>
 #include <bit>
 #include <cerrno>
-#include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <span>
 #include <stdexcept>
