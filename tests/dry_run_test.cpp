@@ -173,7 +173,7 @@ TEST(DryRunTest, MemoryEstimateIsAboveThePeakOfRealRunsWithHydrology) {
     }
 }
 
-TEST(DryRunTest, TheStageCommandAndRunsReadingItStayBelowTheirEstimates) {
+TEST(DryRunTest, MemoryEstimateIsAboveThePeakOfTheStageCommandAndOfRunsReadingIt) {
     test::TempDir dir;
     const std::vector<std::string> map{"--width", "1536", "--height", "1024", "--threads", "2",
                                        "-q", "--set", "hydrology.enabled=true", "--set",
