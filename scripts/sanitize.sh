@@ -108,15 +108,15 @@ fi
 
 if [ "$mode" = asan ]; then
   # Every test but two kinds, which the normal suite runs:
-  # - DryRunTest.MemoryEstimateIsAboveThePeakOfRealRuns compares the --dry-run memory estimate
+  # - DryRunTest.MemoryEstimateIsAboveThePeakOf* compare the --dry-run memory estimates
   #   with the peak RSS of real CLI runs, and an ASan process's RSS also holds shadow memory,
   #   redzones and the free quarantine (2-4x the real peak here), which no estimate of
   #   terragrid's own memory should include;
-  # - ProcessLimitTest runs the CLI under `ulimit -v` / `ulimit -d` of a few hundred MB, and an
-  #   ASan process reserves terabytes of address space for its shadow at start, so it cannot
-  #   even start under such a limit.
+  # - ProcessLimitTest (and HydrologyStageCliTest.AStageThatCannotFit*) run the CLI under
+  #   `ulimit -v` / `ulimit -d` of a few hundred MB, and an ASan process reserves terabytes of
+  #   address space for its shadow at start, so it cannot even start under such a limit.
   ctest --test-dir "$build" --output-on-failure --parallel "$(nproc)" \
-    -E '^DryRunTest\.MemoryEstimateIsAboveThePeakOfRealRuns$|ProcessLimitTest\.' "$@"
+    -E '^DryRunTest\.MemoryEstimateIsAboveThePeakOf|ProcessLimitTest\.|^HydrologyStageCliTest\.AStageThatCannotFit' "$@"
   exit
 fi
 

@@ -8,11 +8,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
 #include "child_process.hpp"
 #include "terragrid/config/loader.hpp"
+#include "terragrid/app/hydrology_stage_job.hpp"
 #include "terragrid/app/plan.hpp"
 #include "test_support.hpp"
 
@@ -47,6 +49,8 @@ TEST(DryRunTest, PrintsThePlanAndCreatesNothing) {
         EXPECT_THAT(r.out, HasSubstr("new/out/" + test::firstFileOf(entry))) << entry;
     EXPECT_THAT(r.out, HasSubstr("new/out/height.r16"));
     EXPECT_THAT(r.out, HasSubstr("(compressed)"));
+    EXPECT_THAT(r.out, testing::ContainsRegex("new/out/rivers.geojson +up to [0-9.]+ [KMG]iB "
+                                              "\\(most water\\)\n"));
     EXPECT_THAT(r.out, testing::ContainsRegex("disk:    up to [0-9.]+ [KMG]iB; [0-9.]+ [KMGT]iB "
                                               "free in '[^']+'\n"));
     EXPECT_THAT(r.out, testing::ContainsRegex("memory:  up to [0-9.]+ [MG]iB \\(program .*\\); "
@@ -142,6 +146,109 @@ TEST(DryRunTest, MemoryEstimateIsAboveThePeakOfRealRuns) {
         EXPECT_GE(estimate, peak) << testing::PrintToString(args);
         // An estimate, not a blanket: within a few times the real peak.
         EXPECT_LT(estimate, 3 * peak + (32u << 20)) << testing::PrintToString(args);
+    }
+}
+
+/// Water outputs of the hydrology runs below.
+const std::string kWaterFiles =
+    R"(output.files=["height.tif", "classes.tif", "stats.json", "flow.tif", "water.tif", )"
+    R"("water_depth.tif", "rivers.geojson", "lakes.geojson", "water_mask.png", "preview.png"])";
+
+TEST(DryRunTest, MemoryEstimateIsAboveThePeakOfRealRunsWithHydrology) {
+    const std::vector<std::string> common{"--width", "1024", "--height", "768", "--threads",
+                                          "2", "-q", "--set", "hydrology.enabled=true",
+                                          "--set", kWaterFiles};
+    for (const std::vector<std::string>& extra :
+         // Without erosion the raw noise is full of pits: many lakes.
+         {std::vector<std::string>{"--set", "hydrology.min_lake_area=0"},
+          // Erosion's arrays: the steps change its time, not its memory.
+          {"--set", "hydrology.erosion.enabled=true", "--set", "hydrology.erosion.steps=3"},
+          {"--set", "hydrology.resolution=2", "--set", "hydrology.rainfall=moisture",
+           "--set", "hydrology.sea_level=0.3"}}) {
+        std::vector<std::string> args = common;
+        args.insert(args.end(), extra.begin(), extra.end());
+        const auto [estimate, peak] = estimateAndPeak(args);
+        EXPECT_GE(estimate, peak) << testing::PrintToString(extra);
+        EXPECT_LT(estimate, 3 * peak + (32u << 20)) << testing::PrintToString(extra);
+    }
+}
+
+TEST(DryRunTest, MemoryEstimateIsAboveThePeakOfTheStageCommandAndOfRunsReadingIt) {
+    test::TempDir dir;
+    const std::vector<std::string> map{"--width", "1536", "--height", "1024", "--threads", "2",
+                                       "-q", "--set", "hydrology.enabled=true", "--set",
+                                       "hydrology.erosion.enabled=true", "--set",
+                                       "hydrology.erosion.steps=3"};
+    std::vector<std::string> stageArgs{"hydrology-stage", "--out", "stage.tgh"};
+    stageArgs.insert(stageArgs.end(), map.begin(), map.end());
+    const auto stage = terragrid(dir, stageArgs);
+    ASSERT_EQ(stage.exit.shellCode(), 0) << stage.err;
+    const StagePlan plan =
+        planStage(defaultConfig({"map.width=1536", "map.height=1024", "hydrology.enabled=true",
+                                 "hydrology.erosion.enabled=true"}),
+                  "stage.tgh");
+    const auto stagePeak = std::uint64_t(stage.exit.maxRssKiB) * 1024;
+    EXPECT_GE(plan.memoryBytes, stagePeak);
+    EXPECT_LT(plan.memoryBytes, 3 * stagePeak);
+    EXPECT_LE(std::filesystem::file_size(dir / "stage.tgh"), plan.fileBytes);
+
+    // A shard reading the stage holds the finished stage, not what computing it takes.
+    std::vector<std::string> shard = map;
+    shard.insert(shard.end(), {"--shard", "1/4", "--hydrology-stage",
+                               (dir / "stage.tgh").string(), "--set", kWaterFiles});
+    const auto [estimate, peak] = estimateAndPeak(shard);
+    EXPECT_GE(estimate, peak);
+    EXPECT_LT(estimate, 3 * peak + (32u << 20));
+    // ... less than the same shard computing the stage would.
+    std::vector<std::string> computing = map;
+    computing.insert(computing.end(),
+                     {"--shard", "1/4", "--set", kWaterFiles, "--dry-run=json"});
+    const auto dry = terragrid(dir, computing);
+    EXPECT_LT(estimate, nlohmann::json::parse(dry.out)["memory"]["bytes"].get<std::uint64_t>());
+}
+
+// rivers.geojson and lakes.geojson: how much water there is is known only once the stage
+// has run, so their bounds are of the most water the map can hold. Real files stay below them
+// on maps made to hold much water (a river wherever water flows, every pit a lake), with long
+// coordinates and on a coarse grid; with a river through every cell, the rivers' bound is
+// within a few times the file where the coordinates are round numbers (the bound takes every
+// point at the longest text of the map's coordinates, as 0.44999999999999996 is).
+TEST(DryRunTest, WaterVectorBoundsHoldTheMostWaterTheMapCanHold) {
+    const std::vector<std::string> most{"--set", "hydrology.enabled=true", "--set",
+                                        "hydrology.river_threshold=0.01", "--set",
+                                        "hydrology.min_lake_area=0", "--set",
+                                        R"(output.files=["rivers.geojson", "lakes.geojson"])"};
+    struct Case {
+        std::vector<std::string> map;
+        bool roundCoordinates = true;
+    };
+    for (const auto& [map, roundCoordinates] :
+         {Case{{"--width", "300", "--height", "200"}},
+          Case{{"--width", "257", "--height", "131", "--set", "map.cell_size=0.3", "--set",
+                "map.origin=[0.1, 0.7]"},
+               false},
+          Case{{"--width", "400", "--height", "300", "--set", "hydrology.resolution=3"}},
+          Case{{"--width", "200", "--height", "200", "--set", "hydrology.sea_level=0.4",
+                "--set", "hydrology.erosion.enabled=true", "--set",
+                "hydrology.erosion.steps=5"}}}) {
+        test::TempDir dir;
+        std::vector<std::string> args = map;
+        args.insert(args.end(), most.begin(), most.end());
+        args.insert(args.end(), {"--out-dir", "out", "-q"});
+        const auto real = terragrid(dir, args);
+        ASSERT_EQ(real.exit.shellCode(), 0) << real.err;
+        args.push_back("--dry-run=json");
+        const auto plan = nlohmann::json::parse(terragrid(dir, args).out);
+        for (const auto& output : plan["outputs"]) {
+            const auto bound = output["bytes"].get<std::uintmax_t>();
+            const auto bytes = std::filesystem::file_size(dir / output["path"].get<std::string>());
+            EXPECT_TRUE(output["most_water"].get<bool>());
+            EXPECT_FALSE(output["compressed"].get<bool>());
+            EXPECT_LE(bytes, bound) << output["path"] << testing::PrintToString(map);
+            if (output["file"] == "rivers.geojson" && roundCoordinates) {
+                EXPECT_LT(bound, 8 * bytes) << testing::PrintToString(map);
+            }
+        }
     }
 }
 

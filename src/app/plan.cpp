@@ -81,20 +81,20 @@ Bytes coverageMemory(const Config& config, int threads) {
     return sampled * 40 + Bytes(threads) * 1024 * 2 * kRowsPerColumn;
 }
 
-std::vector<MemoryPart> memoryOf(const Config& config, const Config& generated, int threads) {
-    // The program, its libraries and TBB's threads, as measured on small runs, and PROJ's
-    // database while output.crs is looked up (about 14 MiB of the peak).
-    constexpr Bytes kProgram = 32 * kMiB;
+std::vector<MemoryPart> memoryOf(const Config& config, const Config& generated, int threads,
+                                 bool stageFromFile) {
     MemoryTally m;
-    m.add("program", kProgram);
+    m.add("program", kProgramMemoryBytes);
     m.add("tiles in flight", tileMemory(generated, threads));
     m.add("previews", writersMemory(generated, threads, MemoryGroup::Previews));
     m.add("walkable regions", regionMemory(generated));
     m.add("writers", writersMemory(generated, threads, MemoryGroup::Writers));
     m.add("overviews", overviewsMemory(generated, threads));
     m.add("coverage sample", coverageMemory(config, threads));
-    // Of the whole configured map: every window and shard computes the same stage.
-    m.add("hydrology stage", hydrologyMemoryBytes(config));
+    // Of the whole configured map: every window and shard computes the same stage, or reads
+    // it from a file and holds only the finished stage.
+    m.add("hydrology stage",
+          stageFromFile ? hydrologyStageBytes(config) : hydrologyMemoryBytes(config));
     return std::move(m.parts);
 }
 
@@ -108,7 +108,7 @@ std::uint64_t RunPlan::diskBytes() const noexcept {
 std::uint64_t RunPlan::certainDiskBytes() const noexcept {
     return std::accumulate(outputs.begin(), outputs.end(), Bytes(0),
                            [](Bytes sum, const PlannedOutput& o) {
-                               return o.compressed ? sum : sum + o.bytes;
+                               return o.compressed || o.mostWater ? sum : sum + o.bytes;
                            });
 }
 
@@ -117,7 +117,7 @@ std::uint64_t RunPlan::memoryBytes() const noexcept {
                            [](Bytes sum, const MemoryPart& p) { return sum + p.bytes; });
 }
 
-RunPlan planRun(const Config& config, const MapWindow& window, int threads) {
+RunPlan planRun(const Config& config, const MapWindow& window, int threads, bool stageFromFile) {
     threads = std::max(threads, 1);
     const Config generated = windowConfig(config, window.cells);
     RunPlan plan;
@@ -130,7 +130,7 @@ RunPlan planRun(const Config& config, const MapWindow& window, int threads) {
     plan.directory = config.output.directory;
     for (OutputFile file : generated.output.files)
         plan.outputs.push_back(driverFor(file).diskBound(generated));
-    plan.memory = memoryOf(config, generated, threads);
+    plan.memory = memoryOf(config, generated, threads, stageFromFile);
     return plan;
 }
 

@@ -3,6 +3,7 @@
 
 #include <sys/statvfs.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -115,7 +116,12 @@ std::vector<std::string> planWarnings(const RunPlan& plan, const Resources& reso
         plan.certainDiskBytes() > *resources.freeDiskBytes)
         return {};
     return {"the run may need up to " + formatBytes(plan.diskBytes()) + " on disk in " +
-            quoted(plan.directory) + " if its compressed outputs do not compress, and only " +
+            quoted(plan.directory) + " if its compressed outputs do not compress" +
+            (std::any_of(plan.outputs.begin(), plan.outputs.end(),
+                         [](const PlannedOutput& o) { return o.mostWater; })
+                 ? " and its water fills the map"
+                 : "") +
+            ", and only " +
             freeSpaceText(plan, resources) + "; it may fail with a full disk (older outputs "
             "then stay as they are)"};
 }

@@ -31,6 +31,7 @@ std::string outputLine(const PlannedOutput& o, std::size_t pathWidth) {
     line += "up to " + formatBytes(o.bytes);
     if (o.files > 1) line += " in " + number(o.files) + " files";
     if (o.compressed) line += " (compressed)";
+    if (o.mostWater) line += " (most water)";
     return line + "\n";
 }
 
@@ -56,6 +57,10 @@ std::string planText(const RunPlan& plan, const Resources& resources) {
     text += "map:     " + sizeLine(plan) + "\n";
     text += "outputs: into '" + plan.directory + "', each an upper bound; (compressed): bounded by "
             "its uncompressed size, usually much smaller\n";
+    if (std::any_of(plan.outputs.begin(), plan.outputs.end(),
+                    [](const PlannedOutput& o) { return o.mostWater; }))
+        text += "         (most water): bounded by the most water the map can hold (a river "
+                "through every hydrology cell, lakes around them), usually much smaller\n";
     std::size_t pathWidth = 0;
     for (const PlannedOutput& o : plan.outputs) pathWidth = std::max(pathWidth, o.path.size());
     for (const PlannedOutput& o : plan.outputs) text += outputLine(o, pathWidth);
@@ -76,7 +81,8 @@ std::string planJson(const RunPlan& plan, const Resources& resources) {
                            {"path", o.path},
                            {"files", o.files},
                            {"bytes", o.bytes},
-                           {"compressed", o.compressed}});
+                           {"compressed", o.compressed},
+                           {"most_water", o.mostWater}});
     Json parts = Json::array();
     for (const MemoryPart& part : plan.memory)
         parts.push_back({{"what", part.what}, {"bytes", part.bytes}});

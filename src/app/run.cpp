@@ -12,6 +12,7 @@
 #include "io/sinks.hpp"
 #include "pipeline/stopwatch.hpp"
 #include "terragrid/config/terrain_messages.hpp"
+#include "terragrid/io/hydrology_stage_file.hpp"
 #include "terragrid/io/outputs.hpp"
 #include "terragrid/pipeline/regions.hpp"
 #include "terragrid/pipeline/stats.hpp"
@@ -206,7 +207,8 @@ Json statsJson(const RunFacts& f) {
 /// Generates `generated` (config itself, or the window of it) into every output; terrain
 /// thresholds come from the whole configured map.
 RunReport runPiece(const Config& config, const MapWindow* window, const Config& generated,
-                   const ProgressFn& progress, const FileWrittenFn& written) {
+                   const ProgressFn& progress, const FileWrittenFn& written,
+                   const std::string& stageFile) {
     const auto start = Clock::now();
     RunTimes times;
     // Resolving coverage targets can fail (a ConfigError to the user): before anything touches
@@ -220,10 +222,13 @@ RunReport runPiece(const Config& config, const MapWindow* window, const Config& 
     times.terrainSeconds = secondsSince(start);
     const Terrain* rules = terrain ? &*terrain : nullptr;
     // The whole-map stage, of the configured map: a window reads its cells from the same
-    // stage as the single run, so the pieces mosaic exactly.
+    // stage as the single run, so the pieces mosaic exactly. Computed, or read from the file
+    // the stage command wrote (the same bits).
     std::optional<HydrologyStage> hydrology;
     const auto hydrologyStart = Clock::now();
-    if (config.hydrology.enabled) hydrology.emplace(computeHydrology(config));
+    if (config.hydrology.enabled)
+        hydrology.emplace(stageFile.empty() ? computeHydrology(config)
+                                            : readHydrologyStage(config, stageFile));
     times.hydrologySeconds = secondsSince(hydrologyStart);
     const HydrologyStage* water = hydrology ? &*hydrology : nullptr;
 
@@ -286,14 +291,15 @@ RunReport runPiece(const Config& config, const MapWindow* window, const Config& 
 }  // namespace
 
 RunReport runMap(const Config& config, const ProgressFn& progress,
-                 const FileWrittenFn& written) {
-    return runPiece(config, nullptr, config, progress, written);
+                 const FileWrittenFn& written, const std::string& hydrologyStageFile) {
+    return runPiece(config, nullptr, config, progress, written, hydrologyStageFile);
 }
 
 RunReport runMap(const Config& config, const MapWindow& window, const ProgressFn& progress,
-                 const FileWrittenFn& written) {
+                 const FileWrittenFn& written, const std::string& hydrologyStageFile) {
     checkWindow(config, window);
-    return runPiece(config, &window, windowConfig(config, window.cells), progress, written);
+    return runPiece(config, &window, windowConfig(config, window.cells), progress, written,
+                    hydrologyStageFile);
 }
 
 }  // namespace terragrid

@@ -1,8 +1,10 @@
 // terragrid: command-line front end. Parses options, loads and validates the config, generates
 // the map (or one window of it: --region, --shard) into the output sinks, with progress on
 // stderr, and commits the files. Before anything is created, the run's plan (plan.hpp) is
-// checked against free disk and memory; --dry-run prints it instead of running. Two commands do
-// less: `validate` only loads and checks a config, `schema` prints the config's JSON Schema.
+// checked against free disk and memory; --dry-run prints it instead of running. Three commands
+// do less: `validate` only loads and checks a config, `schema` prints the config's JSON Schema,
+// `hydrology-stage` writes the whole-map hydrology stage to a file that runs read
+// (--hydrology-stage) instead of computing it, the first step of a job array of shards.
 // Exit codes: 0 success, 1 runtime or output failure, 2 usage or config error or a run that
 // cannot fit, 128 + N stopped by signal N (stop_signals.hpp).
 
@@ -21,10 +23,12 @@
 #include <unistd.h>
 
 #include "terragrid/config/loader.hpp"
+#include "terragrid/app/hydrology_stage_job.hpp"
 #include "terragrid/app/plan.hpp"
 #include "terragrid/app/progress.hpp"
 #include "terragrid/app/run.hpp"
 #include "terragrid/app/stop_signals.hpp"
+#include "terragrid/io/hydrology_stage_file.hpp"
 #include "terragrid/version.hpp"
 #include "terragrid/model/window.hpp"
 #include "cli/std_streams.hpp"
@@ -50,13 +54,15 @@ struct UsageError : std::runtime_error {
 };
 
 /// What the command line asks for: generate a map (no command), or one of the commands.
-enum class Command { Run, Validate, Schema };
+enum class Command { Run, Validate, Schema, HydrologyStage };
 
 struct CommandInfo {
     Command command;
     std::string_view name;
 };
-constexpr CommandInfo kCommands[] = {{Command::Validate, "validate"}, {Command::Schema, "schema"}};
+constexpr CommandInfo kCommands[] = {{Command::Validate, "validate"},
+                                     {Command::Schema, "schema"},
+                                     {Command::HydrologyStage, "hydrology-stage"}};
 
 /// --progress: auto draws a bar when stderr is a terminal and the run is not --quiet.
 enum class ProgressMode { Auto, Bar, Json, None };
@@ -83,6 +89,10 @@ struct CliOptions {
     std::optional<CellWindow> region;  // --region, checked against the map once it is loaded
     std::optional<Shard> shard;        // --shard
     DryRun dryRun = DryRun::No;
+    /// --hydrology-stage: the stage file a run reads instead of computing the stage.
+    std::optional<std::string> stageFile;
+    /// hydrology-stage's --out: the stage file it writes.
+    std::optional<std::string> stageOut;
     /// Bad values of the flags above, reported together with the config's problems.
     std::vector<std::string> flagProblems;
 };
@@ -112,6 +122,11 @@ void addQuietOption(po::options_description& d, const char* what) {
     d.add_options()("quiet,q", what);
 }
 
+void addThreadsOption(po::options_description& d) {
+    d.add_options()("threads,j", po::value<int>()->value_name("N"),
+                    "worker threads (default: every core); the output does not depend on it");
+}
+
 /// The options of `command`, as --help shows them.
 po::options_description describeOptions(Command command) {
     po::options_description d("Options");
@@ -120,9 +135,7 @@ po::options_description describeOptions(Command command) {
         case Command::Run:
             d.add_options()("version", "print the version and exit");
             addConfigOptions(d);
-            d.add_options()
-                ("threads,j", po::value<int>()->value_name("N"),
-                 "worker threads (default: every core); the output does not depend on it");
+            addThreadsOption(d);
             addQuietOption(d, "print nothing on success (not even notes or the progress bar)");
             d.add_options()
                 ("progress", po::value<std::string>()->value_name("MODE"),
@@ -136,6 +149,9 @@ po::options_description describeOptions(Command command) {
                 ("shard", po::value<std::string>()->value_name("K/N"),
                  "generate only shard K of N (K from 0 to N-1): the K-th of N equal bands of "
                  "tile rows; give each shard its own --out-dir")
+                ("hydrology-stage", po::value<std::string>()->value_name("FILE"),
+                 "read the whole-map hydrology stage from FILE (made by 'terragrid "
+                 "hydrology-stage' with the same config) instead of computing it")
                 ("dry-run", po::value<std::string>()->implicit_value("text")->value_name("FORMAT"),
                  "print the plan (size, tiles, threads, each output with an upper bound on its "
                  "size, disk and memory estimates against what is free) and exit without "
@@ -148,6 +164,18 @@ po::options_description describeOptions(Command command) {
             addQuietOption(d, "print nothing when the config is valid (not even notes)");
             break;
         case Command::Schema:
+            break;
+        case Command::HydrologyStage:
+            d.add_options()("out", po::value<std::string>()->value_name("FILE"),
+                            "the stage file to write (required); replaced only when complete");
+            addConfigOptions(d);
+            addThreadsOption(d);
+            addQuietOption(d, "print nothing on success (not even notes)");
+            d.add_options()(
+                "dry-run", po::value<std::string>()->implicit_value("text")->value_name("FORMAT"),
+                "print the plan (the grid, an upper bound on the file's size, the memory, "
+                "against what is free) and exit without writing anything; --dry-run=json "
+                "prints it as JSON");
             break;
     }
     return d;
@@ -203,7 +231,8 @@ void printHelp(Command command, const po::options_description& d) {
             std::cout << ": generate a tiled terrain heightmap from a JSON config.\n\n"
                       << usageLines("terragrid", d)
                       << "       terragrid validate [FILE] [OPTION...]\n"
-                         "       terragrid schema\n\n"
+                         "       terragrid schema\n"
+                         "       terragrid hydrology-stage --out FILE [OPTION...]\n\n"
                          "Commands:\n"
                          "  validate [FILE]   check a config (FILE, or the built-in default) "
                          "with the options\n"
@@ -211,6 +240,9 @@ void printHelp(Command command, const po::options_description& d) {
                          "nothing\n"
                          "  schema            print the config's JSON Schema "
                          "(configs/schema.json)\n"
+                         "  hydrology-stage   compute the whole-map hydrology stage once into "
+                         "a file that\n"
+                         "                    runs and shards read with --hydrology-stage\n"
                          "  (terragrid COMMAND --help describes each)\n\n"
                       << d
                       << "\nWith no options terragrid runs the built-in default config and "
@@ -233,6 +265,17 @@ void printHelp(Command command, const po::options_description& d) {
                       << "\nconfigs/schema.json is this output: terragrid schema > "
                          "configs/schema.json\n\n"
                       << d;
+            break;
+        case Command::HydrologyStage:
+            std::cout << ": compute the hydrology stage of a map once, for its shards.\n\n"
+                      << usageLines("terragrid hydrology-stage", d)
+                      << "\nComputes the whole-map hydrology stage (lakes, rivers, erosion) of "
+                         "the config the\noptions describe and writes it to --out FILE. Runs "
+                         "and shards of the same config\nthen read it with '--hydrology-stage "
+                         "FILE' instead of each computing it, and\nwrite the same bytes. A job "
+                         "array runs this first (README: Running shards as a\njob array).\n\n"
+                      << d << "\n"
+                      << kNotesHelp << kExitCodesHelp;
             break;
     }
 }
@@ -261,7 +304,8 @@ Command commandOf(int argc, char** argv) {
     for (const auto& [command, name] : kCommands)
         if (word == name) return command;
     throw UsageError("unknown command '" + std::string(word) +
-                     "' (commands: validate, schema; a config file goes after --config)");
+                     "' (commands: validate, schema, hydrology-stage; a config file goes after "
+                     "--config)");
 }
 
 ProgressMode progressModeOf(const std::string& text) {
@@ -358,6 +402,11 @@ std::optional<CliOptions> parseArgs(int argc, char** argv) {
     o.overrides = keyOverrides(vm);
     o.quiet = vm.count("quiet") > 0;
     o.printConfig = vm.count("print-config") > 0;
+    if (vm.count("hydrology-stage")) o.stageFile = vm["hydrology-stage"].as<std::string>();
+    if (vm.count("out")) o.stageOut = vm["out"].as<std::string>();
+    if (command == Command::HydrologyStage && !o.stageOut)
+        throw UsageError("'terragrid hydrology-stage' needs '--out FILE', the stage file to write",
+                         argv[1]);
     parseProgressAndWindow(vm, o);
     if (vm.count("threads")) {
         o.threads = vm["threads"].as<int>();
@@ -467,7 +516,8 @@ void printWarnings(const std::vector<std::string>& warnings) {
 std::optional<int> checkPlan(const CliOptions& options, const Config& config,
                              const std::optional<MapWindow>& window, int threads) {
     const RunPlan plan =
-        planRun(config, window ? *window : MapWindow{wholeMap(config.map), std::nullopt}, threads);
+        planRun(config, window ? *window : MapWindow{wholeMap(config.map), std::nullopt}, threads,
+                options.stageFile.has_value());
     const Resources resources = probeResources(config.output.directory);
     const std::vector<std::string> shortfalls = planShortfalls(plan, resources);
     if (options.dryRun == DryRun::No) {
@@ -481,6 +531,53 @@ std::optional<int> checkPlan(const CliOptions& options, const Config& config,
     printShortfalls(shortfalls);
     printWarnings(planWarnings(plan, resources));
     return shortfalls.empty() ? kExitOk : kExitUsage;
+}
+
+/// "1024 x 1024 cells" of a stage, with its grid when it is coarser.
+std::string stageSummary(const Config& config, const StageReport& report) {
+    const HydrologyFacts& f = report.facts;
+    std::string text = std::to_string(config.map.width) + " x " +
+                       std::to_string(config.map.height) + " cells";
+    if (f.factor > 1)
+        text += " (a " + std::to_string(f.gridWidth) + " x " + std::to_string(f.gridHeight) +
+                " grid, " + std::to_string(f.factor) + " cells a side each)";
+    char seconds[32];
+    std::snprintf(seconds, sizeof seconds, "%.2f s", report.seconds);
+    return text + ", " + std::to_string(f.lakes) + " lakes, " + std::to_string(f.riverCells) +
+           " river cells, " + seconds;
+}
+
+/// `terragrid hydrology-stage`: the stage of the config's whole map into --out.
+int writeStage(const CliOptions& options, const Config& config) {
+    if (!config.hydrology.enabled)
+        throw UsageError("'terragrid hydrology-stage' needs hydrology.enabled true (got false): "
+                         "without hydrology there is no stage to compute",
+                         "hydrology-stage");
+    if (options.dryRun != DryRun::No) {
+        const StagePlan plan = planStage(config, *options.stageOut);
+        const Resources resources = probeStageResources(plan);
+        std::cout << (options.dryRun == DryRun::Json ? stagePlanJson(plan, resources)
+                                                     : stagePlanText(plan, resources));
+        const auto shortfalls = stageShortfalls(plan, resources);
+        printShortfalls(shortfalls);
+        return shortfalls.empty() ? kExitOk : kExitUsage;
+    }
+    const StageReport report = writeStageFile(config, *options.stageOut);
+    if (!options.quiet)
+        std::cout << "terragrid: hydrology stage of " << stageSummary(config, report) << " -> "
+                  << *options.stageOut << " (" << formatBytes(report.bytes) << ")\n";
+    return kExitOk;
+}
+
+/// The stage file --hydrology-stage names, its header checked against the config (the run
+/// reads the rest and checks its data); empty without the option.
+std::string stageFileOf(const CliOptions& options, const Config& config) {
+    if (!options.stageFile) return {};
+    if (!config.hydrology.enabled)
+        throw UsageError("'--hydrology-stage' needs hydrology.enabled true (got false): a map "
+                         "without hydrology has no stage to read");
+    checkHydrologyStageFile(config, *options.stageFile);
+    return *options.stageFile;
 }
 
 int run(const CliOptions& options) {
@@ -500,14 +597,17 @@ int run(const CliOptions& options) {
     const int threads = options.threads > 0 ? options.threads : tbb::info::default_concurrency();
     tbb::global_control parallelism(tbb::global_control::max_allowed_parallelism,
                                     static_cast<std::size_t>(threads));
+    if (options.command == Command::HydrologyStage) return writeStage(options, config);
     const std::optional<MapWindow> window = windowOf(options, config);
     const MapConfig generated = window ? windowConfig(config, window->cells).map : config.map;
+    // The stage file's header before the plan, so a wrong file is told by --dry-run too.
+    const std::string stageFile = stageFileOf(options, config);
     if (const auto dryRunExit = checkPlan(options, config, window, threads)) return *dryRunExit;
     const auto progress = progressReporter(options, TileLayout(generated));
     const ProgressFn onTile = progress ? progress->callback() : ProgressFn();
     const FileWrittenFn onFile = progress ? progress->fileCallback() : FileWrittenFn();
-    const RunReport report =
-        window ? runMap(config, *window, onTile, onFile) : runMap(config, onTile, onFile);
+    const RunReport report = window ? runMap(config, *window, onTile, onFile, stageFile)
+                                    : runMap(config, onTile, onFile, stageFile);
     if (progress) progress->finish();
     if (!options.quiet)
         std::cout << formatSummary(config, window, generated, report) << "\n";
@@ -531,6 +631,9 @@ int runCommandLine(int argc, char** argv) {
         return kExitUsage;
     } catch (const PlanError& e) {
         printShortfalls(e.shortfalls());
+        return kExitUsage;
+    } catch (const HydrologyStageFileError& e) {
+        std::cerr << "terragrid: error: '--hydrology-stage': " << e.what() << "\n";
         return kExitUsage;
     } catch (const std::exception& e) {
         std::cerr << "terragrid: error: " << e.what() << "\n";

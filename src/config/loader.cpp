@@ -106,6 +106,17 @@ std::string configHash(Json document) {
     return fnv1a64Hex(dumpJson(document));
 }
 
+/// Hash of what the hydrology stage is a function of: the resolved document without the
+/// outputs and the terrain classes (read by the tiles only) and map.tile_size. A stage file
+/// (io/hydrology_stage_file.hpp) carries it, so shards writing other files, into other
+/// directories, still read the stage of their map, and never the stage of another.
+std::string hydrologyHash(Json document) {
+    document.erase("output");
+    document.erase("terrain");
+    document["map"].erase("tile_size");
+    return fnv1a64Hex(dumpJson(document));
+}
+
 ConfigError cannotRead(const std::string& path, const std::string& reason) {
     return ConfigError({"config: cannot read " + quote(path) + ": " + oneLine(reason)});
 }
@@ -160,7 +171,8 @@ LoadedConfig parseConfig(std::string_view text, std::string_view sourceName,
     Validation v = validate(document, written, problems);
     if (!problems.empty()) throw ConfigError(std::move(problems));
     v.config.resolvedJson = dumpJson(document, 2);
-    v.config.hash = configHash(document);
+    v.config.hydrologyHash = hydrologyHash(document);
+    v.config.hash = configHash(std::move(document));
     return std::move(v.config);
 }
 

@@ -3,14 +3,6 @@
 #include <algorithm>
 
 namespace terragrid {
-namespace {
-
-/// The map cell hydrology cell `index` was sampled at along one side (hydrology_stage.hpp).
-std::int64_t samplePoint(std::int64_t index, std::int64_t factor, std::int64_t cells) {
-    return std::min(index * factor + factor / 2, cells - 1);
-}
-
-}  // namespace
 
 void forEachRiverReach(
     const HydrologyStage& s,
@@ -18,8 +10,8 @@ void forEachRiverReach(
         visit) {
     const auto point = [&](std::uint32_t cell) {
         const auto i = std::int64_t(cell) % s.gridWidth, j = std::int64_t(cell) / s.gridWidth;
-        return MapCellPoint{samplePoint(i, s.factor, s.mapWidth),
-                            samplePoint(j, s.factor, s.mapHeight)};
+        return MapCellPoint{hydrologySamplePoint(i, s.factor, s.mapWidth),
+                            hydrologySamplePoint(j, s.factor, s.mapHeight)};
     };
     std::vector<std::uint8_t> river(s.strahler.size());
     for (std::size_t i = 0; i < river.size(); ++i) river[i] = s.strahler[i] != 0 ? 1 : 0;

@@ -45,24 +45,47 @@ struct WorldGrid {
     std::int64_t col0, row0;
 };
 
+/// The text of a FeatureCollection before its first feature, in the map's CRS.
+std::string collectionHead(const Config& config, std::string_view name) {
+    const Json crs{{"type", "name"},
+                   {"properties",
+                    {{"name", "urn:ogc:def:crs:EPSG::" + std::to_string(config.output.crs.epsg)}}}};
+    return R"({"type":"FeatureCollection","name":)" + Json(name).dump() + R"(,"crs":)" +
+           crs.dump() + R"(,"features":[)";
+}
+/// ... and after its last.
+constexpr std::string_view kCollectionTail = "]}\n";
+
+/// One reach of river as a feature; the disk bound measures its text (riversBound).
+Json riverFeature(std::uint8_t order, float discharge, double upstreamArea, Json line) {
+    return {{"type", "Feature"},
+            {"properties",
+             {{"strahler", order},
+              {"discharge_cells", discharge},
+              {"upstream_area", upstreamArea}}},
+            {"geometry", {{"type", "LineString"}, {"coordinates", std::move(line)}}}};
+}
+
+/// One lake as a feature; the disk bound measures its text (lakesBound).
+Json lakeFeature(std::uint32_t id, float surface, double area, Json polygons) {
+    return {{"type", "Feature"},
+            {"properties", {{"id", id}, {"surface_m", surface}, {"area", area}}},
+            {"geometry", {{"type", "MultiPolygon"}, {"coordinates", std::move(polygons)}}}};
+}
+
 /// A FeatureCollection written feature by feature (never the whole document in memory), in
 /// the map's CRS.
 class FeatureWriter {
 public:
-    FeatureWriter(AtomicFile& file, const Config& config, std::string_view name) : m_file(file) {
-        const Json crs{{"type", "name"},
-                       {"properties",
-                        {{"name", "urn:ogc:def:crs:EPSG::" + std::to_string(config.output.crs.epsg)}}}};
-        m_buffer = R"({"type":"FeatureCollection","name":)" + Json(name).dump() +
-                   R"(,"crs":)" + crs.dump() + R"(,"features":[)";
-    }
+    FeatureWriter(AtomicFile& file, const Config& config, std::string_view name)
+        : m_file(file), m_buffer(collectionHead(config, name)) {}
     void add(const Json& feature) {
         if (m_features++ > 0) m_buffer += ',';
         m_buffer += feature.dump();
         if (m_buffer.size() >= kFlushBytes) flush();
     }
     void close() {
-        m_buffer += "]}\n";
+        m_buffer += kCollectionTail;
         flush();
     }
 
@@ -89,13 +112,8 @@ void riverFeatures(const Config& config, const HydrologyStage& s, AtomicFile& fi
         Json line = Json::array();
         for (const MapCellPoint& p : points)
             line.push_back(Json::array({grid.centreX(p.col), grid.centreY(p.row)}));
-        features.add(
-            {{"type", "Feature"},
-             {"properties",
-              {{"strahler", reach.order},
-               {"discharge_cells", reach.discharge},
-               {"upstream_area", double(reach.discharge) * cellArea}}},
-             {"geometry", {{"type", "LineString"}, {"coordinates", std::move(line)}}}});
+        features.add(riverFeature(reach.order, reach.discharge, double(reach.discharge) * cellArea,
+                                  std::move(line)));
     });
     features.close();
 }
@@ -131,10 +149,7 @@ void lakeFeatures(const Config& config, const HydrologyStage& s, AtomicFile& fil
         }
         const double mapCells = double(cellsOf[id]) * double(s.factor * s.factor);
         features.add(
-            {{"type", "Feature"},
-             {"properties",
-              {{"id", id}, {"surface_m", s.lakes.surface[id]}, {"area", mapCells * cellArea}}},
-             {"geometry", {{"type", "MultiPolygon"}, {"coordinates", std::move(polygons)}}}});
+            lakeFeature(id, s.lakes.surface[id], mapCells * cellArea, std::move(polygons)));
         first = end;
     }
     features.close();
@@ -161,27 +176,81 @@ private:
     AtomicFile m_file;
 };
 
-/// Hydrology cells of the whole map, known from the config alone.
-std::uint64_t gridCells(const Config& config) {
-    const std::int64_t f = hydrologyFactor(config);
-    return std::uint64_t((config.map.wholeWidth() + f - 1) / f) *
-           std::uint64_t((config.map.wholeHeight() + f - 1) / f);
+/// The hydrology grid of the whole map, known from the config alone.
+struct GridSize {
+    explicit GridSize(const Config& config)
+        : factor(hydrologyFactor(config)),
+          mapWidth(config.map.wholeWidth()),
+          mapHeight(config.map.wholeHeight()),
+          width((mapWidth + factor - 1) / factor),
+          height((mapHeight + factor - 1) / factor) {}
+    std::uint64_t cells() const { return std::uint64_t(width) * std::uint64_t(height); }
+    std::int64_t factor, mapWidth, mapHeight, width, height;
+};
+
+std::uint64_t gridCells(const Config& config) { return GridSize(config).cells(); }
+
+// How much water there is is known only after the stage; the bounds are of the most water the
+// grid can hold, from the text the writers write (the same feature functions), so they are
+// true bounds for any map, and far above the files of real maps.
+
+/// The longest text nlohmann writes for a number the properties hold: a sign, 17 significant
+/// digits, the point and a three-digit exponent ("-1.2345678901234567e-308"), with a margin.
+constexpr std::uint64_t kNumberText = 25;
+
+/// The longest "[x,y]," over every x of `xs` and y of `ys`: a point of the file and its comma.
+std::uint64_t longestPoint(const std::vector<double>& xs, const std::vector<double>& ys) {
+    const auto longest = [](const std::vector<double>& values) {
+        std::uint64_t most = 0;
+        for (double v : values) most = std::max<std::uint64_t>(most, Json(v).dump().size());
+        return most;
+    };
+    return longest(xs) + longest(ys) + 4;
 }
 
-// How much water there is is known only after the stage: like compressed data, the bound is
-// the worst case, usually far above the file (the plan counts it as such).
-constexpr bool kLooseBound = true;
-
-// At most one feature and one point per hydrology cell (a stretch's points are distinct
-// cells, plus the one it ends on): a feature's own text is below 200 bytes, a point's 60.
+// Rivers: every reach has an own cell, so there are at most as many features as hydrology
+// cells, and a reach's points are its own cells and the one it ends on: at most two points a
+// cell. The points are sample points of the grid, whose coordinates the bound knows.
 PlannedOutput riversBound(const Config& config) {
-    return bounds::plannedFile(config, OutputFile::RiversGeojson, 1024 + gridCells(config) * 320,
-                               kLooseBound);
+    const GridSize g(config);
+    const WorldGrid world(config);
+    std::vector<double> xs, ys;
+    for (std::int64_t i = 0; i < g.width; ++i)
+        xs.push_back(world.centreX(hydrologySamplePoint(i, g.factor, g.mapWidth)));
+    for (std::int64_t j = 0; j < g.height; ++j)
+        ys.push_back(world.centreY(hydrologySamplePoint(j, g.factor, g.mapHeight)));
+    const std::uint64_t feature = riverFeature(0, 0, 0, Json::array()).dump().size() + 1 +
+                                  3 * kNumberText;
+    const std::uint64_t head = collectionHead(config, "rivers").size() + kCollectionTail.size();
+    PlannedOutput bound = bounds::plannedFile(
+        config, OutputFile::RiversGeojson,
+        head + g.cells() * (feature + 2 * longestPoint(xs, ys)), false);
+    bound.mostWater = true;
+    return bound;
 }
-// At most one rectangle (5 points) and one feature per hydrology cell.
+
+// Lakes: distinct lakes do not touch, not even at corners, so at most one in 2 x 2 cells is a
+// feature. Each ring runs along lake cells' edges and keeps only its corners, and has four
+// edges at least: at most four corners and one closing point a lake cell, and a ring (and a
+// polygon) a cell, each in brackets with a comma. The corners lie on the grid's cell edges.
 PlannedOutput lakesBound(const Config& config) {
-    return bounds::plannedFile(config, OutputFile::LakesGeojson, 1024 + gridCells(config) * 520,
-                               kLooseBound);
+    const GridSize g(config);
+    const WorldGrid world(config);
+    std::vector<double> xs, ys;
+    for (std::int64_t x = 0; x <= g.width; ++x)
+        xs.push_back(world.edgeX(std::min(x * g.factor, g.mapWidth)));
+    for (std::int64_t y = 0; y <= g.height; ++y)
+        ys.push_back(world.edgeY(std::min(y * g.factor, g.mapHeight)));
+    const std::uint64_t feature = lakeFeature(0, 0, 0, Json::array()).dump().size() + 1 +
+                                  3 * kNumberText;
+    const std::uint64_t lakes =
+        std::uint64_t((g.width + 1) / 2) * std::uint64_t((g.height + 1) / 2);
+    const std::uint64_t head = collectionHead(config, "lakes").size() + kCollectionTail.size();
+    PlannedOutput bound = bounds::plannedFile(
+        config, OutputFile::LakesGeojson,
+        head + lakes * feature + g.cells() * (2 * 3 + 5 * longestPoint(xs, ys)), false);
+    bound.mostWater = true;
+    return bound;
 }
 
 // Features are written one by one: the vectorised reaches or outlines (cell indices or

@@ -10,11 +10,10 @@
 #include <string>
 #include <string_view>
 
-#include <tbb/blocked_range2d.h>
-#include <tbb/parallel_for.h>
 #include <tbb/parallel_pipeline.h>
 #include <tbb/task_arena.h>
 
+#include "pipeline/grid_sampling.hpp"
 #include "pipeline/stopwatch.hpp"
 
 namespace terragrid {
@@ -166,29 +165,13 @@ CoverageSample sampleForCoverage(const World& config) {
     CoverageSample sample;
     sample.height.resize(static_cast<std::size_t>(rows) * width);
     sample.moisture.resize(sample.height.size());
-    // Blocks of rows and columns through the SIMD row path, in parallel; each cell has its
-    // own place in the sample, so the result does not depend on the threads. The simple
-    // partitioner splits down to the grain, so a LayerStackRows (about 2 kB per column and
-    // layer) never spans more than kColumnGrain columns, however elongated the map.
-    constexpr std::size_t kRowGrain = 16;
-    constexpr std::size_t kColumnGrain = 1024;
-    const tbb::blocked_range2d<std::size_t> cells(0, static_cast<std::size_t>(rows), kRowGrain, 0,
-                                                  width, kColumnGrain);
-    tbb::parallel_for(
-        cells,
-        [&](const tbb::blocked_range2d<std::size_t>& block) {
-            const std::size_t c0 = block.cols().begin();
-            const std::size_t n = block.cols().size();
-            LayerStackRows height(fields.height, cols.data() + c0, n);
-            LayerStackRows moisture(fields.moisture, cols.data() + c0, n);
-            for (std::size_t r = block.rows().begin(); r < block.rows().end(); ++r) {
-                const std::int64_t row = step / 2 + std::int64_t(r) * step;
-                const std::size_t at = r * width + c0;
-                height.row(row, sample.height.data() + at);
-                moisture.row(row, sample.moisture.data() + at);
-            }
-        },
-        tbb::simple_partitioner());
+    sampleGrid({&fields.height, &fields.moisture}, cols, static_cast<std::size_t>(rows),
+               [&](std::size_t r) { return step / 2 + std::int64_t(r) * step; },
+               [&](std::size_t stack, std::size_t r, std::size_t c0, const double* values,
+                   std::size_t n) {
+                   double* out = (stack == 0 ? sample.height : sample.moisture).data();
+                   std::copy(values, values + n, out + r * width + c0);
+               });
     return sample;
 }
 

@@ -5,9 +5,7 @@
 #include <cstdlib>
 #include <limits>
 
-#include <tbb/blocked_range2d.h>
-#include <tbb/parallel_for.h>
-
+#include "pipeline/grid_sampling.hpp"
 #include "pipeline/stopwatch.hpp"
 #include "terragrid/hydro/depressions.hpp"
 #include "terragrid/hydro/erosion.hpp"
@@ -29,54 +27,46 @@ constexpr std::uint64_t kBytesPerCell = 64;
 /// eroded heights and their delta stay (8 B) beside the rest.
 constexpr std::uint64_t kErodingBytesPerCell = hydro::kErosionBytesPerCell + 16;
 constexpr std::uint64_t kErodedBytesPerCell = 8;
+/// A finished stage: the lake surface, lake ids, receivers and accumulation (4 B each), the
+/// Strahler order (1), and each lake's level and outlet (8 B a lake; lakes are 8-connected
+/// sets of cells apart from each other, so at most one per 2 x 2 cells: 2 B a cell).
+constexpr std::uint64_t kStageBytesPerCell = 4 * 4 + 1 + 2;
 
 std::int64_t ceilDiv(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
-/// The map cell a hydrology cell's index along one side was sampled at.
-std::int64_t samplePoint(std::int64_t index, std::int64_t factor, std::int64_t cells) {
-    return std::min(index * factor + factor / 2, cells - 1);
-}
-
 /// Noise height (metres) and, when `moisture` is non-null, moisture of every hydrology cell's
-/// sample point. Each cell has its own place, so the result does not depend on threads.
-void sampleGrid(const World& world, const HydrologyStage& s, std::vector<float>& heights,
-                std::vector<float>* moisture) {
+/// sample point, stored as floats row by row (no double grid of the whole stage is held).
+void sampleStageGrid(const World& world, const HydrologyStage& s, std::vector<float>& heights,
+                     std::vector<float>* moisture) {
     const MapFields fields(world, nullptr);
     std::vector<std::int64_t> cols(static_cast<std::size_t>(s.gridWidth));
     for (std::int64_t i = 0; i < s.gridWidth; ++i)
-        cols[std::size_t(i)] = samplePoint(i, s.factor, s.mapWidth);
+        cols[std::size_t(i)] = hydrologySamplePoint(i, s.factor, s.mapWidth);
     const std::size_t width = cols.size();
     heights.resize(width * std::size_t(s.gridHeight));
     if (moisture) moisture->resize(heights.size());
     const double low = world.elevation.minMeters;
     const double span = world.elevation.maxMeters - low;
-    constexpr std::size_t kRowGrain = 16, kColumnGrain = 1024;
-    const tbb::blocked_range2d<std::size_t> cells(0, std::size_t(s.gridHeight), kRowGrain, 0,
-                                                  width, kColumnGrain);
-    tbb::parallel_for(
-        cells,
-        [&](const tbb::blocked_range2d<std::size_t>& block) {
-            const std::size_t c0 = block.cols().begin();
-            const std::size_t n = block.cols().size();
-            LayerStackRows height(fields.height, cols.data() + c0, n);
-            std::vector<double> values(n);
-            for (std::size_t r = block.rows().begin(); r < block.rows().end(); ++r) {
-                const std::int64_t row = samplePoint(std::int64_t(r), s.factor, s.mapHeight);
-                height.row(row, values.data());
-                // The generator's own expression (generateTile), so a factor-1 grid holds the
-                // map's heights bit for bit.
-                for (std::size_t c = 0; c < n; ++c)
-                    heights[r * width + c0 + c] = static_cast<float>(low + span * values[c]);
-            }
-            if (!moisture) return;
-            LayerStackRows wet(fields.moisture, cols.data() + c0, n);
-            for (std::size_t r = block.rows().begin(); r < block.rows().end(); ++r) {
-                wet.row(samplePoint(std::int64_t(r), s.factor, s.mapHeight), values.data());
-                for (std::size_t c = 0; c < n; ++c)
-                    (*moisture)[r * width + c0 + c] = static_cast<float>(values[c]);
-            }
-        },
-        tbb::simple_partitioner());
+    const auto rowOf = [&](std::size_t r) {
+        return hydrologySamplePoint(std::int64_t(r), s.factor, s.mapHeight);
+    };
+    const auto store = [&](std::size_t stack, std::size_t r, std::size_t c0, const double* values,
+                           std::size_t n) {
+        if (stack == 1) {
+            std::transform(values, values + n, moisture->data() + r * width + c0,
+                           [](double v) { return static_cast<float>(v); });
+            return;
+        }
+        // The generator's own expression (generateTile), so a factor-1 grid holds the map's
+        // heights bit for bit.
+        std::transform(values, values + n, heights.data() + r * width + c0,
+                       [&](double v) { return static_cast<float>(low + span * v); });
+    };
+    const auto rows = std::size_t(s.gridHeight);
+    if (moisture)
+        sampleGrid({&fields.height, &fields.moisture}, cols, rows, rowOf, store);
+    else
+        sampleGrid({&fields.height}, cols, rows, rowOf, store);
 }
 
 /// Runs the landscape evolution on `dem` in place and keeps what the tiles need: the eroded
@@ -144,6 +134,15 @@ std::uint64_t hydrologyMemoryBytes(const World& world) {
     return cells * std::max(kErodingBytesPerCell, kBytesPerCell + kErodedBytesPerCell);
 }
 
+std::uint64_t hydrologyStageBytes(const World& world) {
+    if (!world.hydrology.enabled) return 0;
+    const std::int64_t f = hydrologyFactor(world);
+    const auto cells = static_cast<std::uint64_t>(ceilDiv(world.map.wholeWidth(), f) *
+                                                  ceilDiv(world.map.wholeHeight(), f));
+    const std::uint64_t eroded = world.hydrology.erosion.enabled ? kErodedBytesPerCell : 0;
+    return cells * (kStageBytesPerCell + eroded);
+}
+
 HydrologyStage computeHydrology(const World& world) {
     const auto start = Clock::now();
     const HydrologyConfig& config = world.hydrology;
@@ -169,7 +168,7 @@ HydrologyStage computeHydrology(const World& world) {
                     .z = {}};
     std::vector<float> moisture;
     auto t = Clock::now();
-    sampleGrid(world, s, dem.z, config.rainfall == Rainfall::Moisture ? &moisture : nullptr);
+    sampleStageGrid(world, s, dem.z, config.rainfall == Rainfall::Moisture ? &moisture : nullptr);
     facts.sampleSeconds = secondsSince(t);
     hydro::Outlets outlets;
     if (s.hasSea) outlets.seaLevel = static_cast<float>(s.seaLevelMeters);
@@ -260,8 +259,8 @@ float interpolatedDelta(const HydrologyStage& s, std::int64_t col, std::int64_t 
         i1 = std::min(i0 + 1, gridCells - 1);
         // The last sample point may be clamped to the map's edge: the fraction is then taken
         // between the real sample points.
-        const double p0 = double(samplePoint(i0, s.factor, cells));
-        const double p1 = double(samplePoint(i1, s.factor, cells));
+        const double p0 = double(hydrologySamplePoint(i0, s.factor, cells));
+        const double p1 = double(hydrologySamplePoint(i1, s.factor, cells));
         t = p1 > p0 ? std::clamp((double(cell) - p0) / (p1 - p0), 0.0, 1.0) : 0.0;
     };
     std::int64_t x0, x1, y0, y1;
@@ -300,14 +299,14 @@ void drawRivers(const HydrologyStage& s, std::int64_t c0, std::int64_t r0, std::
             const std::uint8_t o = s.strahler[cell];
             if (o == 0) continue;
             const float a = s.accumulation[cell];
-            std::int64_t x = samplePoint(i, f, s.mapWidth), y = samplePoint(j, f, s.mapHeight);
+            std::int64_t x = hydrologySamplePoint(i, f, s.mapWidth), y = hydrologySamplePoint(j, f, s.mapHeight);
             const std::uint32_t to = s.receiver[cell];
             if (to == hydro::kNoReceiver) {
                 plot(x, y, o, a);
                 continue;
             }
-            const std::int64_t x1 = samplePoint(std::int64_t(to) % s.gridWidth, f, s.mapWidth);
-            const std::int64_t y1 = samplePoint(std::int64_t(to) / s.gridWidth, f, s.mapHeight);
+            const std::int64_t x1 = hydrologySamplePoint(std::int64_t(to) % s.gridWidth, f, s.mapWidth);
+            const std::int64_t y1 = hydrologySamplePoint(std::int64_t(to) / s.gridWidth, f, s.mapHeight);
             const std::int64_t dx = std::abs(x1 - x), dy = -std::abs(y1 - y);
             const std::int64_t sx = x < x1 ? 1 : -1, sy = y < y1 ? 1 : -1;
             std::int64_t err = dx + dy;

@@ -4,6 +4,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -67,6 +68,41 @@ TEST_F(ShardMosaicTest, FourShardsMosaicIntoTheSingleRun) {
 TEST_F(ShardMosaicTest, PiecesOfAMapOffTheGridEqualTheWhole) {
     m_origin = "[500000, 5000000]";
     checkPiecesEqualTheWhole(500000.0, 5000000.0);
+}
+
+// The two-step job array of the README: the hydrology stage once, then shards that read it.
+TEST_F(ShardMosaicTest, ShardsReadingOneHydrologyStageMosaicIntoTheSingleRun) {
+    const std::string water = " --set hydrology.enabled=true --set hydrology.sea_level=0.3"
+                              " --set hydrology.river_threshold=180000"
+                              " --set hydrology.erosion.enabled=true"
+                              " --set hydrology.erosion.steps=10";
+    const std::string files =
+        " --set 'output.files=[\"height.tif\", \"classes.tif\", \"water.tif\", \"flow.tif\"]'";
+    run(terragrid(water + files + " --out-dir full"));
+    run(shellQuote(test::cliPath()) + " hydrology-stage -q --width 200 --height 150 --seed 11"
+        " --set 'map.origin=" + m_origin + "' --set output.epsg=32633" + water +
+        " --out stage.tgh");
+    for (int k = 0; k < 4; ++k)
+        run(terragrid(water + files + " --hydrology-stage stage.tgh --shard " +
+                      std::to_string(k) + "/4 --out-dir shard-" + std::to_string(k)));
+    ASSERT_FALSE(HasFailure());
+    for (const std::string file : {"height.tif", "flow.tif"}) {
+        const std::string name = mosaic(file);
+        ASSERT_FALSE(HasFailure());
+        EXPECT_EQ(test::readFloatTiff(m_dir / (name + "-mosaic.tif")),
+                  test::readFloatTiff(m_dir / "full" / file))
+            << file;
+    }
+    for (const std::string file : {"classes.tif", "water.tif"}) {
+        const std::string name = mosaic(file);
+        ASSERT_FALSE(HasFailure());
+        EXPECT_EQ(test::readByteTiff(m_dir / (name + "-mosaic.tif")),
+                  test::readByteTiff(m_dir / "full" / file))
+            << file;
+    }
+    // Water there is: the comparison is not of empty rasters.
+    const std::vector<std::uint8_t> kinds = test::readByteTiff(m_dir / "full/water.tif");
+    EXPECT_GT(std::count(kinds.begin(), kinds.end(), 2), 0);
 }
 
 void ShardMosaicTest::checkPiecesEqualTheWhole(double originX, double originY) {

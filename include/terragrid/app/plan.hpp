@@ -26,6 +26,11 @@
 
 namespace terragrid {
 
+/// The program, its libraries and TBB's threads, as measured on small runs, and PROJ's
+/// database while output.crs is looked up (about 14 MiB of the peak): the memory estimate's
+/// fixed part.
+inline constexpr std::uint64_t kProgramMemoryBytes = std::uint64_t{32} << 20;
+
 /// One part of the memory estimate.
 struct MemoryPart {
     std::string what;  ///< "tiles in flight", "previews", ...
@@ -53,8 +58,11 @@ struct RunPlan {
 };
 
 /// The plan of generating `window` of config's map with `threads` worker threads (at least
-/// 1). Pure: looks at no file. Precondition: checkWindow(config, window) passed.
-RunPlan planRun(const Config& config, const MapWindow& window, int threads);
+/// 1). `stageFromFile`: the run reads its hydrology stage from a file (--hydrology-stage)
+/// and holds the finished stage only, not what computing it takes. Pure: looks at no file.
+/// Precondition: checkWindow(config, window) passed.
+RunPlan planRun(const Config& config, const MapWindow& window, int threads,
+                bool stageFromFile = false);
 
 /// What the machine offers a run; unset where it cannot be told.
 struct Resources {

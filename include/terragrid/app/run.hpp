@@ -29,8 +29,11 @@ using FileWrittenFn = std::function<void(const std::string& path, std::uint64_t 
 /// Runs config in the calling thread's TBB arena. Creates config.output.directory if missing.
 /// Throws ConfigError (a coverage target that cannot be reached) or OutputError; on any
 /// failure no new file is left behind and older outputs are intact.
+/// `hydrologyStageFile`: with config.hydrology.enabled, the stage file (hydrology-stage) the run
+/// reads its whole-map stage from, before anything is created, instead of computing it; empty:
+/// the run computes it. A file that is not this config's stage throws HydrologyStageFileError.
 RunReport runMap(const Config& config, const ProgressFn& progress = {},
-                 const FileWrittenFn& written = {});
+                 const FileWrittenFn& written = {}, const std::string& hydrologyStageFile = {});
 
 /// Runs only `window` of config's map, as if windowConfig(config, window.cells) had been run,
 /// except that what must hold for the whole map is taken from the whole map: coverage
@@ -39,6 +42,6 @@ RunReport runMap(const Config& config, const ProgressFn& progress = {},
 /// walkable regions, cut at its edges) and says so in a "window" object; "map" stays the
 /// configured map. Throws WindowError (checkWindow) before anything else, then as runMap.
 RunReport runMap(const Config& config, const MapWindow& window, const ProgressFn& progress = {},
-                 const FileWrittenFn& written = {});
+                 const FileWrittenFn& written = {}, const std::string& hydrologyStageFile = {});
 
 }  // namespace terragrid

@@ -97,6 +97,9 @@ struct Config : World {
     /// map.tile_size (an execution parameter), so the same map written elsewhere, or in other
     /// tiles, keeps its hash.
     std::string hash;
+    /// 16 hex digits: a hash of the settings the hydrology stage depends on (the resolved
+    /// config without output, terrain and map.tile_size), which a stage file must match.
+    std::string hydrologyHash;
 
     bool wants(OutputFile f) const;
     /// Whether any wanted output needs terrain classes (and so the moisture layer).

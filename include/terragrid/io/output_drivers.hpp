@@ -29,6 +29,9 @@ struct PlannedOutput {
     std::int64_t files = 1;    ///< how many files it writes
     std::uint64_t bytes = 0;   ///< upper bound on their total size
     bool compressed = false;   ///< bytes bounds compressed data by its uncompressed size
+    /// bytes bounds the most water the map can hold (rivers.geojson, lakes.geojson: the
+    /// stage finds how much there is only when the run makes it), usually far above the file
+    bool mostWater = false;
 };
 
 /// The line of the memory estimate an output's writer is counted on.

@@ -6,6 +6,7 @@
 // grid's results to map cells by a fixed rule, so tiles, threads, windows and shards all see
 // the same water.
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <vector>
@@ -33,8 +34,13 @@ hydro::ErosionParams erosionParams(const ErosionConfig& erosion);
 /// A function of the config alone (never of the machine), so every shard picks the same grid.
 std::int64_t hydrologyFactor(const World& world);
 
-/// Bytes the stage holds at its peak for this map (the memory plan, --dry-run).
+/// Bytes the stage holds at its peak for this map while computeHydrology runs (the memory
+/// plan, --dry-run).
 std::uint64_t hydrologyMemoryBytes(const World& world);
+
+/// Bytes a finished stage of this map holds at most (its arrays, HydrologyStage): what a run
+/// that reads the stage from a file keeps instead of computing it.
+std::uint64_t hydrologyStageBytes(const World& world);
 
 /// Figures for stats.json, of the whole map.
 struct HydrologyFacts {
@@ -75,6 +81,14 @@ struct HydrologyStage {
     std::vector<std::uint8_t> strahler;   ///< Strahler order of river cells, 0 elsewhere
     HydrologyFacts facts;
 };
+
+/// The map cell (along one side of `cells` cells) that hydrology cell `index` was sampled at
+/// and stands for in lines and points: min(index f + f/2, cells - 1), f = factor. The one
+/// source of the rule for the stage, rivers.geojson and the Tiled river layer.
+inline std::int64_t hydrologySamplePoint(std::int64_t index, std::int64_t factor,
+                                         std::int64_t cells) {
+    return std::min(index * factor + factor / 2, cells - 1);
+}
 
 /// Runs the stage for the whole map of `world` (a window's cells are the whole map's: pass the
 /// configured World, not the window's). Deterministic: the same bits for any thread count.

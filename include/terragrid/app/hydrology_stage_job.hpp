@@ -1,0 +1,56 @@
+#pragma once
+// `terragrid hydrology-stage`: the shared first step of a job array. Computes the whole-map
+// hydrology stage of a config once and writes it to a stage file
+// (io/hydrology_stage_file.hpp) that every shard then reads with --hydrology-stage.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "terragrid/app/plan.hpp"
+#include "terragrid/io/config.hpp"
+#include "terragrid/pipeline/hydrology_stage.hpp"
+
+namespace terragrid {
+
+/// What writing a stage file takes, known before it starts.
+struct StagePlan {
+    std::string path;             ///< the stage file
+    std::int64_t mapWidth = 0, mapHeight = 0;    ///< the whole map
+    std::int64_t factor = 1;                     ///< map cells per hydrology cell along a side
+    std::int64_t gridWidth = 0, gridHeight = 0;  ///< the hydrology grid
+    std::uint64_t fileBytes = 0;  ///< upper bound on its size (hydrologyStageFileBound)
+    std::uint64_t memoryBytes = 0;  ///< the program and the stage at its peak
+};
+
+/// The plan of writing config's stage to `path`. Pure.
+StagePlan planStage(const Config& config, const std::string& path);
+
+/// The free disk beside plan.path and the available memory (probeResources). Never throws.
+Resources probeStageResources(const StagePlan& plan);
+
+/// One sentence for each resource the stage needs more of than the machine has (free disk
+/// beside `plan.path`, available memory); empty when it fits or cannot be told.
+std::vector<std::string> stageShortfalls(const StagePlan& plan, const Resources& resources);
+
+/// The plan as `hydrology-stage --dry-run` prints it: the grid, the file's bound, the memory,
+/// against what is free. Lines end in '\n'.
+std::string stagePlanText(const StagePlan& plan, const Resources& resources);
+
+/// The same as one JSON object (--dry-run=json), bytes as integers.
+std::string stagePlanJson(const StagePlan& plan, const Resources& resources);
+
+/// What the stage job did, for the summary line.
+struct StageReport {
+    std::uint64_t bytes = 0;  ///< the file's size
+    double seconds = 0;       ///< computing and writing
+    HydrologyFacts facts;
+};
+
+/// Computes the stage of config's whole map in the calling thread's TBB arena and writes it to
+/// `path` atomically: the file appears complete or not at all, an older one stays as it was
+/// on failure. Precondition: config.hydrology.enabled. Throws PlanError (before computing
+/// anything) when the plan does not fit, OutputError when the file cannot be written.
+StageReport writeStageFile(const Config& config, const std::string& path);
+
+}  // namespace terragrid

@@ -1,0 +1,53 @@
+#pragma once
+// The hydrology stage in a file: `terragrid hydrology-stage` computes the whole-map stage once
+// and writes it here, and the shards of a job array read it (--hydrology-stage) instead of
+// each computing the same stage again (README, Running shards as a job array).
+//
+// The file is binary, little-endian: a header (a magic string, the format version, the hash of
+// the settings the stage depends on, the terragrid version that made it, the grid's sizes, the
+// whole map's figures for stats.json, and a table of sections with their element size, count
+// and CRC-32) with its own CRC-32, then the sections' data (the stage's arrays) one after the
+// other. A stage read back is the one written, bit for bit, so a run reading it writes the
+// same bytes as a run computing it.
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#include "terragrid/io/config.hpp"
+#include "terragrid/pipeline/hydrology_stage.hpp"
+
+namespace terragrid {
+
+/// The stage file format this terragrid writes and reads.
+inline constexpr std::uint32_t kHydrologyStageFormatVersion = 1;
+
+/// A stage file that cannot serve this config: unreadable, not a stage file, another format
+/// version, made for another map, truncated or damaged. what() is a sentence naming the file,
+/// the rule and the value, without the option that named the file (the caller adds it).
+class HydrologyStageFileError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+/// Bytes the stage file of `world` takes at most: the header and every section at its
+/// largest (a lake in every 2 x 2 hydrology cells, 255 Strahler orders).
+std::uint64_t hydrologyStageFileBound(const World& world);
+
+/// Writes `stage`, the stage of `config`'s whole map (computeHydrology), to `path` through an
+/// AtomicFile: the file appears complete under its name, or not at all, and an older file
+/// there stays as it was on any failure. Returns the bytes written. Throws OutputError.
+std::uint64_t writeHydrologyStage(const Config& config, const HydrologyStage& stage,
+                                  const std::string& path);
+
+/// Reads the header of the stage file at `path` and checks it against `config` (magic,
+/// format version, terragrid version, hydrology hash, grid sizes, the file's length), without
+/// reading the data: what --dry-run can tell cheaply. Throws HydrologyStageFileError.
+void checkHydrologyStageFile(const Config& config, const std::string& path);
+
+/// Reads the stage file at `path` for `config`: the header checks of checkHydrologyStageFile,
+/// then every section's CRC-32 and that its cells are a stage of this grid (receivers and
+/// lake ids in range). Holds no more than the stage itself. Throws HydrologyStageFileError.
+HydrologyStage readHydrologyStage(const Config& config, const std::string& path);
+
+}  // namespace terragrid

@@ -1,0 +1,243 @@
+// The two-step job array through the real CLI: `terragrid hydrology-stage` writes the stage
+// once, pieces read it with --hydrology-stage and write the same bytes as pieces that compute
+// it (and so the same cells as the whole map); a stage file of another map, a damaged one, or
+// one given to a map without hydrology is refused with exit 2 before anything is created; the
+// stage file is written atomically.
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "child_process.hpp"
+#include "test_support.hpp"
+
+namespace terragrid {
+namespace {
+
+using nlohmann::json;
+using test::runCommand;
+using test::shellQuote;
+using testing::HasSubstr;
+using testing::IsEmpty;
+
+const std::string kWaterFiles =
+    "'output.files=[\"height.tif\", \"classes.tif\", \"walkable.tif\", \"stats.json\", "
+    "\"flow.tif\", \"water.tif\", \"water_depth.tif\", \"rivers.geojson\", \"lakes.geojson\", "
+    "\"water_mask.png\", \"preview.png\"]'";
+
+/// The map of these tests: 240 x 180 with hydrology, in tiles of 32.
+const std::string kMap =
+    " --width 240 --height 180 --seed 13 --tile-size 32 --set hydrology.enabled=true"
+    " --set hydrology.river_threshold=180000 --set hydrology.sea_level=0.3";
+
+void writeFile(const std::filesystem::path& path, const std::string& bytes) {
+    std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
+}
+
+test::CommandResult terragrid(const test::TempDir& dir, const std::string& args) {
+    return runCommand("cd " + shellQuote(dir.path().string()) + " && " +
+                      shellQuote(test::cliPath()) + " " + args);
+}
+
+/// The files of `dir`, stats.json without its timings (the only part that may differ).
+std::map<std::string, std::string> outputsOf(const std::filesystem::path& dir) {
+    auto all = test::snapshotDir(dir);
+    auto stats = json::parse(all.at("stats.json"));
+    stats.erase("timing_seconds");
+    stats["hydrology"].erase("timing_seconds");
+    all["stats.json"] = stats.dump(2);
+    return all;
+}
+
+TEST(HydrologyStageCliTest, PiecesReadingTheStageFileWriteTheBytesOfPiecesComputingIt) {
+    for (const std::string& settings :
+         {std::string(" --set hydrology.resolution=1"),
+          std::string(" --set hydrology.resolution=4 --set hydrology.erosion.enabled=true"
+                      " --set hydrology.erosion.steps=10")}) {
+        test::TempDir dir;
+        const auto stage = terragrid(dir, "hydrology-stage" + kMap + settings +
+                                              " --out stage.tgh --threads 2");
+        ASSERT_EQ(stage.exitCode, 0) << stage.err;
+        EXPECT_THAT(stage.out, testing::MatchesRegex("terragrid: hydrology stage of 240 x 180 "
+                                                     "cells.* -> stage.tgh \\([0-9.]+ KiB\\)\n"));
+        EXPECT_EQ(test::listDir(dir.path()), std::vector<std::string>{"stage.tgh"});
+        json stageTimes;  // the stage's own step times, which the file carries
+        for (const char* piece : {"", " --shard 0/3", " --shard 2/3",
+                                        " --region 37,51,120,90"}) {
+            const std::string args = kMap + settings + piece + " -q --set " + kWaterFiles;
+            const auto computed = terragrid(dir, args + " --out-dir computed --threads 1");
+            ASSERT_EQ(computed.exitCode, 0) << computed.err;
+            // Other threads and tiles too: the stage read is the stage computed.
+            const auto read = terragrid(dir, args + " --out-dir read --threads 2"
+                                                    " --set map.tile_size=64"
+                                                    " --hydrology-stage stage.tgh");
+            ASSERT_EQ(read.exitCode, 0) << read.err;
+            const auto expected = outputsOf(dir / "computed");
+            ASSERT_EQ(expected.size(), 12u);  // the eleven asked for and classes.tif.aux.xml
+            EXPECT_EQ(outputsOf(dir / "read"), expected) << piece << settings;
+            // The pieces did read the file: they report the times of the one stage it holds.
+            const json stats = json::parse(test::readFile(dir / "read/stats.json"));
+            const json times = stats["hydrology"]["timing_seconds"];
+            if (stageTimes.is_null()) stageTimes = times;
+            EXPECT_EQ(times, stageTimes) << piece << settings;
+            std::filesystem::remove_all(dir / "computed");
+            std::filesystem::remove_all(dir / "read");
+        }
+    }
+}
+
+TEST(HydrologyStageCliTest, AStageFileOfAnotherMapIsRefusedBeforeAnythingIsCreated) {
+    test::TempDir dir;
+    ASSERT_EQ(terragrid(dir, "hydrology-stage -q --out stage.tgh" + kMap).exitCode, 0);
+    for (const char* other :
+         {" --set seed=14", " --set map.width=241", " --set hydrology.min_lake_depth=3"}) {
+        const auto r = terragrid(dir, kMap + other + " --hydrology-stage stage.tgh --out-dir out");
+        EXPECT_EQ(r.exitCode, 2) << other;
+        EXPECT_THAT(r.err, testing::MatchesRegex(
+                               "terragrid: error: '--hydrology-stage': hydrology stage file "
+                               "'stage.tgh' was made for another map: its hydrology hash is "
+                               "[0-9a-f]{16}, this config's is [0-9a-f]{16} \\(.*\\)\n"))
+            << other;
+        // --dry-run tells it as the run would.
+        const auto dry = terragrid(dir, kMap + other + " --hydrology-stage stage.tgh --dry-run");
+        EXPECT_EQ(dry.exitCode, 2) << other;
+        EXPECT_EQ(dry.err, r.err) << other;
+        EXPECT_EQ(test::listDir(dir.path()), std::vector<std::string>{"stage.tgh"}) << other;
+    }
+}
+
+TEST(HydrologyStageCliTest, ADamagedOrTruncatedStageFileIsRefusedWithExitTwo) {
+    test::TempDir dir;
+    ASSERT_EQ(terragrid(dir, "hydrology-stage -q --out stage.tgh" + kMap).exitCode, 0);
+    const std::string bytes = test::readFile(dir / "stage.tgh");
+    const std::string cut = bytes.substr(0, bytes.size() - 100);
+    std::string damaged = bytes;
+    damaged[damaged.size() / 2] ^= 0x40;
+    std::string later = bytes;
+    later[16] = 2;  // the format version, little-endian
+    const std::pair<std::string, std::string> cases[] = {
+        {later, "has stage format version 2, and this terragrid reads version 1 only"},
+        {cut, "is truncated: it holds " + std::to_string(cut.size()) +
+                  " bytes, and its header describes " + std::to_string(bytes.size())},
+        {damaged, "is damaged: its "},
+        {"not a stage", "is not a hydrology stage file"}};
+    for (const auto& [contents, problem] : cases) {
+        writeFile(dir / "bad.tgh", contents);
+        const auto r = terragrid(dir, kMap + " --hydrology-stage bad.tgh --out-dir out");
+        EXPECT_EQ(r.exitCode, 2) << problem;
+        EXPECT_THAT(r.err, HasSubstr("terragrid: error: '--hydrology-stage': hydrology stage "
+                                     "file 'bad.tgh' " + problem));
+        EXPECT_FALSE(std::filesystem::exists(dir / "out")) << problem;
+    }
+    const auto missing = terragrid(dir, kMap + " --hydrology-stage none.tgh --out-dir out");
+    EXPECT_EQ(missing.exitCode, 2);
+    EXPECT_THAT(missing.err, HasSubstr("'none.tgh' cannot be read: No such file or directory"));
+}
+
+TEST(HydrologyStageCliTest, WithoutHydrologyThereIsNoStageToWriteOrRead) {
+    test::TempDir dir;
+    const auto write = terragrid(dir, "hydrology-stage --out stage.tgh --width 64 --height 64");
+    EXPECT_EQ(write.exitCode, 2);
+    EXPECT_THAT(write.err, HasSubstr("'terragrid hydrology-stage' needs hydrology.enabled true "
+                                     "(got false)"));
+    EXPECT_THAT(write.err, HasSubstr("Try 'terragrid hydrology-stage --help'."));
+    const auto read = terragrid(dir, "--width 64 --height 64 --hydrology-stage stage.tgh");
+    EXPECT_EQ(read.exitCode, 2);
+    EXPECT_THAT(read.err, HasSubstr("'--hydrology-stage' needs hydrology.enabled true (got "
+                                    "false)"));
+    const auto noOut = terragrid(dir, "hydrology-stage" + kMap);
+    EXPECT_EQ(noOut.exitCode, 2);
+    EXPECT_THAT(noOut.err, HasSubstr("'terragrid hydrology-stage' needs '--out FILE'"));
+    EXPECT_THAT(test::listDir(dir.path()), IsEmpty());
+}
+
+TEST(HydrologyStageCliTest, AFailedWriteLeavesTheOlderStageFileAndNoTemporaryFile) {
+    test::TempDir dir;
+    const auto first = terragrid(dir, "hydrology-stage -q --out stage.tgh" + kMap + " --set seed=1");
+    ASSERT_EQ(first.exitCode, 0) << first.err;
+    const std::string older = test::readFile(dir / "stage.tgh");
+    std::vector<std::string> args{"hydrology-stage", "--out", "stage.tgh", "--width", "240",
+                                  "--height", "180", "--set", "hydrology.enabled=true"};
+    // The file size limit stops the write half-way (EFBIG), as a full disk would (ENOSPC).
+    const auto r = test::runChild({dir.path(), args, older.size() / 2});
+    EXPECT_EQ(r.exit.shellCode(), 1) << r.err;
+    EXPECT_THAT(r.err, testing::MatchesRegex("terragrid: error: writing 'stage.tgh': File too "
+                                             "large\n"));
+    EXPECT_EQ(test::listDir(dir.path()), std::vector<std::string>{"stage.tgh"});
+    EXPECT_EQ(test::readFile(dir / "stage.tgh"), older);
+    // A directory that does not exist: nothing is created.
+    args[2] = "missing/stage.tgh";
+    const auto missing = test::runChild({dir.path(), args});
+    EXPECT_EQ(missing.exit.shellCode(), 1);
+    EXPECT_THAT(missing.err, HasSubstr("missing/stage.tgh"));
+    EXPECT_EQ(test::listDir(dir.path()), std::vector<std::string>{"stage.tgh"});
+}
+
+TEST(HydrologyStageCliTest, AStageThatCannotFitIsRefusedBeforeAnythingIsComputed) {
+    test::TempDir dir;
+    // About 290 MiB of address space; the stage of 8192 x 8192 cells plans 4 GiB.
+    const auto r = runCommand("cd " + shellQuote(dir.path().string()) + " && ulimit -v 300000 && " +
+                              shellQuote(test::cliPath()) +
+                              " hydrology-stage --out stage.tgh --width 8192 --height 8192"
+                              " --set hydrology.enabled=true --set hydrology.resolution=1");
+    EXPECT_EQ(r.exitCode, 2) << r.err;
+    EXPECT_THAT(r.err, testing::MatchesRegex(
+                           "terragrid: error: computing the hydrology stage needs up to 4\\.0 GiB "
+                           "of memory, but only [0-9.]+ [KM]iB are available under the "
+                           "process's ulimit -v \\(RLIMIT_AS\\); [^\n]*\n"));
+    EXPECT_THAT(test::listDir(dir.path()), IsEmpty());
+}
+
+TEST(HydrologyStageCliTest, TheStageCommandsDryRunPrintsItsPlanAndWritesNothing) {
+    test::TempDir dir;
+    const std::string big = "hydrology-stage --out stage.tgh --width 16384 --height 16384"
+                            " --set hydrology.enabled=true --dry-run";
+    const auto text = terragrid(dir, big);
+    EXPECT_EQ(text.exitCode, 0) << text.err;
+    EXPECT_THAT(text.out, HasSubstr("stage:   4096 x 4096 hydrology cells (4 map cells a side "
+                                    "each) of a 16384 x 16384 map\n"));
+    EXPECT_THAT(text.out, testing::ContainsRegex("file:    'stage.tgh' up to [0-9.]+ MiB; "));
+    // 64 bytes a hydrology cell while it is computed.
+    EXPECT_THAT(text.out, HasSubstr("memory:  up to 1.0 GiB (program 32.0 MiB, hydrology stage "
+                                    "1.0 GiB); "));
+    EXPECT_THAT(text.out, HasSubstr("fits:    yes\n"));
+    const auto plan = json::parse(terragrid(dir, big + "=json").out);
+    EXPECT_EQ(plan["grid"]["factor"], 4);
+    EXPECT_EQ(plan["memory"]["bytes"], (32u << 20) + 4096u * 4096u * 64u);
+    // The file's bound holds the real file of a small map.
+    const auto small = json::parse(
+        terragrid(dir, "hydrology-stage --out stage.tgh --dry-run=json" + kMap).out);
+    EXPECT_THAT(test::listDir(dir.path()), IsEmpty());
+    ASSERT_EQ(terragrid(dir, "hydrology-stage -q --out stage.tgh" + kMap).exitCode, 0);
+    EXPECT_LE(std::filesystem::file_size(dir / "stage.tgh"),
+              small["file"]["bytes"].get<std::uintmax_t>());
+}
+
+TEST(HydrologyStageCliTest, DryRunWithAStageFileCountsTheFinishedStageOnly) {
+    test::TempDir dir;
+    ASSERT_EQ(terragrid(dir, "hydrology-stage -q --out stage.tgh" + kMap).exitCode, 0);
+    const auto stagePart = [&](const std::string& args) {
+        const auto r = terragrid(dir, kMap + args + " --dry-run=json");
+        EXPECT_EQ(r.exitCode, 0) << r.err;
+        const json plan = json::parse(r.out);
+        for (const json& part : plan["memory"]["parts"])
+            if (part["what"] == "hydrology stage") return part["bytes"].get<std::uint64_t>();
+        return std::uint64_t{0};
+    };
+    const std::uint64_t computing = stagePart("");
+    const std::uint64_t reading = stagePart(" --hydrology-stage stage.tgh");
+    // 43,200 cells: 64 bytes each while computing, at most 19 once finished.
+    EXPECT_EQ(computing, 240u * 180u * 64u);
+    EXPECT_EQ(reading, 240u * 180u * 19u);
+    EXPECT_EQ(test::listDir(dir.path()), std::vector<std::string>{"stage.tgh"});
+}
+
+}  // namespace
+}  // namespace terragrid
