@@ -5,8 +5,10 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdint>
 #include <filesystem>
+#include <fstream>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -66,6 +68,29 @@ TEST(QuietProgressTest, QuietSilencesAnExplicitProgressBar) {
     EXPECT_EQ(quiet.exitCode, 0) << quiet.err;
     EXPECT_EQ(quiet.err, "");
     EXPECT_EQ(quiet.out, "");
+}
+
+TEST(CliTimingTest, StartupIsTheFirstStepOfTheProcessWallTime) {
+    test::TempDir dir;
+    const auto start = std::chrono::steady_clock::now();
+    const auto r = test::runCommand("cd " + test::shellQuote(dir.path().string()) + " && " +
+                                    cli() + " -q --width 300 --height 200 --out-dir out");
+    const double outside =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    std::ifstream in(dir / "out" / "stats.json");
+    const nlohmann::json t = nlohmann::json::parse(in)["timing_seconds"];
+    // Arguments, the built-in config and the CRS lookup take time before the run: a timer that
+    // began only at the run would say 0.
+    EXPECT_GT(t["startup"].get<double>(), 0.0) << t.dump();
+    double sum = 0;
+    for (const char* step :
+         {"startup", "terrain", "hydrology", "setup", "generation_wall", "commit", "other"})
+        sum += t[step].get<double>();
+    const double total = t["total_wall"].get<double>();
+    EXPECT_NEAR(sum, total, 1e-9 * total);
+    EXPECT_LT(t["startup"].get<double>(), total);
+    EXPECT_LE(total, outside);
 }
 
 TEST(ProgressJsonTest, WritingStageHasAFileEventForEachOutputWithItsBytes) {

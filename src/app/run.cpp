@@ -11,6 +11,7 @@
 #include "io/output_transaction.hpp"
 #include "io/sinks.hpp"
 #include "pipeline/stopwatch.hpp"
+#include "terragrid/app/process_start.hpp"
 #include "terragrid/config/terrain_messages.hpp"
 #include "terragrid/io/hydrology_stage_file.hpp"
 #include "terragrid/io/outputs.hpp"
@@ -39,6 +40,7 @@ double share(std::int64_t part, std::int64_t whole) {
 /// from the start of runPiece to stats.json is in one of them (`other` is the rest, the few
 /// statements between the timed steps, and shows when a step goes untimed).
 struct RunTimes {
+    double startupSeconds = 0;    ///< from main() to the run (process_start.hpp); 0 in a library
     double terrainSeconds = 0;    ///< resolving the class thresholds
     double hydrologySeconds = 0;  ///< the whole-map hydrology stage (0 without it)
     double setupSeconds = 0;    ///< output directory, transaction, sinks created
@@ -47,8 +49,8 @@ struct RunTimes {
     double totalSeconds = 0;   ///< from the start to stats.json's figures
     double otherSeconds() const {
         return totalSeconds -
-               (terrainSeconds + hydrologySeconds + setupSeconds + generation.wallSeconds +
-                commitSeconds);
+               (startupSeconds + terrainSeconds + hydrologySeconds + setupSeconds +
+                generation.wallSeconds + commitSeconds);
     }
 };
 
@@ -141,7 +143,8 @@ Json regionsJson(const RegionStats& r) {
 /// the outputs' jobs on the workers; and the process's own CPU clock to compare them with.
 Json timingJson(const RunTimes& t, double regionsSeconds) {
     const GenerationTimes& g = t.generation;
-    return {{"terrain", t.terrainSeconds},
+    return {{"startup", t.startupSeconds},
+            {"terrain", t.terrainSeconds},
             {"hydrology", t.hydrologySeconds},
             {"setup", t.setupSeconds},
             {"generation_wall", g.wallSeconds},
@@ -211,6 +214,7 @@ RunReport runPiece(const Config& config, const MapWindow* window, const Config& 
                    const std::string& stageFile) {
     const auto start = Clock::now();
     RunTimes times;
+    times.startupSeconds = secondsSinceProcessStart();
     // Resolving coverage targets can fail (a ConfigError to the user): before anything touches
     // the disk. Always on the configured map, so every window classifies as the single run does.
     std::optional<Terrain> terrain;
@@ -272,7 +276,7 @@ RunReport runPiece(const Config& config, const MapWindow* window, const Config& 
     }
     times.commitSeconds = secondsSince(commitStart);
     if (statsFile) {
-        times.totalSeconds = secondsSince(start);
+        times.totalSeconds = times.startupSeconds + secondsSince(start);
         statsFile->write(
             statsJson({config, window, generated, rules, stats, regions.get(), times, water})
                 .dump(2) +

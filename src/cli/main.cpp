@@ -25,6 +25,7 @@
 #include "terragrid/config/loader.hpp"
 #include "terragrid/app/hydrology_stage_job.hpp"
 #include "terragrid/app/plan.hpp"
+#include "terragrid/app/process_start.hpp"
 #include "terragrid/app/progress.hpp"
 #include "terragrid/app/run.hpp"
 #include "terragrid/app/stop_signals.hpp"
@@ -644,6 +645,7 @@ int runCommandLine(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    markProcessStart();  // stats.json's timers count the start-up from here
     // Before anything opens a file, so no output file can become descriptor 0, 1 or 2; with
     // no /dev/null there is nowhere to say so.
     if (!cli::openClosedStandardStreams()) return kExitRuntime;
