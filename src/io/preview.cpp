@@ -116,7 +116,6 @@ PreviewDownsampler::TileSums PreviewDownsampler::sums(const TileRect& rect,
 
 void PreviewDownsampler::addSums(const TileSums& tileSums, const std::uint8_t* classIndex) {
     const TileRect& rect = tileSums.rect;
-    const std::int64_t s = m_geometry.scale;
     const std::int64_t pw = m_geometry.width;
     for (std::int64_t y = 0; y < tileSums.height; ++y)
         for (std::int64_t x = 0; x < tileSums.width; ++x) {
@@ -131,19 +130,10 @@ void PreviewDownsampler::addSums(const TileSums& tileSums, const std::uint8_t* c
                                     std::to_string(rect.index) + " has no classes");
     }
     // Every pixel whose centre cell lies in this tile takes that cell's class.
-    const auto centre = [s](std::int64_t pixel, std::int64_t mapSize) {
-        return std::min(pixel * s + s / 2, mapSize - 1);
-    };
-    for (std::int64_t py = rect.row0 / s; py <= (rect.row0 + rect.height - 1) / s; ++py) {
-        const std::int64_t cy = centre(py, m_mapHeight);
-        if (cy < rect.row0 || cy >= rect.row0 + rect.height) continue;
-        for (std::int64_t px = rect.col0 / s; px <= (rect.col0 + rect.width - 1) / s; ++px) {
-            const std::int64_t cx = centre(px, m_mapWidth);
-            if (cx < rect.col0 || cx >= rect.col0 + rect.width) continue;
-            m_classes[static_cast<std::size_t>(py * pw + px)] =
-                classIndex[(cy - rect.row0) * rect.width + (cx - rect.col0)];
-        }
-    }
+    forEachCentredPixel(m_geometry, m_mapWidth, m_mapHeight, rect,
+                        [&](std::size_t pixel, std::size_t cell) {
+                            m_classes[pixel] = classIndex[cell];
+                        });
 }
 
 std::int64_t PreviewDownsampler::expectedCells(std::int64_t px, std::int64_t py) const noexcept {

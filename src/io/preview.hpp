@@ -5,7 +5,9 @@
 // A preview holds one value per picture pixel, never per map cell (design.md principle 4):
 // a map of any size becomes a picture of at most maxSize x maxSize pixels.
 
+#include <algorithm>
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -29,6 +31,29 @@ struct PreviewGeometry {
 /// otherwise).
 PreviewGeometry previewGeometry(std::int64_t mapWidth, std::int64_t mapHeight,
                                 std::int64_t maxSize);
+
+/// Calls visit(pixel, cell) for every pixel of the picture whose centre cell (offset scale / 2
+/// on both axes, clipped to the map) lies in `rect`: `pixel` its index in the picture (row
+/// major), `cell` the centre cell's index in the tile's row-major buffers. Each pixel is
+/// visited by exactly one tile, so pixels that take their centre cell do not depend on tiling.
+template <class Visit>
+void forEachCentredPixel(const PreviewGeometry& geometry, std::int64_t mapWidth,
+                         std::int64_t mapHeight, const TileRect& rect, Visit&& visit) {
+    const std::int64_t s = geometry.scale;
+    const auto centre = [s](std::int64_t pixel, std::int64_t mapSize) {
+        return std::min(pixel * s + s / 2, mapSize - 1);
+    };
+    for (std::int64_t py = rect.row0 / s; py <= (rect.row0 + rect.height - 1) / s; ++py) {
+        const std::int64_t cy = centre(py, mapHeight);
+        if (cy < rect.row0 || cy >= rect.row0 + rect.height) continue;
+        for (std::int64_t px = rect.col0 / s; px <= (rect.col0 + rect.width - 1) / s; ++px) {
+            const std::int64_t cx = centre(px, mapWidth);
+            if (cx < rect.col0 || cx >= rect.col0 + rect.width) continue;
+            visit(static_cast<std::size_t>(py * geometry.width + px),
+                  static_cast<std::size_t>((cy - rect.row0) * rect.width + (cx - rect.col0)));
+        }
+    }
+}
 
 /// Accumulates tiles into a picture: per pixel the mean elevation of its cells and, when
 /// asked for, the class of its centre cell (the cell at offset scale / 2 on both axes,

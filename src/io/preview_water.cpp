@@ -91,22 +91,11 @@ PreviewLakes::PreviewLakes(std::int64_t mapWidth, std::int64_t mapHeight,
       m_depths(static_cast<std::size_t>(geometry.width * geometry.height), 0.0f) {}
 
 void PreviewLakes::add(const TileRect& rect, const std::uint8_t* water, const float* depth) {
-    const std::int64_t s = m_geometry.scale;
-    const auto centre = [s](std::int64_t pixel, std::int64_t mapSize) {
-        return std::min(pixel * s + s / 2, mapSize - 1);
-    };
-    for (std::int64_t py = rect.row0 / s; py <= (rect.row0 + rect.height - 1) / s; ++py) {
-        const std::int64_t cy = centre(py, m_mapHeight);
-        if (cy < rect.row0 || cy >= rect.row0 + rect.height) continue;
-        for (std::int64_t px = rect.col0 / s; px <= (rect.col0 + rect.width - 1) / s; ++px) {
-            const std::int64_t cx = centre(px, m_mapWidth);
-            if (cx < rect.col0 || cx >= rect.col0 + rect.width) continue;
-            const std::int64_t at = (cy - rect.row0) * rect.width + (cx - rect.col0);
-            // Water::Lake is 1 (lake or sea).
-            m_depths[static_cast<std::size_t>(py * m_geometry.width + px)] =
-                water[at] == 1 ? depth[at] : 0.0f;
-        }
-    }
+    // Water::Lake is 1 (lake or sea).
+    forEachCentredPixel(m_geometry, m_mapWidth, m_mapHeight, rect,
+                        [&](std::size_t pixel, std::size_t cell) {
+                            m_depths[pixel] = water[cell] == 1 ? depth[cell] : 0.0f;
+                        });
 }
 
 }  // namespace terragrid
