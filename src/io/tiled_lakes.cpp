@@ -4,17 +4,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include "io/tiled_objects.hpp"
+
 namespace terragrid {
 namespace {
 
 using Json = nlohmann::ordered_json;
 
-constexpr std::size_t kFlushBytes = std::size_t{1} << 20;
-
-struct Point {
-    double x = 0, y = 0;
-    friend bool operator==(const Point&, const Point&) = default;
-};
+using Point = PixelPoint;
 
 /// Sutherland and Hodgman: `ring` (not closed) clipped to one side of an axis-aligned line,
 /// kept where `inside` holds; crossings computed on the crossing axis only, so a rectilinear
@@ -69,10 +66,6 @@ double twiceArea(const std::vector<Point>& ring) {
     return sum;
 }
 
-Json property(const char* name, const char* type, Json value) {
-    return {{"name", name}, {"type", type}, {"value", std::move(value)}};
-}
-
 }  // namespace
 
 TiledLakes::TiledLakes(const HydrologyStage& stage, std::int64_t col0, std::int64_t row0)
@@ -115,10 +108,7 @@ std::int64_t TiledLakes::writeLayer(std::int64_t layerId, std::int64_t firstObje
                                     const std::function<void(const std::string&)>& write) const {
     const double pixels = double(tilePixels);
     const double xMax = double(width) * pixels, yMax = double(height) * pixels;
-    std::string buffer = R"({"color":")" + hexColour(colour) +
-                         R"(","draworder":"topdown","id":)" + std::to_string(layerId) +
-                         R"(,"name":"lakes","objects":[)";
-    std::int64_t objects = 0;
+    TiledObjectLayer layer("lakes", layerId, firstObjectId, colour, write);
     std::vector<Point> ring;
     for (const Part& part : m_parts) {
         // Wholly outside the file's cells (a polygon touching its border alone is no area).
@@ -134,33 +124,11 @@ std::int64_t TiledLakes::writeLayer(std::int64_t layerId, std::int64_t firstObje
         }
         ring = clipToRect(std::move(ring), xMax, yMax);
         if (ring.size() < 3 || twiceArea(ring) == 0) continue;  // no area inside
-        const Point origin = ring.front();
-        Json points = Json::array();
-        for (const Point& p : ring) points.push_back({{"x", p.x - origin.x}, {"y", p.y - origin.y}});
-        if (objects > 0) buffer += ',';
-        const Json object = {{"height", 0},
-                             {"id", firstObjectId + objects},
-                             {"name", ""},
-                             {"polygon", std::move(points)},
-                             {"properties", Json::array({property("lake_id", "int", part.lake),
-                                                         property("surface_m", "float",
-                                                                  part.surface)})},
-                             {"rotation", 0},
-                             {"type", "lake"},
-                             {"visible", true},
-                             {"width", 0},
-                             {"x", origin.x},
-                             {"y", origin.y}};
-        ++objects;
-        buffer += object.dump();
-        if (buffer.size() >= kFlushBytes) {
-            write(buffer);
-            buffer.clear();
-        }
+        layer.add("lake", "polygon", ring,
+                  Json::array({TiledObjectLayer::property("lake_id", "int", part.lake),
+                               TiledObjectLayer::property("surface_m", "float", part.surface)}));
     }
-    buffer += R"(],"opacity":1,"type":"objectgroup","visible":true,"x":0,"y":0})";
-    write(buffer);
-    return objects;
+    return layer.close();
 }
 
 }  // namespace terragrid

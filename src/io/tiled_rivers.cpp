@@ -4,16 +4,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include "io/tiled_objects.hpp"
+
 namespace terragrid {
 namespace {
 
 using Json = nlohmann::ordered_json;
 
-constexpr std::size_t kFlushBytes = std::size_t{1} << 20;
-
-struct Point {
-    double x = 0, y = 0;
-};
+using Point = PixelPoint;
 
 /// Liang and Barsky's clipping of the segment a -> b to [0, xMax] x [0, yMax]: false when no
 /// part of it lies inside, else the parameters t0 <= t1 of the part that does.
@@ -46,10 +44,6 @@ Point at(const Point& a, const Point& b, double t, double xMax, double yMax) {
     if (t == 1) return b;
     return {std::clamp(a.x + t * (b.x - a.x), 0.0, xMax),
             std::clamp(a.y + t * (b.y - a.y), 0.0, yMax)};
-}
-
-Json property(const char* name, const char* type, Json value) {
-    return {{"name", name}, {"type", type}, {"value", std::move(value)}};
 }
 
 }  // namespace
@@ -87,38 +81,15 @@ std::int64_t TiledRivers::writeLayer(
     const auto point = [&](const MapCellPoint& p) {
         return Point{(double(p.col - col0) + 0.5) * pixels, (double(p.row - row0) + 0.5) * pixels};
     };
-    // The layer's members in name order, as Tiled writes them; the objects one at a time.
-    std::string buffer = R"({"color":")" + hexColour(colour) +
-                         R"(","draworder":"topdown","id":)" + std::to_string(layerId) +
-                         R"(,"name":"rivers","objects":[)";
-    std::int64_t objects = 0;
+    TiledObjectLayer layer("rivers", layerId, firstObjectId, colour, write);
     std::vector<Point> piece;
     const auto flush = [&](const Reach& reach) {
         if (piece.empty()) return;
-        const Point origin = piece.front();
-        Json line = Json::array();
-        for (const Point& p : piece) line.push_back({{"x", p.x - origin.x}, {"y", p.y - origin.y}});
-        if (objects > 0) buffer += ',';
-        const Json object = {{"height", 0},
-                           {"id", firstObjectId + objects},
-                           {"name", ""},
-                           {"polyline", std::move(line)},
-                           {"properties",
-                            Json::array({property("discharge_cells", "float", reach.discharge),
-                                         property("strahler", "int", reach.order),
-                                         property("upstream_area", "float", reach.upstreamArea)})},
-                           {"rotation", 0},
-                           {"type", "river"},
-                           {"visible", true},
-                           {"width", 0},
-                           {"x", origin.x},
-                           {"y", origin.y}};
-        ++objects;
-        buffer += object.dump();
-        if (buffer.size() >= kFlushBytes) {
-            write(buffer);
-            buffer.clear();
-        }
+        layer.add("river", "polyline", piece,
+                  Json::array(
+                      {TiledObjectLayer::property("discharge_cells", "float", reach.discharge),
+                       TiledObjectLayer::property("strahler", "int", reach.order),
+                       TiledObjectLayer::property("upstream_area", "float", reach.upstreamArea)}));
         piece.clear();
     };
     for (const Reach& reach : m_reaches) {
@@ -143,9 +114,7 @@ std::int64_t TiledRivers::writeLayer(
         }
         flush(reach);
     }
-    buffer += R"(],"opacity":1,"type":"objectgroup","visible":true,"x":0,"y":0})";
-    write(buffer);
-    return objects;
+    return layer.close();
 }
 
 }  // namespace terragrid
