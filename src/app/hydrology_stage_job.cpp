@@ -1,13 +1,19 @@
 #include "terragrid/app/hydrology_stage_job.hpp"
 
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <optional>
 
 #include <nlohmann/json.hpp>
 
+#include "io/output_transaction.hpp"
 #include "pipeline/stopwatch.hpp"
 #include "terragrid/app/plan.hpp"
 #include "terragrid/io/hydrology_stage_file.hpp"
+#include "terragrid/io/outputs.hpp"
 
 namespace terragrid {
 
@@ -98,8 +104,20 @@ StageReport writeStageFile(const Config& config, const std::string& path) {
     if (const auto problems = stageShortfalls(plan, probeStageResources(plan)); !problems.empty())
         throw PlanError(problems);
     const HydrologyStage stage = computeHydrology(config);
+    // The file is written as a run writes its outputs: in an output transaction on its
+    // directory (output_transaction.hpp), so its temporary file lies in the transaction's
+    // staging folder, which a stopping signal removes and which the next run or stage job
+    // into that directory removes after a SIGKILL (a bare `.stage.tgh.tmp-XXXXXX` would tell
+    // no one whether its writer is still alive). Taken once the stage is computed, as a run
+    // takes its own, so the directory is not locked during the long part.
+    const std::string directory = std::filesystem::path(path).parent_path().string();
+    const std::string dir = directory.empty() ? "." : directory;
+    if (struct stat st{}; ::stat(dir.c_str(), &st) != 0)
+        throw OutputError("writing '" + path + "': " + std::strerror(errno));
+    OutputTransaction transaction(dir);
     StageReport report;
     report.bytes = writeHydrologyStage(config, stage, path);
+    transaction.commit();
     report.facts = stage.facts;
     report.seconds = secondsSince(start);
     return report;

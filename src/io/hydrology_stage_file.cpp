@@ -12,14 +12,16 @@
 //   lakes, lake cells, sea cells, river cells                    4 x i64 (HydrologyFacts)
 //   theta, then the stage's step times (sample, erosion, fill, lakes, routing,
 //   accumulation, rivers, total)                                 9 x f64
-//   section count    u32 (kSections.size());  4 bytes zero
+//   section count    u32 (kSections.size());  hydrology algorithm version u32
+//                    (kHydrologyAlgorithmVersion; 0 in files made before it was recorded)
 //   per section: element bytes u32, 4 bytes zero, count u64, CRC-32 u32, 4 bytes zero
 //   header CRC-32    u32 of everything above
 //   the sections' data, in kSections order
 //
 // The stage is a pure function of the settings the hydrology hash covers and of terragrid's
-// algorithms, so the file records both and a run refuses a file made for another map or by
-// another terragrid version: its water would not be this map's.
+// algorithms, so the file records both (the terragrid version, and the hydrology algorithm
+// version, which tells development builds of one terragrid version apart) and a run refuses a
+// file made for another map or by other algorithms: its water would not be this map's.
 
 #include "terragrid/io/hydrology_stage_file.hpp"
 
@@ -176,7 +178,7 @@ std::string header(const Config& config, const HydrologyStage& s) {
                      f.routeSeconds, f.accumulateSeconds, f.riversSeconds, f.totalSeconds})
         w.put(v);
     w.put(std::uint32_t(kSections.size()));
-    w.zeros(4);
+    w.put(kHydrologyAlgorithmVersion);
     const auto sections = sectionBytes(s);
     for (std::size_t i = 0; i < kSections.size(); ++i) {
         w.put(kSections[i].elementBytes);
@@ -362,7 +364,11 @@ StageHeader readHeader(const Config& config, const StageFile& file) {
     if (r.get<std::uint32_t>() != kSections.size())
         file.fail("has another number of sections than format version 1's " +
                   std::to_string(kSections.size()));
-    r.skip(4);
+    if (const auto algorithm = r.get<std::uint32_t>(); algorithm != kHydrologyAlgorithmVersion)
+        file.fail("was made by hydrology algorithm version " + std::to_string(algorithm) +
+                  ", and this terragrid's is " + std::to_string(kHydrologyAlgorithmVersion) +
+                  " (another terragrid build, whose lakes and rivers may differ for the same "
+                  "settings); make the stage again with this terragrid's 'hydrology-stage'");
     const bool eroded = config.hydrology.erosion.enabled;
     for (std::size_t i = 0; i < kSections.size(); ++i) {
         const auto elementBytes = r.get<std::uint32_t>();

@@ -7,13 +7,19 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <chrono>
+#include <csignal>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <nlohmann/json.hpp>
+#include <zlib.h>
 
 #include "child_process.hpp"
 #include "test_support.hpp"
@@ -36,6 +42,17 @@ const std::string kWaterFiles =
 const std::string kMap =
     " --width 240 --height 180 --seed 13 --tile-size 32 --set hydrology.enabled=true"
     " --set hydrology.river_threshold=180000 --set hydrology.sea_level=0.3";
+
+/// `bytes`, a stage file, as if made by hydrology algorithm version `version`: the field at
+/// byte 220 (after the section count) changed and the header's CRC-32 (the last 4 of its 468
+/// bytes, over the 464 before) made to match, as a build with another constant would write it.
+std::string withAlgorithmVersion(std::string bytes, std::uint32_t version) {
+    std::memcpy(bytes.data() + 220, &version, 4);
+    const auto crc = static_cast<std::uint32_t>(
+        crc32_z(crc32_z(0, nullptr, 0), reinterpret_cast<const Bytef*>(bytes.data()), 464));
+    std::memcpy(bytes.data() + 464, &crc, 4);
+    return bytes;
+}
 
 void writeFile(const std::filesystem::path& path, const std::string& bytes) {
     std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
@@ -124,6 +141,8 @@ TEST(HydrologyStageCliTest, ADamagedOrTruncatedStageFileIsRefusedWithExitTwo) {
     later[16] = 2;  // the format version, little-endian
     const std::pair<std::string, std::string> cases[] = {
         {later, "has stage format version 2, and this terragrid reads version 1 only"},
+        {withAlgorithmVersion(bytes, 0),
+         "was made by hydrology algorithm version 0, and this terragrid's is "},
         {cut, "is truncated: it holds " + std::to_string(cut.size()) +
                   " bytes, and its header describes " + std::to_string(bytes.size())},
         {damaged, "is damaged: its "},
@@ -237,6 +256,134 @@ TEST(HydrologyStageCliTest, DryRunWithAStageFileCountsTheFinishedStageOnly) {
     EXPECT_EQ(computing, 240u * 180u * 64u);
     EXPECT_EQ(reading, 240u * 180u * 19u);
     EXPECT_EQ(test::listDir(dir.path()), std::vector<std::string>{"stage.tgh"});
+}
+
+
+// --- signals and SIGKILL ------------------------------------------------------------------------
+
+/// A stage of several seconds: 2048 x 2048 hydrology cells eroded 10 steps.
+const std::vector<std::string> kLongStage{
+    "hydrology-stage", "--out", "stage.tgh", "--width", "2048", "--height", "2048",
+    "--threads", "2", "-q", "--set", "hydrology.enabled=true", "--set",
+    "hydrology.resolution=1", "--set", "hydrology.erosion.enabled=true", "--set",
+    "hydrology.erosion.steps=10"};
+
+/// An older stage file in `dir`, which what follows must leave as it is; returns its bytes.
+std::string olderStage(const test::TempDir& dir) {
+    const auto r = terragrid(dir, "hydrology-stage -q --out stage.tgh" + kMap);
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    return test::readFile(dir / "stage.tgh");
+}
+
+class StageSignalTest : public testing::TestWithParam<int> {};
+
+TEST_P(StageSignalTest, AStageStoppedWhileComputingEndsByTheSignalAndLeavesTheOlderFile) {
+    const int sig = GetParam();
+    test::TempDir dir;
+    const std::string older = olderStage(dir);
+    test::Child child({dir.path(), kLongStage});
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));  // well into the stage
+    child.signal(sig);
+    const test::ChildExit exit = child.wait();
+    EXPECT_TRUE(exit.signalled) << "exit code " << exit.code << "\n" << child.err();
+    EXPECT_EQ(exit.shellCode(), 128 + sig);
+    EXPECT_EQ(child.err(), std::string("terragrid: stopped by SIG") + ::sigabbrev_np(sig) +
+                               "; removed 0 temporary files\n");
+    // No temporary file, staging folder or lock file: the older stage file and nothing else.
+    EXPECT_EQ(test::listDir(dir.path()), std::vector<std::string>{"stage.tgh"});
+    EXPECT_EQ(test::readFile(dir / "stage.tgh"), older);
+}
+
+INSTANTIATE_TEST_SUITE_P(StopSignals, StageSignalTest, testing::Values(SIGINT, SIGTERM, SIGHUP),
+                         [](const testing::TestParamInfo<int>& info) {
+                             return std::string("SIG") + ::sigabbrev_np(info.param);
+                         });
+
+TEST(HydrologyStageCliTest, ASigtermFromAShellEndsTheStageWith143) {
+    // As a script does it. (SIGINT is not sent this way: a non-interactive shell starts a
+    // background command with SIGINT ignored, and terragrid leaves ignored signals ignored.)
+    test::TempDir dir;
+    const std::string older = olderStage(dir);
+    std::string command = shellQuote(test::cliPath());
+    for (const std::string& arg : kLongStage) command += " " + shellQuote(arg);
+    const auto r = runCommand("cd " + shellQuote(dir.path().string()) + " && { " + command +
+                              " & pid=$!; sleep 0.3; kill -TERM $pid; wait $pid; echo $?; }");
+    EXPECT_EQ(r.out, "143\n") << r.err;
+    // The shell adds its own "Terminated" line after terragrid's.
+    EXPECT_THAT(r.err, testing::StartsWith("terragrid: stopped by SIGTERM; removed 0 temporary "
+                                           "files\n"));
+    EXPECT_EQ(test::listDir(dir.path()), std::vector<std::string>{"stage.tgh"});
+    EXPECT_EQ(test::readFile(dir / "stage.tgh"), older);
+}
+
+TEST(HydrologyStageCliTest, ASigkillWhileComputingLeavesNothing) {
+    // The file is created only once the stage is computed: a kill before leaves no trace.
+    test::TempDir dir;
+    const std::string older = olderStage(dir);
+    test::Child child({dir.path(), kLongStage});
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    child.signal(SIGKILL);
+    EXPECT_EQ(child.wait().shellCode(), 128 + SIGKILL);
+    EXPECT_EQ(test::listDir(dir.path()), std::vector<std::string>{"stage.tgh"});
+    EXPECT_EQ(test::readFile(dir / "stage.tgh"), older);
+}
+
+/// hydrology-stage of kMap into stage.tgh with `seed`, TERRAGRID_FAULT_INJECT set to `fault`.
+test::CommandResult stageWithFault(const test::TempDir& dir, const std::string& fault,
+                                   int seed) {
+    return runCommand("cd " + shellQuote(dir.path().string()) + " && " +
+                      (fault.empty() ? "" : "TERRAGRID_FAULT_INJECT=" + fault + " ") +
+                      shellQuote(test::cliPath()) + " hydrology-stage -q --out stage.tgh" +
+                      kMap + " --set seed=" + std::to_string(seed));
+}
+
+class StageKillStepTest : public testing::TestWithParam<int> {};
+
+TEST_P(StageKillStepTest, ASigkillWhileWritingIsCleanedUpByTheNextStageJob) {
+    // The commit's steps with an older file: move it aside, rename the new one in, remove the
+    // journal. A SIGKILL before any of them leaves the staging folder (the new file and the
+    // journal) and the lock file, as it does a run's.
+    test::TempDir dir;
+    const std::string older = olderStage(dir);
+    const auto killed = stageWithFault(dir, "commit-kill:" + std::to_string(GetParam()), 2);
+    ASSERT_EQ(killed.exitCode, 128 + SIGKILL) << killed.err;
+    const auto left = test::listDir(dir.path());
+    EXPECT_GT(left.size(), 1u) << testing::PrintToString(left);
+    EXPECT_TRUE(std::any_of(left.begin(), left.end(), [](const std::string& name) {
+        return name.starts_with(".terragrid-tmp-");
+    })) << testing::PrintToString(left);
+    // The next stage job into the directory rolls back first: one whose own commit then
+    // fails leaves exactly the older file.
+    const auto failing = stageWithFault(dir, "commit-fail:1", 3);
+    EXPECT_EQ(failing.exitCode, 1) << failing.err;
+    EXPECT_EQ(test::listDir(dir.path()), std::vector<std::string>{"stage.tgh"});
+    EXPECT_EQ(test::readFile(dir / "stage.tgh"), older);
+    // And one that succeeds puts its own file in place.
+    const auto next = stageWithFault(dir, "", 3);
+    EXPECT_EQ(next.exitCode, 0) << next.err;
+    EXPECT_EQ(test::listDir(dir.path()), std::vector<std::string>{"stage.tgh"});
+    EXPECT_NE(test::readFile(dir / "stage.tgh"), older);
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryCommitStep, StageKillStepTest, testing::Range(1, 4));
+
+TEST(HydrologyStageCliTest, AStageJobIntoADirectoryARunHoldsFailsAtOnce) {
+    // The stage file's directory is locked only while the file is written, as a run's output
+    // directory is for its whole writing: a stage job meeting a live run's lock says so.
+    test::TempDir dir;
+    test::Child run({dir.path(), {"--width", "4096", "--height", "4096", "--threads", "1",
+                                  "--out-dir", ".", "-q", "--set",
+                                  "output.files=[\"height.tif\"]"}});
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    while (test::readFile(dir / ".terragrid.lock").empty() &&
+           std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    ASSERT_EQ(test::readFile(dir / ".terragrid.lock"), std::to_string(run.pid()) + "\n");
+    const auto stage = stageWithFault(dir, "", 2);
+    EXPECT_EQ(stage.exitCode, 1) << stage.err;
+    EXPECT_THAT(stage.err, HasSubstr("is in use by another terragrid run (pid " +
+                                     std::to_string(run.pid()) + ","));
+    EXPECT_FALSE(std::filesystem::exists(dir / "stage.tgh"));
 }
 
 }  // namespace

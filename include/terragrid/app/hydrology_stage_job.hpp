@@ -49,8 +49,11 @@ struct StageReport {
 
 /// Computes the stage of config's whole map in the calling thread's TBB arena and writes it to
 /// `path` atomically: the file appears complete or not at all, an older one stays as it was
-/// on failure. Precondition: config.hydrology.enabled. Throws PlanError (before computing
-/// anything) when the plan does not fit, OutputError when the file cannot be written.
+/// on failure. It is written in an output transaction on its directory, like a run's outputs:
+/// a stopping signal leaves nothing of it, and what a SIGKILL leaves (the staging folder) is
+/// removed by the next run or stage job into that directory. Precondition:
+/// config.hydrology.enabled. Throws PlanError (before computing anything) when the plan does
+/// not fit, OutputError when the file cannot be written or its directory is another run's.
 StageReport writeStageFile(const Config& config, const std::string& path);
 
 }  // namespace terragrid

@@ -4,7 +4,8 @@
 // each computing the same stage again (README, Running shards as a job array).
 //
 // The file is binary, little-endian: a header (a magic string, the format version, the hash of
-// the settings the stage depends on, the terragrid version that made it, the grid's sizes, the
+// the settings the stage depends on, the terragrid version and the hydrology algorithm version
+// (kHydrologyAlgorithmVersion) that made it, the grid's sizes, the
 // whole map's figures for stats.json, and a table of sections with their element size, count
 // and CRC-32) with its own CRC-32, then the sections' data (the stage's arrays) one after the
 // other. A stage read back is the one written, bit for bit, so a run reading it writes the
@@ -41,7 +42,8 @@ std::uint64_t writeHydrologyStage(const Config& config, const HydrologyStage& st
                                   const std::string& path);
 
 /// Reads the header of the stage file at `path` and checks it against `config` (magic,
-/// format version, terragrid version, hydrology hash, grid sizes, the file's length), without
+/// format version, terragrid version, hydrology hash, grid sizes, hydrology algorithm
+/// version, the file's length), without
 /// reading the data: what --dry-run can tell cheaply. Throws HydrologyStageFileError.
 void checkHydrologyStageFile(const Config& config, const std::string& path);
 

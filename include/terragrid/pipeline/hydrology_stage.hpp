@@ -21,6 +21,14 @@ namespace terragrid {
 /// Water class of a map cell (water.tif's values).
 enum class Water : std::uint8_t { Land = 0, Lake = 1, River = 2 };
 
+/// The version of the algorithms computeHydrology runs (sampling, erosion, filling, lakes,
+/// routing, accumulation, rivers). Bump it whenever a change to them (or to the hydro layer
+/// below) gives other results, down to a bit, for the same config: the stage file records it,
+/// and a run refuses a stage file made by other algorithms (io/hydrology_stage_file.hpp),
+/// since the terragrid version does not change between development builds. Pure refactors
+/// and speed-ups that keep every bit leave it alone (the stage's determinism tests tell).
+inline constexpr std::uint32_t kHydrologyAlgorithmVersion = 1;
+
 /// Maps whose longer side is at most this many cells get hydrology on their own grid under
 /// hydrology.resolution 0 (auto); longer ones a grid about this long.
 inline constexpr std::int64_t kAutoHydrologySide = 4096;
