@@ -11,11 +11,11 @@
 #include <string>
 #include <vector>
 
-#include <zlib.h>
 
 #include "terragrid/config/loader.hpp"
 #include "terragrid/io/hydrology_stage_file.hpp"
 #include "terragrid/pipeline/hydrology_stage.hpp"
+#include "stage_file_support.hpp"
 #include "test_support.hpp"
 
 namespace terragrid {
@@ -77,17 +77,6 @@ std::string readBytes(const std::filesystem::path& path) { return test::readFile
 
 void writeBytes(const std::filesystem::path& path, const std::string& bytes) {
     std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
-}
-
-/// `bytes`, a stage file, as if made by hydrology algorithm version `version`: the field at
-/// byte 220 (after the section count) changed and the header's CRC-32 (the last 4 of its 468
-/// bytes, over the 464 before) made to match, as a build with another constant would write it.
-std::string withAlgorithmVersion(std::string bytes, std::uint32_t version) {
-    std::memcpy(bytes.data() + 220, &version, 4);
-    const auto crc = static_cast<std::uint32_t>(
-        crc32_z(crc32_z(0, nullptr, 0), reinterpret_cast<const Bytef*>(bytes.data()), 464));
-    std::memcpy(bytes.data() + 464, &crc, 4);
-    return bytes;
 }
 
 TEST(HydrologyStageFileTest, AStageReadBackIsTheStageWrittenBitForBit) {
@@ -167,13 +156,13 @@ TEST_F(StageFileDamageTest, SettingsTheStageDoesNotReadMayDiffer) {
 
 TEST_F(StageFileDamageTest, AStageOfOtherHydrologyAlgorithmsIsRefusedNamingBothVersions) {
     // Same settings, same terragrid version, another build's algorithms: its water may differ.
-    ASSERT_EQ(withAlgorithmVersion(m_bytes, kHydrologyAlgorithmVersion), m_bytes)
+    ASSERT_EQ(test::withAlgorithmVersion(m_bytes, kHydrologyAlgorithmVersion), m_bytes)
         << "the field is not where the test expects it";
     EXPECT_EQ(problemWith(m_bytes), "read without complaint");
     for (const std::uint32_t other :
          {0u, kHydrologyAlgorithmVersion - 1, kHydrologyAlgorithmVersion + 1, 0xffffffffu}) {
         if (other == kHydrologyAlgorithmVersion) continue;
-        const std::string message = problemWith(withAlgorithmVersion(m_bytes, other));
+        const std::string message = problemWith(test::withAlgorithmVersion(m_bytes, other));
         EXPECT_THAT(message, HasSubstr("changed.tgh' was made by hydrology algorithm version " +
                                        std::to_string(other) + ", and this terragrid's is " +
                                        std::to_string(kHydrologyAlgorithmVersion) + " ("))

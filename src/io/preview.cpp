@@ -74,13 +74,18 @@ void PreviewDownsampler::add(const TileRect& rect, const float* elevation,
     addSums(sums(rect, elevation), classIndex);
 }
 
+void requireTileInMap(const TileRect& rect, std::int64_t mapWidth, std::int64_t mapHeight,
+                      const char* who) {
+    if (rect.width <= 0 || rect.height <= 0 || rect.col0 < 0 || rect.row0 < 0 ||
+        rect.col0 > mapWidth - rect.width || rect.row0 > mapHeight - rect.height) {
+        throw std::invalid_argument(std::string(who) + ": tile " + std::to_string(rect.index) +
+                                    " lies outside the map");
+    }
+}
+
 PreviewDownsampler::TileSums PreviewDownsampler::sums(const TileRect& rect,
                                                       const float* elevation) const {
-    if (rect.width <= 0 || rect.height <= 0 || rect.col0 < 0 || rect.row0 < 0 ||
-        rect.col0 > m_mapWidth - rect.width || rect.row0 > m_mapHeight - rect.height) {
-        throw std::invalid_argument("PreviewDownsampler::add: tile " +
-                                    std::to_string(rect.index) + " lies outside the map");
-    }
+    requireTileInMap(rect, m_mapWidth, m_mapHeight, "PreviewDownsampler::add");
     const std::int64_t s = m_geometry.scale;
     TileSums out;
     out.rect = rect;

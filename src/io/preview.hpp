@@ -32,6 +32,10 @@ struct PreviewGeometry {
 PreviewGeometry previewGeometry(std::int64_t mapWidth, std::int64_t mapHeight,
                                 std::int64_t maxSize);
 
+/// Throws std::invalid_argument naming `who` unless `rect` is a non-empty part of the map.
+void requireTileInMap(const TileRect& rect, std::int64_t mapWidth, std::int64_t mapHeight,
+                      const char* who);
+
 /// Calls visit(pixel, cell) for every pixel of the picture whose centre cell (offset scale / 2
 /// on both axes, clipped to the map) lies in `rect`: `pixel` its index in the picture (row
 /// major), `cell` the centre cell's index in the tile's row-major buffers. Each pixel is

@@ -1,8 +1,6 @@
 #include "io/preview_water.hpp"
 
 #include <algorithm>
-#include <stdexcept>
-#include <string>
 
 namespace terragrid {
 
@@ -20,11 +18,7 @@ PreviewRivers::PreviewRivers(std::int64_t mapWidth, std::int64_t mapHeight,
 
 PreviewRivers::TileOrders PreviewRivers::gather(const TileRect& rect,
                                                 const std::uint8_t* riverOrder) const {
-    if (rect.width <= 0 || rect.height <= 0 || rect.col0 < 0 || rect.row0 < 0 ||
-        rect.col0 > m_mapWidth - rect.width || rect.row0 > m_mapHeight - rect.height) {
-        throw std::invalid_argument("PreviewRivers::gather: tile " +
-                                    std::to_string(rect.index) + " lies outside the map");
-    }
+    requireTileInMap(rect, m_mapWidth, m_mapHeight, "PreviewRivers::gather");
     const std::int64_t s = m_geometry.scale;
     TileOrders out;
     out.px0 = rect.col0 / s;

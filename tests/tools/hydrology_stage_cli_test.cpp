@@ -19,9 +19,9 @@
 #include <vector>
 
 #include <nlohmann/json.hpp>
-#include <zlib.h>
 
 #include "child_process.hpp"
+#include "stage_file_support.hpp"
 #include "test_support.hpp"
 
 namespace terragrid {
@@ -42,17 +42,6 @@ const std::string kWaterFiles =
 const std::string kMap =
     " --width 240 --height 180 --seed 13 --tile-size 32 --set hydrology.enabled=true"
     " --set hydrology.river_threshold=180000 --set hydrology.sea_level=0.3";
-
-/// `bytes`, a stage file, as if made by hydrology algorithm version `version`: the field at
-/// byte 220 (after the section count) changed and the header's CRC-32 (the last 4 of its 468
-/// bytes, over the 464 before) made to match, as a build with another constant would write it.
-std::string withAlgorithmVersion(std::string bytes, std::uint32_t version) {
-    std::memcpy(bytes.data() + 220, &version, 4);
-    const auto crc = static_cast<std::uint32_t>(
-        crc32_z(crc32_z(0, nullptr, 0), reinterpret_cast<const Bytef*>(bytes.data()), 464));
-    std::memcpy(bytes.data() + 464, &crc, 4);
-    return bytes;
-}
 
 void writeFile(const std::filesystem::path& path, const std::string& bytes) {
     std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
@@ -141,7 +130,7 @@ TEST(HydrologyStageCliTest, ADamagedOrTruncatedStageFileIsRefusedWithExitTwo) {
     later[16] = 2;  // the format version, little-endian
     const std::pair<std::string, std::string> cases[] = {
         {later, "has stage format version 2, and this terragrid reads version 1 only"},
-        {withAlgorithmVersion(bytes, 0),
+        {test::withAlgorithmVersion(bytes, 0),
          "was made by hydrology algorithm version 0, and this terragrid's is "},
         {cut, "is truncated: it holds " + std::to_string(cut.size()) +
                   " bytes, and its header describes " + std::to_string(bytes.size())},
