@@ -89,13 +89,16 @@ TiffTileEncoder::~TiffTileEncoder() {
 
 void TiffTileEncoder::encode(std::byte* tile, std::size_t size, std::vector<std::byte>& out) {
     out.clear();
-    m_scratch->capture = &out;
-    m_scratch->scattered = false;
     if (m_predicts) {
         if (size != m_tileSize * m_tileSize * bytesPerSample(m_format))
             throw TiffError("a tile of " + std::to_string(size) + " bytes is not a whole tile");
         applyTiffPredictor(m_format, tile, m_tileSize, m_planes);
     }
+    // Only now, with nothing left that throws before it is reset: a capture left pointing at
+    // `out` would take the bytes libtiff writes later (the directory TIFFClose writes in the
+    // destructor) into a vector that may be gone.
+    m_scratch->capture = &out;
+    m_scratch->scattered = false;
     clearTiffMessages();
     const auto length = static_cast<tmsize_t>(size);
     const tmsize_t written = TIFFWriteEncodedTile(m_scratch->tif, 0, tile, length);
