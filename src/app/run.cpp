@@ -37,8 +37,9 @@ double share(std::int64_t part, std::int64_t whole) {
 }
 
 /// The wall-clock steps of a run, one after the other, and what they add up to: every second
-/// from the start of runPiece to stats.json is in one of them (`other` is the rest, the few
-/// statements between the timed steps, and shows when a step goes untimed).
+/// from the program's start (markProcessStart, else runPiece's) to stats.json is in one of
+/// them (`other` is the rest, the few statements between the timed steps, and shows when a
+/// step goes untimed).
 struct RunTimes {
     double startupSeconds = 0;    ///< from main() to the run (process_start.hpp); 0 in a library
     double terrainSeconds = 0;    ///< resolving the class thresholds
