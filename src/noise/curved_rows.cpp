@@ -13,6 +13,7 @@
 
 #include "noise/curved_rows_kernels.hpp"
 #include "noise/lattice.hpp"
+#include "noise/simd_support.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -112,26 +113,11 @@ std::size_t padded(std::size_t n) {
     return (n + curved::kPadding - 1) / curved::kPadding * curved::kPadding;
 }
 
-// Kinds without a SIMD path are evaluated with the scalar reference itself, as NoiseRows does.
+// Kinds without a SIMD kernel are evaluated with the scalar reference itself, as NoiseRows
+// does; the kinds with one (simd_support.hpp) all have a 3D and a 4D form (hasDimensions).
 bool hasSimdRows(const NoiseParams& params) {
     if (params.warp.amplitude > 0.0) return false;  // points moved off the row, each its own way
-    switch (params.noise) {
-    case NoiseKind::Value:
-    case NoiseKind::Perlin:
-    case NoiseKind::Simplex:
-        break;
-    default:  // no 3D or 4D form (hasDimensions)
-        return false;
-    }
-    switch (params.fractal) {
-    case FractalKind::None:
-    case FractalKind::Fbm:
-    case FractalKind::Turbulence:
-    case FractalKind::Ridged:
-        return true;
-    default:  // marble: sin of world x after the sum
-        return false;
-    }
+    return hasSimdKernel(params);
 }
 
 }  // namespace

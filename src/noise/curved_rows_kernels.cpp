@@ -38,21 +38,8 @@ constexpr std::size_t kMaxLanes = HWY_MAX_BYTES / sizeof(double);
 
 HWY_INLINE V lerp(V t, V a, V b) { return hn::Add(a, hn::Mul(t, hn::Sub(b, a))); }
 
-// value.cpp's fade(), operation for operation.
-HWY_INLINE V fade(FadeCurve curve, V t) {
-    const D d;
-    switch (curve) {
-    case FadeCurve::Linear:
-        return t;
-    case FadeCurve::Cubic:
-        return hn::Mul(hn::Mul(t, t), hn::Sub(hn::Set(d, 3.0), hn::Mul(hn::Set(d, 2.0), t)));
-    case FadeCurve::Quintic:
-        return hn::Mul(hn::Mul(hn::Mul(t, t), t),
-                       hn::Add(hn::Mul(t, hn::Sub(hn::Mul(t, hn::Set(d, 6.0)), hn::Set(d, 15.0))),
-                               hn::Set(d, 10.0)));
-    }
-    return t;
-}
+// value.cpp's fade() per lane: fractal_lanes-inl.hpp's, shared with the flat rows.
+HWY_INLINE V fade(FadeCurve curve, V t) { return fractal_lanes::fade(D(), curve, t); }
 
 // `yes` where bit kBit of the lane's code is set, else `no`. Where the blend reads only the
 // sign bit (SSE4, AVX2: blendv; EMU128 compares the signed lane with 0), the bit is shifted

@@ -1,7 +1,8 @@
 // The fractal sum's per-lane steps, shared by the flat rows (rows_kernels.cpp) and the rows of
-// planets and tileable maps (curved_rows_kernels.cpp): each octave's term and the final
-// normalisation, the same IEEE operations as NoiseField's scalar octaveTerm and normalise, so
-// every row equals sample() bit for bit (private to src/noise).
+// planets and tileable maps (curved_rows_kernels.cpp): the fade of each octave's lattice
+// noise, each octave's term and the final normalisation, the same IEEE operations as value.cpp's
+// fade and NoiseField's scalar octaveTerm and normalise, so every row equals sample() bit for
+// bit (private to src/noise).
 //
 // A Highway "-inl" header: included once per SIMD target (HWY_TARGET_TOGGLE flips with each
 // pass), because Highway vectors may only be used in code compiled for their target.
@@ -22,6 +23,22 @@ namespace terragrid {
 namespace HWY_NAMESPACE {
 namespace fractal_lanes {
 namespace hn = hwy::HWY_NAMESPACE;
+
+// value.cpp's fade(), operation for operation.
+template <class D, class V = hn::Vec<D>>
+HWY_INLINE V fade(D d, FadeCurve curve, V t) {
+    switch (curve) {
+    case FadeCurve::Linear:
+        return t;
+    case FadeCurve::Cubic:
+        return hn::Mul(hn::Mul(t, t), hn::Sub(hn::Set(d, 3.0), hn::Mul(hn::Set(d, 2.0), t)));
+    case FadeCurve::Quintic:
+        return hn::Mul(hn::Mul(hn::Mul(t, t), t),
+                       hn::Add(hn::Mul(t, hn::Sub(hn::Mul(t, hn::Set(d, 6.0)), hn::Set(d, 15.0))),
+                               hn::Set(d, 10.0)));
+    }
+    return t;
+}
 
 // One octave's term of the fractal sum (NoiseField's octaveTerm).
 template <FractalKind kKind, class D, class V = hn::Vec<D>>

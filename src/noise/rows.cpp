@@ -15,6 +15,7 @@
 #include "terragrid/noise/detail/lattice_hash_parts.hpp"
 #include "noise/rows_kernels.hpp"
 #include "noise/separable-inl.hpp"
+#include "noise/simd_support.hpp"
 #include "noise/simplex_constants.hpp"
 
 #include <algorithm>
@@ -227,35 +228,6 @@ bool sameHigh(std::int64_t lo, std::int64_t hi, std::int64_t shift) {
     const std::uint64_t first = static_cast<std::uint64_t>(lo) + static_cast<std::uint64_t>(shift);
     return HashParts::high(static_cast<std::int64_t>(first)) ==
            HashParts::high(static_cast<std::int64_t>(first + span));
-}
-
-// Whether SIMD kernels evaluate this noise and fractal. Kinds without one are evaluated with
-// the scalar reference itself, so a new kind is correct in rows from the start and can be made
-// fast later. (A switch, so the compiler points at this function when an enum grows.)
-bool hasSimdKernel(const NoiseParams& params) {
-    switch (params.noise) {
-    case NoiseKind::Value:
-    case NoiseKind::Perlin:
-    case NoiseKind::Simplex:
-        break;
-    case NoiseKind::GenericLattice:  // proximities other than constant are not separable
-        return false;
-    case NoiseKind::Cellular:  // a nearest-point search, not a blend of lattice values
-        return false;
-    default:
-        return false;
-    }
-    switch (params.fractal) {
-    case FractalKind::None:
-    case FractalKind::Fbm:
-    case FractalKind::Turbulence:
-    case FractalKind::Ridged:
-        return true;
-    case FractalKind::Marble:  // depends on world x after the sum
-        return false;
-    default:
-        return false;
-    }
 }
 
 // Rows of an unwarped layer (a warped layer samples points off the row, each moved its own way).

@@ -495,21 +495,8 @@ void FillCorners(const rows::CornerFill& f) {
 // Points: every lane its own point (a warped layer's moved points), so every lane splits its
 // coordinates and hashes its own corners, with the scalar reference's operations in its order.
 
-// fade (value.cpp) per lane.
-HWY_INLINE V fadeLanes(FadeCurve curve, V t) {
-    const D d;
-    switch (curve) {
-    case FadeCurve::Linear:
-        return t;
-    case FadeCurve::Cubic:
-        return hn::Mul(hn::Mul(t, t), hn::Sub(hn::Set(d, 3.0), hn::Mul(hn::Set(d, 2.0), t)));
-    case FadeCurve::Quintic:
-        return hn::Mul(hn::Mul(hn::Mul(t, t), t),
-                       hn::Add(hn::Mul(t, hn::Sub(hn::Mul(t, hn::Set(d, 6.0)), hn::Set(d, 15.0))),
-                               hn::Set(d, 10.0)));
-    }
-    return t;
-}
+// fade (value.cpp) per lane: fractal_lanes-inl.hpp's, shared with the curved rows.
+HWY_INLINE V fadeLanes(FadeCurve curve, V t) { return fractal_lanes::fade(D(), curve, t); }
 
 // lattice::split per lane: the int64 index and the exact fraction.
 struct SplitLanes {
