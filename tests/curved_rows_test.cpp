@@ -19,11 +19,13 @@
 #include <vector>
 
 #include "noise_test_support.hpp"
+#include "simd_test_support.hpp"
 
 namespace terragrid {
 namespace {
 
 using test::kFades;
+using test::OnlyTarget;
 using test::kHashKinds;
 
 constexpr std::array kFractals{FractalKind::None, FractalKind::Fbm, FractalKind::Turbulence,
@@ -116,12 +118,6 @@ bool rowsEqualSamples(const NoiseField& field, const Geometry& g) {
     return true;
 }
 
-// Restricts Highway's dispatch to one target for the scope (and restores it afterwards).
-class OnlyTarget {
-public:
-    explicit OnlyTarget(std::int64_t target) { hwy::SetSupportedTargetsForTest(target); }
-    ~OnlyTarget() { hwy::SetSupportedTargetsForTest(0); }
-};
 
 void checkShape(CurvedShape shape) {
     const std::vector<std::int64_t> targets = hwy::SupportedAndGeneratedTargets();

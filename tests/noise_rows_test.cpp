@@ -17,12 +17,14 @@
 
 #include "noise/simplex_constants.hpp"
 #include "noise_test_support.hpp"
+#include "simd_test_support.hpp"
 
 namespace terragrid {
 namespace {
 
 using test::kHashKinds;
 using test::kFades;
+using test::OnlyTarget;
 
 constexpr std::array kNoiseKinds{NoiseKind::Value, NoiseKind::Perlin, NoiseKind::Simplex,
                                  NoiseKind::GenericLattice, NoiseKind::Cellular};
@@ -92,12 +94,6 @@ bool rowsEqualSamples(const NoiseField& field, const std::vector<double>& xs) {
     return true;
 }
 
-// Restricts Highway's dispatch to one target for the scope (and restores it afterwards).
-class OnlyTarget {
-public:
-    explicit OnlyTarget(std::int64_t target) { hwy::SetSupportedTargetsForTest(target); }
-    ~OnlyTarget() { hwy::SetSupportedTargetsForTest(0); }
-};
 
 TEST(NoiseRowsTest, RowsEqualSamplesBitForBitOnEveryTarget) {
     const std::vector<double> xs = columns(-1234567.891);
