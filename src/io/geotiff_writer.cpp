@@ -1,6 +1,5 @@
 #include "io/geotiff_writer.hpp"
 
-#include <tbb/enumerable_thread_specific.h>
 #include <fcntl.h>
 #include <geo_normalize.h>
 #include <geotiffio.h>
@@ -24,8 +23,7 @@
 #include "io/atomic_file.hpp"
 #include "io/libtiff_support.hpp"
 #include "io/overview_pyramid.hpp"
-#include "io/tiff_tile_encoder.hpp"
-#include "io/tile_job_queue.hpp"
+#include "io/tiff_tile_jobs.hpp"
 #include "io/xml_text.hpp"
 #include "terragrid/io/outputs.hpp"
 #include "terragrid/version.hpp"
@@ -150,7 +148,7 @@ public:
     // Both kinds of tiles held: waiting for cells, and encoded but waiting for an earlier one.
     std::size_t peakPendingTiles() const noexcept { return m_peakPending + m_peakWaitingTiles; }
     double parallelCpuSeconds() const noexcept {
-        return (m_jobs ? m_jobs->jobCpuSeconds() : 0) +
+        return m_jobs.cpuSeconds() +
                (m_overviews ? m_overviews->parallelCpuSeconds() : m_overviewCpuSeconds);
     }
     std::uint64_t peakWaitingBytes() const noexcept { return m_peakWaitingBytes; }
@@ -182,12 +180,10 @@ private:
     void writeCog();
     void writeCogGhostHeader();
     void writeLevelTiles(TIFF* tif, std::size_t level);
-    bool encodesInParallel();
     void writeRawTile(std::int64_t index, const std::byte* bytes, std::size_t count);
     void startWriteback(std::size_t bytesWritten) noexcept;
     bool writeWholeRawTile(std::int64_t col0, std::int64_t row0, std::int64_t width,
                            std::int64_t height, const std::byte* data);
-    void encodeOnThisThread(std::vector<std::byte>& raw, std::vector<std::byte>& out);
     template <typename Step>
     void runJobs(Step step);
     std::int64_t cellsInTile(std::int64_t tx, std::int64_t ty) const noexcept;
@@ -227,15 +223,18 @@ private:
     std::uint64_t m_peakOverviewBytes = 0;       // its peakPendingBytes(), kept by close()
     double m_overviewCpuSeconds = 0;             // its parallelCpuSeconds(), kept by close()
 
-    // Parallel encoding, set up when the first tile completes (it depends on the arena the
-    // tiles come from). Declared last: destroyed first, while what the jobs use still exists.
-    bool m_jobsDecided = false;
-    tbb::enumerable_thread_specific<std::unique_ptr<TiffTileEncoder>> m_encoders;
-    std::optional<TileJobQueue> m_jobs;
+    // Tile encoding, on workers when that pays (decided when the first tile completes: it
+    // depends on the arena the tiles come from). Declared last: destroyed first, while what
+    // the jobs deliver to still exists.
+    TiffTileJobs m_jobs;
 };
 
 GeoTiffWriter::Impl::Impl(std::string path, GeoTiffOptions options)
-    : m_path(std::move(path)), m_options(std::move(options)) {
+    : m_path(std::move(path)),
+      m_options(std::move(options)),
+      m_jobs(m_options, [this](std::int64_t index, const std::vector<std::byte>& bytes) {
+          deliverEncoded(index, bytes.data(), bytes.size());
+      }) {
     const GeoTiffOptions& o = m_options;
     constexpr std::int64_t kMaxSide = std::numeric_limits<std::uint32_t>::max();
     if (o.width <= 0 || o.height <= 0 || o.width > kMaxSide || o.height > kMaxSide) {
@@ -287,7 +286,7 @@ GeoTiffWriter::Impl::Impl(std::string path, GeoTiffOptions options)
 GeoTiffWriter::Impl::~Impl() { abandonTiff(); }
 
 void GeoTiffWriter::Impl::abandonTiff() noexcept {
-    m_jobs.reset();  // waits for the jobs still running: they use this writer's encoders
+    m_jobs.cancel();  // waits for the jobs still running: they deliver to this writer
     if (m_tif) {
         // TIFFClose also writes a directory into the doomed temporary file, which m_file's
         // destructor then removes; that costs little and frees everything libtiff holds.
@@ -470,48 +469,19 @@ bool GeoTiffWriter::Impl::writeWholeRawTile(std::int64_t col0, std::int64_t row0
 }
 
 void GeoTiffWriter::Impl::encodeTile(std::int64_t index, PendingTile& tile) {
-    if (encodesInParallel()) {
-        runJobs([&] { m_jobs->submit(index, std::move(tile.bytes)); });
-        tile.bytes = m_jobs->takeBuffer();
+    if (m_jobs.parallel()) {
+        runJobs([&] { m_jobs.submit(index, tile.bytes); });
     } else if (m_options.compression == Compression::None &&
                std::endian::native == std::endian::little) {
         deliverEncoded(index, tile.bytes.data(), tile.bytes.size());  // the cells are the bytes
     } else {
         runJobs([&] {
-            encodeOnThisThread(tile.bytes, m_encoded);
+            m_jobs.encodeHere(tile.bytes, m_encoded);
             deliverEncoded(index, m_encoded.data(), m_encoded.size());
         });
     }
     m_tileWritten[static_cast<std::size_t>(index)] = true;
     ++m_tilesWrittenCount;
-}
-
-// Compressing on TBB workers pays when there are workers and something to compress; the bytes
-// are the same either way (tiff_tile_encoder.hpp), and tiles reach the file in the order they
-// completed, as in serial mode.
-bool GeoTiffWriter::Impl::encodesInParallel() {
-    if (m_jobsDecided) return m_jobs.has_value();
-    m_jobsDecided = true;
-    const std::size_t jobs = tileJobsFor(m_options.tileJobs);
-    if (jobs > 1 && m_options.compression != Compression::None) {
-        m_jobs.emplace(
-            jobs,
-            [this](std::vector<std::byte>& raw, std::vector<std::byte>& out) {
-                encodeOnThisThread(raw, out);
-            },
-            [this](std::int64_t index, const std::vector<std::byte>& bytes) {
-                deliverEncoded(index, bytes.data(), bytes.size());
-            });
-    }
-    return m_jobs.has_value();
-}
-
-// On a worker thread: several run at once, each with its own encoder.
-void GeoTiffWriter::Impl::encodeOnThisThread(std::vector<std::byte>& raw,
-                                             std::vector<std::byte>& out) {
-    std::unique_ptr<TiffTileEncoder>& encoder = m_encoders.local();
-    if (!encoder) encoder = std::make_unique<TiffTileEncoder>(m_options);
-    encoder->encode(raw.data(), raw.size(), out);
 }
 
 // An encoded tile, in the order tiles completed: into the COG's store, into the file when its
@@ -605,7 +575,7 @@ void GeoTiffWriter::Impl::close() {
         fail("only " + std::to_string(m_tilesWrittenCount) + " of " +
              std::to_string(tileCount) + " TIFF tiles received all their cells");
     }
-    if (m_jobs) runJobs([&] { m_jobs->finish(); });
+    runJobs([&] { m_jobs.finish(); });
     if (!isCog() && (m_nextTile != tileCount || !m_waiting.empty())) {
         throw std::logic_error("GeoTiffWriter: " + std::to_string(m_nextTile) + " of " +
                                std::to_string(tileCount) + " TIFF tiles reached '" + m_path + "'");

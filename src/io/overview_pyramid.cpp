@@ -222,7 +222,10 @@ OverviewPyramid::OverviewPyramid(const std::string& outputPath, const GeoTiffOpt
                                  Resampling resampling, bool keepFullResolution)
     : m_options(options),
       m_resampling(resampling),
-      m_sampleBytes(bytesPerSample(options.sampleFormat)) {
+      m_sampleBytes(bytesPerSample(options.sampleFormat)),
+      m_jobs(options, [this](std::int64_t key, const std::vector<std::byte>& encoded) {
+          store(static_cast<std::size_t>(key % kLevelKeys), key / kLevelKeys, encoded);
+      }) {
     for (const RasterSize& size : overviewSizes(options.width, options.height, options.tileSize))
         m_levels.push_back(std::make_unique<Level>(outputPath, size, options.tileSize));
     if (keepFullResolution) {
@@ -230,12 +233,11 @@ OverviewPyramid::OverviewPyramid(const std::string& outputPath, const GeoTiffOpt
         m_fullResolution.emplace(outputPath,
                                  ((options.width + t - 1) / t) * ((options.height + t - 1) / t));
     }
-    if (!m_levels.empty()) m_encoder = std::make_unique<TiffTileEncoder>(options);
     const auto half = static_cast<std::size_t>(options.tileSize / 2);
     m_reduced.resize(half * half * m_sampleBytes);
 }
 
-OverviewPyramid::~OverviewPyramid() { m_jobs.reset(); }  // waits for jobs using m_encoders
+OverviewPyramid::~OverviewPyramid() = default;
 
 RasterSize OverviewPyramid::levelSize(std::size_t level) const noexcept {
     return level == 0 ? RasterSize{m_options.width, m_options.height}
@@ -302,34 +304,14 @@ void OverviewPyramid::completeTile(std::size_t level, std::int64_t tx, std::int6
         addBlock(level + 1, tx, ty, (cols + 1) / 2, (rows + 1) / 2, reduced.data());
     }
     const std::int64_t index = ty * l.across + tx;
-    if (encodesInParallel()) {
+    if (m_jobs.parallel()) {
         // The job's key says the level and the tile: the levels are few (one per halving).
-        m_jobs->submit(index * kLevelKeys + static_cast<std::int64_t>(level), std::move(raw));
-        raw = m_jobs->takeBuffer();
+        m_jobs.submit(index * kLevelKeys + static_cast<std::int64_t>(level), raw);
         return;
     }
     std::vector<std::byte> encoded;
-    m_encoder->encode(raw.data(), raw.size(), encoded);
+    m_jobs.encodeHere(raw, encoded);
     store(level, index, encoded);
-}
-
-bool OverviewPyramid::encodesInParallel() {
-    if (m_jobsDecided) return m_jobs.has_value();
-    m_jobsDecided = true;
-    const std::size_t jobs = tileJobsFor(m_options.tileJobs);
-    if (jobs > 1 && m_options.compression != Compression::None) {
-        m_jobs.emplace(
-            jobs,
-            [this](std::vector<std::byte>& raw, std::vector<std::byte>& out) {
-                std::unique_ptr<TiffTileEncoder>& encoder = m_encoders.local();
-                if (!encoder) encoder = std::make_unique<TiffTileEncoder>(m_options);
-                encoder->encode(raw.data(), raw.size(), out);
-            },
-            [this](std::int64_t key, const std::vector<std::byte>& encoded) {
-                store(static_cast<std::size_t>(key % kLevelKeys), key / kLevelKeys, encoded);
-            });
-    }
-    return m_jobs.has_value();
 }
 
 void OverviewPyramid::store(std::size_t level, std::int64_t index,
@@ -339,9 +321,7 @@ void OverviewPyramid::store(std::size_t level, std::int64_t index,
     ++l.stored;
 }
 
-void OverviewPyramid::finish() {
-    if (m_jobs) m_jobs->finish();
-}
+void OverviewPyramid::finish() { m_jobs.finish(); }
 
 void OverviewPyramid::storeFullResolutionTile(std::int64_t index,
                                               const std::vector<std::byte>& encoded) {

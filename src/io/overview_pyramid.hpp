@@ -28,11 +28,9 @@
 #include <utility>
 #include <vector>
 
-#include <tbb/enumerable_thread_specific.h>
-
 #include "io/atomic_file.hpp"
 #include "io/geotiff_writer.hpp"
-#include "io/tile_job_queue.hpp"
+#include "io/tiff_tile_jobs.hpp"
 
 namespace terragrid {
 
@@ -112,7 +110,7 @@ public:
     void checkComplete(const std::string& path) const;
 
     /// CPU seconds TBB workers spent compressing overview tiles so far.
-    double parallelCpuSeconds() const noexcept { return m_jobs ? m_jobs->jobCpuSeconds() : 0; }
+    double parallelCpuSeconds() const noexcept { return m_jobs.cpuSeconds(); }
 
     /// Replaces `out` with the encoded bytes of tile `index` of `level` (0 only when kept).
     void readTile(std::size_t level, std::int64_t index, std::vector<std::byte>& out) const;
@@ -129,7 +127,6 @@ private:
                   std::int64_t blockRows, const std::byte* block);
     void completeTile(std::size_t level, std::int64_t tx, std::int64_t ty,
                       std::vector<std::byte>& raw);
-    bool encodesInParallel();
     void store(std::size_t level, std::int64_t index, const std::vector<std::byte>& encoded);
 
     GeoTiffOptions m_options;
@@ -137,17 +134,15 @@ private:
     std::size_t m_sampleBytes;
     std::vector<std::unique_ptr<Level>> m_levels;   // [0] is level 1
     std::optional<TileStore> m_fullResolution;
-    std::unique_ptr<TiffTileEncoder> m_encoder;
     std::vector<std::byte> m_reduced;               // a reduced tile's quarter
     std::vector<std::vector<std::byte>> m_spare;    // freed tile buffers, reused
     std::uint64_t m_pendingBytes = 0;
     std::uint64_t m_peakPendingBytes = 0;
 
-    // Parallel compression, decided when the first tile completes (it depends on the arena
-    // the tiles come from). Declared last: destroyed first, while what the jobs use exists.
-    bool m_jobsDecided = false;
-    tbb::enumerable_thread_specific<std::unique_ptr<TiffTileEncoder>> m_encoders;
-    std::optional<TileJobQueue> m_jobs;
+    // Tile compression, on workers when that pays (decided when the first tile completes: it
+    // depends on the arena the tiles come from). Declared last: destroyed first, while the
+    // levels the jobs store into exist.
+    TiffTileJobs m_jobs;
 };
 
 }  // namespace terragrid
