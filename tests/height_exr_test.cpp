@@ -9,6 +9,7 @@
 #include <OpenEXR/ImfStringAttribute.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <tbb/task_arena.h>
 
 #include <cmath>
 #include <cstdint>
@@ -102,6 +103,20 @@ TEST_F(HeightExrTest, SameBytesWhateverTheTileSize) {
         test::writeOutputs(exrConfig(other.path()), nullptr, nullptr, exrMap(), tileSize);
         EXPECT_TRUE(readFile(other / "height.exr") == first) << "tiles of " << tileSize;
         EXPECT_EQ(readFile(other / "height.exr.json"), readFile(m_dir / "height.exr.json"));
+    }
+}
+
+// The blocks are compressed on as many OpenEXR threads as the run has (exr_writer.cpp); the
+// file must not depend on how many that is, nor on which finishes first.
+TEST_F(HeightExrTest, SameBytesWhateverTheThreadCount) {
+    const std::string first = readFile(m_dir / "height.exr");
+    for (int threads : {1, 2, 3, 8}) {
+        test::TempDir other;
+        tbb::task_arena arena(threads);
+        arena.execute([&] {
+            test::writeOutputs(exrConfig(other.path()), nullptr, nullptr, exrMap(), 16);
+        });
+        EXPECT_TRUE(readFile(other / "height.exr") == first) << threads << " threads";
     }
 }
 

@@ -174,11 +174,15 @@ PlannedOutput exrDisk(const Config& config) {
     return out;
 }
 
-// A band of float rows, OpenEXR's block of 16 rows before and after ZIP, and zlib's state.
-WriterMemory exrMemory(const Config& config, int) {
+// A band of float rows, and OpenEXR's line buffers: one, or two per thread when its threads
+// compress (exr_writer.cpp), each a block of 16 rows, the ZIP compressor's reordered copy and
+// its output, with zlib's state.
+WriterMemory exrMemory(const Config& config, int threads) {
     const auto w = bounds::Bytes(config.map.width);
     const auto band = bounds::Bytes(std::min(config.map.tileSizeCells, config.map.height));
-    return {MemoryGroup::Writers, w * band * 4 + 2 * 16 * 4 * w + bounds::kCodecState, 0};
+    const auto lineBuffers = bounds::Bytes(threads > 1 ? 2 * threads : 1);
+    return {MemoryGroup::Writers,
+            w * band * 4 + lineBuffers * (3 * 16 * 4 * w + bounds::kCodecState), 0};
 }
 
 }  // namespace
