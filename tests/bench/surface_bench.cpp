@@ -120,12 +120,21 @@ void printSurfaceSummary(const SummaryReporter& results, std::ostream& out) {
     for (const Case& c : kCases) {
         const double rate = results.samplesPerSecond(caseName(c, 1));
         const double two = results.samplesPerSecond(caseName(c, 2));
+        // "-" for a case the filter left out (the AVX2 pass of scripts/bench.sh runs 1 thread).
+        const auto nsPerSample = [](double samplesPerSecond) {
+            char cell[32];
+            if (samplesPerSecond > 0)
+                std::snprintf(cell, sizeof cell, "%7.1f ns/sample", 1e9 / samplesPerSecond);
+            else
+                std::snprintf(cell, sizeof cell, "%7s ns/sample", "-");
+            return std::string(cell);
+        };
         char line[256];
-        std::snprintf(line, sizeof line, "%-22s %7.1f ns/sample   2 threads %7.1f ns/sample",
+        std::snprintf(line, sizeof line, "%-22s %s   2 threads %s",
                       (std::string(kShapeNames[static_cast<int>(c.shape)]) + " " +
                        layerName(c.noise, FractalKind::Fbm))
                           .c_str(),
-                      rate > 0 ? 1e9 / rate : 0.0, two > 0 ? 1e9 / two : 0.0);
+                      nsPerSample(rate).c_str(), nsPerSample(two).c_str());
         out << line;
         if (c.shape != Shape::Plane && rate > 0 && flatRate > 0) {
             const double times = flatRate / rate;
