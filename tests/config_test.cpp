@@ -267,6 +267,8 @@ const std::vector<ProblemCase> kProblemCases = {
      R"(config: 'output.compression' must be one of none, deflate, lzw, zstd (got "gzip"))"},
     {"BigTiffChoice", R"({"output": {"bigtiff": true}})", {},
      "config: 'output.bigtiff' must be one of auto, always (got true)"},
+    {"ExrCompressionChoice", R"({"output": {"exr_compression": "b44"}})", {},
+     R"(config: 'output.exr_compression' must be one of zip, piz, none (got "b44"))"},
 
     // Out of range, both sides of every numeric key.
     {"SeedNegative", R"({"seed": -1})", {},
@@ -766,6 +768,8 @@ TEST(ConfigTest, BuiltinDefaultFillsEveryFieldFromDefaultJson) {
               d["output"]["compression"].get<std::string>());
     EXPECT_EQ(kBigTiffModeNames[static_cast<std::size_t>(c.output.bigTiff)],
               d["output"]["bigtiff"].get<std::string>());
+    EXPECT_EQ(kExrCompressionNames[static_cast<std::size_t>(c.output.exrCompression)],
+              d["output"]["exr_compression"].get<std::string>());
     EXPECT_EQ(kEngineNames[static_cast<std::size_t>(c.output.engine)],
               d["output"]["engine"].get<std::string>());
     EXPECT_EQ(c.output.engineSnap, d["output"]["engine_snap"].get<bool>());

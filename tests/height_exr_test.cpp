@@ -192,19 +192,19 @@ TEST_F(HeightExrTest, SidecarGivesHTerrainItsImportValues) {
     }
 }
 
-// Godot 3.2's Image.load reads a one-channel EXR into RGBAH (half floats): each pixel must be
-// the height.tif value to within a half float's step (Godot truncates to half, so up to one
-// step below), and in the same place.
-TEST_F(HeightExrTest, GodotLoadsItWithImageLoad) {
-    ASSERT_EQ(test::runCommand("command -v godot3-server").exitCode, 0)
+// What Godot 3.2's Image.load (headless) makes of the EXR at `exr`: its pixels' red channel,
+// row by row, after checking that it loaded a kWidth x kHeight image without error. The files
+// Godot writes go to `scratch`.
+std::vector<float> godotPixels(const fs::path& exr, const fs::path& scratch) {
+    EXPECT_EQ(test::runCommand("command -v godot3-server").exitCode, 0)
         << "godot3-server is not on PATH; scripts/deps.sh installs it (Debian package "
            "godot3-server)";
-    const fs::path script = m_dir / "load.gd";
-    const fs::path out = m_dir / "godot.bin";
+    const fs::path script = scratch / "load.gd";
+    const fs::path out = scratch / "godot.bin";
     std::ofstream(script) << ("extends SceneTree\n"
                             "func _init():\n"
                             "\tvar img = Image.new()\n"
-                            "\tvar err = img.load(\"" + (m_dir / "height.exr").string() + "\")\n"
+                            "\tvar err = img.load(\"" + exr.string() + "\")\n"
                             "\tvar f = File.new()\n"
                             "\tf.open(\"" + out.string() + "\", File.WRITE)\n"
                             "\tf.store_32(err)\n"
@@ -217,18 +217,21 @@ TEST_F(HeightExrTest, GodotLoadsItWithImageLoad) {
                             "\timg.unlock()\n"
                             "\tf.close()\n"
                             "\tquit()\n");
-    ASSERT_TRUE(fs::exists(script));
+    EXPECT_TRUE(fs::exists(script));
     // From the scratch directory, with HOME there too: Godot writes logs/godot.log under the
     // directory it runs in.
-    const std::string command = "cd " + test::shellQuote(m_dir.path().string()) + " && HOME=" +
-                                test::shellQuote(m_dir.path().string()) +
+    const std::string command = "cd " + test::shellQuote(scratch.string()) + " && HOME=" +
+                                test::shellQuote(scratch.string()) +
                                 " godot3-server --no-window -s " +
                                 test::shellQuote(script.string());
     const test::CommandResult r = test::runCommand(command);
-    ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+    EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
 
     const std::string bytes = readFile(out);
-    ASSERT_EQ(bytes.size(), 12u + std::size_t(kWidth * kHeight) * 4u) << r.out << r.err;
+    if (bytes.size() != 12u + std::size_t(kWidth * kHeight) * 4u) {
+        ADD_FAILURE() << "Godot wrote " << bytes.size() << " bytes\n" << r.out << r.err;
+        return {};
+    }
     std::vector<std::uint32_t> head(3);
     std::memcpy(head.data(), bytes.data(), 12);  // Godot writes little-endian, as this host
     EXPECT_EQ(head[0], 0u) << "Image.load's error";
@@ -236,8 +239,15 @@ TEST_F(HeightExrTest, GodotLoadsItWithImageLoad) {
     EXPECT_EQ(head[2], std::uint32_t(kHeight));
     std::vector<float> godot(std::size_t(kWidth * kHeight));
     std::memcpy(godot.data(), bytes.data() + 12, godot.size() * 4);
+    return godot;
+}
 
-    const std::vector<float> tif = test::readFloatTiff(m_dir / "height.tif");
+// Godot reads EXR into RGBAH (half floats): each pixel must be the height.tif value to within
+// a half float's step (Godot truncates to half, so up to one step below), and in the same place.
+void expectGodotReadTheHeights(const fs::path& exr, const fs::path& scratch,
+                               const std::vector<float>& tif) {
+    const std::vector<float> godot = godotPixels(exr, scratch);
+    ASSERT_EQ(godot.size(), tif.size());
     for (std::size_t i = 0; i < tif.size(); ++i) {
         // A half float keeps 11 significant bits: steps of 2^(e - 10) for |v| in [2^e, 2^(e+1)).
         const double v = tif[i];
@@ -245,6 +255,36 @@ TEST_F(HeightExrTest, GodotLoadsItWithImageLoad) {
         ASSERT_LE(std::abs(godot[i] - v), step)
             << "cell " << i % kWidth << ", " << i / kWidth << ": Godot " << godot[i]
             << ", height.tif " << v;
+    }
+}
+
+TEST_F(HeightExrTest, GodotLoadsItWithImageLoad) {
+    expectGodotReadTheHeights(m_dir / "height.exr", m_dir.path(),
+                              test::readFloatTiff(m_dir / "height.tif"));
+}
+
+// output.exr_compression: PIZ and no compression hold the same floats as ZIP, say so in the
+// header and the sidecar, and Godot and OpenEXR's tools read them.
+TEST_F(HeightExrTest, EveryCompressionHoldsTheSameFloatsAndGodotReadsIt) {
+    int w = 0, h = 0;
+    const std::vector<float> zip = readExr(m_dir / "height.exr", "Y", &w, &h);
+    const std::vector<float> tif = test::readFloatTiff(m_dir / "height.tif");
+    for (const auto& [compression, name, imf] :
+         {std::tuple{ExrCompression::Piz, "piz", Imf::PIZ_COMPRESSION},
+          {ExrCompression::None, "none", Imf::NO_COMPRESSION}}) {
+        SCOPED_TRACE(name);
+        test::TempDir dir;
+        Config config = exrConfig(dir.path());
+        config.output.exrCompression = compression;
+        test::writeOutputs(config, nullptr, nullptr, exrMap(), 32);
+        const fs::path exr = dir / "height.exr";
+        EXPECT_EQ(Imf::InputFile(exr.c_str()).header().compression(), imf);
+        EXPECT_TRUE(readExr(exr, "Y", &w, &h) == zip) << "every float bit for bit";
+        EXPECT_EQ(nlohmann::json::parse(readFile(dir / "height.exr.json"))["compression"], name);
+        const test::CommandResult header =
+            test::runCommand("exrheader " + test::shellQuote(exr.string()));
+        EXPECT_THAT(header.out, HasSubstr(std::string("compression (type compression): ") + name));
+        expectGodotReadTheHeights(exr, dir.path(), tif);
     }
 }
 

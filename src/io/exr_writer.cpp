@@ -48,13 +48,22 @@ private:
     std::uint64_t m_position = 0;
 };
 
-Imf::Header exrHeader(std::int64_t width, std::int64_t height,
+// Only lossless codecs every EXR reader has, the small ones in engines included (tinyexr in
+// Godot); OpenEXR stores a block raw when its codec does not make it smaller.
+Imf::Compression exrCompression(ExrCompression compression) {
+    switch (compression) {
+    case ExrCompression::Zip: return Imf::ZIP_COMPRESSION;
+    case ExrCompression::Piz: return Imf::PIZ_COMPRESSION;
+    case ExrCompression::None: return Imf::NO_COMPRESSION;
+    }
+    throw std::logic_error("ExrWriter: unknown compression");
+}
+
+Imf::Header exrHeader(std::int64_t width, std::int64_t height, ExrCompression compression,
                       const std::vector<std::pair<std::string, std::string>>& text) {
     Imf::Header header(static_cast<int>(width), static_cast<int>(height));
     header.channels().insert(kExrChannel, Imf::Channel(Imf::FLOAT));
-    // ZIP, not PIZ or the lossy codecs: lossless, and read by every EXR reader including the
-    // small ones in engines (tinyexr in Godot).
-    header.compression() = Imf::ZIP_COMPRESSION;
+    header.compression() = exrCompression(compression);
     for (const auto& [name, value] : text) header.insert(name, Imf::StringAttribute(value));
     return header;
 }
@@ -102,6 +111,7 @@ struct ExrWriter::State {
 };
 
 ExrWriter::ExrWriter(std::string path, std::int64_t width, std::int64_t height,
+                     ExrCompression compression,
                      const std::vector<std::pair<std::string, std::string>>& text) {
     constexpr std::int64_t kLargest = std::numeric_limits<int>::max();  // EXR's int coordinates
     if (width < 1 || height < 1 || width > kLargest || height > kLargest)
@@ -110,7 +120,7 @@ ExrWriter::ExrWriter(std::string path, std::int64_t width, std::int64_t height,
     m_state = std::make_unique<State>(std::move(path), width, height);
     m_state->run([&] {
         m_state->exr = std::make_unique<Imf::OutputFile>(
-            m_state->stream, exrHeader(width, height, text), exrThreads());
+            m_state->stream, exrHeader(width, height, compression, text), exrThreads());
     });
 }
 

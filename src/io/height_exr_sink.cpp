@@ -81,7 +81,8 @@ nlohmann::ordered_json exrSidecar(const Config& config) {
     j["height"] = config.map.height;
     j["sample"] = "float32";
     j["channel"] = kExrChannel;
-    j["compression"] = "zip";
+    j["compression"] =
+        std::string(kExrCompressionNames[static_cast<std::size_t>(config.output.exrCompression)]);
     j["unit"] = "metre";
     j["orientation"] = {{"rows", "top-to-bottom"},
                         {"first_row_edge", "north"},
@@ -117,7 +118,7 @@ public:
           m_height(config.map.height),
           m_sidecarText(exrSidecar(config).dump(2) + "\n"),
           m_writer(outputPath(config, OutputFile::HeightExr), m_width, m_height,
-                   exrAttributes(config)),
+                   config.output.exrCompression, exrAttributes(config)),
           m_sidecar(m_writer.path() + ".json") {}
 
     const std::string& path() const override { return m_writer.path(); }
@@ -161,11 +162,12 @@ private:
     TileBand<float> m_band{m_width};
 };
 
-// ZIP blocks of 16 rows, each stored raw when deflate does not shrink it (OpenEXR keeps the
+// Blocks of rows, each stored raw when its codec does not shrink it (OpenEXR keeps the
 // smaller), with its row number, size and offset-table entry; the header and its attributes;
 // the sidecar height.exr.json.
 PlannedOutput exrDisk(const Config& config) {
-    const bounds::Bytes blocks = bounds::ceilDiv(bounds::Bytes(config.map.height), 16);
+    const bounds::Bytes blocks = bounds::ceilDiv(
+        bounds::Bytes(config.map.height), bounds::Bytes(exrRowsPerBlock(config.output.exrCompression)));
     PlannedOutput out = bounds::plannedFile(
         config, OutputFile::HeightExr,
         4 * bounds::cells(config.map.width, config.map.height) + blocks * 16 + 8 * bounds::kKiB,
@@ -175,14 +177,15 @@ PlannedOutput exrDisk(const Config& config) {
 }
 
 // A band of float rows, and OpenEXR's line buffers: one, or two per thread when its threads
-// compress (exr_writer.cpp), each a block of 16 rows, the ZIP compressor's reordered copy and
-// its output, with zlib's state.
+// compress (exr_writer.cpp), each a block of rows, the compressor's working copy and its
+// output (PIZ's up to 1.5 blocks), with the codec's state.
 WriterMemory exrMemory(const Config& config, int threads) {
     const auto w = bounds::Bytes(config.map.width);
     const auto band = bounds::Bytes(std::min(config.map.tileSizeCells, config.map.height));
     const auto lineBuffers = bounds::Bytes(threads > 1 ? 2 * threads : 1);
-    return {MemoryGroup::Writers,
-            w * band * 4 + lineBuffers * (3 * 16 * 4 * w + bounds::kCodecState), 0};
+    const auto block = bounds::Bytes(exrRowsPerBlock(config.output.exrCompression)) * 4 * w;
+    return {MemoryGroup::Writers, w * band * 4 + lineBuffers * (4 * block + bounds::kCodecState),
+            0};
 }
 
 }  // namespace

@@ -57,6 +57,12 @@ inline constexpr std::array<std::string_view, 3> kPreviewLegendNames{"auto", "on
 static_assert(kPreviewLegendNames.size() == std::size_t(PreviewLegend::Last) + 1);
 inline constexpr std::int64_t kLegendMinWidth = 512;
 
+/// How height.exr's blocks are compressed (output.exr_compression): all three are lossless and
+/// read by every EXR reader, Godot's included.
+enum class ExrCompression : std::uint8_t { Zip, Piz, None, Last = None };
+inline constexpr std::array<std::string_view, 3> kExrCompressionNames{"zip", "piz", "none"};
+static_assert(kExrCompressionNames.size() == std::size_t(ExrCompression::Last) + 1);
+
 /// Tiled (level editor) export settings: output.tiled.
 struct TiledConfig {
     std::int64_t tilePixels = 0;      ///< edge of one tile in the tileset image, pixels
@@ -85,6 +91,7 @@ struct OutputConfig {
     bool engineSnap = false;
     /// height.r16 rows bottom to top instead of top to bottom.
     bool r16FlipY = false;
+    ExrCompression exrCompression = ExrCompression::Zip;
     /// Splat and weight maps blend classes over this many cells around each cell (0: hard).
     std::int64_t splatBlendCells = 0;
     TiledConfig tiled;
