@@ -9,6 +9,14 @@ namespace terragrid {
 
 void splitWeights(const std::vector<std::uint32_t>& counts, std::uint8_t* weights) {
     const std::uint64_t total = std::accumulate(counts.begin(), counts.end(), std::uint64_t{0});
+    // Most cells see one class alone (every cell without blending, and the inside of each
+    // class's areas with it): all 255 are its, which the divisions below would also give.
+    const auto only = std::find(counts.begin(), counts.end(), total);
+    if (only != counts.end()) {
+        std::fill_n(weights, counts.size(), std::uint8_t{0});
+        weights[only - counts.begin()] = 255;
+        return;
+    }
     std::uint64_t given = 0;
     for (std::size_t c = 0; c < counts.size(); ++c) {
         weights[c] = static_cast<std::uint8_t>(255 * std::uint64_t{counts[c]} / total);
@@ -68,6 +76,18 @@ void SplatWeights::addRows(const std::uint8_t* classes, std::int64_t rows, const
 
 void SplatWeights::emitRow(const RowOut& out) {
     const std::int64_t row = m_nextOut;
+    if (m_blend == 0) {
+        // Each cell is all its own class: the weights the window would give, without one.
+        const std::vector<std::uint8_t>& classes = m_rows.front();  // the row itself
+        std::fill(m_weights.begin(), m_weights.end(), std::uint8_t{0});
+        for (std::int64_t x = 0; x < m_width; ++x)
+            m_weights[static_cast<std::size_t>(x * m_classes + classes[static_cast<std::size_t>(x)])] = 255;
+        out(row, m_weights);
+        m_rows.pop_front();
+        ++m_firstKept;
+        ++m_nextOut;
+        return;
+    }
     const std::int64_t lo = std::max<std::int64_t>(0, row - m_blend);
     const std::int64_t hi = std::min(m_height, row + m_blend + 1);
     while (m_windowHi < hi) addToWindow(m_windowHi++, +1);
