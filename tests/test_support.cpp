@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <nlohmann/json.hpp>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
@@ -64,6 +65,14 @@ std::vector<std::string> listDir(const fs::path& directory) {
 std::map<std::string, std::string> snapshotDir(const fs::path& directory) {
     std::map<std::string, std::string> files;
     for (const std::string& name : listDir(directory)) files[name] = readFile(directory / name);
+    return files;
+}
+
+std::map<std::string, std::string> withoutTimings(std::map<std::string, std::string> files) {
+    auto stats = nlohmann::ordered_json::parse(files.at("stats.json"));
+    stats.erase("timing_seconds");
+    if (stats.contains("hydrology")) stats["hydrology"].erase("timing_seconds");
+    files["stats.json"] = stats.dump(2);
     return files;
 }
 

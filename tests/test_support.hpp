@@ -336,4 +336,8 @@ std::vector<std::string> listDir(const std::filesystem::path& directory);
 /// bytes: to check that a failed or stopped run left older outputs as they were.
 std::map<std::string, std::string> snapshotDir(const std::filesystem::path& directory);
 
+/// `files` (a snapshotDir of a run's outputs) with stats.json's timings taken out, the run's
+/// and its hydrology's: the only part of the outputs that may differ between runs of a map.
+std::map<std::string, std::string> withoutTimings(std::map<std::string, std::string> files);
+
 }  // namespace terragrid::test

@@ -54,12 +54,7 @@ test::CommandResult terragrid(const test::TempDir& dir, const std::string& args)
 
 /// The files of `dir`, stats.json without its timings (the only part that may differ).
 std::map<std::string, std::string> outputsOf(const std::filesystem::path& dir) {
-    auto all = test::snapshotDir(dir);
-    auto stats = json::parse(all.at("stats.json"));
-    stats.erase("timing_seconds");
-    stats["hydrology"].erase("timing_seconds");
-    all["stats.json"] = stats.dump(2);
-    return all;
+    return test::withoutTimings(test::snapshotDir(dir));
 }
 
 TEST(HydrologyStageCliTest, PiecesReadingTheStageFileWriteTheBytesOfPiecesComputingIt) {
