@@ -130,12 +130,9 @@ void checkShape(CurvedShape shape) {
     for (std::int64_t target : targets) {
         SCOPED_TRACE(hwy::TargetName(target));
         const OnlyTarget only(target);
-        const bool firstTarget = target == targets.front();
         for (NoiseKind noise : {NoiseKind::Value, NoiseKind::Perlin, NoiseKind::Simplex}) {
             if (!hasDimensions(noise, dimensions)) continue;
             for (FractalKind fractal : kFractals) {
-                // Marble runs the scalar reference on every target: one target checks it.
-                if (!firstTarget && fractal == FractalKind::Marble) continue;
                 for (HashKind hash : kHashKinds) {
                     for (FadeCurve fade : kFades) {
                         // Simplex has no fade; the permutation hashes share the lattice

@@ -173,11 +173,16 @@ void CurvedRows::row(double A, double B, double* out) {
         return;
     }
     const NoiseParams& params = st.field.params();
-    curved::evaluateRow({params.noise, params.fractal, params.fade, torus, st.a.data(),
-                         st.b.data(), A, B, params.offsetX, params.offsetY, st.field.m_octaves,
-                         st.octaves.data(), st.field.m_amplitudeSum, st.a.size(),
-                         st.values.data()});
+    curved::evaluateRow({params.noise, lattice::summedFractal(params.fractal), params.fade, torus,
+                         st.a.data(), st.b.data(), A, B, params.offsetX, params.offsetY,
+                         st.field.m_octaves, st.octaves.data(), st.field.m_amplitudeSum,
+                         st.a.size(), st.values.data()});
     std::copy_n(st.values.begin(), st.n, out);
+    if (params.fractal != FractalKind::Marble) return;
+    // sample()'s last step for marble: the stripes over the turbulence sum, at the point's
+    // first coordinate (the one row() builds for the reference above).
+    for (std::size_t i = 0; i < st.n; ++i)
+        out[i] = lattice::marble(params, torus ? st.a[i] : A * st.a[i], out[i]);
 }
 
 }  // namespace terragrid

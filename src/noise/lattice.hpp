@@ -75,6 +75,25 @@ inline double octaveTerm(FractalKind kind, double n) noexcept {
     return n;
 }
 
+/// The fractal whose sum a layer's octaves make: marble's octaves sum as turbulence's do (the
+/// same term, the same normalisation), and its stripes come after the sum (marble() below), so
+/// the SIMD kernels sum turbulence for it and the rows add the stripes per column.
+constexpr FractalKind summedFractal(FractalKind kind) noexcept {
+    return kind == FractalKind::Marble ? FractalKind::Turbulence : kind;
+}
+
+/// Marble, sin(x k + turbulence) (README "Generic lattice noise and marble"), from the point's
+/// first coordinate x and the normalised turbulence sum in [0, 1], both in cycles, onto
+/// [0, 1]. (Inline: the rows call it once per column.)
+inline double marble(const NoiseParams& p, double x, double turbulence) noexcept {
+    constexpr double kTwoPi = 6.283185307179586;
+    const double cycles = x * p.marbleFrequency + p.marbleTurbulence * turbulence;
+    // Only the fraction of a cycle matters: reducing it first keeps sin's argument below 2 pi,
+    // so stripes far from the origin are as exact as near it.
+    const double phase = cycles - std::floor(cycles);
+    return (std::sin(kTwoPi * phase) + 1.0) / 2.0;
+}
+
 /// a + t (b - a): Perlin's form, exact at t = 0 and equal to a when a == b.
 inline double lerp(double t, double a, double b) noexcept { return a + t * (b - a); }
 

@@ -28,18 +28,6 @@ double shiftFrom(std::uint64_t bits) noexcept {
     return static_cast<double>(bits >> 11) * kScale;
 }
 
-constexpr double kTwoPi = 6.283185307179586;
-
-// Marble, sin(x k + turbulence) (README "Generic lattice noise and marble"), from world x and
-// the normalised turbulence in [0, 1], both in cycles, onto [0, 1].
-double marble(const NoiseParams& p, double x, double turbulence) noexcept {
-    const double cycles = x * p.marbleFrequency + p.marbleTurbulence * turbulence;
-    // Only the fraction of a cycle matters: reducing it first keeps sin's argument below 2 pi,
-    // so stripes far from the origin are as exact as near it.
-    const double phase = cycles - std::floor(cycles);
-    return (std::sin(kTwoPi * phase) + 1.0) / 2.0;
-}
-
 // Draws of the layer seed's stream beyond the octaves' (3o + 1 .. 3o + 3 < 64): the z and w
 // shifts of octave o are draws 64 + 2o and 65 + 2o; warp axis d is seeded by draw 128 + d.
 constexpr std::uint64_t kFirstZwDraw = 64;
@@ -217,7 +205,8 @@ double NoiseField::unwarped(const NoisePoint& p) const noexcept {
         sum += octave.amplitude * lattice::octaveTerm(m_params.fractal, n);
     }
     const double value = normalise(sum);
-    return m_params.fractal == FractalKind::Marble ? marble(m_params, p.at[0], value) : value;
+    return m_params.fractal == FractalKind::Marble ? lattice::marble(m_params, p.at[0], value)
+                                                   : value;
 }
 
 double NoiseField::normalise(double sum) const noexcept {

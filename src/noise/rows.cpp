@@ -240,6 +240,13 @@ bool hasPointKernel(const NoiseParams& params) {
     return params.warp.amplitude > 0.0 && hasSimdKernel(params);
 }
 
+// sample()'s last step for marble: the stripes over the turbulence sum the kernels left in
+// out (lattice::summedFractal), at each point's x.
+void addStripes(const NoiseParams& params, const double* xs, std::size_t n, double* out) {
+    if (params.fractal != FractalKind::Marble) return;
+    for (std::size_t c = 0; c < n; ++c) out[c] = lattice::marble(params, xs[c], out[c]);
+}
+
 }  // namespace
 
 NoiseRows::NoiseRows(const NoiseField& field, const double* xs, std::size_t n)
@@ -326,7 +333,7 @@ void NoiseRows::rowSimplexV2(double y, double* out) {
                 {o.fracA.data(), o.fracB.data(), o.lowA.data(), o.lowB.data(), o.hashAB.data(),
                  o.run.data(), c.frac, d.frac, lowC, lowD, key,
                  lowC * HashParts::kHashX + lowD * HashParts::kHashY + key, octave.amplitude,
-                 params.fractal, st.values.size(), st.values.data()});
+                 lattice::summedFractal(params.fractal), st.values.size(), st.values.data()});
             continue;
         }
         for (std::size_t col = 0; col < st.values.size(); ++col) {
@@ -334,7 +341,8 @@ void NoiseRows::rowSimplexV2(double y, double* out) {
             st.values[col] += octave.amplitude * lattice::octaveTerm(params.fractal, n);
         }
     }
-    rows::normaliseRow(params.fractal, field.m_amplitudeSum, st.values.data(), st.values.size());
+    rows::normaliseRow(lattice::summedFractal(params.fractal), field.m_amplitudeSum,
+                       st.values.data(), st.values.size());
     std::copy_n(st.values.begin(), st.n, out);
 }
 
@@ -356,12 +364,14 @@ void NoiseRows::row(double y, double* out) {
                 st.movedY[c] = y + amplitude * (2.0 * st.warpY[column] - 1.0);
             }
             const NoiseParams& params = field.params();
-            rows::evaluatePoints({params.noise, st.simplexV2, params.fractal, params.hash,
+            rows::evaluatePoints({params.noise, st.simplexV2,
+                                  lattice::summedFractal(params.fractal), params.hash,
                                   params.fade, field.m_octaves, st.pointOctaves.data(),
                                   params.offsetX, params.offsetY, field.m_amplitudeSum,
                                   st.movedX.data(), st.movedY.data(), st.values.size(),
                                   st.values.data()});
             std::copy_n(st.values.begin(), st.n, out);
+            addStripes(params, st.movedX.data(), st.n, out);
             return;
         }
         for (std::size_t c = 0; c < st.n; ++c) {
@@ -378,8 +388,17 @@ void NoiseRows::row(double y, double* out) {
     }
     if (st.simplexV2) {
         rowSimplexV2(y, out);
-        return;
+    } else {
+        rowOctaves(y, out);
     }
+    addStripes(field.params(), st.columns.data(), st.n, out);
+}
+
+// Value, Perlin and version 1 simplex: per octave what the row adds (the cells' coefficients,
+// simplex's y), then every octave per vector of columns (rows_kernels.cpp: evaluateRow).
+void NoiseRows::rowOctaves(double y, double* out) {
+    State& st = *m_state;
+    const NoiseField& field = st.field;
     const NoiseParams& params = field.params();
     const bool simplexKind = params.noise == NoiseKind::Simplex;
     const bool perlin = params.noise == NoiseKind::Perlin;
@@ -408,9 +427,9 @@ void NoiseRows::row(double y, double* out) {
         st.separable[i] = {o.fx.data(), o.fade.data(), o.cell.data(), o.p.data(),
                            o.q.data(),  o.r.data(),    o.s.data(),    octave.amplitude};
     }
-    rows::evaluateRow({params.noise, params.fractal, params.hash, field.m_octaves,
-                       st.separable.data(), st.simplex.data(), field.m_amplitudeSum,
-                       st.values.size(), st.values.data()});
+    rows::evaluateRow({params.noise, lattice::summedFractal(params.fractal), params.hash,
+                       field.m_octaves, st.separable.data(), st.simplex.data(),
+                       field.m_amplitudeSum, st.values.size(), st.values.data()});
     std::copy_n(st.values.begin(), st.n, out);
 }
 

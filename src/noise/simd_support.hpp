@@ -27,9 +27,8 @@ inline bool hasSimdKernel(const NoiseParams& params) {
     case FractalKind::Fbm:
     case FractalKind::Turbulence:
     case FractalKind::Ridged:
+    case FractalKind::Marble:  // its sum is turbulence's; the rows add the stripes per column
         return true;
-    case FractalKind::Marble:  // depends on world x after the sum
-        return false;
     default:
         return false;
     }

@@ -18,9 +18,9 @@ enum class CurvedShape : unsigned char { Sphere, Torus };
 /// row(A, B)[i] equals field.sample(point of column i) bit for bit, on every CPU. Octave by
 /// octave each lane finds its lattice (or skewed simplex) cell; the hashes of a cell's corners
 /// are computed once and kept in a small per-octave cache, which neighbouring columns and rows
-/// share, and the noise itself runs in SIMD lanes (Highway, dispatched at run time). Layers
-/// with a warp or marble fall back to sample() per cell. Not thread-safe (it caches): one per
-/// thread / tile.
+/// share, and the noise itself runs in SIMD lanes (Highway, dispatched at run time); marble's
+/// stripes are added per column after its turbulence sum. Layers with a warp fall back to
+/// sample() per cell. Not thread-safe (it caches): one per thread / tile.
 class CurvedRows {
 public:
     /// Copies the column pairs; `field` must outlive this object and have 3 (sphere) or 4
