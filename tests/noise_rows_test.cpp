@@ -68,8 +68,13 @@ std::string describe(const NoiseParams& p) {
            std::string(kNoiseKindNames[int(p.noise)]) + "/" +
            std::string(kFractalKindNames[int(p.fractal)]) + "/" +
            std::string(kHashKindNames[int(p.hash)]) + "/" +
-           std::string(kFadeCurveNames[int(p.fade)]) + " frequency " +
-           std::to_string(p.frequency);
+           std::string(kFadeCurveNames[int(p.fade)]) +
+           (p.noise == NoiseKind::GenericLattice
+                ? " proximity " + std::string(kProximityNames[int(p.proximity)]) +
+                      " displacement " +
+                      std::string(kGridDisplacementNames[int(p.displacement)])
+                : std::string()) +
+           " frequency " + std::to_string(p.frequency);
 }
 
 // Checks every window and row of `field` against the scalar reference; false at the first
@@ -107,8 +112,7 @@ TEST(NoiseRowsTest, RowsEqualSamplesBitForBitOnEveryTarget) {
             for (FractalKind fractal : kFractals) {
                 // Kinds without a SIMD path run the scalar reference on every target: one
                 // target checks them.
-                const bool simd = noise == NoiseKind::Value || noise == NoiseKind::Perlin ||
-                                  noise == NoiseKind::Simplex;
+                const bool simd = noise != NoiseKind::Cellular;
                 if (!firstTarget && !simd) continue;
                 for (HashKind hash : kHashKinds) {
                     for (FadeCurve fade : kFades) {
@@ -272,9 +276,7 @@ TEST(NoiseRowsTest, WarpedRowsEqualSamplesOnEveryTarget) {
                 // Version 2 changes simplex only.
                 if (version == NoiseVersion::V2 && noise != NoiseKind::Simplex) continue;
                 for (FractalKind fractal : kFractals) {
-                    const bool point = noise == NoiseKind::Value ||
-                                       noise == NoiseKind::Perlin ||
-                                       noise == NoiseKind::Simplex;
+                    const bool point = noise != NoiseKind::Cellular;
                     // The scalar paths need one target and one layer.
                     if (!point && (!firstTarget || fractal != FractalKind::Fbm)) continue;
                     for (HashKind hash : kHashKinds) {
@@ -296,6 +298,53 @@ TEST(NoiseRowsTest, WarpedRowsEqualSamplesOnEveryTarget) {
                             } else {
                                 ASSERT_TRUE(warpedRowsEqualSamples(p, cases[next++ % cases.size()]));
                             }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+// Generic lattice noise has no separable form, so its rows run the point kernels (every lane
+// its own point, as for a warped layer): on every target they must equal sample() for every
+// proximity (each its own formula, signed zeros included), grid displacement and fractal;
+// hashes and fades on fBm; unwarped and warped, at a low and a high frequency.
+TEST(NoiseRowsTest, GenericLatticeRowsEqualSamplesOnEveryTarget) {
+    const std::vector<double> xs = columns(-1234567.891);
+    const WarpCase warped{5, 7, 3e-3, {.amplitude = 250.0, .frequency = 2e-3, .octaves = 4},
+                          -1234567.891, kCellSize};
+    for (std::int64_t target : hwy::SupportedAndGeneratedTargets()) {
+        SCOPED_TRACE(hwy::TargetName(target));
+        const OnlyTarget only(target);
+        for (Proximity proximity : {Proximity::Constant, Proximity::Gradient,
+                                    Proximity::Triangular, Proximity::Ridged,
+                                    Proximity::SemiRidged}) {
+            for (GridDisplacement displacement :
+                 {GridDisplacement::None, GridDisplacement::Half, GridDisplacement::Quarter}) {
+                for (FractalKind fractal : kFractals) {
+                    for (HashKind hash : kHashKinds) {
+                        for (FadeCurve fade : kFades) {
+                            const bool defaults =
+                                hash == HashKind::Lattice && fade == FadeCurve::Quintic;
+                            if (!defaults && (fractal != FractalKind::Fbm ||
+                                              displacement != GridDisplacement::None))
+                                continue;
+                            NoiseParams p = test::perlinFbm();
+                            p.noise = NoiseKind::GenericLattice;
+                            p.proximity = proximity;
+                            p.displacement = displacement;
+                            p.fractal = fractal;
+                            p.hash = hash;
+                            p.fade = fade;
+                            p.octaves = 5;
+                            p.offsetX = 0.3;
+                            p.offsetY = -17.7;
+                            for (double frequency : {1e-4, 0.11}) {
+                                p.frequency = frequency;
+                                ASSERT_TRUE(rowsEqualSamples(NoiseField(p, 7), xs));
+                            }
+                            ASSERT_TRUE(warpedRowsEqualSamples(p, warped));
                         }
                     }
                 }

@@ -94,7 +94,8 @@ struct NoiseRows::State {
     // axis, and their values on the row.
     std::vector<std::unique_ptr<NoiseRows>> warp;
     std::vector<double> warpX, warpY;
-    // The layer at the moved points (padded), when a point kernel evaluates it (hasPointKernel).
+    // The points a point kernel evaluates the layer at (hasPointRows), padded: a warped
+    // layer's moved points, or the columns on the row.
     std::vector<double> movedX, movedY;
     std::vector<rows::PointOctave> pointOctaves;
     std::vector<std::vector<std::int64_t>> perms;  // per octave, the permutation as int64
@@ -235,9 +236,11 @@ bool hasSimdRows(const NoiseParams& params) {
     return params.warp.amplitude <= 0.0 && hasSimdKernel(params);
 }
 
-// A warped layer: its noise at the moved points by the point kernels (rows::evaluatePoints).
-bool hasPointKernel(const NoiseParams& params) {
-    return params.warp.amplitude > 0.0 && hasSimdKernel(params);
+// Rows evaluated point by point (rows::evaluatePoints): a warped layer's noise at its moved
+// points, and generic lattice noise, which has no separable form, on its own rows.
+bool hasPointRows(const NoiseParams& params) {
+    const bool points = params.warp.amplitude > 0.0 || params.noise == NoiseKind::GenericLattice;
+    return points && hasPointKernel(params);
 }
 
 // sample()'s last step for marble: the stripes over the turbulence sum the kernels left in
@@ -261,22 +264,24 @@ NoiseRows::NoiseRows(const NoiseField& field, const double* xs, std::size_t n)
             m_state->warp.push_back(std::make_unique<NoiseRows>(field.m_warp[axis], xs, n));
         m_state->warpX.resize(n);
         m_state->warpY.resize(n);
-        if (hasPointKernel(params)) {
-            // What the point kernel reads of each octave.
-            m_state->movedX.resize(paddedColumns(n));
-            m_state->movedY.resize(paddedColumns(n));
-            m_state->perms.resize(static_cast<std::size_t>(field.m_octaves));
-            for (int i = 0; i < field.m_octaves; ++i) {
-                const NoiseField::Octave& octave = field.m_octave[i];
-                std::vector<std::int64_t>& perm = m_state->perms[static_cast<std::size_t>(i)];
-                if (octave.hash.kind() != HashKind::Lattice) {
-                    const auto& table = HashParts::permutation(octave.hash);
-                    perm.assign(table.begin(), table.end());
-                }
-                m_state->pointOctaves.push_back({octave.frequency, octave.shiftX, octave.shiftY,
-                                                 octave.amplitude, HashParts::key(octave.hash),
-                                                 perm.data()});
+    }
+    if (hasPointRows(params)) {
+        // What the point kernel reads of each octave; the points' x are the columns (padded by
+        // repeating the last) unless a warp moves them.
+        m_state->movedX.assign(xs, xs + n);
+        m_state->movedX.resize(paddedColumns(n), n > 0 ? xs[n - 1] : 0.0);
+        m_state->movedY.resize(paddedColumns(n));
+        m_state->perms.resize(static_cast<std::size_t>(field.m_octaves));
+        for (int i = 0; i < field.m_octaves; ++i) {
+            const NoiseField::Octave& octave = field.m_octave[i];
+            std::vector<std::int64_t>& perm = m_state->perms[static_cast<std::size_t>(i)];
+            if (octave.hash.kind() != HashKind::Lattice) {
+                const auto& table = HashParts::permutation(octave.hash);
+                perm.assign(table.begin(), table.end());
             }
+            m_state->pointOctaves.push_back({octave.frequency, octave.shiftX, octave.shiftY,
+                                             octave.amplitude, HashParts::key(octave.hash),
+                                             perm.data()});
         }
     }
     if (!m_state->simd) return;
@@ -349,29 +354,31 @@ void NoiseRows::rowSimplexV2(double y, double* out) {
 void NoiseRows::row(double y, double* out) {
     State& st = *m_state;
     const NoiseField& field = st.field;
+    const NoiseParams& params = field.params();
+    // The layer at the points (movedX, movedY) in SIMD, then marble's stripes at their x.
+    const auto points = [&] {
+        rows::evaluatePoints({params.noise, st.simplexV2, lattice::summedFractal(params.fractal),
+                              params.hash, params.fade, params.proximity, field.m_octaves,
+                              st.pointOctaves.data(), params.offsetX, params.offsetY,
+                              field.m_amplitudeSum, st.movedX.data(), st.movedY.data(),
+                              st.values.size(), st.values.data()});
+        std::copy_n(st.values.begin(), st.n, out);
+        addStripes(params, st.movedX.data(), st.n, out);
+    };
     if (!st.warp.empty()) {
         // NoiseField::sample's warp, with the warp fields' values from their rows; the layer
         // itself is then evaluated at each moved point.
         st.warp[0]->row(y, st.warpX.data());
         st.warp[1]->row(y, st.warpY.data());
-        const double amplitude = field.params().warp.amplitude;
+        const double amplitude = params.warp.amplitude;
         if (!st.pointOctaves.empty()) {
-            // The moved points (sample()'s operations, as in the loop below), then the layer at
-            // all of them in SIMD.
+            // The moved points (sample()'s operations, as in the loop below).
             for (std::size_t c = 0; c < st.movedX.size(); ++c) {
                 const std::size_t column = std::min(c, st.n - 1);  // padding: the last column
                 st.movedX[c] = st.columns[column] + amplitude * (2.0 * st.warpX[column] - 1.0);
                 st.movedY[c] = y + amplitude * (2.0 * st.warpY[column] - 1.0);
             }
-            const NoiseParams& params = field.params();
-            rows::evaluatePoints({params.noise, st.simplexV2,
-                                  lattice::summedFractal(params.fractal), params.hash,
-                                  params.fade, field.m_octaves, st.pointOctaves.data(),
-                                  params.offsetX, params.offsetY, field.m_amplitudeSum,
-                                  st.movedX.data(), st.movedY.data(), st.values.size(),
-                                  st.values.data()});
-            std::copy_n(st.values.begin(), st.n, out);
-            addStripes(params, st.movedX.data(), st.n, out);
+            points();
             return;
         }
         for (std::size_t c = 0; c < st.n; ++c) {
@@ -380,6 +387,12 @@ void NoiseRows::row(double y, double* out) {
             moved.at[1] += amplitude * (2.0 * st.warpY[c] - 1.0);
             out[c] = field.unwarped(moved);
         }
+        return;
+    }
+    if (!st.pointOctaves.empty()) {
+        // Generic lattice noise: every column's point on the row.
+        std::fill(st.movedY.begin(), st.movedY.end(), y);
+        points();
         return;
     }
     if (!st.simd) {
@@ -391,7 +404,7 @@ void NoiseRows::row(double y, double* out) {
     } else {
         rowOctaves(y, out);
     }
-    addStripes(field.params(), st.columns.data(), st.n, out);
+    addStripes(params, st.columns.data(), st.n, out);
 }
 
 // Value, Perlin and version 1 simplex: per octave what the row adds (the cells' coefficients,

@@ -603,50 +603,109 @@ HWY_INLINE CornerHashes cornerHashesByCell(const rows::PointOctave& o, HashKind 
     return h;
 }
 
-// The gradients of the last cell a whole vector of points fell in, per octave: at the low
-// octaves a cell spans many columns, so the next vectors usually fall in it too and skip the
-// hash (the gradients are a function of the cell alone: same bits).
-struct CellCache {
+// The last cell a whole vector of points fell in, per octave: at the low octaves a cell spans
+// many columns, so the next vectors usually fall in it too and skip the hash (what a kernel
+// keeps of the corners is a function of the cell alone: same bits).
+struct CellKey {
     bool valid = false;
     std::int64_t ix = 0, iy = 0;
+};
+
+// The corner hashes of the lanes' cells into h, unless every lane lies in key's cell (then
+// returns false: what the caller kept of that cell serves). A vector in one cell hashes that
+// cell once, in scalars, whatever the target.
+HWY_INLINE bool hashCells(const rows::PointOctave& o, HashKind kind, const SplitLanes& cx,
+                          const SplitLanes& cy, CellKey& key, CornerHashes& h) {
+    const DI di;
+    const std::int64_t ix = hn::GetLane(cx.index);
+    const std::int64_t iy = hn::GetLane(cy.index);
+    const bool oneCell = hn::AllTrue(di, hn::And(hn::Eq(cx.index, hn::Set(di, ix)),
+                                                 hn::Eq(cy.index, hn::Set(di, iy))));
+    if (oneCell && key.valid && key.ix == ix && key.iy == iy) return false;
+    if (oneCell) {
+        const DU du;
+        h = {hn::Zero(du), hn::Zero(du), hn::Zero(du), hn::Zero(du)};
+        cellHashes(o, kind, ix, iy, hn::FirstN(du, hn::Lanes(du)), h);
+    } else if (kCellsInScalars) {
+        h = cornerHashesByCell(o, kind, cx.index, cy.index);
+    } else {
+        h = cornerHashes(o, kind, cx.index, cy.index);
+    }
+    key = {oneCell, ix, iy};
+    return true;
+}
+
+// Per octave, what the point kernels keep of the last cell: Perlin its corners' gradients,
+// generic lattice noise their hashes.
+struct CellCache {
+    CellKey key;
     GradientLanes g00, g10, g01, g11;
+    CornerHashes h;
 };
 
 // perlinNoise (perlin.cpp) per lane.
 HWY_INLINE V perlinPoint(const rows::PointOctave& o, HashKind kind, FadeCurve fade, V x, V y,
                          CellCache& cache) {
     const D d;
-    const DI di;
     const SplitLanes cx = split(x);
     const SplitLanes cy = split(y);
-    const std::int64_t ix = hn::GetLane(cx.index);
-    const std::int64_t iy = hn::GetLane(cy.index);
-    const bool oneCell = hn::AllTrue(di, hn::And(hn::Eq(cx.index, hn::Set(di, ix)),
-                                                 hn::Eq(cy.index, hn::Set(di, iy))));
-    if (!(oneCell && cache.valid && cache.ix == ix && cache.iy == iy)) {
-        // A vector in one cell hashes that cell once, in scalars, whatever the target.
-        CornerHashes h;
-        if (oneCell) {
-            const DU du;
-            h = {hn::Zero(du), hn::Zero(du), hn::Zero(du), hn::Zero(du)};
-            cellHashes(o, kind, ix, iy, hn::FirstN(du, hn::Lanes(du)), h);
-        } else if (kCellsInScalars) {
-            h = cornerHashesByCell(o, kind, cx.index, cy.index);
-        } else {
-            h = cornerHashes(o, kind, cx.index, cy.index);
-        }
+    CornerHashes h;
+    if (hashCells(o, kind, cx, cy, cache.key, h)) {
         cache.g00 = perlinGradient(h.h00);
         cache.g10 = perlinGradient(h.h10);
         cache.g01 = perlinGradient(h.h01);
         cache.g11 = perlinGradient(h.h11);
-        cache.valid = oneCell;
-        cache.ix = ix;
-        cache.iy = iy;
     }
     const auto k = separable::perlinCoefficients(
         cache.g00.x, cache.g00.y, cache.g10.x, cache.g10.y, cache.g01.x, cache.g01.y, cache.g11.x,
         cache.g11.y, cy.frac, hn::Sub(cy.frac, hn::Set(d, 1.0)), fadeLanes(fade, cy.frac));
     return separable::perlinEvaluate(k, cx.frac, fadeLanes(fade, cx.frac));
+}
+
+// latticeProximity (generic_lattice.cpp) per lane, its operations in its order; s = +-1 from
+// hash bit 3 multiplies as the scalar's hashedSign does (signed zeros included).
+template <Proximity kProximity>
+HWY_INLINE V proximityLanes(HashKind kind, VU hash, V dx, V dy) {
+    if constexpr (kProximity == Proximity::Constant) {
+        return signedValue(kind, hash);
+    } else {
+        const D d;
+        const DU du;
+        const GradientLanes g = perlinGradient(hash);
+        const V dot = hn::Add(hn::Mul(g.x, dx), hn::Mul(g.y, dy));
+        if constexpr (kProximity == Proximity::Gradient) return dot;
+        const V one = hn::Set(d, 1.0);
+        const V two = hn::Set(d, 2.0);
+        const V t = hn::Mul(hn::Set(d, 0.5), dot);
+        const auto negative = hn::RebindMask(d, hn::TestBit(hash, hn::Set(du, 8)));
+        const V s = hn::IfThenElse(negative, hn::Neg(one), one);
+        const V crest = hn::Sub(one, hn::Mul(two, hn::Abs(t)));  // 1 - 2|t|
+        if constexpr (kProximity == Proximity::Triangular) return hn::Mul(s, crest);
+        if constexpr (kProximity == Proximity::Ridged) {
+            const V r = hn::Sub(one, hn::Abs(t));
+            return hn::Mul(s, hn::Sub(hn::Mul(hn::Mul(two, r), r), one));
+        }
+        return hn::Mul(hn::Set(d, 0.5), hn::Add(t, hn::Mul(s, crest)));  // SemiRidged
+    }
+}
+
+// genericLatticeNoise (generic_lattice.cpp) per lane.
+template <Proximity kProximity>
+HWY_INLINE V genericPoint(const rows::PointOctave& o, HashKind kind, FadeCurve fade, V x, V y,
+                          CellCache& cache) {
+    const D d;
+    const SplitLanes cx = split(x);
+    const SplitLanes cy = split(y);
+    hashCells(o, kind, cx, cy, cache.key, cache.h);
+    const CornerHashes& h = cache.h;
+    const V fx1 = hn::Sub(cx.frac, hn::Set(d, 1.0));
+    const V fy1 = hn::Sub(cy.frac, hn::Set(d, 1.0));
+    const auto k = separable::valueCoefficients(
+        proximityLanes<kProximity>(kind, h.h00, cx.frac, cy.frac),
+        proximityLanes<kProximity>(kind, h.h10, fx1, cy.frac),
+        proximityLanes<kProximity>(kind, h.h01, cx.frac, fy1),
+        proximityLanes<kProximity>(kind, h.h11, fx1, fy1), fadeLanes(fade, cy.frac));
+    return separable::valueEvaluate(k, fadeLanes(fade, cx.frac));
 }
 
 // valueNoise (value.cpp) per lane.
@@ -768,6 +827,20 @@ HWY_INLINE V pointNoise(const rows::Points& p, const rows::PointOctave& o, V x, 
                         CellCache& cache) {
     if constexpr (kNoise == NoiseKind::Perlin) return perlinPoint(o, p.hash, p.fade, x, y, cache);
     if constexpr (kNoise == NoiseKind::Value) return valuePoint(o, p.hash, p.fade, x, y);
+    if constexpr (kNoise == NoiseKind::GenericLattice) {
+        switch (p.proximity) {
+        case Proximity::Constant:
+            return genericPoint<Proximity::Constant>(o, p.hash, p.fade, x, y, cache);
+        case Proximity::Gradient:
+            return genericPoint<Proximity::Gradient>(o, p.hash, p.fade, x, y, cache);
+        case Proximity::Triangular:
+            return genericPoint<Proximity::Triangular>(o, p.hash, p.fade, x, y, cache);
+        case Proximity::Ridged:
+            return genericPoint<Proximity::Ridged>(o, p.hash, p.fade, x, y, cache);
+        case Proximity::SemiRidged:
+            return genericPoint<Proximity::SemiRidged>(o, p.hash, p.fade, x, y, cache);
+        }
+    }
     return p.simplexV2 ? simplexV2Point(o, x, y) : simplex2(o, p.hash, x, y);
 }
 
@@ -810,6 +883,7 @@ void EvaluatePoints(const rows::Points& p) {
     case NoiseKind::Value: return pointsOfKind<NoiseKind::Value>(p);
     case NoiseKind::Perlin: return pointsOfKind<NoiseKind::Perlin>(p);
     case NoiseKind::Simplex: return pointsOfKind<NoiseKind::Simplex>(p);
+    case NoiseKind::GenericLattice: return pointsOfKind<NoiseKind::GenericLattice>(p);
     default: return;  // kinds without a point kernel never get here (rows.cpp)
     }
 }

@@ -63,13 +63,15 @@ struct PointOctave {
 };
 
 /// NoiseField::unwarped at `count` points (xs[i], ys[i]) each its own (a warped layer's moved
-/// points) into out: value, Perlin or simplex noise; fractal none, fbm, turbulence or ridged.
+/// points, or a generic lattice layer's row) into out: value, Perlin, simplex or generic
+/// lattice noise; fractal none, fbm, turbulence or ridged.
 struct Points {
     NoiseKind noise;
     bool simplexV2;  ///< simplexNoiseV2 (lattice::usesSimplexV2), not simplexNoise
     FractalKind fractal;
     HashKind hash;
     FadeCurve fade;
+    Proximity proximity;  ///< generic lattice noise only
     int octaves;
     const PointOctave* octave;
     double offsetX, offsetY;
