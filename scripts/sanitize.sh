@@ -126,7 +126,8 @@ fi
 # src/io/tile_job_queue.cpp:
 #   GeneratorTest         tile pipeline and coverage sample on 1, 2, 8 threads; the SIMD rows
 #                         (NoiseRows) run on the workers here
-#   GenericLatticeTest    maps of the scalar-path noises generated on 1, 2, 8 threads
+#   GenericLatticeTest    maps of generic lattice noise, cellular noise and marble (their rows
+#                         run the point kernels) generated on 1, 2, 8 threads
 #   GeoTiff(Parallel|Bytes|Blocks)Test, GeoTiffTest.Parallel*, HeightSinkTest
 #                         the parallel encoder: per-thread encoders, ordered raw writes,
 #                         failures and dropped writers mid-way

@@ -394,29 +394,39 @@ TEST(MarbleTest, IsDeterministicAndRowsEqualSamples) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Whole maps: the scalar path the generator takes for these kinds is as deterministic as the
-// SIMD rows, for any thread count and tile size.
+// Whole maps: generic lattice noise under marble (both in the point kernels' rows), with
+// cellular moisture, are bit-identical for any thread count and tile size.
 
-std::vector<float> mapElevation(const std::string& tileSize, int threads) {
+test::MapCollector collectMap(const std::string& tileSize, int threads) {
     const Config config = defaultConfig(
         {"map.width=200", "map.height=136", "map.tile_size=" + tileSize,
-         R"(output.files=["height.tif"])", "height.noise=generic_lattice",
+         R"(output.files=["height.tif", "classes.tif"])", "height.noise=generic_lattice",
          "height.proximity=semi_ridged", "height.grid_displacement=quarter",
-         "height.fractal=marble", "height.frequency=0.002", "height.marble.frequency=0.001"});
+         "height.fractal=marble", "height.frequency=0.002", "height.marble.frequency=0.001",
+         "moisture.noise=cellular", "moisture.cellular.return=f2_minus_f1",
+         "moisture.frequency=0.003"});
+    const Terrain terrain = makeTerrain(config);
     test::MapCollector map;
-    test::inArena(threads, [&] { generateMap(config, nullptr, {&map}); });
-    return map.elevation;
+    test::inArena(threads, [&] { generateMap(config, &terrain, {&map}); });
+    return map;
 }
 
 TEST(GenericLatticeTest, MapIsBitIdenticalForAnyThreadsAndTileSize) {
-    const std::vector<float> reference = mapElevation("1000", 1);
-    ASSERT_EQ(reference.size(), 200u * 136u);
+    const test::MapCollector reference = collectMap("1000", 1);
+    ASSERT_EQ(reference.elevation.size(), 200u * 136u);
+    ASSERT_EQ(reference.classIndex.size(), reference.elevation.size());
+    // Classes that vary (moisture decides forest and desert), so comparing them can fail.
+    const auto [lowest, highest] =
+        std::minmax_element(reference.classIndex.begin(), reference.classIndex.end());
+    ASSERT_LT(*lowest, *highest);
     for (int threads : {1, 2, 8}) {
         for (const char* tile : {"16", "64", "7"}) {
-            const std::vector<float> map = mapElevation(tile, threads);
-            ASSERT_EQ(map.size(), reference.size());
-            EXPECT_EQ(0, std::memcmp(map.data(), reference.data(), map.size() * sizeof(float)))
+            const test::MapCollector map = collectMap(tile, threads);
+            ASSERT_EQ(map.elevation.size(), reference.elevation.size());
+            EXPECT_EQ(0, std::memcmp(map.elevation.data(), reference.elevation.data(),
+                                     map.elevation.size() * sizeof(float)))
                 << threads << " threads, tile " << tile;
+            EXPECT_EQ(map.classIndex, reference.classIndex) << threads << " threads, tile " << tile;
         }
     }
 }

@@ -107,13 +107,8 @@ TEST(NoiseRowsTest, RowsEqualSamplesBitForBitOnEveryTarget) {
     for (std::int64_t target : targets) {
         SCOPED_TRACE(hwy::TargetName(target));
         const OnlyTarget only(target);
-        const bool firstTarget = target == targets.front();
         for (NoiseKind noise : kNoiseKinds) {
             for (FractalKind fractal : kFractals) {
-                // Kinds without a SIMD path run the scalar reference on every target: one
-                // target checks them.
-                const bool simd = noise != NoiseKind::Cellular;
-                if (!firstTarget && !simd) continue;
                 for (HashKind hash : kHashKinds) {
                     for (FadeCurve fade : kFades) {
                         // Simplex has no fade curve: one pass is enough.
@@ -239,11 +234,10 @@ bool warpedRowsEqualSamples(NoiseParams p, const WarpCase& c) {
 }
 
 // A warped layer evaluates its noise at points each moved its own way: the point kernels
-// (value, Perlin, simplex versions 1 and 2; every fractal, marble's stripes added to the
+// (every noise, simplex in versions 1 and 2; every fractal, marble's stripes added to the
 // kernels' turbulence at each moved x) must equal sample() for every hash and fade, with warps
 // strong enough that neighbouring columns land cells apart, far from the origin on both sides
-// (lattice indices beyond 32 bits included), for several seeds, octave counts and frequencies;
-// kinds without a point kernel run the scalar reference.
+// (lattice indices beyond 32 bits included), for several seeds, octave counts and frequencies.
 TEST(NoiseRowsTest, WarpedRowsEqualSamplesOnEveryTarget) {
     const std::array cases{
         WarpCase{5, 7, 3e-3, {.amplitude = 250.0, .frequency = 2e-3, .octaves = 4}, -1234567.891,
@@ -269,21 +263,18 @@ TEST(NoiseRowsTest, WarpedRowsEqualSamplesOnEveryTarget) {
     for (std::int64_t target : targets) {
         SCOPED_TRACE(hwy::TargetName(target));
         const OnlyTarget only(target);
-        const bool firstTarget = target == targets.front();
         std::size_t next = 0;
         for (NoiseKind noise : kNoiseKinds) {
             for (NoiseVersion version : {NoiseVersion::V1, NoiseVersion::V2}) {
                 // Version 2 changes simplex only.
                 if (version == NoiseVersion::V2 && noise != NoiseKind::Simplex) continue;
                 for (FractalKind fractal : kFractals) {
-                    const bool point = noise != NoiseKind::Cellular;
-                    // The scalar paths need one target and one layer.
-                    if (!point && (!firstTarget || fractal != FractalKind::Fbm)) continue;
                     for (HashKind hash : kHashKinds) {
                         for (FadeCurve fade : kFades) {
-                            if (!point && (hash != HashKind::Lattice || fade != FadeCurve::Quintic))
+                            // Simplex and cellular noise have no fade: one pass is enough.
+                            if ((noise == NoiseKind::Simplex || noise == NoiseKind::Cellular) &&
+                                fade != FadeCurve::Quintic)
                                 continue;
-                            if (noise == NoiseKind::Simplex && fade != FadeCurve::Quintic) continue;
                             NoiseParams p = test::perlinFbm();
                             p.noise = noise;
                             p.version = version;
@@ -350,6 +341,50 @@ TEST(NoiseRowsTest, GenericLatticeRowsEqualSamplesOnEveryTarget) {
                 }
             }
         }
+    }
+}
+
+// Cellular noise's rows run the point kernels too: the feature points from the reference's own
+// function, the distances, the two nearest and the outer ring's skip test in lanes. On every
+// target they must equal sample() for every return, metric and a range of jitters (0: a
+// regular grid, where distances tie; 1: points anywhere, where the outer ring is searched),
+// unwarped at a low and a high frequency (one cell per vector, cells smaller than a column)
+// and warped; the other hashes with the defaults. (The fractals are the same sum for every
+// noise: the test above runs each on cellular noise too.)
+TEST(NoiseRowsTest, CellularRowsEqualSamplesOnEveryTarget) {
+    const std::vector<double> xs = columns(-1234567.891);
+    const WarpCase warped{5, 7, 3e-3, {.amplitude = 250.0, .frequency = 2e-3, .octaves = 4},
+                          -1234567.891, kCellSize};
+    const auto check = [&](CellularReturn r, CellularDistance metric, double jitter,
+                           HashKind hash) {
+        NoiseParams p = test::perlinFbm();
+        p.noise = NoiseKind::Cellular;
+        p.cellularReturn = r;
+        p.cellularDistance = metric;
+        p.cellularJitter = jitter;
+        p.hash = hash;
+        p.octaves = 4;
+        p.offsetX = 0.3;
+        p.offsetY = -17.7;
+        SCOPED_TRACE(testing::Message() << "return " << kCellularReturnNames[int(r)] << ", "
+                                        << kCellularDistanceNames[int(metric)] << ", jitter "
+                                        << jitter << ", hash " << kHashKindNames[int(hash)]);
+        for (double frequency : {1e-4, 0.11}) {
+            p.frequency = frequency;
+            if (!rowsEqualSamples(NoiseField(p, 7), xs)) return false;
+        }
+        return warpedRowsEqualSamples(p, warped);
+    };
+    for (std::int64_t target : hwy::SupportedAndGeneratedTargets()) {
+        SCOPED_TRACE(hwy::TargetName(target));
+        const OnlyTarget only(target);
+        for (CellularReturn r : {CellularReturn::F1, CellularReturn::F2, CellularReturn::F2MinusF1})
+            for (CellularDistance metric :
+                 {CellularDistance::Euclidean, CellularDistance::Manhattan})
+                for (double jitter : {0.0, 0.3, 0.75, 1.0})
+                    ASSERT_TRUE(check(r, metric, jitter, HashKind::Lattice));
+        for (HashKind hash : {HashKind::Permutation, HashKind::Reference})
+            ASSERT_TRUE(check(CellularReturn::F1, CellularDistance::Euclidean, 1.0, hash));
     }
 }
 

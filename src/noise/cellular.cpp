@@ -26,6 +26,7 @@
 
 #include "terragrid/noise/noise.hpp"
 
+#include "noise/cellular_points.hpp"
 #include "noise/lattice.hpp"
 
 #include <algorithm>
@@ -36,10 +37,8 @@ namespace terragrid {
 
 namespace {
 
-// The block searched around the sample's cell: offsets -2..2; the inner 3 x 3 first, so the
-// outer ring can be skipped by its distance bound.
-constexpr int kInnerReach = 1;
-constexpr int kOuterReach = 2;
+using cellular::kInnerReach;
+using cellular::kOuterReach;
 
 /// The two smallest distances seen so far.
 struct Nearest {
@@ -76,15 +75,11 @@ public:
 
     /// Visits the cell `cx`, `cy` cells from the sample's.
     void visit(int cx, int cy) noexcept {
-        const std::int64_t ix = m_x.index + cx;
-        const std::int64_t iy = m_y.index + cy;
-        // Two hashes of the cell (third coordinate 0 and 1) give the two axes, so every
-        // HashKind works (the permutation kinds carry only 8 bits per hash).
-        const double px = 0.5 + m_jitter * (m_hash.unit(m_hash(ix, iy, 0)) - 0.5);
-        const double py = 0.5 + m_jitter * (m_hash.unit(m_hash(ix, iy, 1)) - 0.5);
+        const cellular::Point p =
+            cellular::featurePoint(m_x.index + cx, m_y.index + cy, m_jitter, m_hash);
         // Offsets in cell-local coordinates: as exact a million cells out as at the origin.
-        const double dx = (static_cast<double>(cx) + px) - m_x.frac;
-        const double dy = (static_cast<double>(cy) + py) - m_y.frac;
+        const double dx = (static_cast<double>(cx) + p.x) - m_x.frac;
+        const double dy = (static_cast<double>(cy) + p.y) - m_y.frac;
         m_nearest.add(metric(m_distance, dx, dy));
     }
 

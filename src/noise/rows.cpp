@@ -237,9 +237,10 @@ bool hasSimdRows(const NoiseParams& params) {
 }
 
 // Rows evaluated point by point (rows::evaluatePoints): a warped layer's noise at its moved
-// points, and generic lattice noise, which has no separable form, on its own rows.
+// points, and the noises without a separable form (generic lattice, cellular) on their rows.
 bool hasPointRows(const NoiseParams& params) {
-    const bool points = params.warp.amplitude > 0.0 || params.noise == NoiseKind::GenericLattice;
+    const bool points = params.warp.amplitude > 0.0 || params.noise == NoiseKind::GenericLattice ||
+                        params.noise == NoiseKind::Cellular;
     return points && hasPointKernel(params);
 }
 
@@ -281,7 +282,7 @@ NoiseRows::NoiseRows(const NoiseField& field, const double* xs, std::size_t n)
             }
             m_state->pointOctaves.push_back({octave.frequency, octave.shiftX, octave.shiftY,
                                              octave.amplitude, HashParts::key(octave.hash),
-                                             perm.data()});
+                                             perm.data(), &octave.hash});
         }
     }
     if (!m_state->simd) return;
@@ -358,7 +359,11 @@ void NoiseRows::row(double y, double* out) {
     // The layer at the points (movedX, movedY) in SIMD, then marble's stripes at their x.
     const auto points = [&] {
         rows::evaluatePoints({params.noise, st.simplexV2, lattice::summedFractal(params.fractal),
-                              params.hash, params.fade, params.proximity, field.m_octaves,
+                              params.hash, params.fade, params.proximity, params.cellularReturn,
+                              params.cellularDistance, params.cellularJitter,
+                              cellularBound(params.cellularReturn, params.cellularDistance,
+                                            params.cellularJitter),
+                              field.m_octaves,
                               st.pointOctaves.data(), params.offsetX, params.offsetY,
                               field.m_amplitudeSum, st.movedX.data(), st.movedY.data(),
                               st.values.size(), st.values.data()});
@@ -390,7 +395,7 @@ void NoiseRows::row(double y, double* out) {
         return;
     }
     if (!st.pointOctaves.empty()) {
-        // Generic lattice noise: every column's point on the row.
+        // Generic lattice and cellular noise: every column's point on the row.
         std::fill(st.movedY.begin(), st.movedY.end(), y);
         points();
         return;

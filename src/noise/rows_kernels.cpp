@@ -12,7 +12,12 @@
 #include <hwy/highway.h>
 
 #include <array>
+#include <cstdlib>
+#include <limits>
+#include <type_traits>
+#include <vector>
 
+#include "noise/cellular_points.hpp"
 #include "noise/fractal_lanes-inl.hpp"
 #include "noise/separable-inl.hpp"
 #include "noise/simplex_constants.hpp"
@@ -708,6 +713,157 @@ HWY_INLINE V genericPoint(const rows::PointOctave& o, HashKind kind, FadeCurve f
     return separable::valueEvaluate(k, fadeLanes(fade, cx.frac));
 }
 
+// cellularNoise (cellular.cpp) per lane. The feature points come from the scalar reference's
+// own function, per cell (lanes mostly share a cell), kept in a small per-octave cache of
+// blocks; the distances, the two nearest and the outer ring's skip test run in the lanes with
+// the reference's operations, each lane's outer cells visited exactly when the reference
+// visits them.
+
+// A cell's 5 x 5 block of feature points, offsets -2..2 on both axes (k = (dy + 2) 5 + dx + 2);
+// the inner 3 x 3 filled when the block is made, the outer ring when a lane first needs it.
+struct CellularBlock {
+    std::int64_t ix = 0, iy = 0;
+    std::uint64_t stamp = 0;  // the last vector that used it (0: empty)
+    std::uint32_t filled = 0;  // bit k: point k is computed
+    double x[25], y[25];
+};
+
+constexpr int kBlockSide = 2 * cellular::kOuterReach + 1;
+constexpr std::size_t kMaxPointLanes = HWY_MAX_BYTES / sizeof(double);
+
+// Enough blocks for every lane of a vector in its own cell, and some to spare for the next
+// vectors, which usually revisit the cells the last ones met.
+constexpr std::size_t kCellularBlocks = kMaxPointLanes + 4;
+struct CellularCache {
+    CellularBlock blocks[kCellularBlocks];
+    std::uint64_t vector = 0;  // counts the vectors (stamps)
+    std::size_t next = 0;      // where the next new block goes (round robin)
+};
+
+HWY_INLINE void fillPoint(CellularBlock& b, int k, double jitter, const LatticeHash& h) {
+    if (b.filled & (1u << k)) return;
+    const cellular::Point p = cellular::featurePoint(
+        b.ix + (k % kBlockSide - cellular::kOuterReach),
+        b.iy + (k / kBlockSide - cellular::kOuterReach), jitter, h);
+    b.x[k] = p.x;
+    b.y[k] = p.y;
+    b.filled |= 1u << k;
+}
+
+// The block of cell (ix, iy), made if the cache lacks it (never replacing a block this vector
+// uses: the cache has more blocks than a vector has lanes).
+HWY_INLINE CellularBlock& blockOf(CellularCache& cache, std::int64_t ix, std::int64_t iy,
+                                  double jitter, const LatticeHash& h) {
+    for (CellularBlock& b : cache.blocks) {
+        if (b.stamp != 0 && b.ix == ix && b.iy == iy) {
+            b.stamp = cache.vector;
+            return b;
+        }
+    }
+    while (cache.blocks[cache.next].stamp == cache.vector) cache.next = (cache.next + 1) % kCellularBlocks;
+    CellularBlock& b = cache.blocks[cache.next];
+    cache.next = (cache.next + 1) % kCellularBlocks;
+    b.ix = ix;
+    b.iy = iy;
+    b.stamp = cache.vector;
+    b.filled = 0;
+    for (int dy = -cellular::kInnerReach; dy <= cellular::kInnerReach; ++dy)
+        for (int dx = -cellular::kInnerReach; dx <= cellular::kInnerReach; ++dx)
+            fillPoint(b, (dy + cellular::kOuterReach) * kBlockSide + dx + cellular::kOuterReach,
+                      jitter, h);
+    return b;
+}
+
+// cellular.cpp's metric per lane.
+HWY_INLINE V cellularMetric(CellularDistance metric, V dx, V dy) {
+    if (metric == CellularDistance::Manhattan) return hn::Add(hn::Abs(dx), hn::Abs(dy));
+    return hn::Sqrt(hn::Add(hn::Mul(dx, dx), hn::Mul(dy, dy)));
+}
+
+// cellular.cpp's axisGap per lane: max(0, (centre - half) - f, f - (centre + half)).
+HWY_INLINE V axisGapLanes(int c, V f, double half) {
+    const D d;
+    const double centre = static_cast<double>(c) + 0.5;
+    return hn::Max(hn::Max(hn::Zero(d), hn::Sub(hn::Set(d, centre - half), f)),
+                   hn::Sub(f, hn::Set(d, centre + half)));
+}
+
+HWY_INLINE V cellularPointNoise(const rows::Points& p, const rows::PointOctave& o, V x, V y,
+                                CellularCache& cache) {
+    const D d;
+    const DI di;
+    const SplitLanes cx = split(x);
+    const SplitLanes cy = split(y);
+    const std::size_t lanes = hn::Lanes(d);
+    alignas(64) std::int64_t ixs[kMaxPointLanes];
+    alignas(64) std::int64_t iys[kMaxPointLanes];
+    hn::Store(cx.index, di, ixs);
+    hn::Store(cy.index, di, iys);
+    ++cache.vector;
+    CellularBlock* block[kMaxPointLanes];
+    bool oneCell = true;
+    for (std::size_t l = 0; l < lanes; ++l) {
+        const bool same = l > 0 && ixs[l] == ixs[l - 1] && iys[l] == iys[l - 1];
+        block[l] = same ? block[l - 1] : &blockOf(cache, ixs[l], iys[l], p.cellularJitter, *o.hash);
+        oneCell = oneCell && block[l] == block[0];
+    }
+    // Point k of every lane's block, as lanes.
+    const auto points = [&](int k, V& px, V& py) {
+        if (oneCell) {
+            fillPoint(*block[0], k, p.cellularJitter, *o.hash);
+            px = hn::Set(d, block[0]->x[k]);
+            py = hn::Set(d, block[0]->y[k]);
+            return;
+        }
+        alignas(64) double bx[kMaxPointLanes];
+        alignas(64) double by[kMaxPointLanes];
+        for (std::size_t l = 0; l < lanes; ++l) {
+            fillPoint(*block[l], k, p.cellularJitter, *o.hash);
+            bx[l] = block[l]->x[k];
+            by[l] = block[l]->y[k];
+        }
+        px = hn::Load(d, bx);
+        py = hn::Load(d, by);
+    };
+    // The two nearest so far (cellular.cpp's Nearest::add, where `visit` is set).
+    V f1 = hn::Set(d, std::numeric_limits<double>::infinity());
+    V f2 = f1;
+    const auto visit = [&](int dx, int dy, hn::Mask<D> where) {
+        V px, py;
+        points((dy + cellular::kOuterReach) * kBlockSide + dx + cellular::kOuterReach, px, py);
+        const V ox = hn::Sub(hn::Add(hn::Set(d, static_cast<double>(dx)), px), cx.frac);
+        const V oy = hn::Sub(hn::Add(hn::Set(d, static_cast<double>(dy)), py), cy.frac);
+        const V dist = cellularMetric(p.cellularDistance, ox, oy);
+        const auto nearer = hn::And(where, hn::Lt(dist, f1));
+        const auto second = hn::AndNot(nearer, hn::And(where, hn::Lt(dist, f2)));
+        f2 = hn::IfThenElse(nearer, f1, hn::IfThenElse(second, dist, f2));
+        f1 = hn::IfThenElse(nearer, dist, f1);
+    };
+    const auto all = hn::FirstN(d, lanes);
+    constexpr int kInner = cellular::kInnerReach;
+    constexpr int kOuter = cellular::kOuterReach;
+    for (int dy = -kInner; dy <= kInner; ++dy)
+        for (int dx = -kInner; dx <= kInner; ++dx) visit(dx, dy, all);
+    const double half = 0.5 * p.cellularJitter;
+    const bool f1Only = p.cellularReturn == CellularReturn::F1;
+    for (int dy = -kOuter; dy <= kOuter; ++dy) {
+        for (int dx = -kOuter; dx <= kOuter; ++dx) {
+            if (std::abs(dx) <= kInner && std::abs(dy) <= kInner) continue;
+            // The reference visits the cell unless metric(gaps) >= limit.
+            const V gap = cellularMetric(p.cellularDistance, axisGapLanes(dx, cx.frac, half),
+                                         axisGapLanes(dy, cy.frac, half));
+            const auto reachable = hn::Not(hn::Ge(gap, f1Only ? f1 : f2));
+            if (!hn::AllFalse(d, reachable)) visit(dx, dy, reachable);
+        }
+    }
+    const V value = f1Only ? f1
+                    : p.cellularReturn == CellularReturn::F2 ? f2
+                                                             : hn::Sub(f2, f1);
+    const V mapped = hn::Sub(hn::Div(hn::Mul(hn::Set(d, 2.0), value), hn::Set(d, p.cellularBound)),
+                             hn::Set(d, 1.0));
+    return hn::Min(hn::Max(mapped, hn::Set(d, -1.0)), hn::Set(d, 1.0));
+}
+
 // valueNoise (value.cpp) per lane.
 HWY_INLINE V valuePoint(const rows::PointOctave& o, HashKind kind, FadeCurve fade, V x, V y) {
     const SplitLanes cx = split(x);
@@ -822,9 +978,14 @@ HWY_INLINE V simplexV2Point(const rows::PointOctave& o, V x, V y) {
     return hn::PromoteTo(d, hn::Min(hn::Max(hn::Mul(hn::Set(dh, kScale2f), n), hn::Set(dh, -1.0f)), one));
 }
 
+// What a point kernel keeps per octave between vectors.
+template <NoiseKind kNoise>
+using PointCache = std::conditional_t<kNoise == NoiseKind::Cellular, CellularCache, CellCache>;
+
 template <NoiseKind kNoise>
 HWY_INLINE V pointNoise(const rows::Points& p, const rows::PointOctave& o, V x, V y,
-                        CellCache& cache) {
+                        PointCache<kNoise>& cache) {
+    if constexpr (kNoise == NoiseKind::Cellular) return cellularPointNoise(p, o, x, y, cache);
     if constexpr (kNoise == NoiseKind::Perlin) return perlinPoint(o, p.hash, p.fade, x, y, cache);
     if constexpr (kNoise == NoiseKind::Value) return valuePoint(o, p.hash, p.fade, x, y);
     if constexpr (kNoise == NoiseKind::GenericLattice) {
@@ -850,7 +1011,12 @@ void pointsOf(const rows::Points& p) {
     const D d;
     const V offsetX = hn::Set(d, p.offsetX);
     const V offsetY = hn::Set(d, p.offsetY);
-    CellCache cache[kMaxOctaves];
+    // Cellular noise's blocks take kilobytes per octave: on the heap. The other caches hold
+    // vectors, aligned beyond what operator new promises: on the stack.
+    std::conditional_t<kNoise == NoiseKind::Cellular, std::vector<CellularCache>,
+                       std::array<CellCache, kMaxOctaves>>
+        cache{};
+    if constexpr (kNoise == NoiseKind::Cellular) cache.resize(static_cast<std::size_t>(p.octaves));
     for (std::size_t c = 0; c < p.count; c += hn::Lanes(d)) {
         const V x = hn::LoadU(d, p.xs + c);
         const V y = hn::LoadU(d, p.ys + c);
@@ -884,6 +1050,7 @@ void EvaluatePoints(const rows::Points& p) {
     case NoiseKind::Perlin: return pointsOfKind<NoiseKind::Perlin>(p);
     case NoiseKind::Simplex: return pointsOfKind<NoiseKind::Simplex>(p);
     case NoiseKind::GenericLattice: return pointsOfKind<NoiseKind::GenericLattice>(p);
+    case NoiseKind::Cellular: return pointsOfKind<NoiseKind::Cellular>(p);
     default: return;  // kinds without a point kernel never get here (rows.cpp)
     }
 }

@@ -60,11 +60,12 @@ struct PointOctave {
     double amplitude;
     std::uint64_t key;         ///< LatticeHash::key() (lattice hash)
     const std::int64_t* perm;  ///< 512 entries (permutation hashes)
+    const LatticeHash* hash;   ///< the octave's hash itself (cellular noise's feature points)
 };
 
 /// NoiseField::unwarped at `count` points (xs[i], ys[i]) each its own (a warped layer's moved
-/// points, or a generic lattice layer's row) into out: value, Perlin, simplex or generic
-/// lattice noise; fractal none, fbm, turbulence or ridged.
+/// points, or the row of a layer without a separable form) into out: value, Perlin, simplex,
+/// generic lattice or cellular noise; fractal none, fbm, turbulence or ridged.
 struct Points {
     NoiseKind noise;
     bool simplexV2;  ///< simplexNoiseV2 (lattice::usesSimplexV2), not simplexNoise
@@ -72,6 +73,11 @@ struct Points {
     HashKind hash;
     FadeCurve fade;
     Proximity proximity;  ///< generic lattice noise only
+    /// Cellular noise only: what it returns, its metric, jitter and cellularBound.
+    CellularReturn cellularReturn;
+    CellularDistance cellularDistance;
+    double cellularJitter;
+    double cellularBound;
     int octaves;
     const PointOctave* octave;
     double offsetX, offsetY;

@@ -39,16 +39,16 @@ inline bool hasSimdKernel(const NoiseParams& params) {
 }
 
 /// Whether the flat rows' point kernels (every lane its own 2D point) evaluate this noise and
-/// fractal: a warped layer's moved points, and generic lattice noise, which has no separable
-/// form, on its rows.
+/// fractal: a warped layer's moved points, and the noises without a separable form (generic
+/// lattice; cellular, a nearest-point search) on their rows.
 inline bool hasPointKernel(const NoiseParams& params) {
     switch (params.noise) {
     case NoiseKind::Value:
     case NoiseKind::Perlin:
     case NoiseKind::Simplex:
     case NoiseKind::GenericLattice:
+    case NoiseKind::Cellular:
         return hasSimdFractal(params.fractal);
-    case NoiseKind::Cellular:  // a nearest-point search, not a blend of lattice values
     default:
         return false;
     }
