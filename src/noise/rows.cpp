@@ -406,18 +406,11 @@ void NoiseRows::row(double y, double* out) {
     }
     if (st.simplexV2) {
         rowSimplexV2(y, out);
-    } else {
-        rowOctaves(y, out);
+        addStripes(params, st.columns.data(), st.n, out);
+        return;
     }
-    addStripes(params, st.columns.data(), st.n, out);
-}
-
-// Value, Perlin and version 1 simplex: per octave what the row adds (the cells' coefficients,
-// simplex's y), then every octave per vector of columns (rows_kernels.cpp: evaluateRow).
-void NoiseRows::rowOctaves(double y, double* out) {
-    State& st = *m_state;
-    const NoiseField& field = st.field;
-    const NoiseParams& params = field.params();
+    // Value, Perlin and version 1 simplex: per octave what the row adds (the cells'
+    // coefficients, simplex's y), then every octave per vector of columns (evaluateRow).
     const bool simplexKind = params.noise == NoiseKind::Simplex;
     const bool perlin = params.noise == NoiseKind::Perlin;
     for (int i = 0; i < field.m_octaves; ++i) {
@@ -449,6 +442,7 @@ void NoiseRows::rowOctaves(double y, double* out) {
                        field.m_octaves, st.separable.data(), st.simplex.data(),
                        field.m_amplitudeSum, st.values.size(), st.values.data()});
     std::copy_n(st.values.begin(), st.n, out);
+    addStripes(params, st.columns.data(), st.n, out);
 }
 
 }  // namespace terragrid

@@ -12,7 +12,8 @@
 namespace terragrid::bench {
 
 inline constexpr NoiseKind kNoiseKinds[] = {NoiseKind::Value, NoiseKind::Perlin,
-                                            NoiseKind::Simplex};
+                                            NoiseKind::Simplex, NoiseKind::GenericLattice,
+                                            NoiseKind::Cellular};
 inline constexpr FractalKind kFractals[] = {FractalKind::None, FractalKind::Fbm};
 /// Edge of the corner the scalar reference samples: a sixteenth of the grid keeps it quick.
 inline constexpr std::int64_t kScalarCornerCells = 1024;

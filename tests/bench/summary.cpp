@@ -14,7 +14,7 @@ namespace terragrid::bench {
 
 namespace {
 
-constexpr std::size_t kLayerWidth = 14;
+constexpr std::size_t kLayerWidth = 24;
 constexpr std::size_t kCellWidth = 24;
 constexpr double kBusyCpuShare = 0.9;  ///< below this CPU / real time, the machine was busy
 

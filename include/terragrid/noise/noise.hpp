@@ -365,7 +365,6 @@ public:
 
 private:
     void rowSimplexV2(double y, double* out);
-    void rowOctaves(double y, double* out);
 
     struct State;  // the per-column and per-row caches; src/noise/rows.cpp
     std::unique_ptr<State> m_state;
