@@ -694,9 +694,10 @@ HWY_INLINE V proximityLanes(HashKind kind, VU hash, V dx, V dy) {
     }
 }
 
-// genericLatticeNoise (generic_lattice.cpp) per lane.
+// genericLatticeNoise (generic_lattice.cpp) per lane. Out of line: one copy per proximity and
+// target instead of one per proximity, fractal and target.
 template <Proximity kProximity>
-HWY_INLINE V genericPoint(const rows::PointOctave& o, HashKind kind, FadeCurve fade, V x, V y,
+HWY_NOINLINE V genericPoint(const rows::PointOctave& o, HashKind kind, FadeCurve fade, V x, V y,
                           CellCache& cache) {
     const D d;
     const SplitLanes cx = split(x);
@@ -788,8 +789,10 @@ HWY_INLINE V axisGapLanes(int c, V f, double half) {
                    hn::Sub(f, hn::Set(d, centre + half)));
 }
 
-HWY_INLINE V cellularPointNoise(const rows::Points& p, const rows::PointOctave& o, V x, V y,
-                                CellularCache& cache) {
+// Out of line: one copy per target instead of one per fractal (the kernel is large and its
+// call is a small part of its cost).
+HWY_NOINLINE V cellularPointNoise(const rows::Points& p, const rows::PointOctave& o, V x, V y,
+                                  CellularCache& cache) {
     const D d;
     const DI di;
     const SplitLanes cx = split(x);
