@@ -233,6 +233,21 @@ bool warpedRowsEqualSamples(NoiseParams p, const WarpCase& c) {
     return rowsEqualSamples(NoiseField(p, c.seed), columns(c.originX, c.cellSize));
 }
 
+// A layer whose rows run the point kernels (generic lattice, cellular): its rows at a low and a
+// high frequency (one cell per vector, cells smaller than a column), then warped.
+bool pointRowsEqualSamples(NoiseParams p) {
+    const WarpCase warped{5, 7, 3e-3, {.amplitude = 250.0, .frequency = 2e-3, .octaves = 4},
+                          -1234567.891, kCellSize};
+    const std::vector<double> xs = columns(-1234567.891);
+    p.offsetX = 0.3;
+    p.offsetY = -17.7;
+    for (double frequency : {1e-4, 0.11}) {
+        p.frequency = frequency;
+        if (!rowsEqualSamples(NoiseField(p, 7), xs)) return false;
+    }
+    return warpedRowsEqualSamples(p, warped);
+}
+
 // A warped layer evaluates its noise at points each moved its own way: the point kernels
 // (every noise, simplex in versions 1 and 2; every fractal, marble's stripes added to the
 // kernels' turbulence at each moved x) must equal sample() for every hash and fade, with warps
@@ -302,9 +317,6 @@ TEST(NoiseRowsTest, WarpedRowsEqualSamplesOnEveryTarget) {
 // proximity (each its own formula, signed zeros included), grid displacement and fractal;
 // hashes and fades on fBm; unwarped and warped, at a low and a high frequency.
 TEST(NoiseRowsTest, GenericLatticeRowsEqualSamplesOnEveryTarget) {
-    const std::vector<double> xs = columns(-1234567.891);
-    const WarpCase warped{5, 7, 3e-3, {.amplitude = 250.0, .frequency = 2e-3, .octaves = 4},
-                          -1234567.891, kCellSize};
     for (std::int64_t target : hwy::SupportedAndGeneratedTargets()) {
         SCOPED_TRACE(hwy::TargetName(target));
         const OnlyTarget only(target);
@@ -329,13 +341,7 @@ TEST(NoiseRowsTest, GenericLatticeRowsEqualSamplesOnEveryTarget) {
                             p.hash = hash;
                             p.fade = fade;
                             p.octaves = 5;
-                            p.offsetX = 0.3;
-                            p.offsetY = -17.7;
-                            for (double frequency : {1e-4, 0.11}) {
-                                p.frequency = frequency;
-                                ASSERT_TRUE(rowsEqualSamples(NoiseField(p, 7), xs));
-                            }
-                            ASSERT_TRUE(warpedRowsEqualSamples(p, warped));
+                            ASSERT_TRUE(pointRowsEqualSamples(p));
                         }
                     }
                 }
@@ -352,9 +358,6 @@ TEST(NoiseRowsTest, GenericLatticeRowsEqualSamplesOnEveryTarget) {
 // and warped; the other hashes with the defaults. (The fractals are the same sum for every
 // noise: the test above runs each on cellular noise too.)
 TEST(NoiseRowsTest, CellularRowsEqualSamplesOnEveryTarget) {
-    const std::vector<double> xs = columns(-1234567.891);
-    const WarpCase warped{5, 7, 3e-3, {.amplitude = 250.0, .frequency = 2e-3, .octaves = 4},
-                          -1234567.891, kCellSize};
     const auto check = [&](CellularReturn r, CellularDistance metric, double jitter,
                            HashKind hash) {
         NoiseParams p = test::perlinFbm();
@@ -364,16 +367,10 @@ TEST(NoiseRowsTest, CellularRowsEqualSamplesOnEveryTarget) {
         p.cellularJitter = jitter;
         p.hash = hash;
         p.octaves = 4;
-        p.offsetX = 0.3;
-        p.offsetY = -17.7;
         SCOPED_TRACE(testing::Message() << "return " << kCellularReturnNames[int(r)] << ", "
                                         << kCellularDistanceNames[int(metric)] << ", jitter "
                                         << jitter << ", hash " << kHashKindNames[int(hash)]);
-        for (double frequency : {1e-4, 0.11}) {
-            p.frequency = frequency;
-            if (!rowsEqualSamples(NoiseField(p, 7), xs)) return false;
-        }
-        return warpedRowsEqualSamples(p, warped);
+        return pointRowsEqualSamples(p);
     };
     for (std::int64_t target : hwy::SupportedAndGeneratedTargets()) {
         SCOPED_TRACE(hwy::TargetName(target));

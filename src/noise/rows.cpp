@@ -237,11 +237,9 @@ bool hasSimdRows(const NoiseParams& params) {
 }
 
 // Rows evaluated point by point (rows::evaluatePoints): a warped layer's noise at its moved
-// points, and the noises without a separable form (generic lattice, cellular) on their rows.
+// points, and the layers without a row kernel (generic lattice, cellular) on their rows.
 bool hasPointRows(const NoiseParams& params) {
-    const bool points = params.warp.amplitude > 0.0 || params.noise == NoiseKind::GenericLattice ||
-                        params.noise == NoiseKind::Cellular;
-    return points && hasPointKernel(params);
+    return (params.warp.amplitude > 0.0 || !hasSimdKernel(params)) && hasPointKernel(params);
 }
 
 // sample()'s last step for marble: the stripes over the turbulence sum the kernels left in
@@ -363,10 +361,9 @@ void NoiseRows::row(double y, double* out) {
                               params.cellularDistance, params.cellularJitter,
                               cellularBound(params.cellularReturn, params.cellularDistance,
                                             params.cellularJitter),
-                              field.m_octaves,
-                              st.pointOctaves.data(), params.offsetX, params.offsetY,
-                              field.m_amplitudeSum, st.movedX.data(), st.movedY.data(),
-                              st.values.size(), st.values.data()});
+                              field.m_octaves, st.pointOctaves.data(), params.offsetX,
+                              params.offsetY, field.m_amplitudeSum, st.movedX.data(),
+                              st.movedY.data(), st.values.size(), st.values.data()});
         std::copy_n(st.values.begin(), st.n, out);
         addStripes(params, st.movedX.data(), st.n, out);
     };
