@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Renders classes.tif as a GIS reads it, for the README: its pixels through the colour table
 GDAL reports, and a legend of the category names GDAL returns (band.GetCategoryNames(), from
-classes.tif.aux.xml), drawn in terragrid's own 5x7 font (read from src/io/legend.cpp, so the
+classes.tif.aux.xml), drawn in terragrid's own 5x7 font (read from src/io/png/legend.cpp, so the
 glyphs have one source).
 
 Usage: scripts/render_classes.py CLASSES_TIF OUT_PNG [MAX_SIDE]
@@ -20,7 +20,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def font():
-    with open(os.path.join(ROOT, "src", "io", "legend.cpp")) as f:
+    with open(os.path.join(ROOT, "src", "io", "png", "legend.cpp")) as f:
         text = f.read()
     glyphs = {}
     for char, rows in re.findall(r"\{'(.)', \{((?:0x[0-9A-F]{2},? ?){7})\}\}", text):

@@ -122,8 +122,8 @@ fi
 
 # ThreadSanitizer slows code 5-15x, so it runs the tests whose terragrid code runs on several
 # threads at once: TBB arenas of 2 and 8 threads through src/pipeline/generator.cpp (tile pipeline,
-# parallel coverage sample), src/io/geotiff_writer.cpp (parallel tile encoder) and
-# src/io/tile_job_queue.cpp:
+# parallel coverage sample), src/io/geotiff/geotiff_writer.cpp (parallel tile encoder) and
+# src/io/geotiff/tile_job_queue.cpp:
 #   GeneratorTest         tile pipeline and coverage sample on 1, 2, 8 threads; the SIMD rows
 #                         (NoiseRows) run on the workers here
 #   GenericLatticeTest    maps of generic lattice noise, cellular noise and marble (their rows

@@ -1,6 +1,6 @@
 // AtomicFile: the target appears only on commit, complete; nothing is left behind otherwise.
 
-#include "io/atomic_file.hpp"
+#include "io/transaction/atomic_file.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

@@ -8,7 +8,7 @@
 #include <cmath>
 #include <string>
 
-#include "io/r16_sidecar.hpp"
+#include "io/engines/r16_sidecar.hpp"
 #include "terragrid/config/crs.hpp"
 #include "terragrid/config/loader.hpp"
 #include "terragrid/io/crs.hpp"

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "io/height16.hpp"
+#include "io/engines/height16.hpp"
 #include "terragrid/model/engine.hpp"
 #include "terragrid/io/outputs.hpp"
 #include "terragrid/version.hpp"

@@ -1,5 +1,5 @@
 // Game engines' size rules and scale figures (engine.hpp), and the 16-bit height mapping the
-// engine outputs share (io/height16.hpp).
+// engine outputs share (io/engines/height16.hpp).
 
 #include "terragrid/model/engine.hpp"
 
@@ -11,7 +11,7 @@
 #include <limits>
 #include <vector>
 
-#include "io/height16.hpp"
+#include "io/engines/height16.hpp"
 
 namespace terragrid {
 namespace {

@@ -1,6 +1,6 @@
 // GeoTiffWriter and the height sink, checked by reading the files back with libtiff.
 
-#include "io/geotiff_writer.hpp"
+#include "io/geotiff/geotiff_writer.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

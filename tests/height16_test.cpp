@@ -1,7 +1,7 @@
 // toHeight16's rounding against the formula written with std::round, on values chosen to sit
 // at and around every kind of half.
 
-#include "io/height16.hpp"
+#include "io/engines/height16.hpp"
 
 #include <gtest/gtest.h>
 

@@ -133,8 +133,11 @@ TEST_F(HeightExrTest, OpenExrToolsReadTheHeader) {
     EXPECT_THAT(header.out, HasSubstr("compression (type compression): zip"));
     EXPECT_THAT(header.out, HasSubstr("dataWindow (type box2i): (0 0) - (99 69)"));
     EXPECT_THAT(header.out, HasSubstr("terragrid_config_hash (type string): \"0123456789abcdef\""));
+    // Debian's exrinfo (OpenEXR 3.1.5) exits with an uninitialised status after a complete,
+    // correct report (a fifth of runs exit non-zero with the same output and nothing on
+    // stderr), so its report and its silence on stderr are what is checked, not its status.
     const test::CommandResult info = test::runCommand("exrinfo -v " + path);
-    ASSERT_EQ(info.exitCode, 0) << info.err;
+    EXPECT_EQ(info.err, "");
     EXPECT_THAT(info.out, HasSubstr("'Y': float samp 1 1"));
     EXPECT_THAT(info.out, HasSubstr("100 x 70"));
 }

@@ -1,4 +1,4 @@
-// The outputs of a run are one transaction on their directory (io/output_transaction.hpp),
+// The outputs of a run are one transaction on their directory (io/transaction/output_transaction.hpp),
 // through the real CLI: a directory in the way of any output name, a failure or a SIGKILL at
 // each step of the commit (TERRAGRID_FAULT_INJECT, the documented test hook), SIGKILL during
 // generation, and two runs into one directory. After each, the directory holds the older set

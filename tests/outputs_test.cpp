@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "io/geotiff_writer.hpp"
+#include "io/geotiff/geotiff_writer.hpp"
 #include "io/sinks.hpp"
 #include "terragrid/pipeline/regions.hpp"
 #include "terragrid/model/terrain.hpp"

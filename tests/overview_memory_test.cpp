@@ -7,7 +7,7 @@
 
 #include <vector>
 
-#include "io/geotiff_writer.hpp"
+#include "io/geotiff/geotiff_writer.hpp"
 #include "io/sinks.hpp"
 #include "io/size_bounds.hpp"
 #include "test_support.hpp"

@@ -1,7 +1,7 @@
 // PngWriter, preview.png and height.png, read back with libpng.
 
 #include "terragrid/config/crs.hpp"
-#include "io/png_writer.hpp"
+#include "io/png/png_writer.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "io/preview.hpp"
+#include "io/png/preview.hpp"
 #include "terragrid/io/outputs.hpp"
 #include "terragrid/model/terrain.hpp"
 #include "test_support.hpp"

@@ -1,6 +1,6 @@
 // The picture math behind preview.png and height.png: downsampling, hill shading, the ramp.
 
-#include "io/preview.hpp"
+#include "io/png/preview.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

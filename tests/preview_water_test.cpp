@@ -2,7 +2,7 @@
 // drawn width is known, the same picture for any cut of the map into tiles, and, on a real
 // hydrology stage, every river cell drawn at its order's width.
 
-#include "io/preview_water.hpp"
+#include "io/png/preview_water.hpp"
 
 #include <gtest/gtest.h>
 

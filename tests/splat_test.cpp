@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
-#include "io/height16.hpp"
+#include "io/engines/height16.hpp"
 #include "io/sinks.hpp"
-#include "io/splat_weights.hpp"
+#include "io/engines/splat_weights.hpp"
 #include "terragrid/io/outputs.hpp"
 #include "test_support.hpp"
 

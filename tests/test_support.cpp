@@ -20,7 +20,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "io/geotiff_writer.hpp"
+#include "io/geotiff/geotiff_writer.hpp"
 #include "terragrid/io/output_drivers.hpp"
 #include "terragrid/model/tiling.hpp"
 

@@ -1,4 +1,4 @@
-// terragrid's TIFF predictors (io/tiff_predictor.hpp) give libtiff's bytes: TiffTileEncoder,
+// terragrid's TIFF predictors (io/geotiff/tiff_predictor.hpp) give libtiff's bytes: TiffTileEncoder,
 // which applies them itself, against libtiff applying its own predictor to the same tile in a
 // real file, for every sample format and every compressing codec, on smooth and on random
 // samples (special floats included).
@@ -13,9 +13,9 @@
 #include <tuple>
 #include <vector>
 
-#include "io/libtiff_support.hpp"
-#include "io/tiff_predictor.hpp"
-#include "io/tiff_tile_encoder.hpp"
+#include "io/geotiff/libtiff_support.hpp"
+#include "io/geotiff/tiff_predictor.hpp"
+#include "io/geotiff/tiff_tile_encoder.hpp"
 #include "test_support.hpp"
 
 namespace terragrid {

@@ -1,7 +1,7 @@
 // TileJobQueue: jobs run on TBB workers, results come back in submission order, a bounded
 // number at a time, and a job's exception surfaces in its turn.
 
-#include "io/tile_job_queue.hpp"
+#include "io/geotiff/tile_job_queue.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

@@ -13,7 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "io/river_reaches.hpp"
+#include "io/water/river_reaches.hpp"
 #include "terragrid/app/run.hpp"
 #include "terragrid/config/loader.hpp"
 #include "terragrid/pipeline/hydrology_stage.hpp"

@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "io/sinks.hpp"
-#include "io/tiled_tileset.hpp"
+#include "io/tiled/tiled_tileset.hpp"
 #include "terragrid/io/outputs.hpp"
 #include "terragrid/pipeline/regions.hpp"
 #include "terragrid/model/terrain.hpp"

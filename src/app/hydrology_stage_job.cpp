@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "io/output_transaction.hpp"
+#include "io/transaction/output_transaction.hpp"
 #include "pipeline/stopwatch.hpp"
 #include "terragrid/app/plan.hpp"
 #include "terragrid/io/hydrology_stage_file.hpp"

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "io/tiled_tileset.hpp"
+#include "io/tiled/tiled_tileset.hpp"
 #include "terragrid/app/plan.hpp"
 
 namespace terragrid {

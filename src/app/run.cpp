@@ -7,8 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "io/atomic_file.hpp"
-#include "io/output_transaction.hpp"
+#include "io/transaction/atomic_file.hpp"
+#include "io/transaction/output_transaction.hpp"
 #include "io/sinks.hpp"
 #include "pipeline/stopwatch.hpp"
 #include "terragrid/app/process_start.hpp"

@@ -9,7 +9,7 @@
 #include <system_error>
 #include <thread>
 
-#include "io/atomic_file.hpp"
+#include "io/transaction/atomic_file.hpp"
 
 namespace terragrid {
 namespace {

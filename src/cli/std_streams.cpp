@@ -8,7 +8,7 @@
 #include <iostream>
 #include <streambuf>
 
-#include "io/atomic_file.hpp"
+#include "io/transaction/atomic_file.hpp"
 
 namespace terragrid::cli {
 namespace {

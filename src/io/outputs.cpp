@@ -4,7 +4,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "io/geotiff_writer.hpp"
+#include "io/geotiff/geotiff_writer.hpp"
 #include "io/sinks.hpp"
 #include "io/size_bounds.hpp"
 #include "terragrid/io/output_drivers.hpp"

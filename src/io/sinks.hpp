@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "io/geotiff_writer.hpp"
+#include "io/geotiff/geotiff_writer.hpp"
 #include "terragrid/io/config.hpp"
 #include "terragrid/io/output_drivers.hpp"
 #include "terragrid/io/outputs.hpp"
@@ -144,14 +144,14 @@ std::unique_ptr<OutputSink> makeHeightPreviewSink(const Config& config, const Te
 /// cannot be created, the map is too large for Tiled, or its chunk maps would need more open
 /// files than the process may have. `terrain` need not outlive the sink. With
 /// config.hydrology.enabled, `hydrology` (the stage of the whole configured map, required then)
-/// gives every map file an object layer "rivers" (io/tiled_rivers.hpp); it need not outlive
+/// gives every map file an object layer "rivers" (io/tiled/tiled_rivers.hpp); it need not outlive
 /// the sink.
 std::unique_ptr<OutputSink> makeTiledSink(const Config& config, const Terrain& terrain,
                                           const WalkableRegions* regions,
                                           const HydrologyStage* hydrology = nullptr);
 
 /// height.r16 and its sidecar height.r16.json: elevation as headerless little-endian uint16
-/// (io/height16.hpp's mapping over config.elevation), rows top to bottom or, with
+/// (io/engines/height16.hpp's mapping over config.elevation), rows top to bottom or, with
 /// config.output.r16FlipY, bottom to top; each tile's rows are written at their offsets as it
 /// arrives. The sidecar holds the layout, the mapping and engineScale's figures. commit()
 /// publishes both files. Throws OutputError when a file cannot be created.

@@ -5,7 +5,7 @@
 
 #include <algorithm>
 
-#include "io/overview_pyramid.hpp"
+#include "io/geotiff/overview_pyramid.hpp"
 #include "io/sinks.hpp"
 
 namespace terragrid::bounds {

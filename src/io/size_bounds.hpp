@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <string>
 
-#include "io/geotiff_writer.hpp"
+#include "io/geotiff/geotiff_writer.hpp"
 #include "terragrid/io/config.hpp"
 #include "terragrid/io/output_drivers.hpp"
 

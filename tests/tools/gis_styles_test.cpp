@@ -13,9 +13,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "io/legend.hpp"
-#include "io/preview.hpp"
-#include "io/raster_styles.hpp"
+#include "io/png/legend.hpp"
+#include "io/png/preview.hpp"
+#include "io/geotiff/raster_styles.hpp"
 #include "test_support.hpp"
 
 namespace terragrid {

@@ -25,7 +25,7 @@
 #include "terragrid/config/loader.hpp"
 #include "terragrid/io/outputs.hpp"
 #include "terragrid/pipeline/regions.hpp"
-#include "io/tiled_tileset.hpp"
+#include "io/tiled/tiled_tileset.hpp"
 #include "terragrid/model/terrain.hpp"
 #include "terragrid/version.hpp"
 #include "test_support.hpp"

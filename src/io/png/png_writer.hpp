@@ -1,0 +1,100 @@
+#pragma once
+// A PNG written with libpng into an AtomicFile (design.md principle 7): 8-bit RGB pictures
+// (previews) and 16-bit greyscale heightmaps, either whole or row band by row band, so a
+// heightmap never has to be held whole (design.md principle 4).
+//
+// The file holds IHDR, IDAT and IEND only: no time stamp, gamma, colour space or text chunks,
+// so identical pixels give identical bytes, and 16-bit grey values are plain linear numbers.
+// Rows are filtered and compressed in pieces of fixed size on TBB workers of the caller's
+// arena, joined in order into one zlib stream: the bytes do not depend on the thread count.
+// This header keeps libpng out: png_writer.cpp is the only file that includes png.h.
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "io/transaction/atomic_file.hpp"
+
+namespace terragrid {
+
+/// What a PNG's pixels are.
+enum class PngFormat : std::uint8_t {
+    Rgb8,    ///< 3 bytes per pixel: red, green, blue
+    Grey16,  ///< one 16-bit grey sample per pixel (stored big-endian, as PNG requires)
+    Rgba8,   ///< 4 bytes per pixel: red, green, blue, alpha (not premultiplied)
+    Grey8,   ///< one 8-bit grey sample per pixel
+};
+
+/// Bytes per pixel of an 8-bit format as writeRows takes it (Grey16: 2, in host order).
+std::size_t pngBytesPerPixel(PngFormat format) noexcept;
+
+/// Writes one PNG. Not thread-safe: use it from one thread at a time. Every failure throws
+/// OutputError("writing '<path>': <cause>"); an uncommitted writer's destructor removes its
+/// temporary file, leaving any older file at `path` as it was.
+///
+/// Either write() the whole picture, or start(), writeRows() until every row is in, close().
+class PngWriter {
+public:
+    /// Creates the temporary file beside `path`. Throws OutputError when it cannot.
+    explicit PngWriter(std::string path);
+    ~PngWriter();
+
+    PngWriter(const PngWriter&) = delete;
+    PngWriter& operator=(const PngWriter&) = delete;
+
+    /// Encodes a whole 8-bit picture into the temporary file: `pixels` holds width x height
+    /// pixels of `format` (Rgb8 by default: 3 bytes, red, green, blue), row-major. Call once
+    /// instead of start/writeRows/close. Throws std::invalid_argument for Grey16, a size
+    /// outside 1..2^31-1 or `pixels` of the wrong length, OutputError with libpng's words (or
+    /// the system's) when encoding or writing fails.
+    void write(std::uint32_t width, std::uint32_t height, const std::vector<std::uint8_t>& pixels,
+               PngFormat format = PngFormat::Rgb8);
+
+    /// Writes the PNG header for a width x height picture of `format`; rows follow through
+    /// writeRows. Call once. Throws std::invalid_argument for a size outside 1..2^31-1,
+    /// OutputError when encoding or writing fails.
+    void start(std::uint32_t width, std::uint32_t height, PngFormat format);
+
+    /// Encodes the next `rows` rows of an 8-bit (Rgb8, Rgba8, Grey8) picture: width x rows
+    /// pixels of pngBytesPerPixel bytes each. Throws std::logic_error before start(), for
+    /// Grey16 or for more rows than the picture has; OutputError when encoding or writing fails.
+    void writeRows(const std::uint8_t* pixels, std::uint32_t rows);
+    /// The same for a Grey16 picture: width x rows samples in host byte order.
+    void writeRows(const std::uint16_t* grey, std::uint32_t rows);
+
+    /// Finishes the PNG after its last row and flushes it into the temporary file; commit()
+    /// publishes it. Throws std::logic_error when rows are missing, OutputError when writing
+    /// fails.
+    void close();
+
+    /// Renames the written file onto path(). Call after write() or close().
+    void commit();
+
+    /// The file this writer produces.
+    const std::string& path() const noexcept { return m_file.targetPath(); }
+    /// CPU seconds TBB workers spent filtering and compressing this picture (valid after
+    /// close()), for the run's timings.
+    double parallelCpuSeconds() const noexcept { return m_parallelCpuSeconds; }
+
+private:
+    enum class State : std::uint8_t { Open, Started, Written, Committed, Failed };
+    class Encoder;  // libpng's state and the pieces in flight, kept out of this header
+
+    void checkRows(bool sixteenBit, std::uint32_t rows) const;
+    void startPiece(bool first);
+    void rowAdded();
+    void submitPiece(std::vector<std::byte> piece);
+    template <typename Step>
+    void runPieces(Step step);
+    [[noreturn]] void fail(const std::string& cause);
+    [[noreturn]] void failEncoder();
+
+    AtomicFile m_file;
+    std::unique_ptr<Encoder> m_encoder;
+    State m_state = State::Open;
+    double m_parallelCpuSeconds = 0;
+};
+
+}  // namespace terragrid

@@ -1,0 +1,313 @@
+// preview.png and height.png: pictures of the map for people, downsampled while the tiles
+// stream past and hill-shaded once the last tile is in.
+
+#include <algorithm>
+#include <any>
+#include <array>
+#include <cmath>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <tbb/parallel_for.h>
+
+#include "io/png/legend.hpp"
+#include "io/png/png_writer.hpp"
+#include "io/png/preview.hpp"
+#include "io/png/preview_water.hpp"
+#include "io/geotiff/raster_styles.hpp"
+#include "io/sinks.hpp"
+#include "io/size_bounds.hpp"
+#include "terragrid/io/crs.hpp"
+
+namespace terragrid {
+namespace {
+
+/// The index of the class named `name`, or kNoClass.
+std::uint8_t classIndexNamed(const Terrain& terrain, std::string_view name) {
+    const auto& classes = terrain.classes();
+    for (std::size_t i = 0; i < classes.size() && i < kNoClass; ++i)
+        if (classes[i].name == name) return static_cast<std::uint8_t>(i);
+    return kNoClass;
+}
+
+/// One picture: the class colours (preview.png) or the hypsometric ramp (height.png), both
+/// shaded by the same hillshade of the downsampled heights.
+class PreviewSink final : public OutputSink {
+public:
+    /// `terrain` null: height.png, coloured by `ramp`.
+    PreviewSink(const Config& config, const Terrain* terrain, const HeightRamp& ramp)
+        : m_mapWidth(config.map.width),
+          m_mapHeight(config.map.height),
+          m_ramp(ramp),
+          m_legend(config.output.previewLegend),
+          m_downsampler(config.map.width, config.map.height, config.output.previewMaxSize,
+                        std::max(std::abs(config.elevation.minMeters),
+                                 std::abs(config.elevation.maxMeters)),
+                        terrain != nullptr),
+          m_pixelSizeMeters(pixelSizeMeters(config, m_downsampler.geometry())),
+          m_writer(outputPath(config, terrain ? OutputFile::PreviewPng : OutputFile::HeightPng)) {
+        if (terrain != nullptr) {
+            m_palette.emplace();  // indices that name no class show black
+            const auto& classes = terrain->classes();
+            for (std::size_t i = 0; i < classes.size() && i < m_palette->size(); ++i) {
+                (*m_palette)[i] = classes[i].colour;
+                m_legendEntries.push_back({classes[i].colour, classes[i].name});
+            }
+        } else {
+            const std::vector<RampStop> stops = heightRampStops(m_ramp);
+            for (auto stop = stops.rbegin(); stop != stops.rend(); ++stop) {  // high at the top
+                m_legendEntries.push_back(
+                    {stop->colour, std::to_string(std::lround(stop->meters)) + " m" +
+                                       (stop->water ? " water" : "")});
+            }
+        }
+        // With hydrology: rivers widened by order and lakes as level water (preview_water).
+        if (config.hydrology.enabled) {
+            m_rivers.emplace(config.map.width, config.map.height, m_downsampler.geometry());
+            m_riverColour = config.hydrology.riverColour;
+            if (terrain != nullptr) {
+                m_lakeClass = classIndexNamed(*terrain, kLakeClassName);
+                m_riverClass = classIndexNamed(*terrain, kRiverClassName);
+            } else {
+                m_lakes.emplace(config.map.width, config.map.height, m_downsampler.geometry());
+                // With a sea the ramp's water entries show the lakes' colours already.
+                if (!m_ramp.hasWater) {
+                    m_legendEntries.push_back({kWaterStops[0], "lake (shallow)"});
+                    m_legendEntries.push_back({kWaterStops[1], "lake (deep)"});
+                }
+                m_legendEntries.push_back({m_riverColour, "river"});
+            }
+        }
+    }
+
+    const std::string& path() const override { return m_writer.path(); }
+
+    void begin(const TileLayout& layout) override {
+        if (layout.mapWidth() != m_mapWidth || layout.mapHeight() != m_mapHeight) {
+            throw std::logic_error("preview sink for '" + path() +
+                                   "' was made for another map size");
+        }
+    }
+
+    void consume(const Tile& tile) override {
+        const auto cells = static_cast<std::size_t>(tile.rect.cellCount());
+        if (tile.elevationMeters.size() != cells ||
+            (m_palette && tile.classIndex.size() != cells)) {
+            throw std::logic_error("preview sink for '" + path() + "': tile " +
+                                   std::to_string(tile.rect.index) +
+                                   " lacks values for some of its cells");
+        }
+        const std::uint8_t* classes = m_palette ? tile.classIndex.data() : nullptr;
+        const std::any* prepared = tile.preparedFor(this);
+        if (prepared != nullptr && prepared->has_value()) {
+            const auto& done = std::any_cast<const PreparedTile&>(*prepared);
+            m_downsampler.addSums(done.sums, classes);
+            if (m_rivers) m_rivers->add(done.rivers);
+        } else {
+            const PreparedTile done = prepareTile(tile);
+            m_downsampler.addSums(done.sums, classes);
+            if (m_rivers) m_rivers->add(done.rivers);
+        }
+        if (m_lakes) m_lakes->add(tile.rect, tile.water.data(), tile.waterDepth.data());
+    }
+
+    // The per-cell part of downsampling, on the generating worker: consume() then adds one
+    // sum per pixel instead of touching every cell in the serial stage.
+    bool preparesTiles() const override { return true; }
+    std::any prepare(const Tile& tile) const override {
+        if (tile.elevationMeters.size() != static_cast<std::size_t>(tile.rect.cellCount()) ||
+            (m_rivers && !hasWater(tile)))
+            return {};  // consume() says what is wrong
+        return prepareTile(tile);
+    }
+
+    void finish() override {
+        const PreviewGeometry& g = m_downsampler.geometry();
+        const std::vector<double> heights = m_downsampler.meanHeights();
+        std::vector<double> shade = hillshade(heights, g.width, g.height, m_pixelSizeMeters);
+        const std::vector<std::uint8_t> rivers = m_rivers ? m_rivers->drawn()
+                                                          : std::vector<std::uint8_t>{};
+        // Water is level: lake and river pixels get the shade of flat ground.
+        const double flat = hillshade({0.0}, 1, 1, m_pixelSizeMeters)[0];
+        std::vector<std::uint8_t> rgb(heights.size() * 3);
+        // Rows in parallel (the caller's TBB arena); each pixel is its own.
+        tbb::parallel_for(std::int64_t{0}, g.height, [&](std::int64_t y) {
+            for (std::int64_t x = 0; x < g.width; ++x) {
+                const auto i = static_cast<std::size_t>(y * g.width + x);
+                ColourF colour = colourOf(i, heights[i]);
+                if (!rivers.empty())
+                    colour = waterColour(i, heights[i], rivers[i], colour, shade[i], flat);
+                const Rgb c = shadeColour(colour, shade[i]);
+                rgb[3 * i] = c.r;
+                rgb[3 * i + 1] = c.g;
+                rgb[3 * i + 2] = c.b;
+            }
+        });
+        if (m_legend == PreviewLegend::On ||
+            (m_legend == PreviewLegend::Auto && g.width >= kLegendMinWidth)) {
+            drawLegend(rgb, g.width, g.height, m_legendEntries);
+        }
+        m_writer.write(static_cast<std::uint32_t>(g.width), static_cast<std::uint32_t>(g.height),
+                       rgb);
+    }
+
+    void commit() override { m_writer.commit(); }
+    double parallelCpuSeconds() const override { return m_writer.parallelCpuSeconds(); }
+
+private:
+    // Hill shading needs metres: a geographic map's degrees are measured at its centre
+    // latitude (cellMetres), a planet's cells by their configured ground size.
+    static double pixelSizeMeters(const Config& config, const PreviewGeometry& geometry) {
+        return cellMetres(config.map, config.output.crs).square() *
+               static_cast<double>(geometry.scale);
+    }
+
+    // The parts of a tile's downsampling that need the tile alone (see prepare()).
+    struct PreparedTile {
+        PreviewDownsampler::TileSums sums;
+        PreviewRivers::TileOrders rivers;
+    };
+
+    bool hasWater(const Tile& tile) const {
+        const auto cells = static_cast<std::size_t>(tile.rect.cellCount());
+        return tile.riverOrder.size() == cells && tile.waterDepth.size() == cells &&
+               tile.water.size() == cells;
+    }
+
+    PreparedTile prepareTile(const Tile& tile) const {
+        PreparedTile done;
+        if (!m_rivers) {
+            done.sums = m_downsampler.sums(tile.rect, tile.elevationMeters.data());
+            return done;
+        }
+        if (!hasWater(tile)) {
+            throw std::logic_error("preview sink for '" + path() + "': tile " +
+                                   std::to_string(tile.rect.index) + " has no water");
+        }
+        // The water's surface, not the lake bed, so lakes and their shores shade as level
+        // water meeting the land.
+        std::vector<float> surface(tile.elevationMeters.size());
+        for (std::size_t i = 0; i < surface.size(); ++i)
+            surface[i] = tile.elevationMeters[i] + tile.waterDepth[i];
+        done.sums = m_downsampler.sums(tile.rect, surface.data());
+        done.rivers = m_rivers->gather(tile.rect, tile.riverOrder.data());
+        return done;
+    }
+
+    // With hydrology, a pixel whose centre cell is lake (or sea) shows water: preview.png the
+    // lake class's colour, height.png kWaterStops by the cell's depth below the pixel's water
+    // surface (`surface`, the mean of its cells' surfaces) down to the elevation range's
+    // minimum; else a pixel a river is drawn over (preview_water) shows the river colour.
+    // Both are shaded as flat ground (`shade` is set to `flat`).
+    ColourF waterColour(std::size_t pixel, double surface, std::uint8_t river,
+                        const ColourF& colour, double& shade, double flat) const {
+        const bool lake = m_lakes ? m_lakes->depths()[pixel] > 0
+                                  : m_downsampler.classes()[pixel] == m_lakeClass;
+        if (lake) {
+            shade = flat;
+            if (!m_lakes) return colour;
+            const HeightRamp water{.minMeters = m_ramp.minMeters, .maxMeters = m_ramp.maxMeters,
+                                   .hasWater = true, .waterMeters = surface};
+            return heightColour(water, surface - double(m_lakes->depths()[pixel]));
+        }
+        if (river == 0) return colour;
+        shade = flat;
+        const Rgb& c = m_palette && m_riverClass != kNoClass ? (*m_palette)[m_riverClass]
+                                                              : m_riverColour;
+        return {double(c.r), double(c.g), double(c.b)};
+    }
+
+    ColourF colourOf(std::size_t pixel, double height) const {
+        if (!m_palette) return heightColour(m_ramp, height);
+        const Rgb& c = (*m_palette)[m_downsampler.classes()[pixel]];
+        return {double(c.r), double(c.g), double(c.b)};
+    }
+
+    std::int64_t m_mapWidth;
+    std::int64_t m_mapHeight;
+    HeightRamp m_ramp;
+    PreviewLegend m_legend;
+    std::vector<LegendEntry> m_legendEntries;  // preview.png: the classes; height.png: its ramp
+    PreviewDownsampler m_downsampler;
+    double m_pixelSizeMeters;
+    std::optional<std::array<Rgb, 256>> m_palette;  // preview.png: colour of each class index
+    std::optional<PreviewRivers> m_rivers;          // with hydrology
+    std::optional<PreviewLakes> m_lakes;            // height.png with hydrology
+    Rgb m_riverColour;
+    std::uint8_t m_lakeClass = kNoClass;
+    std::uint8_t m_riverClass = kNoClass;
+    PngWriter m_writer;
+};
+
+}  // namespace
+
+std::unique_ptr<OutputSink> makePreviewSink(const Config& config, const Terrain& terrain) {
+    return std::make_unique<PreviewSink>(config, &terrain, HeightRamp{});
+}
+
+std::unique_ptr<OutputSink> makeHeightPreviewSink(const Config& config, const Terrain* terrain) {
+    return std::make_unique<PreviewSink>(config, nullptr, heightRamp(config, terrain));
+}
+
+namespace {
+
+PreviewGeometry previewOf(const Config& config) {
+    return previewGeometry(config.map.width, config.map.height, config.output.previewMaxSize);
+}
+
+// One 8-bit RGB PNG of the preview's size.
+PlannedOutput previewDisk(const Config& config, OutputFile file) {
+    const PreviewGeometry g = previewOf(config);
+    return bounds::plannedFile(config, file, bounds::pngBound(g.width, g.height, 3), true);
+}
+
+// While the tiles stream, a preview holds per pixel a sum and a count (16 bytes) and
+// preview.png also a class (1 byte); with hydrology (`waterBytesPerPixel`) a river order
+// (1 byte) and height.png a lake depth (4 bytes). finish() adds the means, the shade and the
+// RGB bytes (and the widened rivers, 1 byte) and one PNG stream.
+WriterMemory previewMemory(const Config& config, bounds::Bytes bytesPerPixel,
+                           bounds::Bytes waterBytesPerPixel) {
+    if (config.hydrology.enabled) bytesPerPixel += waterBytesPerPixel;
+    const PreviewGeometry g = previewOf(config);
+    const bounds::Bytes pixels = bounds::cells(g.width, g.height);
+    return {MemoryGroup::Previews, pixels * bytesPerPixel, pixels * 20 + bounds::kCodecState};
+}
+
+}  // namespace
+
+constexpr OutputDriver kPreviewPngDriver{
+    .file = OutputFile::PreviewPng,
+    .name = "preview.png",
+    .needsClasses = alwaysNeeded,
+    .needsRegions = neverNeeded,
+    .makeSink = [](const Config& config, const SinkInputs& in) {
+        return makePreviewSink(config,
+                               requiredInput(in.terrain, OutputFile::PreviewPng, "a Terrain"));
+    },
+    .diskBound = [](const Config& config) { return previewDisk(config, OutputFile::PreviewPng); },
+    .memoryBound = [](const Config& config, int) {
+        return previewMemory(config, 17, 1);
+    },
+};
+static_assert(namedAsInTable(kPreviewPngDriver));
+const DriverRegistration kPreviewPngRegistered{kPreviewPngDriver};
+
+constexpr OutputDriver kHeightPngDriver{
+    .file = OutputFile::HeightPng,
+    .name = "height.png",
+    // The water level needs the resolved Terrain when it is a coverage target.
+    .needsClasses = heightRampNeedsTerrain,
+    .needsRegions = neverNeeded,
+    .makeSink = [](const Config& config, const SinkInputs& in) {
+        return makeHeightPreviewSink(config, in.terrain);
+    },
+    .diskBound = [](const Config& config) { return previewDisk(config, OutputFile::HeightPng); },
+    .memoryBound = [](const Config& config, int) { return previewMemory(config, 16, 5); },
+};
+static_assert(namedAsInTable(kHeightPngDriver));
+const DriverRegistration kHeightPngRegistered{kHeightPngDriver};
+
+}  // namespace terragrid
