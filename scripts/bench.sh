@@ -30,7 +30,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build="${TERRAGRID_BENCH_BUILD_DIR:-$root/build-bench}"
 
-"$root/scripts/deps.sh"
+"$root/scripts/deps.sh" test
 # shellcheck source=scripts/common.sh
 . "$root/scripts/common.sh"   # ccache settings
 # Configured every time: cheap, and it keeps the build Release with benchmarks on even when

@@ -21,7 +21,7 @@ if ! [[ "$seconds" =~ ^[1-9][0-9]*$ ]]; then
   exit 2
 fi
 
-"$root/scripts/deps.sh"
+"$root/scripts/deps.sh" sanitize
 # shellcheck source=scripts/common.sh
 . "$root/scripts/common.sh"
 # The build, its flags and why: configure_asan in scripts/common.sh (clang, ASan + UBSan, and

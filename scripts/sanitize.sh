@@ -25,7 +25,7 @@ case "$mode" in
 esac
 shift
 
-"$root/scripts/deps.sh"
+"$root/scripts/deps.sh" sanitize
 # shellcheck source=scripts/common.sh
 . "$root/scripts/common.sh"
 

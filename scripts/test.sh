@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Installs dependencies, builds everything and runs the whole test suite through ctest.
+# Installs dependencies (the build's and the test tools'), builds everything and runs the whole
+# test suite through ctest (the docs site's build and link check included).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-"$root/scripts/build.sh"
+TERRAGRID_BUILD_MODE=test "$root/scripts/build.sh"
 ctest --test-dir "${TERRAGRID_BUILD_DIR:-$root/build}" --output-on-failure --parallel "$(nproc)"

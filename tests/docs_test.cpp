@@ -1,4 +1,4 @@
-// The README and configs/ promise things the code must keep true.
+// The README, the guide (docs/) and configs/ promise things the code must keep true.
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -23,9 +23,9 @@ std::string between(const std::string& text, const std::string& begin, const std
     return text.substr(b + begin.size(), e - b - begin.size());
 }
 
-TEST(DocsTest, ReadmeConfigReferenceMatchesTheOptionTable) {
-    const std::string readme = test::readFile(test::sourceDir() / "README.md");
-    EXPECT_EQ(between(readme, "<!-- config-reference:begin -->\n", "<!-- config-reference:end -->"),
+TEST(DocsTest, GuideConfigReferenceMatchesTheOptionTable) {
+    const std::string page = test::readFile(test::sourceDir() / "docs/config.md");
+    EXPECT_EQ(between(page, "<!-- config-reference:begin -->\n", "<!-- config-reference:end -->"),
               optionReferenceMarkdown())
         << "regenerate the table with: terragrid --config-reference";
 }
@@ -62,11 +62,11 @@ TEST(DocsTest, ReadmePictureShowsTheCurrentDefaultMap) {
                           "output.directory=" + nlohmann::json(dir.path().string()).dump()}));
     // Pixels, not bytes: the PNG encoder's compression settings may change, the map may not.
     const test::PngImage made = test::readPng(dir / "preview.png");
-    const test::PngImage shown = test::readPng(test::sourceDir() / "data/default-preview.png");
+    const test::PngImage shown = test::readPng(test::sourceDir() / "docs/images/default-preview.png");
     EXPECT_EQ(made.width, shown.width);
     EXPECT_EQ(made.height, shown.height);
     EXPECT_TRUE(made.rgb == shown.rgb)
-        << "regenerate data/default-preview.png as data/README.md says";
+        << "regenerate docs/images/default-preview.png as data/README.md says";
 }
 
 }  // namespace

@@ -30,11 +30,11 @@ TEST_P(PresetTest, RunsAtHalfResolutionAndDrawsTheReadmePicture) {
     runMap(half);
     const test::PngImage made = test::readPng(dir / "preview.png");
     const test::PngImage shown =
-        test::readPng(test::sourceDir() / "data/presets" / (name + ".png"));
+        test::readPng(test::sourceDir() / "docs/images/presets" / (name + ".png"));
     EXPECT_EQ(made.width, shown.width);
     EXPECT_EQ(made.height, shown.height);
     EXPECT_TRUE(made.rgb == shown.rgb)
-        << "regenerate data/presets/" << name << ".png as data/README.md says";
+        << "regenerate docs/images/presets/" << name << ".png as data/README.md says";
 }
 
 INSTANTIATE_TEST_SUITE_P(Configs, PresetTest,

@@ -274,7 +274,7 @@ void printHelp(Command command, const po::options_description& d) {
                          "the config the\noptions describe and writes it to --out FILE. Runs "
                          "and shards of the same config\nthen read it with '--hydrology-stage "
                          "FILE' instead of each computing it, and\nwrite the same bytes. A job "
-                         "array runs this first (README: Running shards as a\njob array).\n\n"
+                         "array runs this first (docs/shards.md: Running shards as a\njob array).\n\n"
                       << d << "\n"
                       << kNotesHelp << kExitCodesHelp;
             break;

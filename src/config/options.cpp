@@ -112,7 +112,7 @@ struct Row {
     Store store;
 };
 
-// Documentation order: the README's reference table follows it (kHeadRows, the layers, then
+// Documentation order: the reference table of docs/config.md follows it (kHeadRows, the layers, then
 // kTailRows).
 constexpr std::array kHeadRows{
     Row{"seed", integerIn(0, kMaxUint64),
@@ -122,7 +122,7 @@ constexpr std::array kHeadRows{
         "Generation of the noise algorithms: 2 (2D simplex noise with float cell arithmetic "
         "and a 32-bit hash, several times faster) or 1 (the algorithms of terragrid's first "
         "maps: a config naming 1 gives its old map bit for bit). Only simplex noise with the "
-        "lattice hash on flat maps differs; see the README's Map versions.",
+        "lattice hash on flat maps differs; see docs/map.md, Map versions.",
         [](Config& c, const Json& v) {
             c.noiseVersion = static_cast<NoiseVersion>(v.get<int>() - 1);
         }},
@@ -141,7 +141,7 @@ constexpr std::array kHeadRows{
         "World [x, y] of the map's top-left corner in output.crs units (within 2^46 cells of "
         "0): any value places the map exactly. The terrain is sampled on a grid anchored at "
         "(0, 0), at the grid cell nearest the origin, so moving the origin by whole cells "
-        "moves the terrain with it and a part of a cell only moves the raster (README "
+        "moves the terrain with it and a part of a cell only moves the raster (docs/gis.md, "
         "\"Origin, offset and seed\").",
         [](Config& c, const Json& v) {
             c.map.originX = v[0].get<double>();
@@ -371,7 +371,7 @@ constexpr std::array kTailRows{
     Row{"hydrology.enabled", boolean(),
         "Water that flows: depressions filled into level lakes, rivers where enough water "
         "gathers, optional erosion, computed for the whole map before the tiles (see "
-        "Hydrology in the README). Off: lakes come from terrain.lake_below.",
+        "docs/hydrology.md). Off: lakes come from terrain.lake_below.",
         [](Config& c, const Json& v) { c.hydrology.enabled = v.get<bool>(); }},
     Row{"hydrology.resolution", integerIn(0, kMaxHydrologyFactor),
         "Map cells per hydrology cell along each side: 1 computes on the map's own grid, k on "
