@@ -29,6 +29,53 @@ shift
 # shellcheck source=scripts/common.sh
 . "$root/scripts/common.sh"
 
+# ThreadSanitizer slows code 5-15x, so it runs the tests whose terragrid code runs on several
+# threads at once, and the build compiles only the test files that hold them
+# (TERRAGRID_TEST_FILES): TBB arenas of 2 and 8 threads through src/pipeline/generator.cpp (tile
+# pipeline, parallel coverage sample), src/io/geotiff/geotiff_writer.cpp (parallel tile encoder)
+# and src/io/geotiff/tile_job_queue.cpp:
+#   GeneratorTest         tile pipeline and coverage sample on 1, 2, 8 threads; the SIMD rows
+#                         (NoiseRows) run on the workers here
+#   GenericLatticeTest    maps of generic lattice noise, cellular noise and marble (their rows
+#                         run the point kernels) generated on 1, 2, 8 threads
+#   GeoTiff(Parallel|Bytes|Blocks)Test, GeoTiffTest.Parallel*, HeightSinkTest
+#                         the parallel encoder: per-thread encoders, ordered raw writes,
+#                         failures and dropped writers mid-way
+#   TileJobQueueTest      the bounded job queue under the encoder
+#   RunTest               whole jobs (generation, every writer, stats) in arenas
+#   WorldShapeTest        layer stacks, warps, wrapping maps and planets on 1, 2, 8 threads
+#   SignalTest            SIGINT/SIGTERM stopping a 2-thread CLI run mid-way: the stop flag
+#                         read by the workers, the clean-up racing the tiles in flight
+#   FullDiskTest, SmallDiskTest
+#                         2-thread CLI runs whose writes fail mid-way (file size limit, full
+#                         tmpfs): the failure in a worker stopping the others and the clean-up
+#   CliTest.OutputIsByteIdenticalForAnyThreadCount
+#                         the CLI itself: its global_control, --threads 1, 2 and 8
+#   HeightExrTest.SameBytesWhateverTheThreadCount
+#                         height.exr's blocks compressed on OpenEXR's own thread pool
+# Left out: NoiseRowsTest and TilingTest start no thread (TSan has nothing to check there;
+# NoiseRowsTest alone took 6.4 min under TSan) and the NoiseRows code runs on TBB workers in
+# GeneratorTest anyway; the rest is single-threaded or spawns tools, and runs under asan.
+# Each pattern must match at least one test of the build (checked below), so a suite renamed
+# or a file left out of TSAN_FILES cannot silently drop out of the run.
+TSAN_SUITES=(
+  '^([A-Za-z]+/)?GeneratorTest\.'
+  '^([A-Za-z]+/)?GenericLatticeTest\.'
+  '^([A-Za-z]+/)?GeoTiff(Parallel|Bytes|Blocks)Test\.'
+  '^([A-Za-z]+/)?HeightSinkTest\.'
+  '^([A-Za-z]+/)?TileJobQueueTest\.'
+  '^([A-Za-z]+/)?RunTest\.'
+  '^([A-Za-z]+/)?WorldShapeTest\.'
+  '^([A-Za-z]+/)?SignalTest\.'
+  '^([A-Za-z]+/)?(FullDiskTest|SmallDiskTest)\.'
+  '^GeoTiffTest\.Parallel'
+  '^CliTest\.OutputIsByteIdenticalForAnyThreadCount$'
+  '^HeightExrTest\.SameBytesWhateverTheThreadCount$'
+)
+# The test files that hold those suites (tests/<stem>.cpp or tests/tools/<stem>.cpp).
+TSAN_FILES='generator_test;generic_lattice_test;geotiff_test;tile_job_queue_test;run_test;world_shapes_test;signal_test;fault_test;cli_test;height_exr_test'
+TSAN_TESTS=$(IFS='|'; echo "${TSAN_SUITES[*]}")
+
 if [ "$mode" = asan ]; then
   # ASan + UBSan; the flags and why: configure_asan in scripts/common.sh.
   build="$asan_build_dir"
@@ -55,10 +102,13 @@ else
   link_flags="$link_flags $sync_obj"
   # TBB's headers then report their own release and acquire points to the shim too.
   flags="$flags -DTBB_USE_PROFILING_TOOLS=2"
-  # The benchmarks are built by the normal build; the SIMD kernels only for this CPU's targets.
+  # The benchmarks are built by the normal build; the SIMD kernels only for the best target this
+  # CPU runs and the scalar fallback (CMakeLists.txt, TERRAGRID_SIMD_TARGETS); of the tests,
+  # only the files of the suites run below.
   configure "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DCMAKE_CXX_FLAGS="$flags" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" \
-    -DCMAKE_EXE_LINKER_FLAGS="$link_flags" -DTERRAGRID_BENCH=OFF -DTERRAGRID_SIMD_TARGETS=native
+    -DCMAKE_EXE_LINKER_FLAGS="$link_flags" -DTERRAGRID_BENCH=OFF -DTERRAGRID_SIMD_TARGETS=best \
+    -DTERRAGRID_TEST_FILES="$TSAN_FILES"
 fi
 
 log="$build/build.log"
@@ -120,31 +170,10 @@ if [ "$mode" = asan ]; then
   exit
 fi
 
-# ThreadSanitizer slows code 5-15x, so it runs the tests whose terragrid code runs on several
-# threads at once: TBB arenas of 2 and 8 threads through src/pipeline/generator.cpp (tile pipeline,
-# parallel coverage sample), src/io/geotiff/geotiff_writer.cpp (parallel tile encoder) and
-# src/io/geotiff/tile_job_queue.cpp:
-#   GeneratorTest         tile pipeline and coverage sample on 1, 2, 8 threads; the SIMD rows
-#                         (NoiseRows) run on the workers here
-#   GenericLatticeTest    maps of generic lattice noise, cellular noise and marble (their rows
-#                         run the point kernels) generated on 1, 2, 8 threads
-#   GeoTiff(Parallel|Bytes|Blocks)Test, GeoTiffTest.Parallel*, HeightSinkTest
-#                         the parallel encoder: per-thread encoders, ordered raw writes,
-#                         failures and dropped writers mid-way
-#   TileJobQueueTest      the bounded job queue under the encoder
-#   RunTest               whole jobs (generation, every writer, stats) in arenas
-#   WorldShapeTest        layer stacks, warps, wrapping maps and planets on 1, 2, 8 threads
-#   SignalTest            SIGINT/SIGTERM stopping a 2-thread CLI run mid-way: the stop flag
-#                         read by the workers, the clean-up racing the tiles in flight
-#   FullDiskTest, SmallDiskTest
-#                         2-thread CLI runs whose writes fail mid-way (file size limit, full
-#                         tmpfs): the failure in a worker stopping the others and the clean-up
-#   CliTest.OutputIsByteIdenticalForAnyThreadCount
-#                         the CLI itself: its global_control, --threads 1, 2 and 8
-#   HeightExrTest.SameBytesWhateverTheThreadCount
-#                         height.exr's blocks compressed on OpenEXR's own thread pool
-# Left out: NoiseRowsTest and TilingTest start no thread (TSan has nothing to check there;
-# NoiseRowsTest alone took 6.4 min under TSan) and the NoiseRows code runs on TBB workers in
-# GeneratorTest anyway; the rest is single-threaded or spawns tools, and runs under asan.
-TSAN_TESTS='^([A-Za-z]+/)?(GeneratorTest|GenericLatticeTest|GeoTiff(Parallel|Bytes|Blocks)Test|HeightSinkTest|TileJobQueueTest|RunTest|WorldShapeTest|SignalTest|FullDiskTest|SmallDiskTest)\.|^GeoTiffTest\.Parallel|^CliTest\.OutputIsByteIdenticalForAnyThreadCount$|^HeightExrTest\.SameBytesWhateverTheThreadCount$'
+for suite in "${TSAN_SUITES[@]}"; do
+  if ! ctest --test-dir "$build" -N -R "$suite" | grep -q '^ *Test *#'; then
+    echo "sanitize tsan: no test matches '$suite': a suite renamed, or its file not in TSAN_FILES" >&2
+    exit 1
+  fi
+done
 ctest --test-dir "$build" --output-on-failure --parallel "$(nproc)" -R "$TSAN_TESTS" "$@"
