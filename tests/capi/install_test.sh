@@ -22,6 +22,10 @@ others=$(nm -D --defined-only "$libdir/libterragrid.so.0" | awk '{print $3}' |
          grep -v -e '^terragrid_' -e '^TERRAGRID_0$' || true)
 [ -z "$others" ] || { echo "libterragrid.so exports more than the C API:" >&2; echo "$others" | head >&2; exit 1; }
 
+# The CLI, its man page and its completion, each file what the installed program prints.
+cmp "$prefix/share/man/man1/terragrid.1" <("$prefix/bin/terragrid" man-page)
+cmp "$prefix/share/bash-completion/completions/terragrid" <("$prefix/bin/terragrid" completion bash)
+
 # pkg-config, as the example's comment says.
 export PKG_CONFIG_PATH="$libdir/pkgconfig"
 # shellcheck disable=SC2046 # pkg-config's output is a list of flags
