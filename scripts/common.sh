@@ -51,9 +51,15 @@ configure() {
 # this CPU runs and the scalar fallback (TERRAGRID_SIMD_TARGETS=best, CMakeLists.txt).
 asan_flags="-fsanitize=address,undefined,float-cast-overflow,fuzzer-no-link -fno-omit-frame-pointer -fno-sanitize-recover=all"
 asan_build_dir="${TERRAGRID_ASAN_BUILD_DIR:-$root/build-asan}"
+# The C API's C test and example are C, compiled by clang with the same flags, so the C
+# programs carry clang's sanitizer runtimes that the instrumented libterragrid.so needs. No
+# Python module here: a Python extension under ASan needs the runtime preloaded into python3
+# itself, which is no longer the program users run (scripts/sanitize.sh).
 configure_asan() {
   configure "$asan_build_dir" -DCMAKE_CXX_COMPILER=clang++-16 -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DCMAKE_CXX_FLAGS="$asan_flags" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" \
+    -DCMAKE_C_COMPILER=clang-16 -DCMAKE_C_FLAGS="$asan_flags" -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g" \
+    -DTERRAGRID_PYTHON=OFF \
     -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
     -DTERRAGRID_FUZZ=ON -DTERRAGRID_BENCH=OFF -DTERRAGRID_SIMD_TARGETS=best
 }

@@ -11,7 +11,7 @@
 set -euo pipefail
 
 build=(
-  cmake g++ make                   # toolchain
+  cmake g++ gcc make               # toolchain (gcc: the C API's C99 test and example)
   ccache                           # compiler cache for every build (CMakeLists.txt, scripts/common.sh)
   libboost-program-options-dev     # CLI options
   nlohmann-json3-dev               # configs
@@ -34,6 +34,12 @@ test=(
   openexr                          # exrheader and exrinfo, used by the tests on height.exr
   libbenchmark-dev libnoise-dev    # the benchmarks, built with the tests: Google Benchmark, libnoise to compare with
   mkdocs                           # the docs site, built and link-checked by the suite (scripts/docs.sh)
+  # The Python module is built with the tests (TERRAGRID_PYTHON follows TERRAGRID_TESTS), so a
+  # person who only wants a map (scripts/run.sh) installs none of this:
+  pybind11-dev python3-dev         # the Python module terragrid (python/)
+  python3-pytest                   # its tests, run by ctest
+  pkg-config                       # the install test builds the C example with pkg-config
+  groff-base man-db                # the man page test renders terragrid.1 (groff -ww, man --warnings)
 )
 sanitize=(
   clang-16 libclang-rt-16-dev      # scripts/sanitize.sh asan, scripts/fuzz.sh: clang++, libFuzzer, sanitizers; bench.sh builds FastNoise2 with it

@@ -33,10 +33,14 @@
 #include "terragrid/io/hydrology_stage_file.hpp"
 #include "terragrid/version.hpp"
 #include "terragrid/model/window.hpp"
+#include "cli/commands.hpp"
+#include "cli/completion.hpp"
+#include "cli/man_page.hpp"
 #include "cli/std_streams.hpp"
 
 namespace po = boost::program_options;
 using namespace terragrid;
+using namespace terragrid::cli;
 
 namespace {
 
@@ -55,16 +59,6 @@ struct UsageError : std::runtime_error {
     std::string helpCommand;  ///< what to run for help: "terragrid validate --help"
 };
 
-/// What the command line asks for: generate a map (no command), or one of the commands.
-enum class Command { Run, Validate, Schema, HydrologyStage };
-
-struct CommandInfo {
-    Command command;
-    std::string_view name;
-};
-constexpr CommandInfo kCommands[] = {{Command::Validate, "validate"},
-                                     {Command::Schema, "schema"},
-                                     {Command::HydrologyStage, "hydrology-stage"}};
 
 /// --progress: auto draws a bar when stderr is a terminal and the run is not --quiet.
 enum class ProgressMode { Auto, Bar, Json, None };
@@ -95,135 +89,18 @@ struct CliOptions {
     std::optional<std::string> stageFile;
     /// hydrology-stage's --out: the stage file it writes.
     std::optional<std::string> stageOut;
+    /// completion's SHELL.
+    std::string shell;
     /// Bad values of the flags above, reported together with the config's problems.
     std::vector<std::string> flagProblems;
 };
 
-void addHelpOption(po::options_description& d) {
-    d.add_options()("help,h", "print this help and exit");
-}
 
-/// The options that choose and change the config; a run and `validate` take them.
-void addConfigOptions(po::options_description& d) {
-    d.add_options()
-        ("config,c", po::value<std::string>()->value_name("FILE"),
-         "JSON config (comments allowed), merged over the built-in default")
-        ("out-dir,o", po::value<std::string>()->value_name("DIR"),
-         "output directory (output.directory), created if missing")
-        ("seed", po::value<std::string>()->value_name("N"), "map seed (seed)")
-        ("width", po::value<std::string>()->value_name("N"), "map width in cells (map.width)")
-        ("height", po::value<std::string>()->value_name("N"), "map height in cells (map.height)")
-        ("tile-size", po::value<std::string>()->value_name("N"),
-         "tile size in cells (map.tile_size)")
-        ("set,s", po::value<std::vector<std::string>>()->composing()->value_name("KEY=VALUE"),
-         "override any config key, e.g. --set height.octaves=8 (VALUE is JSON or a bare string); "
-         "repeatable");
-}
-
-void addQuietOption(po::options_description& d, const char* what) {
-    d.add_options()("quiet,q", what);
-}
-
-void addThreadsOption(po::options_description& d) {
-    d.add_options()("threads,j", po::value<int>()->value_name("N"),
-                    "worker threads (default: every core); the output does not depend on it");
-}
-
-/// The options of `command`, as --help shows them.
-po::options_description describeOptions(Command command) {
-    po::options_description d("Options");
-    addHelpOption(d);
-    switch (command) {
-        case Command::Run:
-            d.add_options()("version", "print the version and exit");
-            addConfigOptions(d);
-            addThreadsOption(d);
-            addQuietOption(d, "print nothing on success (not even notes or the progress bar)");
-            d.add_options()
-                ("progress", po::value<std::string>()->value_name("MODE"),
-                 "auto (default): a progress bar on stderr for runs over a second when stderr "
-                 "is a terminal; bar: the bar even when it is not (--quiet silences it); "
-                 "json: one JSON object per line on stderr (tiles, cells, elapsed, rate, ETA; "
-                 "a last line with \"event\":\"done\"), also with --quiet; none")
-                ("region", po::value<std::string>()->value_name("X,Y,W,H"),
-                 "generate only the W x H cells from column X, row Y (0-based) of the "
-                 "configured map, georeferenced where they lie in it")
-                ("shard", po::value<std::string>()->value_name("K/N"),
-                 "generate only shard K of N (K from 0 to N-1): the K-th of N equal bands of "
-                 "tile rows; give each shard its own --out-dir")
-                ("hydrology-stage", po::value<std::string>()->value_name("FILE"),
-                 "read the whole-map hydrology stage from FILE (made by 'terragrid "
-                 "hydrology-stage' with the same config) instead of computing it")
-                ("dry-run", po::value<std::string>()->implicit_value("text")->value_name("FORMAT"),
-                 "print the plan (size, tiles, threads, each output with an upper bound on its "
-                 "size, disk and memory estimates against what is free) and exit without "
-                 "writing anything; --dry-run=json prints it as JSON")
-                ("print-config", "print the resolved config (every default filled in) and exit")
-                ("config-reference", "print the table of every config key (Markdown) and exit");
-            break;
-        case Command::Validate:
-            addConfigOptions(d);
-            addQuietOption(d, "print nothing when the config is valid (not even notes)");
-            break;
-        case Command::Schema:
-            break;
-        case Command::HydrologyStage:
-            d.add_options()("out", po::value<std::string>()->value_name("FILE"),
-                            "the stage file to write (required); replaced only when complete");
-            addConfigOptions(d);
-            addThreadsOption(d);
-            addQuietOption(d, "print nothing on success (not even notes)");
-            d.add_options()(
-                "dry-run", po::value<std::string>()->implicit_value("text")->value_name("FORMAT"),
-                "print the plan (the grid, an upper bound on the file's size, the memory, "
-                "against what is free) and exit without writing anything; --dry-run=json "
-                "prints it as JSON");
-            break;
-    }
-    return d;
-}
-
-constexpr const char* kNotesHelp =
-    "Notes on what loading decided for you (a map size snapped for output.engine) go to stderr "
-    "as\n'terragrid: note: ...'; --quiet silences them.\n";
-constexpr const char* kExitCodesHelp =
-    "Exit codes: 0 success; 1 runtime or output failure; 2 usage or config error, or a run that\n"
-    "needs more disk or memory than there is (nothing is created); 128 + N stopped by signal N\n"
-    "(130 SIGINT, 143 SIGTERM), temporary files removed.\n";
-
-/// One option as a usage line shows it: "[--seed N]", "[--set KEY=VALUE ...]",
-/// "[--dry-run[=FORMAT]]", "[--quiet]". Made from the option's description, so the usage line
-/// cannot drift from the options the parser takes.
-std::string usageItem(const po::option_description& o) {
-    std::string parameter = o.format_parameter();  // "N", "[=FORMAT(=text)]" or ""
-    // Boost adds an implicit or default value in parentheses; the option's help gives it.
-    if (const auto at = parameter.find("(="); at != std::string::npos)
-        parameter.erase(at, parameter.find(')', at) + 1 - at);
-    const std::string name = "--" + o.long_name();
-    if (parameter.empty()) return "[" + name + "]";
-    if (parameter.starts_with("[")) return "[" + name + parameter + "]";
-    const bool repeatable = o.semantic()->is_composing();
-    return "[" + name + " " + parameter + (repeatable ? " ..." : "") + "]";
-}
-
-/// "Usage: terragrid validate [FILE] [--help] ..." for `head` ("terragrid validate [FILE]")
-/// and every option of `d`, wrapped below 80 columns under the first option.
-std::string usageLines(std::string_view head, const po::options_description& d) {
-    constexpr std::size_t kWidth = 79;
-    const std::string lead = "Usage: " + std::string(head);
-    const std::string indent(lead.size(), ' ');
-    std::string text = lead;
-    std::size_t column = lead.size();
-    for (const auto& option : d.options()) {
-        const std::string item = usageItem(*option);
-        if (column + 1 + item.size() > kWidth && column > indent.size()) {
-            text += "\n" + indent;
-            column = indent.size();
-        }
-        text += " " + item;
-        column += 1 + item.size();
-    }
-    return text + "\n";
+/// "       terragrid validate [FILE] [OPTION...]\n" for every command, below the run's usage.
+std::string otherUsages() {
+    std::string text;
+    for (const CommandInfo& c : kCommands) text += "       " + commandSynopsis(c) + "\n";
+    return text;
 }
 
 void printHelp(Command command, const po::options_description& d) {
@@ -232,20 +109,8 @@ void printHelp(Command command, const po::options_description& d) {
         case Command::Run:
             std::cout << ": generate a tiled terrain heightmap from a JSON config.\n\n"
                       << usageLines("terragrid", d)
-                      << "       terragrid validate [FILE] [OPTION...]\n"
-                         "       terragrid schema\n"
-                         "       terragrid hydrology-stage --out FILE [OPTION...]\n\n"
-                         "Commands:\n"
-                         "  validate [FILE]   check a config (FILE, or the built-in default) "
-                         "with the options\n"
-                         "                    given and print every problem, or 'ok'; writes "
-                         "nothing\n"
-                         "  schema            print the config's JSON Schema "
-                         "(configs/schema.json)\n"
-                         "  hydrology-stage   compute the whole-map hydrology stage once into "
-                         "a file that\n"
-                         "                    runs and shards read with --hydrology-stage\n"
-                         "  (terragrid COMMAND --help describes each)\n\n"
+                      << otherUsages() << "\n"
+                      << commandsHelp() << "\n"
                       << d
                       << "\nWith no options terragrid runs the built-in default config and "
                          "writes its files into out/.\n"
@@ -279,6 +144,23 @@ void printHelp(Command command, const po::options_description& d) {
                       << d << "\n"
                       << kNotesHelp << kExitCodesHelp;
             break;
+        case Command::ManPage:
+            std::cout << ": print the manual page.\n\n"
+                      << usageLines("terragrid man-page", d)
+                      << "\nPrints terragrid.1 (roff), made from the same option table as --help "
+                         "and\n--config-reference: terragrid man-page > terragrid.1; man "
+                         "./terragrid.1\n\n"
+                      << d;
+            break;
+        case Command::Completion:
+            std::cout << ": print the bash completion script.\n\n"
+                      << usageLines("terragrid completion bash", d)
+                      << "\nPrints a bash script that completes terragrid's commands, options "
+                         "and their\nvalues, and the config keys of --set KEY=VALUE. Try it "
+                         "with\n  source <(terragrid completion bash)\n`cmake --install` puts "
+                         "it where bash-completion finds it.\n\n"
+                      << d;
+            break;
     }
 }
 
@@ -303,11 +185,10 @@ std::vector<std::string> keyOverrides(const po::variables_map& vm) {
 Command commandOf(int argc, char** argv) {
     if (argc < 2 || argv[1][0] == '-') return Command::Run;
     const std::string_view word = argv[1];
-    for (const auto& [command, name] : kCommands)
-        if (word == name) return command;
-    throw UsageError("unknown command '" + std::string(word) +
-                     "' (commands: validate, schema, hydrology-stage; a config file goes after "
-                     "--config)");
+    for (const CommandInfo& c : kCommands)
+        if (word == c.name) return c.command;
+    throw UsageError("unknown command '" + std::string(word) + "' (commands: " + commandNames() +
+                     "; a config file goes after --config)");
 }
 
 ProgressMode progressModeOf(const std::string& text) {
@@ -367,6 +248,10 @@ std::optional<CliOptions> parseArgs(int argc, char** argv) {
         all.add_options()("file", po::value<std::string>());
         positional.add("file", 1);
     }
+    if (command == Command::Completion) {
+        all.add_options()("shell", po::value<std::string>());
+        positional.add("shell", 1);
+    }
     // A command's own name is not one of its arguments.
     const int skipped = command == Command::Run ? 0 : 1;
     po::variables_map vm;
@@ -404,6 +289,12 @@ std::optional<CliOptions> parseArgs(int argc, char** argv) {
     o.overrides = keyOverrides(vm);
     o.quiet = vm.count("quiet") > 0;
     o.printConfig = vm.count("print-config") > 0;
+    if (command == Command::Completion) {
+        o.shell = vm.count("shell") ? vm["shell"].as<std::string>() : "";
+        if (o.shell != "bash")
+            throw UsageError("'terragrid completion' needs the shell: bash (got '" + o.shell + "')",
+                             argv[1]);
+    }
     if (vm.count("hydrology-stage")) o.stageFile = vm["hydrology-stage"].as<std::string>();
     if (vm.count("out")) o.stageOut = vm["out"].as<std::string>();
     if (command == Command::HydrologyStage && !o.stageOut)
@@ -585,6 +476,14 @@ std::string stageFileOf(const CliOptions& options, const Config& config) {
 int run(const CliOptions& options) {
     if (options.command == Command::Schema) {
         std::cout << configSchemaJson();
+        return kExitOk;
+    }
+    if (options.command == Command::ManPage) {
+        std::cout << manPage();
+        return kExitOk;
+    }
+    if (options.command == Command::Completion) {
+        std::cout << bashCompletion();
         return kExitOk;
     }
     const LoadedConfig config = loadFrom(options);

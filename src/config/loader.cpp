@@ -176,6 +176,8 @@ LoadedConfig parseConfig(std::string_view text, std::string_view sourceName,
     return std::move(v.config);
 }
 
+std::string readConfigFile(const std::string& path) { return readFile(path); }
+
 LoadedConfig loadConfig(const std::string& path, const std::vector<std::string>& overrides) {
     return parseConfig(readFile(path), path, overrides);
 }

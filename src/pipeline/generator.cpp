@@ -34,6 +34,13 @@ std::uint8_t classNamed(const Terrain& terrain, std::string_view name) {
     throw std::logic_error("hydrology: the terrain has no class '" + std::string(name) + "'");
 }
 
+/// Tile::moisture's row at `at` from the layer's row, when the fields keep it.
+void keepMoistureRow(const MapFields& fields, const double* moisture, std::size_t at,
+                     std::size_t width, Tile& tile) {
+    if (!fields.keepMoisture) return;
+    for (std::size_t c = 0; c < width; ++c) tile.moisture[at + c] = static_cast<float>(moisture[c]);
+}
+
 /// A tile with hydrology: the noise heights through the stage's rule (hydrologyCells), then
 /// lake and river cells take their classes and every other cell is classified by its
 /// (eroded) height as without hydrology.
@@ -73,12 +80,14 @@ void generateWaterTile(const MapFields& fields, const TileRect& rect, Tile& tile
         if (eroded)
             height[i] = std::clamp((double(w.elevationMeters) - low) / span, 0.0, 1.0);
     }
-    if (!fields.terrain) return;
+    if (!fields.terrain && !fields.keepMoisture) return;
     const HydrologyConfig& config = fields.config.hydrology;
     LayerStackRows moistureRows(fields.moisture, cols.data(), width);
     std::vector<double> moisture(width);
     for (std::int64_t r = 0; r < rect.height; ++r) {
         moistureRows.row(rect.row0 + r, moisture.data());
+        keepMoistureRow(fields, moisture.data(), static_cast<std::size_t>(r) * width, width, tile);
+        if (!fields.terrain) continue;
         for (std::size_t c = 0; c < width; ++c) {
             const std::size_t at = static_cast<std::size_t>(r) * width + c;
             const auto kind = static_cast<Water>(tile.water[at]);
@@ -119,6 +128,7 @@ void generateTile(const MapFields& fields, const TileRect& rect, Tile& tile) {
     tile.elevationMeters.resize(cells);
     tile.classIndex.resize(fields.terrain ? cells : 0);
     tile.walkable.resize(fields.terrain ? cells : 0);
+    tile.moisture.resize(fields.keepMoisture ? cells : 0);
     if (fields.hydrology) {
         generateWaterTile(fields, rect, tile);
         return;
@@ -134,18 +144,21 @@ void generateTile(const MapFields& fields, const TileRect& rect, Tile& tile) {
     const double low = fields.config.elevation.minMeters;
     const double span = fields.config.elevation.maxMeters - low;
     LayerStackRows heightRows(fields.height, cols.data(), width);
+    const bool moistureWanted = fields.terrain || fields.keepMoisture;
     std::optional<LayerStackRows> moistureRows;
-    if (fields.terrain) moistureRows.emplace(fields.moisture, cols.data(), width);
+    if (moistureWanted) moistureRows.emplace(fields.moisture, cols.data(), width);
     std::vector<double> height(width);
-    std::vector<double> moisture(fields.terrain ? width : 0);
+    std::vector<double> moisture(moistureWanted ? width : 0);
     for (std::int64_t r = 0; r < rect.height; ++r) {
         const std::int64_t row = rect.row0 + r;
         const std::size_t at = static_cast<std::size_t>(r) * width;
         heightRows.row(row, height.data());
         for (std::size_t c = 0; c < width; ++c)
             tile.elevationMeters[at + c] = static_cast<float>(low + span * height[c]);
-        if (!fields.terrain) continue;
+        if (!moistureWanted) continue;
         moistureRows->row(row, moisture.data());
+        keepMoistureRow(fields, moisture.data(), at, width, tile);
+        if (!fields.terrain) continue;
         for (std::size_t c = 0; c < width; ++c) {
             const std::uint8_t cls = fields.terrain->classify(height[c], moisture[c]);
             tile.classIndex[at + c] = cls;

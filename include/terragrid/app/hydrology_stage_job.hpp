@@ -1,4 +1,5 @@
 #pragma once
+// Detail header: internal to terragrid, may change in any commit (docs/cpp-api.md).
 // `terragrid hydrology-stage`: the shared first step of a job array. Computes the whole-map
 // hydrology stage of a config once and writes it to a stage file
 // (io/hydrology_stage_file.hpp) that every shard then reads with --hydrology-stage.

@@ -1,4 +1,5 @@
 #pragma once
+// Detail header: internal to terragrid, may change in any commit (docs/cpp-api.md).
 // Landscape evolution: stream-power fluvial incision plus linear hillslope diffusion, solved
 // implicitly step by step (Braun and Willett 2013, "A very efficient O(n), implicit and stable
 // algorithm for the evaluation of stream power erosion"):

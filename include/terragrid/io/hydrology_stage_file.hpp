@@ -1,4 +1,5 @@
 #pragma once
+// Detail header: internal to terragrid, may change in any commit (docs/cpp-api.md).
 // The hydrology stage in a file: `terragrid hydrology-stage` computes the whole-map stage once
 // and writes it here, and the shards of a job array read it (--hydrology-stage) instead of
 // each computing the same stage again (README, Running shards as a job array).

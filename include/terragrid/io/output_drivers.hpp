@@ -1,4 +1,5 @@
 #pragma once
+// Detail header: internal to terragrid, may change in any commit (docs/cpp-api.md).
 // One row per output file (GDAL's driver pattern): everything the rest of terragrid needs to
 // know about an output, defined next to its writer in src/io. makeSinks, the run plan and
 // whether a run needs classes or regions are loops over this table, so adding an output is one

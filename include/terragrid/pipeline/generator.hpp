@@ -35,6 +35,9 @@ struct Tile {
     std::vector<float> waterDepth;
     std::vector<float> flow;
     std::vector<std::uint8_t> riverOrder;
+    /// The moisture layer (0..1, the value the classes read, rounded to float) when
+    /// MapFields::keepMoisture, else empty: no output file shows it, the library's windows do.
+    std::vector<float> moisture;
     /// Made by generateMap's workers when a sink wants it (TileSink::wantsSummary), so the
     /// serial stage does no work per cell for the statistics; else empty.
     std::optional<TileSummary> summary;
@@ -101,6 +104,9 @@ struct MapFields {
     /// With hydrology and a terrain: the classes lake and river cells take.
     std::uint8_t lakeClass = 0;
     std::uint8_t riverClass = 0;
+    /// Whether generateTile fills Tile::moisture (the library's windows ask for it; no run
+    /// does). Changes no other field of a tile.
+    bool keepMoisture = false;
 };
 
 /// Fills `tile` for `rect`: a pure function of (config, cell), see design.md principle 1.

@@ -1,4 +1,5 @@
 #pragma once
+// Detail header: internal to terragrid, may change in any commit (docs/cpp-api.md).
 // The whole-map hydrology stage (design.md, data flow): the height field of the whole map
 // sampled on the hydrology grid, eroded when configured, its depressions filled into lakes,
 // its flow routed and accumulated into rivers, computed once before the tiles. Every cell of

@@ -1,4 +1,5 @@
 #pragma once
+// Detail header: internal to terragrid, may change in any commit (docs/cpp-api.md).
 // Whole-map statistics gathered while the tiles stream past.
 
 #include <cstdint>

@@ -1,4 +1,5 @@
 #pragma once
+// Detail header: internal to terragrid, may change in any commit (docs/cpp-api.md).
 // What the statistics need of one tile, computed on the worker that generated it, so the
 // serial stage only adds summaries (design.md, "Performance": no serial per-cell work).
 
