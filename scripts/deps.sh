@@ -23,6 +23,7 @@ build=(
   libtbb-dev                       # parallel tiles
   libhwy-dev                       # SIMD rows (Google Highway)
   libopenexr-dev                   # height.exr
+  libssl-dev                       # manifest.json: SHA-256 of every output (OpenSSL's libcrypto)
 )
 test=(
   libgtest-dev libgmock-dev        # test suite
@@ -34,6 +35,8 @@ test=(
   openexr                          # exrheader and exrinfo, used by the tests on height.exr
   libbenchmark-dev libnoise-dev    # the benchmarks, built with the tests: Google Benchmark, libnoise to compare with
   mkdocs                           # the docs site, built and link-checked by the suite (scripts/docs.sh)
+  slurmctld slurmd slurm-client munge  # a real Slurm cluster the tests start on localhost to run docs/shards.md's job array
+  python3-kubernetes python3-yaml  # Kubernetes' API types, to check docs/shards.md's Job manifests without a cluster
 )
 sanitize=(
   clang-16 libclang-rt-16-dev      # scripts/sanitize.sh asan, scripts/fuzz.sh: clang++, libFuzzer, sanitizers

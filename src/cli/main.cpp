@@ -4,7 +4,9 @@
 // checked against free disk and memory; --dry-run prints it instead of running. Three commands
 // do less: `validate` only loads and checks a config, `schema` prints the config's JSON Schema,
 // `hydrology-stage` writes the whole-map hydrology stage to a file that runs read
-// (--hydrology-stage) instead of computing it, the first step of a job array of shards.
+// (--hydrology-stage) instead of computing it, the first step of a job array of shards;
+// `mosaic` makes the pieces of a map (shards) into the map again, and `verify` checks an
+// output directory against its manifest.json.
 // Exit codes: 0 success, 1 runtime or output failure, 2 usage or config error or a run that
 // cannot fit, 128 + N stopped by signal N (stop_signals.hpp).
 
@@ -24,6 +26,9 @@
 
 #include "terragrid/config/loader.hpp"
 #include "terragrid/app/hydrology_stage_job.hpp"
+#include "terragrid/app/mosaic.hpp"
+#include "terragrid/app/verify.hpp"
+#include "terragrid/io/manifest.hpp"
 #include "terragrid/app/plan.hpp"
 #include "terragrid/app/process_start.hpp"
 #include "terragrid/app/progress.hpp"
@@ -55,7 +60,7 @@ struct UsageError : std::runtime_error {
 };
 
 /// What the command line asks for: generate a map (no command), or one of the commands.
-enum class Command { Run, Validate, Schema, HydrologyStage };
+enum class Command { Run, Validate, Schema, HydrologyStage, Mosaic, Verify };
 
 struct CommandInfo {
     Command command;
@@ -63,7 +68,9 @@ struct CommandInfo {
 };
 constexpr CommandInfo kCommands[] = {{Command::Validate, "validate"},
                                      {Command::Schema, "schema"},
-                                     {Command::HydrologyStage, "hydrology-stage"}};
+                                     {Command::HydrologyStage, "hydrology-stage"},
+                                     {Command::Mosaic, "mosaic"},
+                                     {Command::Verify, "verify"}};
 
 /// --progress: auto draws a bar when stderr is a terminal and the run is not --quiet.
 enum class ProgressMode { Auto, Bar, Json, None };
@@ -94,6 +101,11 @@ struct CliOptions {
     std::optional<std::string> stageFile;
     /// hydrology-stage's --out: the stage file it writes.
     std::optional<std::string> stageOut;
+    /// mosaic's pieces, its --out-dir and --merge; verify's directory.
+    std::vector<std::string> pieces;
+    std::string mosaicOut;
+    bool merge = false;
+    std::string verifyDir;
     /// Bad values of the flags above, reported together with the config's problems.
     std::vector<std::string> flagProblems;
 };
@@ -178,6 +190,18 @@ po::options_description describeOptions(Command command) {
                 "against what is free) and exit without writing anything; --dry-run=json "
                 "prints it as JSON");
             break;
+        case Command::Mosaic:
+            d.add_options()("out-dir,o", po::value<std::string>()->value_name("DIR"),
+                            "the directory to write the mosaic into (required), created if "
+                            "missing")
+                ("merge", "also write one Cloud Optimized GeoTIFF per raster (the single run's "
+                          "bytes with output.layout \"cog\"), not only VRTs of the pieces");
+            addThreadsOption(d);
+            addQuietOption(d, "print nothing on success (not even what was left out)");
+            break;
+        case Command::Verify:
+            addQuietOption(d, "print nothing when every file is intact");
+            break;
     }
     return d;
 }
@@ -233,7 +257,9 @@ void printHelp(Command command, const po::options_description& d) {
                       << usageLines("terragrid", d)
                       << "       terragrid validate [FILE] [OPTION...]\n"
                          "       terragrid schema\n"
-                         "       terragrid hydrology-stage --out FILE [OPTION...]\n\n"
+                         "       terragrid hydrology-stage --out FILE [OPTION...]\n"
+                         "       terragrid mosaic PIECE_DIR... --out-dir DIR [--merge]\n"
+                         "       terragrid verify DIR\n\n"
                          "Commands:\n"
                          "  validate [FILE]   check a config (FILE, or the built-in default) "
                          "with the options\n"
@@ -244,6 +270,10 @@ void printHelp(Command command, const po::options_description& d) {
                          "  hydrology-stage   compute the whole-map hydrology stage once into "
                          "a file that\n"
                          "                    runs and shards read with --hydrology-stage\n"
+                         "  mosaic PIECE_DIR...  make the pieces of a map (--shard, --region "
+                         "runs) into the map:\n"
+                         "                    VRTs, with --merge COGs, stats.json combined\n"
+                         "  verify DIR        check DIR's files against its manifest.json\n"
                          "  (terragrid COMMAND --help describes each)\n\n"
                       << d
                       << "\nWith no options terragrid runs the built-in default config and "
@@ -278,6 +308,30 @@ void printHelp(Command command, const po::options_description& d) {
                       << d << "\n"
                       << kNotesHelp << kExitCodesHelp;
             break;
+        case Command::Mosaic:
+            std::cout << ": make the pieces of a map into the map again.\n\n"
+                      << usageLines("terragrid mosaic PIECE_DIR...", d)
+                      << "\nEach PIECE_DIR is the output directory of a run with --shard or "
+                         "--region, with its\nmanifest.json. Checks that the pieces are of one "
+                         "map and cover it exactly once, and\nthat their files are as their "
+                         "manifests say, before anything is created (exit 2\nnaming the piece, "
+                         "or the rows missing or doubled). Then writes into --out-dir, as\none "
+                         "transaction: a VRT per raster (NAME.vrt, referencing the pieces in "
+                         "place, with\ntheir nodata, colours, class names, units, scale and "
+                         "metadata), with --merge one COG\nper raster too, the files every "
+                         "piece has alike (rivers, lakes, styles) once,\nstats.json combined, "
+                         "and its own manifest.json (docs/shards.md).\n\n"
+                      << d << "\n" << kExitCodesHelp;
+            break;
+        case Command::Verify:
+            std::cout << ": check an output directory against its manifest.json.\n\n"
+                      << usageLines("terragrid verify DIR", d)
+                      << "\nEvery file the manifest lists must be there, a regular file, with "
+                         "its size and SHA-256.\nExit codes: 0 every file intact; 1 a file "
+                         "differs, is missing or the manifest is\ndamaged (each named on "
+                         "stderr); 2 usage error, or DIR has no manifest.json.\n\n"
+                      << d;
+            break;
     }
 }
 
@@ -305,7 +359,8 @@ Command commandOf(int argc, char** argv) {
     for (const auto& [command, name] : kCommands)
         if (word == name) return command;
     throw UsageError("unknown command '" + std::string(word) +
-                     "' (commands: validate, schema, hydrology-stage; a config file goes after "
+                     "' (commands: validate, schema, hydrology-stage, mosaic, verify; a config "
+                     "file goes after "
                      "--config)");
 }
 
@@ -356,6 +411,31 @@ void parseDryRunAndWindow(const po::variables_map& vm, CliOptions& o) {
     }
 }
 
+/// mosaic's and verify's options, which take no config.
+CliOptions commandOptions(const po::variables_map& vm, CliOptions o, std::string_view name) {
+    o.quiet = vm.count("quiet") > 0;
+    if (o.command == Command::Verify) {
+        if (!vm.count("dir")) throw UsageError("'terragrid verify' needs DIR, the directory to check", name);
+        o.verifyDir = vm["dir"].as<std::string>();
+        return o;
+    }
+    if (vm.count("piece")) o.pieces = vm["piece"].as<std::vector<std::string>>();
+    if (o.pieces.empty())
+        throw UsageError("'terragrid mosaic' needs the pieces' directories (PIECE_DIR...)", name);
+    if (!vm.count("out-dir"))
+        throw UsageError("'terragrid mosaic' needs '--out-dir DIR', where the mosaic goes", name);
+    o.mosaicOut = vm["out-dir"].as<std::string>();
+    o.merge = vm.count("merge") > 0;
+    if (vm.count("threads")) {
+        o.threads = vm["threads"].as<int>();
+        if (o.threads < 1)
+            throw UsageError("'--threads' must be at least 1 (got " + std::to_string(o.threads) +
+                                 ")",
+                             name);
+    }
+    return o;
+}
+
 /// Returns nullopt when --help, --version or --config-reference was handled.
 std::optional<CliOptions> parseArgs(int argc, char** argv) {
     const Command command = commandOf(argc, argv);
@@ -365,6 +445,14 @@ std::optional<CliOptions> parseArgs(int argc, char** argv) {
     if (command == Command::Validate) {
         all.add_options()("file", po::value<std::string>());
         positional.add("file", 1);
+    }
+    if (command == Command::Mosaic) {
+        all.add_options()("piece", po::value<std::vector<std::string>>());
+        positional.add("piece", -1);
+    }
+    if (command == Command::Verify) {
+        all.add_options()("dir", po::value<std::string>());
+        positional.add("dir", 1);
     }
     // A command's own name is not one of its arguments.
     const int skipped = command == Command::Run ? 0 : 1;
@@ -393,6 +481,8 @@ std::optional<CliOptions> parseArgs(int argc, char** argv) {
     }
     CliOptions o;
     o.command = command;
+    if (command == Command::Mosaic || command == Command::Verify)
+        return commandOptions(vm, o, argv[1]);
     if (vm.count("config")) o.configPath = vm["config"].as<std::string>();
     if (vm.count("file")) {
         if (o.configPath)
@@ -581,11 +671,53 @@ std::string stageFileOf(const CliOptions& options, const Config& config) {
     return *options.stageFile;
 }
 
+/// `terragrid verify DIR`.
+int verify(const CliOptions& options) {
+    VerifyReport report;
+    try {
+        report = verifyDirectory(options.verifyDir);
+    } catch (const ManifestError& e) {
+        std::cerr << "terragrid: error: " << e.what() << "\n";
+        return e.missing() ? kExitUsage : kExitRuntime;
+    }
+    for (const std::string& problem : report.problems)
+        std::cerr << "terragrid: error: " << problem << "\n";
+    if (!report.problems.empty()) {
+        std::cerr << "terragrid: " << report.problems.size() << " of " << report.files
+                  << " files in '" << options.verifyDir << "' differ from its manifest.json\n";
+        return kExitRuntime;
+    }
+    if (!options.quiet)
+        std::cout << "terragrid: " << options.verifyDir << ": " << report.files << " files ("
+                  << formatBytes(report.bytes) << ") as manifest.json lists them\n";
+    return kExitOk;
+}
+
+/// `terragrid mosaic PIECE_DIR... --out-dir DIR`.
+int mosaic(const CliOptions& options) {
+    const int threads = options.threads > 0 ? options.threads : tbb::info::default_concurrency();
+    tbb::global_control parallelism(tbb::global_control::max_allowed_parallelism,
+                                    static_cast<std::size_t>(threads));
+    const MosaicReport report =
+        mosaicPieces({options.pieces, options.mosaicOut, options.merge});
+    if (options.quiet) return kExitOk;
+    for (const std::string& note : report.notes) std::cerr << "terragrid: note: " << note << "\n";
+    char seconds[32];
+    std::snprintf(seconds, sizeof seconds, "%.2f s", report.seconds);
+    std::cout << "terragrid: mosaic of " << options.pieces.size() << " pieces, "
+              << report.width << " x " << report.height << " cells, " << seconds << " ->";
+    for (const std::string& file : report.files) std::cout << " " << file;
+    std::cout << "\n";
+    return kExitOk;
+}
+
 int run(const CliOptions& options) {
     if (options.command == Command::Schema) {
         std::cout << configSchemaJson();
         return kExitOk;
     }
+    if (options.command == Command::Verify) return verify(options);
+    if (options.command == Command::Mosaic) return mosaic(options);
     const LoadedConfig config = loadFrom(options);
     if (options.command == Command::Validate) {
         if (!options.quiet) std::cout << "ok\n";
@@ -632,6 +764,9 @@ int runCommandLine(int argc, char** argv) {
         return kExitUsage;
     } catch (const PlanError& e) {
         printShortfalls(e.shortfalls());
+        return kExitUsage;
+    } catch (const MosaicError& e) {
+        std::cerr << "terragrid: error: " << e.what() << "\n";
         return kExitUsage;
     } catch (const HydrologyStageFileError& e) {
         std::cerr << "terragrid: error: '--hydrology-stage': " << e.what() << "\n";

@@ -138,6 +138,12 @@ void OutputTransaction::stage(const std::string& temporaryPath, const std::strin
     if (::stat(temporaryPath.c_str(), &st) == 0) m_stagedBytes += std::uint64_t(st.st_size);
 }
 
+std::vector<StagedFile> OutputTransaction::stagedFiles() const {
+    std::vector<StagedFile> files;
+    for (const JournalEntry& e : m_entries) files.push_back({e.name, in(m_staging, e.staged)});
+    return files;
+}
+
 bool OutputTransaction::hasOlderFile(const JournalEntry& entry) const {
     struct stat st {};
     const std::string target = in(m_directory, entry.name);

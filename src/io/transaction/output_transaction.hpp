@@ -35,6 +35,13 @@
 
 namespace terragrid {
 
+/// A file a transaction will rename into place: its name in the output directory and the
+/// staged file holding its bytes.
+struct StagedFile {
+    std::string name;
+    std::string path;
+};
+
 class OutputTransaction {
 public:
     /// Locks `directory` (which must exist), recovers what dead runs left in it, and creates
@@ -58,6 +65,9 @@ public:
     /// Hands the finished file `temporaryPath` (synced and closed) to the commit, which
     /// renames it onto `targetPath`.
     void stage(const std::string& temporaryPath, const std::string& targetPath);
+    /// Every file staged so far, in staging order: the manifest (io/manifest/manifest.hpp)
+    /// hashes these exact bytes before the commit renames them.
+    std::vector<StagedFile> stagedFiles() const;
     /// The bytes of every file staged so far, for the progress of the writing stage.
     std::uint64_t stagedBytes() const noexcept { return m_stagedBytes; }
     /// For a process about to end by a signal: removes the staging folder of every open
