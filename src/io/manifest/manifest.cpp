@@ -153,7 +153,10 @@ void stageManifest(Manifest header, OutputTransaction& transaction, const std::s
     header.files.resize(staged.size());
     tbb::parallel_for(std::size_t{0}, staged.size(), [&](std::size_t i) {
         try {
-            header.files[i] = {staged[i].name, digestFile(staged[i].path)};
+            header.files[i] = {staged[i].name,
+                               digestFile(transaction.stagingFd(), staged[i].stagedName,
+                                          transaction.stagingPath() + "/" +
+                                              staged[i].stagedName)};
         } catch (const std::system_error& e) {
             throw OutputError("writing '" + staged[i].name + "' into the manifest: " + e.what());
         }

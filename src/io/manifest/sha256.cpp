@@ -51,8 +51,11 @@ struct DigestContext {
 
 }  // namespace
 
-FileDigest digestFile(const std::string& path) {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+FileDigest digestFile(const std::string& path) { return digestFile(AT_FDCWD, path, path); }
+
+FileDigest digestFile(int directoryFd, const std::string& name, const std::string& path) {
+    const int fd =
+        ::openat(directoryFd, name.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0) failOn(path, errno, "open");
     const std::unique_ptr<int, void (*)(int*)> closer(new int(fd), [](int* f) {
         ::close(*f);

@@ -8,10 +8,12 @@
 
 namespace terragrid {
 
-/// The size and SHA-256 of the regular file at `path`, read through a descriptor opened with
-/// O_NOFOLLOW (a symlink planted under the name is refused, not followed). Throws
-/// std::system_error naming the path when it cannot be opened or read, or is not a regular
-/// file. Thread-safe.
+/// The size and SHA-256 of the regular file `name` in the directory open as `directoryFd`
+/// (AT_FDCWD: `name` is a path), opened with O_NOFOLLOW (a symlink planted under the name is
+/// refused, not followed). Throws std::system_error naming `shownAs` when it cannot be opened
+/// or read, or is not a regular file. Thread-safe.
+FileDigest digestFile(int directoryFd, const std::string& name, const std::string& shownAs);
+/// digestFile of the file at `path`.
 FileDigest digestFile(const std::string& path);
 
 /// Why the file at `path` is not the one `listed` describes, as a sentence naming it ("... is
