@@ -249,7 +249,9 @@ public:
             for (const Piece* p : m_byRow) stats.push_back(readJson(p->path("stats.json")));
             const std::string path = outputPath(m_config, OutputFile::StatsJson);
             try {
-                writeText(path, combinedStats(stats).dump(2) + "\n");
+                Json combined = combinedStats(stats);
+                combined["config_hash"] = m_config.hash;  // the merged files' (layout "cog")
+                writeText(path, combined.dump(2) + "\n");
             } catch (const std::invalid_argument& e) {
                 throw MosaicError(std::string("cannot combine the pieces' stats.json: ") + e.what());
             }

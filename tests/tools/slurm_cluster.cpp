@@ -77,7 +77,8 @@ std::string readText(const fs::path& path) {
 /// configured, not those the machine has. ProctrackType=proctrack/pgid and TaskPlugin=task/none:
 /// no cgroups (none to be had inside a container, and none needed). batch_sched_delay=0 and
 /// sched_min_interval=0: the scheduler runs as soon as a job ends, not up to 3 s later (the
-/// defaults, made for thousands of jobs, made the recipe 3x slower). No accounting database.
+/// defaults, made for thousands of jobs, made the recipe 3x slower). KillWait=2: a job that
+/// scancel's SIGTERM does not end gets SIGKILL after 2 s, not 30. No accounting database.
 std::string slurmConf(const fs::path& root, const Account& account, int ctldPort, int nodePort,
                       int cpus) {
     const std::string r = root.string();
@@ -98,6 +99,7 @@ std::string slurmConf(const fs::path& root, const Account& account, int ctldPort
       << "SchedulerParameters=batch_sched_delay=0,sched_min_interval=0\n"
       << "JobAcctGatherType=jobacct_gather/none\nAccountingStorageType=accounting_storage/none\n"
       << "MpiDefault=none\nReturnToService=2\nSlurmdParameters=config_overrides\n"
+      << "KillWait=2\n"
       << "NodeName=localhost NodeAddr=127.0.0.1 CPUs=" << cpus
       << " RealMemory=4096 State=UNKNOWN\n"
       << "PartitionName=debug Nodes=localhost Default=YES MaxTime=INFINITE State=UP\n";

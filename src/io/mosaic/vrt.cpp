@@ -80,7 +80,8 @@ std::string vrtXml(const GeoTiffOptions& o, const std::vector<VrtSource>& source
         xml += "    <Offset>" + exactDecimal(o.offset) + "</Offset>\n";
         xml += "    <Scale>" + exactDecimal(o.scale) + "</Scale>\n";
     }
-    if (!o.palette.empty()) xml += colourTableXml(o.palette, o.nodata);
+    xml += o.palette.empty() ? "    <ColorInterp>Gray</ColorInterp>\n"
+                             : colourTableXml(o.palette, o.nodata);
     xml += bandXml;
     for (const VrtSource& source : sources) xml += sourceXml(o, source);
     return xml + "  </VRTRasterBand>\n</VRTDataset>\n";
