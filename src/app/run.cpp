@@ -303,11 +303,10 @@ RunReport runPiece(const Config& config, const MapWindow* window, const Config& 
         statsFile->commit();
         tell(statsFile->targetPath());
     }
-    // Last: it hashes every staged file, the bytes the commit puts in place.
-    if (generated.output.manifest) {
+    // Last: it hashes every staged file, the bytes the commit puts in place. Not one of
+    // output.files, so not in the report's list of them.
+    if (generated.output.manifest)
         stageManifest(runManifest(config, window), transaction, generated.output.directory);
-        tell(pathInOutput(generated, std::string(kManifestName)));
-    }
     transaction.commit();  // all of them in place, or none
     report.tiles = TileLayout(generated.map).tileCount();
     report.elevationMin = stats.elevationMin();

@@ -271,9 +271,10 @@ void printHelp(Command command, const po::options_description& d) {
                          "  hydrology-stage   compute the whole-map hydrology stage once into "
                          "a file that\n"
                          "                    runs and shards read with --hydrology-stage\n"
-                         "  mosaic PIECE_DIR...  make the pieces of a map (--shard, --region "
-                         "runs) into the map:\n"
-                         "                    VRTs, with --merge COGs, stats.json combined\n"
+                         "  mosaic DIR...     make the pieces of a map (--shard, --region runs) "
+                         "into the\n"
+                         "                    map: VRTs, with --merge COGs, stats.json "
+                         "combined\n"
                          "  verify DIR        check DIR's files against its manifest.json\n"
                          "  (terragrid COMMAND --help describes each)\n\n"
                       << d
