@@ -39,7 +39,7 @@ test=(
   python3-kubernetes python3-yaml  # Kubernetes' API types, to check docs/shards.md's Job manifests without a cluster
 )
 sanitize=(
-  clang-16 libclang-rt-16-dev      # scripts/sanitize.sh asan, scripts/fuzz.sh: clang++, libFuzzer, sanitizers
+  clang-16 libclang-rt-16-dev      # scripts/sanitize.sh asan, scripts/fuzz.sh: clang++, libFuzzer, sanitizers; bench.sh builds FastNoise2 with it
 )
 docs=(
   mkdocs                           # scripts/docs.sh
