@@ -23,6 +23,7 @@ build=(
   libtbb-dev                       # parallel tiles
   libhwy-dev                       # SIMD rows (Google Highway)
   libopenexr-dev                   # height.exr
+  libssl-dev                       # manifest.json: SHA-256 of every output (OpenSSL's libcrypto)
 )
 test=(
   libgtest-dev libgmock-dev        # test suite
@@ -40,6 +41,8 @@ test=(
   python3-pytest                   # its tests, run by ctest
   pkg-config                       # the install test builds the C example with pkg-config
   groff-base man-db                # the man page test renders terragrid.1 (groff -ww, man --warnings)
+  slurmctld slurmd slurm-client munge  # a real Slurm cluster the tests start on localhost to run docs/shards.md's job array
+  python3-kubernetes python3-yaml  # Kubernetes' API types, to check docs/shards.md's Job manifests without a cluster
 )
 sanitize=(
   clang-16 libclang-rt-16-dev      # scripts/sanitize.sh asan, scripts/fuzz.sh: clang++, libFuzzer, sanitizers; bench.sh builds FastNoise2 with it

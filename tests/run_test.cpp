@@ -77,8 +77,8 @@ TEST(RunTest, DefaultRunWritesTheMapItsPictureAndStatsButNoEngineExports) {
     const RunReport report = runWith(configIn(dir, {"map.width=128", "map.height=96"}));
     EXPECT_THAT(test::listDir(dir / "out"),
                 testing::ElementsAre("classes.qml", "classes.tif", "classes.tif.aux.xml",
-                                     "height.qml", "height.tif", "preview.png", "stats.json",
-                                     "walkable.tif"));
+                                     "height.qml", "height.tif", "manifest.json", "preview.png",
+                                     "stats.json", "walkable.tif"));
     EXPECT_EQ(report.files.size(), 7u);
 }
 
@@ -91,7 +91,8 @@ TEST(RunTest, DefaultMapHasEveryClassAndStatsEqualTheCountsInClassesTif) {
                                      "classes.tif.aux.xml", "height.exr",
                                      "height.exr.json", "height.png", "height.qml", "height.r16",
                                      "height.r16.json", "height.tif",
-                                     "height16.png", "height16.tif", "map.tmj", "preview.png",
+                                     "height16.png", "height16.tif", "manifest.json", "map.tmj",
+                                     "preview.png",
                                      "splat_0.png", "splat_1.png", "stats.json",
                                      "terrain.png", "terrain.tsj", "walkable.tif",
                                      "weight_desert.png", "weight_forest.png",
@@ -221,7 +222,7 @@ TEST(RunTest, UnreachableCoverageFailsBeforeTouchingTheDisk) {
 TEST(RunTest, HeightOnlyRunWritesOnlyHeightTif) {
     test::TempDir dir;
     runWith(configIn(dir, {"map.width=64", "map.height=64", R"(output.files=["height.tif"])"}));
-    EXPECT_THAT(test::listDir(dir / "out"), testing::ElementsAre("height.tif"));
+    EXPECT_THAT(test::listDir(dir / "out"), testing::ElementsAre("height.tif", "manifest.json"));
 }
 
 // stats.json's wall-clock steps add up to its total, and the total is the run's wall time

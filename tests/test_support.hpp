@@ -337,7 +337,8 @@ std::vector<std::string> listDir(const std::filesystem::path& directory);
 std::map<std::string, std::string> snapshotDir(const std::filesystem::path& directory);
 
 /// `files` (a snapshotDir of a run's outputs) with stats.json's timings taken out, the run's
-/// and its hydrology's: the only part of the outputs that may differ between runs of a map.
+/// and its hydrology's: the only part of the outputs that may differ between runs of a map
+/// (and so stats.json's size and hash in manifest.json, also taken out).
 std::map<std::string, std::string> withoutTimings(std::map<std::string, std::string> files);
 
 }  // namespace terragrid::test

@@ -14,6 +14,7 @@
 #include "terragrid/app/process_start.hpp"
 #include "terragrid/config/terrain_messages.hpp"
 #include "terragrid/io/hydrology_stage_file.hpp"
+#include "terragrid/io/manifest.hpp"
 #include "terragrid/io/outputs.hpp"
 #include "terragrid/pipeline/regions.hpp"
 #include "terragrid/pipeline/stats.hpp"
@@ -190,7 +191,8 @@ Json statsJson(const RunFacts& f) {
     if (f.window) j["window"] = windowJson(*f.window, f.generated);
     j["elevation"] = {{"min_m", f.stats.elevationMin()},
                       {"max_m", f.stats.elevationMax()},
-                      {"mean_m", f.stats.elevationMean()}};
+                      {"mean_m", f.stats.elevationMean()},
+                      {"sum_fixed", fixedSumText(f.stats.elevationSumFixed())}};
     j["thresholds"] = thresholdsJson(f.config, *f.terrain);
     j["classes"] = classesJson(*f.terrain, f.stats);
     const std::int64_t walkable = f.regions->walkableCellsAfter();
@@ -206,6 +208,22 @@ Json statsJson(const RunFacts& f) {
     }
     j["timing_seconds"] = timingJson(f.times, f.regions->analysisSeconds());
     return j;
+}
+
+/// What a run records in its manifest besides the files: what made them, and which part of
+/// the configured map they hold.
+Manifest runManifest(const Config& config, const MapWindow* window) {
+    Manifest m;
+    m.terragridVersion = kVersion;
+    m.configHash = config.hash;
+    m.noiseVersion = versionNumber(config.noiseVersion);
+    m.hydrologyVersion = config.hydrology.enabled ? kHydrologyAlgorithmVersion : 0;
+    m.mapWidth = config.map.width;
+    m.mapHeight = config.map.height;
+    m.window = window ? window->cells : wholeMap(config.map);
+    if (window) m.shard = window->shard;
+    m.configJson = config.hashedJson;
+    return m;
 }
 
 /// Generates `generated` (config itself, or the window of it) into every output; terrain
@@ -285,6 +303,10 @@ RunReport runPiece(const Config& config, const MapWindow* window, const Config& 
         statsFile->commit();
         tell(statsFile->targetPath());
     }
+    // Last: it hashes every staged file, the bytes the commit puts in place. Not one of
+    // output.files, so not in the report's list of them.
+    if (generated.output.manifest)
+        stageManifest(runManifest(config, window), transaction, generated.output.directory);
     transaction.commit();  // all of them in place, or none
     report.tiles = TileLayout(generated.map).tileCount();
     report.elevationMin = stats.elevationMin();

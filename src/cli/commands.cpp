@@ -94,6 +94,18 @@ po::options_description describeOptions(Command command) {
                 "against what is free) and exit without writing anything; --dry-run=json "
                 "prints it as JSON");
             break;
+        case Command::Mosaic:
+            d.add_options()("out-dir,o", po::value<std::string>()->value_name("DIR"),
+                            "the directory to write the mosaic into (required), created if "
+                            "missing")
+                ("merge", "also write one Cloud Optimized GeoTIFF per raster (the single run's "
+                          "bytes with output.layout \"cog\"), not only VRTs of the pieces");
+            addThreadsOption(d);
+            addQuietOption(d, "print nothing on success (not even what was left out)");
+            break;
+        case Command::Verify:
+            addQuietOption(d, "print nothing when every file is intact");
+            break;
     }
     return d;
 }

@@ -10,7 +10,7 @@
 namespace terragrid::cli {
 
 /// What the command line asks for: generate a map (no command), or one of the commands.
-enum class Command { Run, Validate, Schema, HydrologyStage, ManPage, Completion };
+enum class Command { Run, Validate, Schema, HydrologyStage, Mosaic, Verify, ManPage, Completion };
 
 struct CommandInfo {
     Command command;
@@ -26,6 +26,10 @@ inline constexpr CommandInfo kCommands[] = {
     {Command::HydrologyStage, "hydrology-stage", "--out FILE",
      "compute the whole-map hydrology stage once into a file that runs and shards read with "
      "--hydrology-stage"},
+    {Command::Mosaic, "mosaic", "PIECE_DIR... --out-dir DIR",
+     "make the pieces of a map (--shard, --region runs) into the map: VRTs, with --merge COGs, "
+     "stats.json combined"},
+    {Command::Verify, "verify", "DIR", "check DIR's files against its manifest.json"},
     {Command::ManPage, "man-page", "", "print the manual page, terragrid.1 (roff)"},
     {Command::Completion, "completion", "bash",
      "print the bash completion of commands, options and config keys"},

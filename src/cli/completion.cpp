@@ -200,7 +200,7 @@ _terragrid() {
                 candidates=")" + commands + R"( $options"
             elif [ "$command" = completion ] && [ "$at" -eq 2 ] && [[ $word != -* ]]; then
                 candidates="bash"
-            elif [ "$command" = validate ] && [[ $word != -* ]]; then
+            elif [[ ($command == validate || $command == mosaic || $command == verify) && $word != -* ]]; then
                 _terragrid_files "$cur"
                 return
             else

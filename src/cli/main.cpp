@@ -4,7 +4,9 @@
 // checked against free disk and memory; --dry-run prints it instead of running. Three commands
 // do less: `validate` only loads and checks a config, `schema` prints the config's JSON Schema,
 // `hydrology-stage` writes the whole-map hydrology stage to a file that runs read
-// (--hydrology-stage) instead of computing it, the first step of a job array of shards.
+// (--hydrology-stage) instead of computing it, the first step of a job array of shards;
+// `mosaic` makes the pieces of a map (shards) into the map again, and `verify` checks an
+// output directory against its manifest.json.
 // Exit codes: 0 success, 1 runtime or output failure, 2 usage or config error or a run that
 // cannot fit, 128 + N stopped by signal N (stop_signals.hpp).
 
@@ -24,6 +26,9 @@
 
 #include "terragrid/config/loader.hpp"
 #include "terragrid/app/hydrology_stage_job.hpp"
+#include "terragrid/app/mosaic.hpp"
+#include "terragrid/app/verify.hpp"
+#include "terragrid/io/manifest.hpp"
 #include "terragrid/app/plan.hpp"
 #include "terragrid/app/process_start.hpp"
 #include "terragrid/app/progress.hpp"
@@ -91,6 +96,11 @@ struct CliOptions {
     std::optional<std::string> stageOut;
     /// completion's SHELL.
     std::string shell;
+    /// mosaic's pieces, its --out-dir and --merge; verify's directory.
+    std::vector<std::string> pieces;
+    std::string mosaicOut;
+    bool merge = false;
+    std::string verifyDir;
     /// Bad values of the flags above, reported together with the config's problems.
     std::vector<std::string> flagProblems;
 };
@@ -159,6 +169,30 @@ void printHelp(Command command, const po::options_description& d) {
                          "and their\nvalues, and the config keys of --set KEY=VALUE. Try it "
                          "with\n  source <(terragrid completion bash)\n`cmake --install` puts "
                          "it where bash-completion finds it.\n\n"
+                      << d;
+            break;
+        case Command::Mosaic:
+            std::cout << ": make the pieces of a map into the map again.\n\n"
+                      << usageLines("terragrid mosaic PIECE_DIR...", d)
+                      << "\nEach PIECE_DIR is the output directory of a run with --shard or "
+                         "--region, with its\nmanifest.json. Checks that the pieces are of one "
+                         "map and cover it exactly once, and\nthat their files are as their "
+                         "manifests say, before anything is created (exit 2\nnaming the piece, "
+                         "or the rows missing or doubled). Then writes into --out-dir, as\none "
+                         "transaction: a VRT per raster (NAME.vrt, referencing the pieces in "
+                         "place, with\ntheir nodata, colours, class names, units, scale and "
+                         "metadata), with --merge one COG\nper raster too, the files every "
+                         "piece has alike (rivers, lakes, styles) once,\nstats.json combined, "
+                         "and its own manifest.json (docs/shards.md).\n\n"
+                      << d << "\n" << kExitCodesHelp;
+            break;
+        case Command::Verify:
+            std::cout << ": check an output directory against its manifest.json.\n\n"
+                      << usageLines("terragrid verify DIR", d)
+                      << "\nEvery file the manifest lists must be there, a regular file, with "
+                         "its size and SHA-256.\nExit codes: 0 every file intact; 1 a file "
+                         "differs, is missing or the manifest is\ndamaged (each named on "
+                         "stderr); 2 usage error, or DIR has no manifest.json.\n\n"
                       << d;
             break;
     }
@@ -238,6 +272,31 @@ void parseDryRunAndWindow(const po::variables_map& vm, CliOptions& o) {
     }
 }
 
+/// mosaic's and verify's options, which take no config.
+CliOptions commandOptions(const po::variables_map& vm, CliOptions o, std::string_view name) {
+    o.quiet = vm.count("quiet") > 0;
+    if (o.command == Command::Verify) {
+        if (!vm.count("dir")) throw UsageError("'terragrid verify' needs DIR, the directory to check", name);
+        o.verifyDir = vm["dir"].as<std::string>();
+        return o;
+    }
+    if (vm.count("piece")) o.pieces = vm["piece"].as<std::vector<std::string>>();
+    if (o.pieces.empty())
+        throw UsageError("'terragrid mosaic' needs the pieces' directories (PIECE_DIR...)", name);
+    if (!vm.count("out-dir"))
+        throw UsageError("'terragrid mosaic' needs '--out-dir DIR', where the mosaic goes", name);
+    o.mosaicOut = vm["out-dir"].as<std::string>();
+    o.merge = vm.count("merge") > 0;
+    if (vm.count("threads")) {
+        o.threads = vm["threads"].as<int>();
+        if (o.threads < 1)
+            throw UsageError("'--threads' must be at least 1 (got " + std::to_string(o.threads) +
+                                 ")",
+                             name);
+    }
+    return o;
+}
+
 /// Returns nullopt when --help, --version or --config-reference was handled.
 std::optional<CliOptions> parseArgs(int argc, char** argv) {
     const Command command = commandOf(argc, argv);
@@ -251,6 +310,14 @@ std::optional<CliOptions> parseArgs(int argc, char** argv) {
     if (command == Command::Completion) {
         all.add_options()("shell", po::value<std::string>());
         positional.add("shell", 1);
+    }
+    if (command == Command::Mosaic) {
+        all.add_options()("piece", po::value<std::vector<std::string>>());
+        positional.add("piece", -1);
+    }
+    if (command == Command::Verify) {
+        all.add_options()("dir", po::value<std::string>());
+        positional.add("dir", 1);
     }
     // A command's own name is not one of its arguments.
     const int skipped = command == Command::Run ? 0 : 1;
@@ -279,6 +346,8 @@ std::optional<CliOptions> parseArgs(int argc, char** argv) {
     }
     CliOptions o;
     o.command = command;
+    if (command == Command::Mosaic || command == Command::Verify)
+        return commandOptions(vm, o, argv[1]);
     if (vm.count("config")) o.configPath = vm["config"].as<std::string>();
     if (vm.count("file")) {
         if (o.configPath)
@@ -473,6 +542,46 @@ std::string stageFileOf(const CliOptions& options, const Config& config) {
     return *options.stageFile;
 }
 
+/// `terragrid verify DIR`.
+int verify(const CliOptions& options) {
+    VerifyReport report;
+    try {
+        report = verifyDirectory(options.verifyDir);
+    } catch (const ManifestError& e) {
+        std::cerr << "terragrid: error: " << e.what() << "\n";
+        return e.missing() ? kExitUsage : kExitRuntime;
+    }
+    for (const std::string& problem : report.problems)
+        std::cerr << "terragrid: error: " << problem << "\n";
+    if (!report.problems.empty()) {
+        std::cerr << "terragrid: " << report.problems.size() << " of " << report.files
+                  << " files in '" << options.verifyDir << "' differ from its manifest.json\n";
+        return kExitRuntime;
+    }
+    if (!options.quiet)
+        std::cout << "terragrid: " << options.verifyDir << ": " << report.files << " files ("
+                  << formatBytes(report.bytes) << ") as manifest.json lists them\n";
+    return kExitOk;
+}
+
+/// `terragrid mosaic PIECE_DIR... --out-dir DIR`.
+int mosaic(const CliOptions& options) {
+    const int threads = options.threads > 0 ? options.threads : tbb::info::default_concurrency();
+    tbb::global_control parallelism(tbb::global_control::max_allowed_parallelism,
+                                    static_cast<std::size_t>(threads));
+    const MosaicReport report =
+        mosaicPieces({options.pieces, options.mosaicOut, options.merge});
+    if (options.quiet) return kExitOk;
+    for (const std::string& note : report.notes) std::cerr << "terragrid: note: " << note << "\n";
+    char seconds[32];
+    std::snprintf(seconds, sizeof seconds, "%.2f s", report.seconds);
+    std::cout << "terragrid: mosaic of " << options.pieces.size() << " pieces, "
+              << report.width << " x " << report.height << " cells, " << seconds << " ->";
+    for (const std::string& file : report.files) std::cout << " " << file;
+    std::cout << "\n";
+    return kExitOk;
+}
+
 int run(const CliOptions& options) {
     if (options.command == Command::Schema) {
         std::cout << configSchemaJson();
@@ -486,6 +595,8 @@ int run(const CliOptions& options) {
         std::cout << bashCompletion();
         return kExitOk;
     }
+    if (options.command == Command::Verify) return verify(options);
+    if (options.command == Command::Mosaic) return mosaic(options);
     const LoadedConfig config = loadFrom(options);
     if (options.command == Command::Validate) {
         if (!options.quiet) std::cout << "ok\n";
@@ -532,6 +643,9 @@ int runCommandLine(int argc, char** argv) {
         return kExitUsage;
     } catch (const PlanError& e) {
         printShortfalls(e.shortfalls());
+        return kExitUsage;
+    } catch (const MosaicError& e) {
+        std::cerr << "terragrid: error: " << e.what() << "\n";
         return kExitUsage;
     } catch (const HydrologyStageFileError& e) {
         std::cerr << "terragrid: error: '--hydrology-stage': " << e.what() << "\n";

@@ -517,6 +517,12 @@ constexpr std::array kTailRows{
         "Snap a map size that output.engine does not accept to the nearest size it does, "
         "even when you gave the size (a note says so).",
         [](Config& c, const Json& v) { c.output.engineSnap = v.get<bool>(); }},
+    Row{"output.manifest", boolean(),
+        "Write manifest.json beside the outputs: every file of the run with its size and "
+        "SHA-256, the config hash and resolved config, the versions and the window or shard. "
+        "'terragrid verify' checks a directory against it and 'terragrid mosaic' checks "
+        "pieces with it. Not part of the config hash: it changes no other file.",
+        [](Config& c, const Json& v) { c.output.manifest = v.get<bool>(); }},
     Row{"output.r16_flip_y", boolean(),
         "Write height.r16 rows bottom to top (south edge first) instead of top to bottom. "
         "Left unset, it follows output.engine: true for unity, whose Import Raw reads the "

@@ -89,6 +89,8 @@ struct OutputConfig {
     Engine engine = Engine::None;
     /// Snap a map size the engine does not accept to the nearest one it does (else an error).
     bool engineSnap = false;
+    /// Write manifest.json (io/manifest/manifest.hpp) with the run's files.
+    bool manifest = true;
     /// height.r16 rows bottom to top instead of top to bottom.
     bool r16FlipY = false;
     ExrCompression exrCompression = ExrCompression::Zip;
@@ -107,6 +109,11 @@ struct Config : World {
     /// 16 hex digits: a hash of the settings the hydrology stage depends on (the resolved
     /// config without output, terrain and map.tile_size), which a stage file must match.
     std::string hydrologyHash;
+    /// The resolved config as compact JSON text without what changes no byte of the map's
+    /// files (output.directory, output.manifest, map.tile_size): `hash` is its FNV-1a, and the
+    /// manifest records it, so the same map has the same manifest wherever and in whatever
+    /// tiles it is written. Empty for a Config built in code.
+    std::string hashedJson;
 
     bool wants(OutputFile f) const;
     /// Whether any wanted output needs terrain classes (and so the moisture layer).

@@ -174,7 +174,7 @@ private:
 // GDAL shows metres for height16.tif (with its offset and scale applied) on the same grid as
 // height.tif. Its heights spread over 0..65534, one step finer than 0..65535 would not be
 // worth losing nodata for: 65535 is reserved, so gdalwarp and QGIS can mark empty cells.
-GeoTiffOptions height16TifOptions(const Config& config) {
+GeoTiffOptions height16TifOptions(const Config& config, const Terrain* = nullptr) {
     GeoTiffOptions options = mapGeoTiffOptions(config, SampleFormat::UInt16);
     const ElevationConfig& e = config.elevation;
     options.unit = "metre";
@@ -293,6 +293,7 @@ constexpr OutputDriver kHeight16TifDriver{
     .makeSink = [](const Config& config, const SinkInputs&) {
         return makeHeight16TifSink(config);
     },
+    .geoTiffOptions = height16TifOptions,
     // Its unit, offset, scale and mapping in the metadata.
     .diskBound = [](const Config& config) {
         return bounds::plannedGeoTiff(config, OutputFile::Height16Tif, SampleFormat::UInt16,

@@ -75,8 +75,8 @@ HeightRamp heightRamp(const Config& config, const Terrain* terrain) {
     return ramp;
 }
 
-std::string classesAuxXml(const std::vector<TerrainClass>& classes) {
-    std::string xml = "<PAMDataset>\n  <PAMRasterBand band=\"1\">\n    <CategoryNames>\n";
+std::string classesBandXml(const std::vector<TerrainClass>& classes) {
+    std::string xml = "    <CategoryNames>\n";
     for (const TerrainClass& c : classes)
         xml += "      <Category>" + xmlEscape(c.name) + "</Category>\n";
     xml += "    </CategoryNames>\n"
@@ -106,8 +106,13 @@ std::string classesAuxXml(const std::vector<TerrainClass>& classes) {
         }
         xml += "      </Row>\n";
     }
-    xml += "    </GDALRasterAttributeTable>\n  </PAMRasterBand>\n</PAMDataset>\n";
+    xml += "    </GDALRasterAttributeTable>\n";
     return xml;
+}
+
+std::string classesAuxXml(const std::vector<TerrainClass>& classes) {
+    return "<PAMDataset>\n  <PAMRasterBand band=\"1\">\n" + classesBandXml(classes) +
+           "  </PAMRasterBand>\n</PAMDataset>\n";
 }
 
 std::string classesQml(const std::vector<TerrainClass>& classes) {

@@ -27,6 +27,11 @@ HeightRamp heightRamp(const Config& config, const Terrain* terrain);
 /// target of the default classes on a plane map without falloff.
 bool heightRampNeedsTerrain(const Config& config);
 
+/// What GDAL needs besides the pixels to name classes.tif's values: <CategoryNames> (one per
+/// class index) and a thematic <GDALRasterAttributeTable> (Value, Class, Red, Green, Blue,
+/// Walkable), the elements of a band in GDAL's PAM and VRT files alike.
+std::string classesBandXml(const std::vector<TerrainClass>& classes);
+
 /// classes.tif.aux.xml: GDAL PAM with <CategoryNames> (one per class index) and a thematic
 /// <GDALRasterAttributeTable> (Value, Class, Red, Green, Blue, Walkable).
 std::string classesAuxXml(const std::vector<TerrainClass>& classes);

@@ -11,15 +11,12 @@
 namespace terragrid {
 namespace {
 
-template <typename T>
-std::unique_ptr<OutputSink> waterRaster(const Config& config, OutputFile file,
-                                        SampleFormat format, std::vector<T> Tile::*field,
-                                        std::string meaning, std::string unit) {
+GeoTiffOptions waterOptions(const Config& config, SampleFormat format, std::string_view meaning,
+                            std::string_view unit) {
     GeoTiffOptions options = mapGeoTiffOptions(config, format);
-    options.unit = std::move(unit);
-    options.metadata.emplace_back("TERRAGRID_HYDROLOGY", std::move(meaning));
-    return std::make_unique<TileRasterSink<T>>(outputPath(config, file), std::move(options),
-                                               field);
+    options.unit = unit;
+    options.metadata.emplace_back("TERRAGRID_HYDROLOGY", std::string(meaning));
+    return options;
 }
 
 WriterMemory floatMemory(const Config& config, int threads) {
@@ -33,6 +30,16 @@ constexpr std::string_view kFlowMeaning =
 constexpr std::string_view kWaterMeaning = "0 land, 1 lake or sea, 2 river";
 constexpr std::string_view kDepthMeaning = "depth of lake or sea water above the ground, metres";
 
+GeoTiffOptions flowOptions(const Config& config, const Terrain* = nullptr) {
+    return waterOptions(config, SampleFormat::Float32, kFlowMeaning, "");
+}
+GeoTiffOptions waterKindOptions(const Config& config, const Terrain* = nullptr) {
+    return waterOptions(config, SampleFormat::UInt8, kWaterMeaning, "");
+}
+GeoTiffOptions depthOptions(const Config& config, const Terrain* = nullptr) {
+    return waterOptions(config, SampleFormat::Float32, kDepthMeaning, "metre");
+}
+
 }  // namespace
 
 constexpr OutputDriver kFlowTifDriver{
@@ -41,10 +48,11 @@ constexpr OutputDriver kFlowTifDriver{
     .needsClasses = neverNeeded,
     .needsRegions = neverNeeded,
     .needsHydrology = true,
-    .makeSink = [](const Config& config, const SinkInputs&) {
-        return waterRaster(config, OutputFile::FlowTif, SampleFormat::Float32, &Tile::flow,
-                           std::string(kFlowMeaning), "");
+    .makeSink = [](const Config& config, const SinkInputs&) -> std::unique_ptr<OutputSink> {
+        return std::make_unique<TileRasterSink<float>>(
+            outputPath(config, OutputFile::FlowTif), flowOptions(config), &Tile::flow);
     },
+    .geoTiffOptions = flowOptions,
     .diskBound = [](const Config& config) {
         return bounds::plannedGeoTiff(config, OutputFile::FlowTif, SampleFormat::Float32,
                                       kFlowMeaning.size() + 64);
@@ -60,10 +68,11 @@ constexpr OutputDriver kWaterTifDriver{
     .needsClasses = neverNeeded,
     .needsRegions = neverNeeded,
     .needsHydrology = true,
-    .makeSink = [](const Config& config, const SinkInputs&) {
-        return waterRaster(config, OutputFile::WaterTif, SampleFormat::UInt8, &Tile::water,
-                           std::string(kWaterMeaning), "");
+    .makeSink = [](const Config& config, const SinkInputs&) -> std::unique_ptr<OutputSink> {
+        return std::make_unique<TileRasterSink<std::uint8_t>>(
+            outputPath(config, OutputFile::WaterTif), waterKindOptions(config), &Tile::water);
     },
+    .geoTiffOptions = waterKindOptions,
     .diskBound = [](const Config& config) {
         return bounds::plannedGeoTiff(config, OutputFile::WaterTif, SampleFormat::UInt8,
                                       kWaterMeaning.size() + 64);
@@ -82,10 +91,12 @@ constexpr OutputDriver kWaterDepthTifDriver{
     .needsClasses = neverNeeded,
     .needsRegions = neverNeeded,
     .needsHydrology = true,
-    .makeSink = [](const Config& config, const SinkInputs&) {
-        return waterRaster(config, OutputFile::WaterDepthTif, SampleFormat::Float32,
-                           &Tile::waterDepth, std::string(kDepthMeaning), "metre");
+    .makeSink = [](const Config& config, const SinkInputs&) -> std::unique_ptr<OutputSink> {
+        return std::make_unique<TileRasterSink<float>>(
+            outputPath(config, OutputFile::WaterDepthTif), depthOptions(config),
+            &Tile::waterDepth);
     },
+    .geoTiffOptions = depthOptions,
     .diskBound = [](const Config& config) {
         return bounds::plannedGeoTiff(config, OutputFile::WaterDepthTif, SampleFormat::Float32,
                                       kDepthMeaning.size() + 64);
