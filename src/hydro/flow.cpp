@@ -8,9 +8,11 @@
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
+#include <bit>
 #include <stdexcept>
 #include <vector>
 
+#include "donor_masks.hpp"
 #include "flats.hpp"
 #include "neighbours.hpp"
 
@@ -21,77 +23,104 @@ namespace {
 using detail::kFlat;
 using detail::Shape;
 
+/// The receiver of cell (x, y) of height h, not an outlet: its steepest lower neighbour (drop
+/// times kInvDistance, in double; ties to the first), kFlat without one.
+std::uint32_t steepestAt(const Shape& shape, const std::vector<float>& z, std::int32_t x, std::int32_t y) {
+    const std::size_t i = std::size_t(y) * std::size_t(shape.width) + std::size_t(x);
+    const double h = z[i];
+    double best = 0;
+    std::uint32_t to = kFlat;
+    shape.forEachNeighbour(x, y, [&](int k, std::uint32_t nb) {
+        const double slope = (h - double{z[nb]}) * detail::kInvDistance[k];
+        if (slope > best) {
+            best = slope;
+            to = nb;
+        }
+    });
+    return to;
+}
+
+/// steepestAt for the cells of an inner row but its first and last, from the row and its two
+/// neighbours in double: every neighbour exists, and the same operations in the same order
+/// (a straight step's factor 1 left out: x * 1 is x) become branch-free selects.
+void steepestInRow(const Shape& shape, const double* above, const double* here, const double* below,
+                   std::int32_t y, std::uint32_t* receiver) {
+    constexpr double kDiagonal = detail::kInvDistance[0];
+    const auto row = std::uint32_t(std::int64_t{y} * shape.width);
+    for (std::int32_t x = 1; x < shape.width - 1; ++x) {
+        const double h = here[x];
+        double best = 0;
+        int k = -1;
+        const auto consider = [&](double slope, int direction) {
+            const bool steeper = slope > best;
+            best = steeper ? slope : best;
+            k = steeper ? direction : k;
+        };
+        consider((h - above[x - 1]) * kDiagonal, 0);
+        consider(h - above[x], 1);
+        consider((h - above[x + 1]) * kDiagonal, 2);
+        consider(h - here[x - 1], 3);
+        consider(h - here[x + 1], 4);
+        consider((h - below[x - 1]) * kDiagonal, 5);
+        consider(h - below[x], 6);
+        consider((h - below[x + 1]) * kDiagonal, 7);
+        const std::uint32_t i = row + std::uint32_t(x);
+        receiver[i] = k < 0 ? kFlat : std::uint32_t(std::int64_t(i) + shape.offset[k]);
+    }
+}
+
 /// Outlets get kNoReceiver, cells with a lower neighbour the steepest one, the rest kFlat.
 /// Each row on its own: parallel, and the same bits for any thread count.
 void steepestDescent(const Shape& shape, const Outlets& outlets, const std::vector<float>& z,
                      std::vector<std::uint32_t>& receiver) {
-    tbb::parallel_for(tbb::blocked_range<std::int32_t>(0, shape.height), [&](const auto& rows) {
-        for (std::int32_t y = rows.begin(); y < rows.end(); ++y)
-            for (std::int32_t x = 0; x < shape.width; ++x) {
-                const auto i = static_cast<std::uint32_t>(std::int64_t{y} * shape.width + x);
-                if (detail::isOutlet(shape, outlets, i, z[i])) {
-                    receiver[i] = kNoReceiver;
-                    continue;
-                }
-                const double h = z[i];
-                double best = 0;
-                std::uint32_t to = kFlat;
-                shape.forEachNeighbour(x, y, [&](int k, std::uint32_t nb) {
-                    const double slope = (h - double{z[nb]}) * detail::kInvDistance[k];
-                    if (slope > best) {
-                        best = slope;
-                        to = nb;
-                    }
-                });
-                receiver[i] = to;
+    const std::size_t w = std::size_t(shape.width);
+    tbb::parallel_for(tbb::blocked_range<std::int32_t>(0, shape.height, 16), [&](const auto& rows) {
+        std::vector<double> wide(3 * w);  // rows y - 1, y and y + 1 in double
+        for (std::int32_t y = rows.begin(); y < rows.end(); ++y) {
+            const std::size_t row = std::size_t(y) * w;
+            const bool inner = y > 0 && y < shape.height - 1 && shape.width >= 3;
+            if (inner) {
+                std::copy(z.begin() + std::ptrdiff_t(row - w), z.begin() + std::ptrdiff_t(row + 2 * w), wide.begin());
+                steepestInRow(shape, wide.data(), wide.data() + w, wide.data() + 2 * w, y, receiver.data());
             }
+            // Outlets (detail::isOutlet, with the row known) and the cells steepestInRow left.
+            const bool edgeRow = y == 0 || y == shape.height - 1;
+            for (std::int32_t x = 0; x < shape.width; ++x) {
+                const std::size_t i = row + std::size_t(x);
+                const bool border = edgeRow || x == 0 || x == shape.width - 1;
+                if ((outlets.seaLevel && z[i] <= *outlets.seaLevel) || (outlets.edges && border))
+                    receiver[i] = kNoReceiver;
+                else if (!inner || border)
+                    receiver[i] = steepestAt(shape, z, x, y);
+            }
+        }
     });
-}
-
-/// The indices in [0, n) for which keep(i) holds, in increasing order: chunks scanned in
-/// parallel, joined in chunk order.
-template <class Keep>
-std::vector<std::uint32_t> indicesWhere(std::size_t n, Keep keep) {
-    constexpr std::size_t kChunk = std::size_t{1} << 16;
-    std::vector<std::vector<std::uint32_t>> parts((n + kChunk - 1) / kChunk);
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, parts.size(), 1), [&](const auto& r) {
-        for (std::size_t p = r.begin(); p < r.end(); ++p)
-            for (std::size_t i = p * kChunk; i < std::min(n, (p + 1) * kChunk); ++i)
-                if (keep(i)) parts[p].push_back(static_cast<std::uint32_t>(i));
-    });
-    std::size_t total = 0;
-    for (const auto& part : parts) total += part.size();
-    std::vector<std::uint32_t> out;
-    out.reserve(total);
-    for (const auto& part : parts) out.insert(out.end(), part.begin(), part.end());
-    return out;
 }
 
 /// Kahn's algorithm, depth first: for each cell no one drains into (in index order), the cell,
 /// then down its receivers as long as the cell reached has all its donors in. Walking down
 /// the receivers keeps to neighbouring cells, which caches like; a queue of cells all over the
-/// map does not. The donor counts and the starting cells are found in parallel; the walk is
-/// serial. Any order with donors first gives every result the same bits (accumulate and the
-/// erosion solver read only a cell's donors or receiver), so this one is a choice, fixed.
+/// map does not. The donor counts are found in parallel; the walk is serial. Any order with
+/// donors first gives every result the same bits (accumulate and the erosion solver read only
+/// a cell's donors or receiver), so this one is a choice, fixed.
 std::vector<std::uint32_t> donorsFirst(const Shape& shape, const std::vector<std::uint32_t>& receiver) {
     const std::size_t n = receiver.size();
-    std::vector<std::uint8_t> donors(n);
-    tbb::parallel_for(tbb::blocked_range<std::int32_t>(0, shape.height), [&](const auto& rows) {
-        for (std::int32_t y = rows.begin(); y < rows.end(); ++y)
-            for (std::int32_t x = 0; x < shape.width; ++x) {
-                const auto i = static_cast<std::uint32_t>(std::int64_t{y} * shape.width + x);
-                std::uint8_t count = 0;
-                shape.forEachNeighbour(x, y, [&](int, std::uint32_t nb) { count += receiver[nb] == i; });
-                donors[i] = count;
-            }
+    // Per cell: its donors not listed yet, then kListed once it is listed itself.
+    constexpr std::uint8_t kListed = 0xFF;
+    std::vector<std::uint8_t> waiting = detail::donorMasks(shape, receiver);
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, 16384), [&](const auto& r) {
+        for (std::size_t c = r.begin(); c < r.end(); ++c) waiting[c] = detail::donorCount(waiting[c]);
     });
-    const std::vector<std::uint32_t> sources = indicesWhere(n, [&](std::size_t i) { return donors[i] == 0; });
     std::vector<std::uint32_t> order;
     order.reserve(n);
-    for (std::uint32_t c : sources) {
-        order.push_back(c);
-        for (std::uint32_t r = receiver[c]; r != kNoReceiver && --donors[r] == 0; r = receiver[r])
+    for (std::size_t source = 0; source < n; ++source) {
+        if (waiting[source] != 0) continue;  // it has donors, or is listed already
+        waiting[source] = kListed;
+        order.push_back(static_cast<std::uint32_t>(source));
+        for (std::uint32_t r = receiver[source]; r != kNoReceiver && --waiting[r] == 0; r = receiver[r]) {
+            waiting[r] = kListed;
             order.push_back(r);
+        }
     }
     if (order.size() != n) throw std::logic_error("routeFlow: the receivers form a loop");
     return order;
