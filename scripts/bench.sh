@@ -12,8 +12,10 @@
 #      each output adds, and the default run with zstd, no compression, no overviews or
 #      2048-pixel previews (the settings the README's Outputs section weighs);
 #   3. hydrology: depression filling + D8 routing + flow accumulation on that map's height.tif
-#      on 1 and 2 threads, against GRASS r.watershed and SAGA's Fill Sinks (Wang & Liu) on the
-#      same file (Debian grass-core and saga: installed here, for the bench only, not by deps.sh);
+#      on 1 and 2 threads, against RichDEM's D8 pipeline run for run in the same process (from
+#      the local checkout TERRAGRID_RICHDEM_DIR names; n/a without one), GRASS r.watershed and
+#      SAGA's Fill Sinks (Wang & Liu) on the same file (Debian grass-core and saga: installed
+#      here, for the bench only, not by deps.sh);
 #   4. erosion: ms per step of the landscape-evolution model at 1024^2 and 2048^2 (wall and CPU)
 #      and the slope-area theta of the raw and eroded noise (Flint's law: 0.35..0.65).
 # Then prints the summary with every target as PASS or MISS, and part 2 as a markdown table
@@ -28,6 +30,8 @@
 #   TERRAGRID_BENCH_EACH=0     skip part 2's run per output;  TERRAGRID_BENCH_CLI=0 skip part 2
 #   TERRAGRID_BENCH_HYDRO=0    skip part 3; TERRAGRID_BENCH_HYDRO_SIZE its map edge (default 4096)
 #   TERRAGRID_BENCH_EROSION=0  skip part 4; TERRAGRID_BENCH_EROSION_STEPS its steps (default 100)
+#   TERRAGRID_RICHDEM_DIR      a local checkout of r-barnes/richdem (header-only) for part 3;
+#                              never vendored, never downloaded by the build
 #   TERRAGRID_FASTNOISE2_DIR   a local FastNoise2 checkout (and TERRAGRID_FASTSIMD_DIR its
 #                              FastSIMD, default FastSIMD beside it), built with clang-16 -O3
 #                              beside the bench; never vendored or downloaded. Unset: n/a.
@@ -42,8 +46,10 @@ fastnoise2="${TERRAGRID_FASTNOISE2_DIR:-}"
 . "$root/scripts/common.sh"   # ccache settings
 # Configured every time: cheap, and it keeps the build Release with benchmarks on even when
 # the directory was configured differently before.
-# The FastNoise2 directory is passed every time, so an unset variable turns it off again.
+# The FastNoise2 and RichDEM directories are passed every time, so an unset variable turns them
+# off again.
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DTERRAGRID_BENCH=ON \
+  -DTERRAGRID_RICHDEM_DIR="${TERRAGRID_RICHDEM_DIR:-}" \
   -DTERRAGRID_FASTNOISE2_DIR="$fastnoise2" ${TERRAGRID_FASTSIMD_DIR:+-DTERRAGRID_FASTSIMD_DIR="$TERRAGRID_FASTSIMD_DIR"} >/dev/null
 log="$build/build.log"
 if ! cmake --build "$build" --parallel "$(nproc)" \
@@ -89,7 +95,7 @@ fi
 
 if [ "${TERRAGRID_BENCH_HYDRO:-1}" != 0 ]; then
   echo
-  echo "== 3. hydrology against GRASS and SAGA =="
+  echo "== 3. hydrology against RichDEM, GRASS and SAGA =="
   # The GIS tools to compare with: large, and needed by nothing else, so only the bench
   # installs them (CI never runs the bench).
   gis=()
