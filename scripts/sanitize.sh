@@ -112,11 +112,12 @@ if [ "$mode" = asan ]; then
   #   with the peak RSS of real CLI runs, and an ASan process's RSS also holds shadow memory,
   #   redzones and the free quarantine (2-4x the real peak here), which no estimate of
   #   terragrid's own memory should include;
-  # - ProcessLimitTest (and HydrologyStageCliTest.AStageThatCannotFit*) run the CLI under
-  #   `ulimit -v` / `ulimit -d` of a few hundred MB, and an ASan process reserves terabytes of
-  #   address space for its shadow at start, so it cannot even start under such a limit.
+  # - ProcessLimitTest, AddressSpaceLimitTest (and HydrologyStageCliTest.AStageThatCannotFit*)
+  #   run the CLI under `ulimit -v` / `ulimit -d` of a few hundred MB (or lower RLIMIT_AS under
+  #   it with prlimit), and an ASan process reserves terabytes of address space for its shadow
+  #   at start, so it cannot even start under such a limit.
   ctest --test-dir "$build" --output-on-failure --parallel "$(nproc)" \
-    -E '^DryRunTest\.MemoryEstimateIsAboveThePeakOf|ProcessLimitTest\.|^HydrologyStageCliTest\.AStageThatCannotFit' "$@"
+    -E '^DryRunTest\.MemoryEstimateIsAboveThePeakOf|ProcessLimitTest\.|^HydrologyStageCliTest\.AStageThatCannotFit|^AddressSpaceLimitTest\.' "$@"
   exit
 fi
 
