@@ -165,16 +165,17 @@ if [ "$mode" = asan ]; then
   #   with the peak RSS of real CLI runs, and an ASan process's RSS also holds shadow memory,
   #   redzones and the free quarantine (2-4x the real peak here), which no estimate of
   #   terragrid's own memory should include;
-  # - ProcessLimitTest (and HydrologyStageCliTest.AStageThatCannotFit*) run the CLI under
-  #   `ulimit -v` / `ulimit -d` of a few hundred MB, and an ASan process reserves terabytes of
-  #   address space for its shadow at start, so it cannot even start under such a limit;
+  # - ProcessLimitTest, AddressSpaceLimitTest (and HydrologyStageCliTest.AStageThatCannotFit*)
+  #   run the CLI under `ulimit -v` / `ulimit -d` of a few hundred MB (or lower RLIMIT_AS under
+  #   it with prlimit), and an ASan process reserves terabytes of address space for its shadow
+  #   at start, so it cannot even start under such a limit;
   # - CApiInstallTest builds the C example against the installed library with a plain
   #   compiler and runs it: an instrumented libterragrid.so needs the sanitizer runtimes in
   #   the program, which only this build's own targets carry (the C API's test and the
   #   chunk-streaming example run here: CApiTest, CApiExample).
   # The Python module's tests (PythonTest) are not built here (configure_asan says why).
   ctest --test-dir "$build" --output-on-failure --parallel "$(nproc)" \
-    -E '^DryRunTest\.MemoryEstimateIsAboveThePeakOf|ProcessLimitTest\.|^HydrologyStageCliTest\.AStageThatCannotFit|^CApiInstallTest\.' "$@"
+    -E '^DryRunTest\.MemoryEstimateIsAboveThePeakOf|ProcessLimitTest\.|^HydrologyStageCliTest\.AStageThatCannotFit|^AddressSpaceLimitTest\.|^CApiInstallTest\.' "$@"
   exit
 fi
 

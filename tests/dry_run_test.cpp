@@ -186,7 +186,7 @@ TEST(DryRunTest, MemoryEstimateIsAboveThePeakOfTheStageCommandAndOfRunsReadingIt
     const StagePlan plan =
         planStage(defaultConfig({"map.width=1536", "map.height=1024", "hydrology.enabled=true",
                                  "hydrology.erosion.enabled=true"}),
-                  "stage.tgh");
+                  "stage.tgh", 2);
     const auto stagePeak = std::uint64_t(stage.exit.maxRssKiB) * 1024;
     EXPECT_GE(plan.memoryBytes, stagePeak);
     EXPECT_LT(plan.memoryBytes, 3 * stagePeak);

@@ -52,6 +52,12 @@ Json optionalBytes(const std::optional<std::uint64_t>& bytes) {
 
 }  // namespace
 
+std::string limitNote(const Resources& resources, std::uint64_t threadStackBytes) {
+    if (resources.memoryLimit.empty()) return {};
+    return " under the process's " + resources.memoryLimit + ", with " +
+           formatBytes(threadStackBytes) + " of thread stacks set aside";
+}
+
 std::string planText(const RunPlan& plan, const Resources& resources) {
     std::string text = "terragrid: dry run, nothing is written\n";
     text += "map:     " + sizeLine(plan) + "\n";
@@ -68,7 +74,8 @@ std::string planText(const RunPlan& plan, const Resources& resources) {
             unknownOr(resources.freeDiskBytes, "free") +
             (resources.diskPath.empty() ? "" : " in '" + resources.diskPath + "'") + "\n";
     text += "memory:  up to " + formatBytes(plan.memoryBytes()) + " (" + memoryParts(plan) + "); " +
-            unknownOr(resources.availableMemoryBytes, "available") + "\n";
+            unknownOr(resources.availableMemoryBytes, "available") +
+            limitNote(resources, plan.threadStackBytes) + "\n";
     const auto shortfalls = planShortfalls(plan, resources);
     text += shortfalls.empty() ? "fits:    yes\n" : "fits:    no\n";
     return text;
@@ -100,7 +107,11 @@ std::string planJson(const RunPlan& plan, const Resources& resources) {
                  {"checked_path", resources.diskPath}};
     j["memory"] = {{"bytes", plan.memoryBytes()},
                    {"parts", parts},
-                   {"available_bytes", optionalBytes(resources.availableMemoryBytes)}};
+                   {"available_bytes", optionalBytes(resources.availableMemoryBytes)},
+                   {"process_limit", resources.memoryLimit.empty()
+                                         ? Json(nullptr)
+                                         : Json(resources.memoryLimit)},
+                   {"thread_stack_bytes", plan.threadStackBytes}};
     const auto shortfalls = planShortfalls(plan, resources);
     j["fits"] = shortfalls.empty();
     j["problems"] = shortfalls;

@@ -174,10 +174,14 @@ Json hydrologyJson(const HydrologyFacts& h, double cellArea) {
            {"sea", {{"cells", h.seaCells}, {"area", double(h.seaCells) * cellArea}}},
            {"rivers", {{"grid_cells", h.riverCells}, {"length_by_order", lengths}}}};
     j["slope_area_theta"] = h.thetaValid ? Json(h.theta) : Json(nullptr);
-    j["timing_seconds"] = {{"sample", h.sampleSeconds},     {"erosion", h.erodeSeconds},
-                           {"fill", h.fillSeconds},         {"lakes", h.lakesSeconds},
-                           {"routing", h.routeSeconds},     {"accumulation", h.accumulateSeconds},
-                           {"rivers", h.riversSeconds},     {"total", h.totalSeconds}};
+    // A stage read from a file (--hydrology-stage) was not timed by this run, and the file
+    // holds no times (the same stage is the same bytes): null, not zeros.
+    j["timing_seconds"] = nullptr;
+    if (h.stepsTimed)
+        j["timing_seconds"] = {{"sample", h.sampleSeconds},     {"erosion", h.erodeSeconds},
+                               {"fill", h.fillSeconds},         {"lakes", h.lakesSeconds},
+                               {"routing", h.routeSeconds},     {"accumulation", h.accumulateSeconds},
+                               {"rivers", h.riversSeconds},     {"total", h.totalSeconds}};
     return j;
 }
 

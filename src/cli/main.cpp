@@ -24,6 +24,7 @@
 #include <tbb/info.h>
 #include <unistd.h>
 
+#include "app/process_limits.hpp"
 #include "terragrid/config/loader.hpp"
 #include "terragrid/app/hydrology_stage_job.hpp"
 #include "terragrid/app/mosaic.hpp"
@@ -480,7 +481,7 @@ std::optional<int> checkPlan(const CliOptions& options, const Config& config,
     const RunPlan plan =
         planRun(config, window ? *window : MapWindow{wholeMap(config.map), std::nullopt}, threads,
                 options.stageFile.has_value());
-    const Resources resources = probeResources(config.output.directory);
+    const Resources resources = probeResources(config.output.directory, plan.threadStackBytes);
     const std::vector<std::string> shortfalls = planShortfalls(plan, resources);
     if (options.dryRun == DryRun::No) {
         if (!shortfalls.empty()) throw PlanError(shortfalls);
@@ -510,13 +511,13 @@ std::string stageSummary(const Config& config, const StageReport& report) {
 }
 
 /// `terragrid hydrology-stage`: the stage of the config's whole map into --out.
-int writeStage(const CliOptions& options, const Config& config) {
+int writeStage(const CliOptions& options, const Config& config, int threads) {
     if (!config.hydrology.enabled)
         throw UsageError("'terragrid hydrology-stage' needs hydrology.enabled true (got false): "
                          "without hydrology there is no stage to compute",
                          "hydrology-stage");
     if (options.dryRun != DryRun::No) {
-        const StagePlan plan = planStage(config, *options.stageOut);
+        const StagePlan plan = planStage(config, *options.stageOut, threads);
         const Resources resources = probeStageResources(plan);
         std::cout << (options.dryRun == DryRun::Json ? stagePlanJson(plan, resources)
                                                      : stagePlanText(plan, resources));
@@ -524,7 +525,7 @@ int writeStage(const CliOptions& options, const Config& config) {
         printShortfalls(shortfalls);
         return shortfalls.empty() ? kExitOk : kExitUsage;
     }
-    const StageReport report = writeStageFile(config, *options.stageOut);
+    const StageReport report = writeStageFile(config, *options.stageOut, threads);
     if (!options.quiet)
         std::cout << "terragrid: hydrology stage of " << stageSummary(config, report) << " -> "
                   << *options.stageOut << " (" << formatBytes(report.bytes) << ")\n";
@@ -609,7 +610,7 @@ int run(const CliOptions& options) {
     const int threads = options.threads > 0 ? options.threads : tbb::info::default_concurrency();
     tbb::global_control parallelism(tbb::global_control::max_allowed_parallelism,
                                     static_cast<std::size_t>(threads));
-    if (options.command == Command::HydrologyStage) return writeStage(options, config);
+    if (options.command == Command::HydrologyStage) return writeStage(options, config, threads);
     const std::optional<MapWindow> window = windowOf(options, config);
     const MapConfig generated = window ? windowConfig(config, window->cells).map : config.map;
     // The stage file's header before the plan, so a wrong file is told by --dry-run too.
@@ -655,6 +656,18 @@ int runCommandLine(int argc, char** argv) {
         // a bad config, and nothing was touched.
         std::cerr << "terragrid: error: " << e.what() << "\n";
         return kExitUsage;
+    } catch (const std::bad_alloc&) {
+        // Anywhere in the run, after the plan let it start: a runtime failure (exit 1), as a
+        // disk that fills after the disk check is. The stack is unwound, so the message has
+        // memory to be made in; the output transaction left the older files as they were.
+        std::cerr << "terragrid: error: "
+                  << outOfMemoryMessage(argc > 1 && std::string_view(argv[1]) == "hydrology-stage"
+                                            ? "a coarser hydrology.resolution would"
+                                            : "fewer threads, a smaller "
+                                              "output.preview_max_size, fewer outputs or "
+                                              "--shard would")
+                  << "\n";
+        return kExitRuntime;
     } catch (const std::exception& e) {
         std::cerr << "terragrid: error: " << e.what() << "\n";
         return kExitRuntime;
@@ -665,6 +678,8 @@ int runCommandLine(int argc, char** argv) {
 
 int main(int argc, char** argv) {
     markProcessStart();  // stats.json's timers count the start-up from here
+    // Before any thread starts and takes an arena of its own (process_limits.hpp).
+    limitMallocArenas();
     // Before anything opens a file, so no output file can become descriptor 0, 1 or 2; with
     // no /dev/null there is nowhere to say so.
     if (!cli::openClosedStandardStreams()) return kExitRuntime;

@@ -91,22 +91,6 @@ void erodeGrid(const World& world, hydro::Grid& dem, const hydro::Outlets& outle
     for (std::size_t i = 0; i < noise.size(); ++i) s.erosionDelta[i] = dem.z[i] - noise[i];
 }
 
-/// River length per Strahler order: each river cell's step to its receiver, in world units.
-std::vector<double> riverLengths(const HydrologyStage& s, double cellWorld) {
-    std::vector<double> byOrder;
-    const double diagonal = std::sqrt(2.0) * cellWorld;
-    for (std::size_t i = 0; i < s.strahler.size(); ++i) {
-        const std::uint8_t order = s.strahler[i];
-        if (order == 0 || s.receiver[i] == hydro::kNoReceiver) continue;
-        if (byOrder.size() < order) byOrder.resize(order, 0.0);
-        const auto width = static_cast<std::uint32_t>(s.gridWidth);
-        const bool straight = s.receiver[i] % width == i % width ||
-                              s.receiver[i] / width == i / width;
-        byOrder[order - 1] += straight ? cellWorld : diagonal;
-    }
-    return byOrder;
-}
-
 }  // namespace
 
 hydro::ErosionParams erosionParams(const ErosionConfig& e) {
@@ -123,6 +107,60 @@ std::int64_t hydrologyFactor(const World& world) {
     if (world.hydrology.resolution > 0) return world.hydrology.resolution;
     const std::int64_t side = std::max(world.map.wholeWidth(), world.map.wholeHeight());
     return side <= kAutoHydrologySide ? 1 : ceilDiv(side, kAutoHydrologySide);
+}
+
+HydrologyStage hydrologyStageShape(const World& world) {
+    HydrologyStage s;
+    s.factor = hydrologyFactor(world);
+    s.mapWidth = world.map.wholeWidth();
+    s.mapHeight = world.map.wholeHeight();
+    s.gridWidth = ceilDiv(s.mapWidth, s.factor);
+    s.gridHeight = ceilDiv(s.mapHeight, s.factor);
+    const double low = world.elevation.minMeters;
+    const double span = world.elevation.maxMeters - low;
+    s.hasSea = world.hydrology.seaLevel > 0;
+    s.seaLevelMeters = static_cast<float>(low + span * world.hydrology.seaLevel);
+    s.facts.factor = s.factor;
+    s.facts.gridWidth = s.gridWidth;
+    s.facts.gridHeight = s.gridHeight;
+    return s;
+}
+
+float hydrologyRiverThreshold(const World& world) {
+    return static_cast<float>(world.hydrology.riverThresholdSquareMeters /
+                              (world.map.groundCell() * world.map.groundCell()));
+}
+
+float hydrologyCellRain(const World& world) {
+    const double factor = double(hydrologyFactor(world));
+    return static_cast<float>(factor * factor);
+}
+
+std::vector<std::uint8_t> hydrologyRiverOrders(const hydro::FlowRouting& routing,
+                                               const std::vector<float>& accumulation,
+                                               const std::vector<float>& lakeSurface,
+                                               float threshold) {
+    const std::vector<std::uint8_t> river = hydro::riverMask(accumulation, threshold);
+    std::vector<std::uint8_t> order = hydro::strahlerOrder(routing, river);
+    for (std::size_t i = 0; i < river.size(); ++i)
+        if (river[i] == 0 || !std::isnan(lakeSurface[i])) order[i] = 0;
+    return order;
+}
+
+std::vector<double> hydrologyRiverLengths(const HydrologyStage& s, const World& world) {
+    const double cellWorld = world.map.groundCell() * double(s.factor);
+    std::vector<double> byOrder;
+    const double diagonal = std::sqrt(2.0) * cellWorld;
+    for (std::size_t i = 0; i < s.strahler.size(); ++i) {
+        const std::uint8_t order = s.strahler[i];
+        if (order == 0 || s.receiver[i] == hydro::kNoReceiver) continue;
+        if (byOrder.size() < order) byOrder.resize(order, 0.0);
+        const auto width = static_cast<std::uint32_t>(s.gridWidth);
+        const bool straight = s.receiver[i] % width == i % width ||
+                              s.receiver[i] / width == i / width;
+        byOrder[order - 1] += straight ? cellWorld : diagonal;
+    }
+    return byOrder;
 }
 
 std::uint64_t hydrologyMemoryBytes(const World& world) {
@@ -146,20 +184,9 @@ std::uint64_t hydrologyStageBytes(const World& world) {
 HydrologyStage computeHydrology(const World& world) {
     const auto start = Clock::now();
     const HydrologyConfig& config = world.hydrology;
-    HydrologyStage s;
-    s.factor = hydrologyFactor(world);
-    s.mapWidth = world.map.wholeWidth();
-    s.mapHeight = world.map.wholeHeight();
-    s.gridWidth = ceilDiv(s.mapWidth, s.factor);
-    s.gridHeight = ceilDiv(s.mapHeight, s.factor);
-    const double low = world.elevation.minMeters;
-    const double span = world.elevation.maxMeters - low;
-    s.hasSea = config.seaLevel > 0;
-    s.seaLevelMeters = static_cast<float>(low + span * config.seaLevel);
+    HydrologyStage s = hydrologyStageShape(world);
     HydrologyFacts& facts = s.facts;
-    facts.factor = s.factor;
-    facts.gridWidth = s.gridWidth;
-    facts.gridHeight = s.gridHeight;
+    facts.stepsTimed = true;
 
     const double cellWorld = world.map.groundCell() * double(s.factor);
     hydro::Grid dem{.width = static_cast<std::int32_t>(s.gridWidth),
@@ -183,7 +210,6 @@ HydrologyStage computeHydrology(const World& world) {
     facts.fillSeconds = secondsSince(t);
 
     t = Clock::now();
-    const double cellsPerGridCell = double(s.factor) * double(s.factor);
     // Areas in hydrology cells of factor^2 map cells each.
     const double gridCellArea = cellWorld * cellWorld;
     const auto minArea =
@@ -218,21 +244,16 @@ HydrologyStage computeHydrology(const World& world) {
     t = Clock::now();
     // Rain in map cells' worth: each hydrology cell stands for factor^2 map cells, so the
     // threshold and the figures mean the same at every resolution.
-    std::vector<float> rain(dem.z.size(), static_cast<float>(cellsPerGridCell));
+    std::vector<float> rain(dem.z.size(), hydrologyCellRain(world));
     if (!moisture.empty())
         for (std::size_t i = 0; i < rain.size(); ++i) rain[i] *= moisture[i];
     s.accumulation = hydro::accumulate(routing, rain.data());
     facts.accumulateSeconds = secondsSince(t);
 
     t = Clock::now();
-    const float riverCells = static_cast<float>(config.riverThresholdSquareMeters /
-                                                (world.map.groundCell() * world.map.groundCell()));
-    const std::vector<std::uint8_t> river = hydro::riverMask(s.accumulation, riverCells);
-    s.strahler = hydro::strahlerOrder(routing, river);
-    for (std::size_t i = 0; i < river.size(); ++i) {
-        if (river[i] == 0 || !std::isnan(s.lakeSurface[i])) s.strahler[i] = 0;
-        facts.riverCells += s.strahler[i] != 0 ? 1 : 0;
-    }
+    const float riverCells = hydrologyRiverThreshold(world);
+    s.strahler = hydrologyRiverOrders(routing, s.accumulation, s.lakeSurface, riverCells);
+    for (const std::uint8_t order : s.strahler) facts.riverCells += order != 0 ? 1 : 0;
     // Flint's law on the ground (eroded or raw), the rivers' cells only: how river-shaped
     // the relief is (README, Hydrology).
     const hydro::SlopeAreaFit fit = hydro::fitSlopeArea(
@@ -240,7 +261,7 @@ HydrologyStage computeHydrology(const World& world) {
     facts.theta = fit.theta;
     facts.thetaValid = !std::isnan(fit.theta);
     s.receiver = std::move(routing.receiver);
-    facts.riverLengthByOrder = riverLengths(s, cellWorld);
+    facts.riverLengthByOrder = hydrologyRiverLengths(s, world);
     facts.riversSeconds = secondsSince(t);
     facts.totalSeconds = secondsSince(start);
     return s;

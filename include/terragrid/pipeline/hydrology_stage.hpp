@@ -14,6 +14,7 @@
 
 #include "terragrid/hydro/depressions.hpp"
 #include "terragrid/hydro/erosion.hpp"
+#include "terragrid/hydro/flow.hpp"
 #include "terragrid/model/tiling.hpp"
 #include "terragrid/model/world.hpp"
 
@@ -62,6 +63,10 @@ struct HydrologyFacts {
     std::vector<double> riverLengthByOrder;  ///< world units; [0] is order 1
     double theta = 0;                   ///< slope-area fit of the river cells, S ~ A^-theta
     bool thetaValid = false;
+    /// Whether the step times below were measured: true when this process computed the stage
+    /// (computeHydrology), false when it read it from a stage file, which records no times
+    /// (they would make two files of one stage differ).
+    bool stepsTimed = false;
     double erodeSeconds = 0, fillSeconds = 0, lakesSeconds = 0, routeSeconds = 0,
            accumulateSeconds = 0, riversSeconds = 0, sampleSeconds = 0, totalSeconds = 0;
 };
@@ -90,6 +95,29 @@ struct HydrologyStage {
     std::vector<std::uint8_t> strahler;   ///< Strahler order of river cells, 0 elsewhere
     HydrologyFacts facts;
 };
+
+/// The stage of `world` before anything is computed: its grid's sizes and its sea, every array
+/// empty. What computeHydrology starts from and what a stage file's header must say.
+HydrologyStage hydrologyStageShape(const World& world);
+
+/// The accumulation (in map cells' worth) above which a hydrology cell is a river cell.
+float hydrologyRiverThreshold(const World& world);
+
+/// The rain a hydrology cell gets, in map cells' worth: factor^2, times the cell's moisture
+/// (0..1) when hydrology.rainfall is moisture.
+float hydrologyCellRain(const World& world);
+
+/// The Strahler order of every cell of a stage (0 off the rivers): the orders of the river
+/// mask (accumulation above `threshold`, lakes included, so a river leaving a lake keeps the
+/// order of what flows into it), then 0 in lakes (where lakeSurface is not NaN).
+std::vector<std::uint8_t> hydrologyRiverOrders(const hydro::FlowRouting& routing,
+                                               const std::vector<float>& accumulation,
+                                               const std::vector<float>& lakeSurface,
+                                               float threshold);
+
+/// River length per Strahler order ([0] is order 1) of a stage's river cells: each one's step
+/// to its receiver, in world units (the map's ground cell times the factor a side).
+std::vector<double> hydrologyRiverLengths(const HydrologyStage& stage, const World& world);
 
 /// The map cell (along one side of `cells` cells) that hydrology cell `index` was sampled at
 /// and stands for in lines and points: min(index f + f/2, cells - 1), f = factor. The one
