@@ -287,15 +287,17 @@ RunReport runPiece(const Config& config, const MapWindow* window, const Config& 
     // stats.json last, so its timings include the other files' commits (their fsyncs).
     RunReport report;
     std::uint64_t stagedBefore = 0;
-    const auto tell = [&](const std::string& path) {  // what the last commit() staged
+    const auto tell = [&](const std::string& path, std::vector<std::string> all) {
+        // What the last commit() staged.
         report.files.push_back(path);
+        report.outputFiles.push_back(std::move(all));
         if (written) written(path, transaction.stagedBytes() - stagedBefore);
         stagedBefore = transaction.stagedBytes();
     };
     const auto commitStart = Clock::now();
     for (auto& sink : sinks) {
         sink->commit();
-        tell(sink->path());
+        tell(sink->path(), sink->files());
     }
     times.commitSeconds = secondsSince(commitStart);
     if (statsFile) {
@@ -305,7 +307,7 @@ RunReport runPiece(const Config& config, const MapWindow* window, const Config& 
                 .dump(2) +
             "\n");
         statsFile->commit();
-        tell(statsFile->targetPath());
+        tell(statsFile->targetPath(), {statsFile->targetPath()});
     }
     // Last: it hashes every staged file, the bytes the commit puts in place. Not one of
     // output.files, so not in the report's list of them.

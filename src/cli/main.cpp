@@ -406,7 +406,17 @@ std::string formatSummary(const Config& config, const std::optional<MapWindow>& 
                   static_cast<long long>(config.map.tileSizeCells), double(report.elevationMin),
                   double(report.elevationMax), report.seconds);
     std::string line = buf;
-    for (const auto& file : report.files) line += " " + file;
+    // Every file, but a set of many (a chunked Tiled map, the weight maps of a long class
+    // table) as its first and last with their count.
+    constexpr std::size_t kListed = 6;
+    for (const std::vector<std::string>& files : report.outputFiles) {
+        if (files.size() <= kListed) {
+            for (const std::string& file : files) line += " " + file;
+        } else {
+            line += " " + files.front() + " .. " + files.back() + " (" +
+                    std::to_string(files.size()) + " files)";
+        }
+    }
     return line;
 }
 

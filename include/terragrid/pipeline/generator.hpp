@@ -126,6 +126,14 @@ CoverageSample sampleForCoverage(const World& config);
 /// custom table without one) is appended.
 Terrain makeTerrain(const World& config);
 
+/// `classes` as makeTerrain's table ends with hydrology on: a class named "lake" (the default
+/// lake's colour and walkability) appended unless there is one, and one named "river"
+/// (hydrology.river's colour and walkability) unless there is one; unchanged with hydrology
+/// off. What the outputs that name or count the classes before the run (the splat and weight
+/// maps' bounds, water.tif's colours) take. Pure.
+std::vector<TerrainClass> withWaterClasses(const World& config,
+                                           std::vector<TerrainClass> classes);
+
 /// Where generation spent its time.
 /// Where generation spent its time. The wall-clock parts are wallSeconds = beginSeconds +
 /// tilesSeconds + finishSeconds (and the few statements between them); the CPU parts are

@@ -14,6 +14,7 @@
 #include <tbb/parallel_for.h>
 
 #include "io/png/legend.hpp"
+#include "io/png/png_georef.hpp"
 #include "io/png/png_writer.hpp"
 #include "io/png/preview.hpp"
 #include "io/png/preview_water.hpp"
@@ -37,18 +38,21 @@ std::uint8_t classIndexNamed(const Terrain& terrain, std::string_view name) {
 /// shaded by the same hillshade of the downsampled heights.
 class PreviewSink final : public OutputSink {
 public:
-    /// `terrain` null: height.png, coloured by `ramp`.
-    PreviewSink(const Config& config, const Terrain* terrain, const HeightRamp& ramp)
+    /// `terrain` null: height.png, coloured by `ramp`. `range`: the map's heights
+    /// (mapHeightRange), which bound the sums of the downsampling.
+    PreviewSink(const Config& config, const Terrain* terrain, const HeightRamp& ramp,
+                const HeightRange& range)
         : m_mapWidth(config.map.width),
           m_mapHeight(config.map.height),
           m_ramp(ramp),
           m_legend(config.output.previewLegend),
           m_downsampler(config.map.width, config.map.height, config.output.previewMaxSize,
-                        std::max(std::abs(config.elevation.minMeters),
-                                 std::abs(config.elevation.maxMeters)),
+                        std::max(std::abs(range.minMeters), std::abs(range.maxMeters)),
                         terrain != nullptr),
           m_pixelSizeMeters(pixelSizeMeters(config, m_downsampler.geometry())),
-          m_writer(outputPath(config, terrain ? OutputFile::PreviewPng : OutputFile::HeightPng)) {
+          m_writer(outputPath(config, terrain ? OutputFile::PreviewPng : OutputFile::HeightPng)),
+          // Where the picture lies: each pixel `scale` cells a side (png_georef.hpp).
+          m_georef(pngGeoSidecars(config, m_writer.path(), m_downsampler.geometry().scale)) {
         if (terrain != nullptr) {
             m_palette.emplace();  // indices that name no class show black
             const auto& classes = terrain->classes();
@@ -84,6 +88,11 @@ public:
     }
 
     const std::string& path() const override { return m_writer.path(); }
+    std::vector<std::string> files() const override {
+        std::vector<std::string> all{path()};
+        for (std::string& p : m_georef.paths()) all.push_back(std::move(p));
+        return all;
+    }
 
     void begin(const TileLayout& layout) override {
         if (layout.mapWidth() != m_mapWidth || layout.mapHeight() != m_mapHeight) {
@@ -152,9 +161,13 @@ public:
         }
         m_writer.write(static_cast<std::uint32_t>(g.width), static_cast<std::uint32_t>(g.height),
                        rgb);
+        m_georef.write();
     }
 
-    void commit() override { m_writer.commit(); }
+    void commit() override {
+        m_writer.commit();
+        m_georef.commit();
+    }
     double parallelCpuSeconds() const override { return m_writer.parallelCpuSeconds(); }
 
 private:
@@ -240,16 +253,21 @@ private:
     std::uint8_t m_lakeClass = kNoClass;
     std::uint8_t m_riverClass = kNoClass;
     PngWriter m_writer;
+    SidecarFiles m_georef;  // its world file and PAM sidecar
 };
 
 }  // namespace
 
-std::unique_ptr<OutputSink> makePreviewSink(const Config& config, const Terrain& terrain) {
-    return std::make_unique<PreviewSink>(config, &terrain, HeightRamp{});
+std::unique_ptr<OutputSink> makePreviewSink(const Config& config, const Terrain& terrain,
+                                            const HydrologyStage* hydrology) {
+    return std::make_unique<PreviewSink>(config, &terrain, HeightRamp{},
+                                         mapHeightRange(config, hydrology));
 }
 
-std::unique_ptr<OutputSink> makeHeightPreviewSink(const Config& config, const Terrain* terrain) {
-    return std::make_unique<PreviewSink>(config, nullptr, heightRamp(config, terrain));
+std::unique_ptr<OutputSink> makeHeightPreviewSink(const Config& config, const Terrain* terrain,
+                                                  const HydrologyStage* hydrology) {
+    return std::make_unique<PreviewSink>(config, nullptr, heightRamp(config, terrain, hydrology),
+                                         mapHeightRange(config, hydrology));
 }
 
 namespace {
@@ -258,10 +276,13 @@ PreviewGeometry previewOf(const Config& config) {
     return previewGeometry(config.map.width, config.map.height, config.output.previewMaxSize);
 }
 
-// One 8-bit RGB PNG of the preview's size.
+// One 8-bit RGB PNG of the preview's size, and its two georeferencing sidecars.
 PlannedOutput previewDisk(const Config& config, OutputFile file) {
     const PreviewGeometry g = previewOf(config);
-    return bounds::plannedFile(config, file, bounds::pngBound(g.width, g.height, 3), true);
+    PlannedOutput out = bounds::plannedFile(
+        config, file, bounds::pngBound(g.width, g.height, 3) + pngGeoSidecarBytes(), true);
+    out.files += kPngGeoSidecarFiles;
+    return out;
 }
 
 // While the tiles stream, a preview holds per pixel a sum and a count (16 bytes) and
@@ -283,9 +304,11 @@ constexpr OutputDriver kPreviewPngDriver{
     .name = "preview.png",
     .needsClasses = alwaysNeeded,
     .needsRegions = neverNeeded,
+    .readsHydrology = true,  // the eroded heights' range (height_range.hpp)
     .makeSink = [](const Config& config, const SinkInputs& in) {
         return makePreviewSink(config,
-                               requiredInput(in.terrain, OutputFile::PreviewPng, "a Terrain"));
+                               requiredInput(in.terrain, OutputFile::PreviewPng, "a Terrain"),
+                               in.hydrology);
     },
     .diskBound = [](const Config& config) { return previewDisk(config, OutputFile::PreviewPng); },
     .memoryBound = [](const Config& config, int) {
@@ -301,8 +324,9 @@ constexpr OutputDriver kHeightPngDriver{
     // The water level needs the resolved Terrain when it is a coverage target.
     .needsClasses = heightRampNeedsTerrain,
     .needsRegions = neverNeeded,
+    .readsHydrology = true,  // the eroded heights' range (height_range.hpp)
     .makeSink = [](const Config& config, const SinkInputs& in) {
-        return makeHeightPreviewSink(config, in.terrain);
+        return makeHeightPreviewSink(config, in.terrain, in.hydrology);
     },
     .diskBound = [](const Config& config) { return previewDisk(config, OutputFile::HeightPng); },
     .memoryBound = [](const Config& config, int) { return previewMemory(config, 16, 5); },
