@@ -11,12 +11,16 @@
 #include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <cstdlib>
 #include <map>
+#include <sstream>
 #include <memory>
 #include <string>
 #include <thread>
 #include <vector>
+
+#include <unistd.h>
 
 #include <nlohmann/json.hpp>
 
@@ -231,6 +235,47 @@ TEST(ServeApiTest, HydrologyRunsInTheBackgroundAndTheWaterFollows) {
     // Without hydrology there is no water layer at all.
     ASSERT_EQ(test::httpRequest(serve.port(), "PUT", "/api/config", "{}").status, 200);
     EXPECT_EQ(test::httpRequest(serve.port(), "GET", "/tiles/water/0/0/0.png").status, 404);
+}
+
+/// CPU seconds (user + system) process `pid` has used so far, from /proc/PID/stat.
+double cpuSecondsOf(pid_t pid) {
+    std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+    std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::istringstream fields(stat.substr(stat.rfind(')') + 2));  // after "pid (comm) "
+    std::vector<std::string> f{std::istream_iterator<std::string>(fields), {}};
+    return double(std::stoll(f.at(11)) + std::stoll(f.at(12))) / double(::sysconf(_SC_CLK_TCK));
+}
+
+// A stage that would erode for many minutes is dropped when the config changes: the server
+// goes idle at once (its CPU time stops growing), and coming back to that config starts the
+// stage again.
+TEST(ServeApiTest, ANewConfigCancelsTheRunningHydrologyStage) {
+    test::TempDir dir;
+    const std::string slow = R"({"map": {"width": 256, "height": 256}, "hydrology": {"enabled": true,
+        "erosion": {"enabled": true, "steps": 100000}}})";
+    test::ServeProcess serve(dir.path(), {"--width", "64", "--height", "64", "--threads", "1"});
+    ASSERT_EQ(test::httpRequest(serve.port(), "PUT", "/api/config", slow).status, 200);
+    Json stage;
+    for (int i = 0; i < 300; ++i) {
+        stage = jsonOf(test::httpRequest(serve.port(), "GET", "/api/hydrology"));
+        if (stage["phase"] == "erosion") break;
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    ASSERT_EQ(stage["phase"], "erosion") << stage.dump();
+    ASSERT_EQ(stage["state"], "running");
+    // Working: the stage's thread burns CPU.
+    const pid_t pid = serve.child().pid();
+    double before = cpuSecondsOf(pid);
+    std::this_thread::sleep_for(std::chrono::milliseconds(1000));
+    EXPECT_GT(cpuSecondsOf(pid) - before, 0.1) << "the stage is not running";
+    ASSERT_EQ(test::httpRequest(serve.port(), "PUT", "/api/config", "{}").status, 200);
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));  // the step in progress ends
+    before = cpuSecondsOf(pid);
+    std::this_thread::sleep_for(std::chrono::milliseconds(1000));
+    EXPECT_LT(cpuSecondsOf(pid) - before, 0.05) << "the replaced config's stage kept running";
+    // Back to that config (an undo): its stage runs again.
+    ASSERT_EQ(test::httpRequest(serve.port(), "PUT", "/api/config", slow).status, 200);
+    EXPECT_EQ(jsonOf(test::httpRequest(serve.port(), "GET", "/api/hydrology"))["state"], "running");
 }
 
 TEST(ServeExportTest, ExportWritesARunsFilesIntoTheExportDirectoryOnly) {
