@@ -2,6 +2,8 @@
 
 #include "cli/commands.hpp"
 
+#include "cli/serve_command.hpp"
+
 #include <boost/program_options.hpp>
 
 namespace po = boost::program_options;
@@ -15,12 +17,13 @@ void addHelpOption(po::options_description& d) {
 }
 
 /// The options that choose and change the config; a run and `validate` take them.
-void addConfigOptions(po::options_description& d) {
+void addConfigOptions(po::options_description& d,
+                      const char* outDirHelp = "output directory (output.directory), created if "
+                                               "missing") {
     d.add_options()
         ("config,c", po::value<std::string>()->value_name("FILE"),
          "JSON config (comments allowed), merged over the built-in default")
-        ("out-dir,o", po::value<std::string>()->value_name("DIR"),
-         "output directory (output.directory), created if missing")
+        ("out-dir,o", po::value<std::string>()->value_name("DIR"), outDirHelp)
         ("seed", po::value<std::string>()->value_name("N"), "map seed (seed)")
         ("width", po::value<std::string>()->value_name("N"), "map width in cells (map.width)")
         ("height", po::value<std::string>()->value_name("N"), "map height in cells (map.height)")
@@ -105,6 +108,14 @@ po::options_description describeOptions(Command command) {
             break;
         case Command::Verify:
             addQuietOption(d, "print nothing when every file is intact");
+            break;
+        case Command::Serve:
+            addConfigOptions(d, "the export directory: the page's Export button writes the "
+                                "current config's files into it (created if missing); without "
+                                "it, export is off");
+            addThreadsOption(d);
+            addServeOptions(d);
+            addQuietOption(d, "print nothing but the URL (not even notes)");
             break;
     }
     return d;

@@ -10,7 +10,7 @@
 namespace terragrid::cli {
 
 /// What the command line asks for: generate a map (no command), or one of the commands.
-enum class Command { Run, Validate, Schema, HydrologyStage, Mosaic, Verify, ManPage, Completion };
+enum class Command { Run, Validate, Schema, HydrologyStage, Mosaic, Verify, Serve, ManPage, Completion };
 
 struct CommandInfo {
     Command command;
@@ -30,6 +30,9 @@ inline constexpr CommandInfo kCommands[] = {
      "make the pieces of a map (--shard, --region runs) into the map: VRTs, with --merge COGs, "
      "stats.json combined"},
     {Command::Verify, "verify", "DIR", "check DIR's files against its manifest.json"},
+    {Command::Serve, "serve", "",
+     "run the map explorer: a local web server with the map's tiles, a live config and a cell "
+     "inspector, until a signal stops it"},
     {Command::ManPage, "man-page", "", "print the manual page, terragrid.1 (roff)"},
     {Command::Completion, "completion", "bash",
      "print the bash completion of commands, options and config keys"},

@@ -6,7 +6,8 @@
 // `hydrology-stage` writes the whole-map hydrology stage to a file that runs read
 // (--hydrology-stage) instead of computing it, the first step of a job array of shards;
 // `mosaic` makes the pieces of a map (shards) into the map again, and `verify` checks an
-// output directory against its manifest.json.
+// output directory against its manifest.json; `serve` runs the map explorer (src/serve)
+// until a signal stops it.
 // Exit codes: 0 success, 1 runtime or output failure, 2 usage or config error or a run that
 // cannot fit, 128 + N stopped by signal N (stop_signals.hpp).
 
@@ -37,11 +38,13 @@
 #include "terragrid/app/stop_signals.hpp"
 #include "terragrid/io/foreign_entry_error.hpp"
 #include "terragrid/io/hydrology_stage_file.hpp"
+#include "terragrid/serve/serve.hpp"
 #include "terragrid/version.hpp"
 #include "terragrid/model/window.hpp"
 #include "cli/commands.hpp"
 #include "cli/completion.hpp"
 #include "cli/man_page.hpp"
+#include "cli/serve_command.hpp"
 #include "cli/std_streams.hpp"
 
 namespace po = boost::program_options;
@@ -102,6 +105,8 @@ struct CliOptions {
     std::string mosaicOut;
     bool merge = false;
     std::string verifyDir;
+    /// serve's options.
+    std::optional<ServeOptions> serve;
     /// Bad values of the flags above, reported together with the config's problems.
     std::vector<std::string> flagProblems;
 };
@@ -143,6 +148,15 @@ void printHelp(Command command, const po::options_description& d) {
                       << "\nconfigs/schema.json is this output: terragrid schema > "
                          "configs/schema.json\n\n"
                       << d;
+            break;
+        case Command::Serve:
+            std::cout << ": explore a map in the browser and tune its config live.\n\n"
+                      << usageLines("terragrid serve", d) << cli::kServeHelp << "\n"
+                      << d << "\n"
+                      << kNotesHelp
+                      << "Exit codes: 2 usage or config error, or the address cannot be "
+                         "listened on; 128 + N\nstopped by signal N (130 SIGINT, 143 "
+                         "SIGTERM).\n";
             break;
         case Command::HydrologyStage:
             std::cout << ": compute the hydrology stage of a map once, for its shards.\n\n"
@@ -377,6 +391,9 @@ std::optional<CliOptions> parseArgs(int argc, char** argv) {
             o.flagProblems.push_back("'--threads' must be at least 1 (got " +
                                      std::to_string(o.threads) + ")");
     }
+    if (command == Command::Serve)
+        o.serve = cli::serveOptionsFrom(
+            vm, o.threads > 0 ? o.threads : tbb::info::default_concurrency(), o.flagProblems);
     return o;
 }
 
@@ -590,6 +607,20 @@ int mosaic(const CliOptions& options) {
               << report.width << " x " << report.height << " cells, " << seconds << " ->";
     for (const std::string& file : report.files) std::cout << " " << file;
     std::cout << "\n";
+
+/// `terragrid serve`: the explorer, until a signal stops the process.
+int runServe(const CliOptions& options, const LoadedConfig& config) {
+    const ServeOptions& serve = *options.serve;
+    const bool loopback = serve.host.starts_with("127.") || serve.host == "::1";
+    if (!loopback)
+        std::cerr << "terragrid: warning: serving on " << serve.host
+                  << ", reachable from other machines: anyone who can reach it can change "
+                     "the config and "
+                  << (serve.outDir ? "export into " + *serve.outDir : "read the map") << "\n";
+    serveExplorer(config, serve, [&](const std::string& url) {
+        std::cout << (options.quiet ? url : "terragrid: serving the explorer at " + url)
+                  << std::endl;
+    });
     return kExitOk;
 }
 
@@ -621,6 +652,7 @@ int run(const CliOptions& options) {
     tbb::global_control parallelism(tbb::global_control::max_allowed_parallelism,
                                     static_cast<std::size_t>(threads));
     if (options.command == Command::HydrologyStage) return writeStage(options, config, threads);
+    if (options.command == Command::Serve) return runServe(options, config);
     const std::optional<MapWindow> window = windowOf(options, config);
     const MapConfig generated = window ? windowConfig(config, window->cells).map : config.map;
     // The stage file's header before the plan, so a wrong file is told by --dry-run too.
@@ -656,6 +688,9 @@ int runCommandLine(int argc, char** argv) {
         printShortfalls(e.shortfalls());
         return kExitUsage;
     } catch (const MosaicError& e) {
+        std::cerr << "terragrid: error: " << e.what() << "\n";
+        return kExitUsage;
+    } catch (const ServeError& e) {
         std::cerr << "terragrid: error: " << e.what() << "\n";
         return kExitUsage;
     } catch (const HydrologyStageFileError& e) {
