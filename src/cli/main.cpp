@@ -607,6 +607,8 @@ int mosaic(const CliOptions& options) {
               << report.width << " x " << report.height << " cells, " << seconds << " ->";
     for (const std::string& file : report.files) std::cout << " " << file;
     std::cout << "\n";
+    return kExitOk;
+}
 
 /// `terragrid serve`: the explorer, until a signal stops the process.
 int runServe(const CliOptions& options, const LoadedConfig& config) {
