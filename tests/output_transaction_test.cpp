@@ -30,11 +30,12 @@ namespace {
 namespace fs = std::filesystem;
 using testing::MatchesRegex;
 
-/// Every output but the chunked Tiled export: 16 files (classes.tif with its .aux.xml).
+/// Every output but the chunked Tiled export: 22 files (classes.tif with its .aux.xml, each of
+/// the three PNGs with its world file and GDAL sidecar).
 const std::string kAllFiles = "[\"height.tif\", \"classes.tif\", \"walkable.tif\", "
                               "\"preview.png\", \"height.png\", \"stats.json\", \"height.r16\", "
                               "\"height16.png\", \"height16.tif\", \"map.tmj\"]";
-constexpr int kFileCount = 16;
+constexpr int kFileCount = 22;
 
 std::string runCommandLine(int size, int seed, const std::string& files = kAllFiles) {
     return test::shellQuote(test::cliPath()) + " -q --out-dir out --width " +

@@ -81,7 +81,9 @@ TEST(HydrologyStageCliTest, PiecesReadingTheStageFileWriteTheBytesOfPiecesComput
                                                     " --hydrology-stage stage.tgh");
             ASSERT_EQ(read.exitCode, 0) << read.err;
             const auto expected = outputsOf(dir / "computed");
-            ASSERT_EQ(expected.size(), 12u);  // the eleven asked for and classes.tif.aux.xml
+            // The eleven asked for, classes.tif.aux.xml, water.tif.aux.xml and water.qml, and
+            // a world file and a GDAL sidecar for each of the two PNGs.
+            ASSERT_EQ(expected.size(), 18u);
             EXPECT_EQ(outputsOf(dir / "read"), expected) << piece << settings;
             // The pieces did read the file: they did not time the stage's steps, and the file
             // holds no times (null), where a piece computing the stage times them.
