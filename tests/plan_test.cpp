@@ -37,6 +37,9 @@ OutputFile ownerOf(const std::string& name) {
     if (name.starts_with("map_") || name == "map.world" || name.starts_with("terrain.") ||
         name.starts_with("blocked."))
         return OutputFile::TiledMap;
+    // A PNG's georeferencing: its world file (NAME.pgw) and GDAL sidecar (NAME.png.aux.xml).
+    if (name.ends_with(".pgw")) return ownerOf(name.substr(0, name.size() - 4) + ".png");
+    if (name.ends_with(".png.aux.xml")) return ownerOf(name.substr(0, name.size() - 8));
     for (std::size_t i = 0; i < kOutputFileNames.size(); ++i)
         if (name == kOutputFileNames[i]) return static_cast<OutputFile>(i);
     ADD_FAILURE() << "a file no output writes: " << name;
