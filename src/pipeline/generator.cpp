@@ -205,7 +205,12 @@ Terrain makeTerrain(const World& config) {
         config.terrain,
         config.terrain.usesCoverage() ? sampleForCoverage(config) : CoverageSample{}, !hydrology);
     if (!hydrology) return terrain;
-    std::vector<TerrainClass> classes = terrain.classes();
+    return Terrain(withWaterClasses(config, terrain.classes()));
+}
+
+std::vector<TerrainClass> withWaterClasses(const World& config,
+                                           std::vector<TerrainClass> classes) {
+    if (!config.hydrology.enabled) return classes;
     const auto has = [&](std::string_view name) {
         return std::any_of(classes.begin(), classes.end(),
                            [&](const TerrainClass& c) { return c.name == name; });
@@ -221,7 +226,7 @@ Terrain makeTerrain(const World& config) {
         classes.push_back({.name = std::string(kRiverClassName),
                            .colour = config.hydrology.riverColour,
                            .walkable = config.hydrology.riverWalkable});
-    return Terrain(std::move(classes));
+    return classes;
 }
 
 GenerationTimes generateMap(const World& config, const Terrain* terrain,
