@@ -1,6 +1,7 @@
 #include "io/height_range.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 namespace terragrid {
@@ -9,9 +10,17 @@ bool heightRangeNeedsStage(const World& world) noexcept {
     return world.hydrology.enabled && world.hydrology.erosion.enabled;
 }
 
+double HeightRange::magnitudeMeters() const noexcept {
+    return std::max(std::abs(minMeters), std::abs(maxMeters));
+}
+
+HeightRange noiseHeightRange(const World& world) noexcept {
+    return {world.elevation.minMeters, world.elevation.maxMeters, false};
+}
+
 HeightRange mapHeightRange(const World& world, const HydrologyStage* stage) {
     const double low = world.elevation.minMeters, high = world.elevation.maxMeters;
-    if (!heightRangeNeedsStage(world)) return {low, high, false};
+    if (!heightRangeNeedsStage(world)) return noiseHeightRange(world);
     if (stage == nullptr || stage->erodedHeight.empty() ||
         stage->erodedHeight.size() != stage->erosionDelta.size())
         throw std::invalid_argument(

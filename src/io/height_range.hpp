@@ -16,6 +16,10 @@ struct HeightRange {
     double maxMeters = 1;  ///< > minMeters
     /// The eroded heights' range from the hydrology stage, not elevation.min..max.
     bool eroded = false;
+
+    /// The greatest absolute height: the bound the pictures round heights with
+    /// (HeightQuantum), the batch preview's and the explorer's tiles alike.
+    double magnitudeMeters() const noexcept;
 };
 
 /// The range of `world`'s heights. Without erosion, elevation.min..max: the noise is normalised
@@ -28,6 +32,11 @@ struct HeightRange {
 /// changes at the sample points around it, hydrologyCells). A range of a single height is
 /// widened to one metre above it. Pure, thread-safe.
 HeightRange mapHeightRange(const World& world, const HydrologyStage* stage);
+
+/// The range of `world`'s heights before erosion, elevation.min..max: the whole range of a
+/// map without erosion, and of an eroded map's noise heights (what the explorer shows until
+/// its hydrology stage is done). Pure.
+HeightRange noiseHeightRange(const World& world) noexcept;
 
 /// Whether mapHeightRange needs the hydrology stage for `world` (erosion is on).
 bool heightRangeNeedsStage(const World& world) noexcept;

@@ -37,24 +37,28 @@ std::string_view nameOf(HydrologyStatus::State state) noexcept {
     return "none";
 }
 
-MapWater::MapWater(std::unique_ptr<HydrologyStage> computed, const World& config,
+MapWater::MapWater(std::unique_ptr<HydrologyStage> computed, const Config& config,
                    const Terrain& terrain, int pyramidLevels,
                    const std::function<bool()>& stopRequested)
     : stage(std::move(computed)),
       fields(config, &terrain, stage.get()),
       rivers(*stage, fields, pyramidLevels, stopRequested),
-      maxOrder(highestOrder(*stage)) {}
+      maxOrder(highestOrder(*stage)),
+      heightPainter(config, nullptr, heightRamp(config, &terrain, stage.get())),
+      // The bound preview.png rounds with (PreviewSink), at one cell per pixel.
+      quantum(mapHeightRange(config, stage.get()).magnitudeMeters(), 1) {}
 
 ExploredMap::ExploredMap(LoadedConfig config)
     : m_config(std::move(config)),
       m_terrain(terrainOf(m_config)),
       m_pyramid(m_config.map.width, m_config.map.height),
       m_preview(m_config, &m_terrain, HeightRamp{}),
-      m_height(m_config, nullptr, heightRamp(m_config, &m_terrain)),
+      // Until the stage is done the tiles show the noise heights, uneroded: over their range
+      // (an eroded map's range needs the stage; MapWater has it).
+      m_height(m_config, nullptr,
+               heightRamp(m_config, &m_terrain, noiseHeightRange(m_config))),
       // The bound preview.png rounds with (PreviewSink), at one cell per pixel.
-      m_quantum(std::max(std::abs(m_config.elevation.minMeters),
-                         std::abs(m_config.elevation.maxMeters)),
-                1),
+      m_quantum(noiseHeightRange(m_config).magnitudeMeters(), 1),
       m_cellMeters(cellMetres(m_config.map, m_config.output.crs).square()),
       m_dry(m_config, &m_terrain) {}
 

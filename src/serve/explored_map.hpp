@@ -23,13 +23,17 @@ namespace terragrid::serve {
 
 /// The hydrology stage of a map and what tiles read of it.
 struct MapWater {
-    MapWater(std::unique_ptr<HydrologyStage> stage, const World& config, const Terrain& terrain,
+    MapWater(std::unique_ptr<HydrologyStage> stage, const Config& config, const Terrain& terrain,
              int pyramidLevels, const std::function<bool()>& stopRequested);
 
     std::unique_ptr<const HydrologyStage> stage;
     MapFields fields;        ///< the map's fields with this stage
     RiverPyramid rivers;     ///< river orders at every zoom below the highest
     std::uint8_t maxOrder;   ///< the stage's highest Strahler order (margins of river disks)
+    /// height.png's colours and the heights' rounding with this stage: with erosion the
+    /// eroded heights' range (mapHeightRange), as the batch run colours and rounds them.
+    PreviewPainter heightPainter;
+    HeightQuantum quantum;
 };
 
 /// Where the background hydrology stage of a map stands.
@@ -55,8 +59,12 @@ public:
     const Terrain& terrain() const noexcept { return m_terrain; }
     const TilePyramid& pyramid() const noexcept { return m_pyramid; }
     const PreviewPainter& previewPainter() const noexcept { return m_preview; }
+    /// height.png's colours and the heights' rounding without the stage: over the noise
+    /// heights' range (noiseHeightRange). With hydrology, the water's own (MapWater) once the
+    /// stage is done: with erosion the heights' range is the eroded one.
     const PreviewPainter& heightPainter() const noexcept { return m_height; }
-    /// Cells as the batch pictures at one pixel per cell round their elevations.
+    /// Cells as the batch pictures at one pixel per cell round their elevations (without the
+    /// stage; see heightPainter).
     const HeightQuantum& quantum() const noexcept { return m_quantum; }
     /// Ground metres of one cell (hill shading).
     double cellMeters() const noexcept { return m_cellMeters; }

@@ -418,7 +418,8 @@ RouteResult Explorer::stats() {
 HttpResponse Explorer::info() const {
     const std::shared_ptr<ExploredMap> map = current();
     const Config& config = map->config();
-    const bool wet = map->water() != nullptr;
+    const std::shared_ptr<const MapWater> water = map->water();
+    const bool wet = water != nullptr;
     Json layers = Json::array();
     for (std::size_t i = 0; i < kTileLayerNames.size(); ++i) {
         const auto layer = static_cast<TileLayer>(i);
@@ -446,8 +447,9 @@ HttpResponse Explorer::info() const {
     j["elevation"] = {{"min_m", config.elevation.minMeters}, {"max_m", config.elevation.maxMeters}};
     j["layers"] = layers;
     j["classes"] = classes;
+    // height.png's ramp spans the eroded heights once the stage is done (MapWater).
     j["legend"] = {{"preview", legendJson(map->previewPainter())},
-                   {"height", legendJson(map->heightPainter())}};
+                   {"height", legendJson(water ? water->heightPainter : map->heightPainter())}};
     j["hydrology"] = hydrologyJson(*map);
     Json exporting{{"available", m_export.has_value()}};
     if (m_export) exporting["directory"] = m_export->directory();

@@ -112,7 +112,8 @@ void paintShaded(const ExploredMap& map, const MapWater* water, const TileFrame&
     generateCells(fields, gridOf(map.pyramid(), f, 1), cells);
     const std::int64_t gw = f.nx + 2, gh = f.ny + 2;
     std::vector<double> heights(static_cast<std::size_t>(gw * gh));
-    for (std::size_t i = 0; i < heights.size(); ++i) heights[i] = map.quantum()(surfaceOf(cells, i));
+    const HeightQuantum& quantum = water ? water->quantum : map.quantum();
+    for (std::size_t i = 0; i < heights.size(); ++i) heights[i] = quantum(surfaceOf(cells, i));
     const std::vector<double> shade =
         hillshade(heights, gw, gh, map.cellMeters() * static_cast<double>(f.step));
     const std::vector<std::uint8_t> rivers =
@@ -156,11 +157,13 @@ void paintFlat(const ExploredMap& map, const MapWater* water, const TileFrame& f
                     if (cells.walkable[k] == 0) put(rgba, x, y, {200, 30, 30}, 150);
                     break;
                 case TileLayer::Water: {
-                    if (cells.water[k] == static_cast<std::uint8_t>(Water::Lake)) {
-                        // height.png's lake colours: deeper, darker.
+                    if (water && cells.water[k] == static_cast<std::uint8_t>(Water::Lake)) {
+                        // height.png's lake colours: deeper, darker (over the range
+                        // height.png's ramp spans: with erosion, the eroded heights').
                         const double surface = surfaceOf(cells, k);
-                        const HeightRamp ramp{.minMeters = config.elevation.minMeters,
-                                              .maxMeters = config.elevation.maxMeters,
+                        const HeightRamp& height = water->heightPainter.ramp();
+                        const HeightRamp ramp{.minMeters = height.minMeters,
+                                              .maxMeters = height.maxMeters,
                                               .hasWater = true,
                                               .waterMeters = surface};
                         put(rgba, x, y,
@@ -217,7 +220,8 @@ std::vector<std::uint8_t> renderTileRgba(const ExploredMap& map, const MapWater*
                 paintShaded(map, water, frame, map.previewPainter(), rgba);
                 break;
             case TileLayer::Height:
-                paintShaded(map, water, frame, map.heightPainter(), rgba);
+                paintShaded(map, water, frame,
+                            water ? water->heightPainter : map.heightPainter(), rgba);
                 break;
             default:
                 paintFlat(map, water, frame, address.layer, rgba);

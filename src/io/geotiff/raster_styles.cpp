@@ -49,7 +49,10 @@ bool heightRampNeedsTerrain(const Config& config) {
 
 HeightRamp heightRamp(const Config& config, const Terrain* terrain,
                       const HydrologyStage* hydrology) {
-    const HeightRange range = mapHeightRange(config, hydrology);
+    return heightRamp(config, terrain, mapHeightRange(config, hydrology));
+}
+
+HeightRamp heightRamp(const Config& config, const Terrain* terrain, const HeightRange& range) {
     HeightRamp ramp;
     ramp.minMeters = range.minMeters;
     ramp.maxMeters = range.maxMeters;

@@ -27,6 +27,10 @@ namespace terragrid {
 HeightRamp heightRamp(const Config& config, const Terrain* terrain,
                       const HydrologyStage* hydrology = nullptr);
 
+/// The same ramp over a given height range (`range`): noiseHeightRange for the heights of an
+/// eroded map before its stage is done (the explorer's first pictures). Pure.
+HeightRamp heightRamp(const Config& config, const Terrain* terrain, const HeightRange& range);
+
 /// Whether heightRamp needs the run's resolved Terrain: the lake threshold is a coverage
 /// target of the default classes, without hydrology.
 bool heightRampNeedsTerrain(const Config& config);

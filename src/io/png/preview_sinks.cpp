@@ -40,7 +40,7 @@ public:
           m_painter(config, terrain, ramp),
           m_legend(config.output.previewLegend),
           m_downsampler(config.map.width, config.map.height, config.output.previewMaxSize,
-                        std::max(std::abs(range.minMeters), std::abs(range.maxMeters)),
+                        range.magnitudeMeters(),
                         terrain != nullptr),
           m_pixelSizeMeters(pixelSizeMeters(config, m_downsampler.geometry())),
           m_writer(outputPath(config, terrain ? OutputFile::PreviewPng : OutputFile::HeightPng)),
