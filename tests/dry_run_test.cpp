@@ -76,6 +76,9 @@ TEST(DryRunTest, JsonDescribesTheWindowAndEveryOutput) {
     EXPECT_EQ(plan["outputs"].size(), kOutputFileNames.size());
     std::uint64_t sum = 0;
     for (const auto& output : plan["outputs"]) sum += output["bytes"].get<std::uint64_t>();
+    // And manifest.json (output.manifest, on by default), the run's last file.
+    ASSERT_TRUE(plan["manifest"].is_object()) << plan.dump(2);
+    sum += plan["manifest"]["bytes"].get<std::uint64_t>();
     EXPECT_EQ(plan["disk"]["bytes"], sum);
     EXPECT_TRUE(plan["fits"].get<bool>());
     EXPECT_THAT(test::listDir(dir.path()), IsEmpty());

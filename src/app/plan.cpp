@@ -8,8 +8,11 @@
 #include <numeric>
 
 #include "app/process_limits.hpp"
+#include "app/run_manifest.hpp"
+#include "io/sinks.hpp"
 #include "io/size_bounds.hpp"
 #include "terragrid/io/hydrology_stage_file.hpp"
+#include "terragrid/io/manifest.hpp"
 #include "terragrid/io/output_drivers.hpp"
 #include "terragrid/model/terrain.hpp"
 #include "terragrid/model/tiling.hpp"
@@ -113,7 +116,7 @@ int startedThreads(const Config& generated, int threads) {
 }  // namespace
 
 std::uint64_t RunPlan::diskBytes() const noexcept {
-    return std::accumulate(outputs.begin(), outputs.end(), Bytes(0),
+    return std::accumulate(outputs.begin(), outputs.end(), Bytes(manifestBytes),
                            [](Bytes sum, const PlannedOutput& o) { return sum + o.bytes; });
 }
 
@@ -142,6 +145,12 @@ RunPlan planRun(const Config& config, const MapWindow& window, int threads, bool
     plan.directory = config.output.directory;
     for (OutputFile file : generated.output.files)
         plan.outputs.push_back(driverFor(file).diskBound(generated));
+    if (generated.output.manifest) {
+        std::int64_t files = 0;
+        for (const PlannedOutput& o : plan.outputs) files += o.files;
+        plan.manifestPath = pathInOutput(generated, std::string(kManifestName));
+        plan.manifestBytes = manifestJsonBound(runManifest(config, &window), files);
+    }
     plan.memory = memoryOf(config, generated, threads, stageFromFile);
     plan.threadStackBytes = threadStackBytes(startedThreads(generated, threads));
     return plan;

@@ -68,12 +68,15 @@ std::vector<std::string> outputNameProblems(const RunPlan& plan) {
     // The lock file's name holding what the run must not use (dir_lock.hpp), told before the
     // work rather than after it.
     if (auto problem = lockEntryProblem(plan.directory)) problems.push_back(std::move(*problem));
+    std::vector<std::string> names;
     for (const PlannedOutput& output : plan.outputs)
-        for (const std::string& name : namesOf(output))
-            if (isDirectoryEntry(name))
-                problems.push_back("output '" + name +
-                                   "' cannot be replaced: a directory is in the way (remove "
-                                   "it, or give another output.directory)");
+        for (std::string& name : namesOf(output)) names.push_back(std::move(name));
+    if (!plan.manifestPath.empty()) names.push_back(plan.manifestPath);
+    for (const std::string& name : names)
+        if (isDirectoryEntry(name))
+            problems.push_back("output '" + name +
+                               "' cannot be replaced: a directory is in the way (remove it, "
+                               "or give another output.directory)");
     return problems;
 }
 

@@ -69,7 +69,11 @@ std::string planText(const RunPlan& plan, const Resources& resources) {
                 "through every hydrology cell, lakes around them), usually much smaller\n";
     std::size_t pathWidth = 0;
     for (const PlannedOutput& o : plan.outputs) pathWidth = std::max(pathWidth, o.path.size());
+    pathWidth = std::max(pathWidth, plan.manifestPath.size());
     for (const PlannedOutput& o : plan.outputs) text += outputLine(o, pathWidth);
+    if (!plan.manifestPath.empty())
+        text += "  " + plan.manifestPath + std::string(pathWidth - plan.manifestPath.size() + 2, ' ') +
+                "up to " + formatBytes(plan.manifestBytes) + "\n";
     text += "disk:    up to " + formatBytes(plan.diskBytes()) + "; " +
             unknownOr(resources.freeDiskBytes, "free") +
             (resources.diskPath.empty() ? "" : " in '" + resources.diskPath + "'") + "\n";
@@ -102,6 +106,9 @@ std::string planJson(const RunPlan& plan, const Resources& resources) {
     j["threads"] = plan.threads;
     j["directory"] = plan.directory;
     j["outputs"] = outputs;
+    j["manifest"] = plan.manifestPath.empty()
+                        ? Json(nullptr)
+                        : Json{{"path", plan.manifestPath}, {"bytes", plan.manifestBytes}};
     j["disk"] = {{"bytes", plan.diskBytes()},
                  {"free_bytes", optionalBytes(resources.freeDiskBytes)},
                  {"checked_path", resources.diskPath}};

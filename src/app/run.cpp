@@ -10,6 +10,7 @@
 #include "io/transaction/atomic_file.hpp"
 #include "io/transaction/output_transaction.hpp"
 #include "io/sinks.hpp"
+#include "app/run_manifest.hpp"
 #include "pipeline/stopwatch.hpp"
 #include "terragrid/app/process_start.hpp"
 #include "terragrid/config/terrain_messages.hpp"
@@ -214,22 +215,6 @@ Json statsJson(const RunFacts& f) {
     return j;
 }
 
-/// What a run records in its manifest besides the files: what made them, and which part of
-/// the configured map they hold.
-Manifest runManifest(const Config& config, const MapWindow* window) {
-    Manifest m;
-    m.terragridVersion = kVersion;
-    m.configHash = config.hash;
-    m.noiseVersion = versionNumber(config.noiseVersion);
-    m.hydrologyVersion = config.hydrology.enabled ? kHydrologyAlgorithmVersion : 0;
-    m.mapWidth = config.map.width;
-    m.mapHeight = config.map.height;
-    m.window = window ? window->cells : wholeMap(config.map);
-    if (window) m.shard = window->shard;
-    m.configJson = config.hashedJson;
-    return m;
-}
-
 /// Generates `generated` (config itself, or the window of it) into every output; terrain
 /// thresholds come from the whole configured map.
 RunReport runPiece(const Config& config, const MapWindow* window, const Config& generated,
@@ -310,9 +295,12 @@ RunReport runPiece(const Config& config, const MapWindow* window, const Config& 
         tell(statsFile->targetPath(), {statsFile->targetPath()});
     }
     // Last: it hashes every staged file, the bytes the commit puts in place. Not one of
-    // output.files, so not in the report's list of them.
-    if (generated.output.manifest)
+    // output.files, so not in report.files.
+    if (generated.output.manifest) {
         stageManifest(runManifest(config, window), transaction, generated.output.directory);
+        // The summary names every file the run writes, this one too.
+        report.outputFiles.push_back({pathInOutput(generated, std::string(kManifestName))});
+    }
     transaction.commit();  // all of them in place, or none
     report.tiles = TileLayout(generated.map).tileCount();
     report.elevationMin = stats.elevationMin();

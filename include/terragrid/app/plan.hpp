@@ -46,6 +46,10 @@ struct RunPlan {
     int threads = 1;
     std::string directory;       ///< output.directory
     std::vector<PlannedOutput> outputs;  ///< output.files order
+    /// manifest.json (output.manifest: the commit's last file, listing every other one): its
+    /// path and the most bytes it can take; empty and 0 when the run writes none.
+    std::string manifestPath;
+    std::uint64_t manifestBytes = 0;
     std::vector<MemoryPart> memory;
     /// Address space the threads the run starts reserve for their stacks (TBB's workers, the
     /// signal watcher, OpenEXR's pool): counted against a process limit (ulimit -v, -d), not
@@ -53,7 +57,7 @@ struct RunPlan {
     std::uint64_t threadStackBytes = 0;
 
     bool isWindow() const noexcept { return window != CellWindow{0, 0, mapWidth, mapHeight}; }
-    /// The upper bound on disk: every output at its bound.
+    /// The upper bound on disk: every output at its bound, and manifest.json at its.
     std::uint64_t diskBytes() const noexcept;
     /// What the run writes for certain: the uncompressed outputs (their bounds are their
     /// sizes up to headers); compressed outputs may shrink to almost nothing.

@@ -79,6 +79,11 @@ struct Manifest {
 /// manifest.json's text for `manifest`. Pure.
 std::string manifestJson(const Manifest& manifest);
 
+/// The most bytes manifestJson(header) can take once `files` files are listed in it: each with
+/// the longest name a directory entry can have (NAME_MAX) and the largest size. What the run
+/// plan reserves on disk for manifest.json. Pure.
+std::uint64_t manifestJsonBound(Manifest header, std::int64_t files);
+
 /// Reads `<directory>/manifest.json`. Throws ManifestError naming it when it is missing,
 /// unreadable, not JSON or not a manifest of kManifestFormatVersion.
 Manifest readManifest(const std::string& directory);

@@ -3,6 +3,8 @@
 #include "io/manifest/sha256.hpp"
 
 #include <algorithm>
+#include <climits>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -125,6 +127,13 @@ std::string manifestJson(const Manifest& m) {
     j["files"] = std::move(files);
     j["config"] = m.configJson.empty() ? Json(nullptr) : Json::parse(m.configJson);
     return j.dump(2) + "\n";
+}
+
+std::uint64_t manifestJsonBound(Manifest header, std::int64_t files) {
+    header.files.assign(static_cast<std::size_t>(std::max<std::int64_t>(files, 0)),
+                        ManifestFile{std::string(NAME_MAX, 'x'),
+                                     FileDigest{UINT64_MAX, std::string(64, 'f')}});
+    return manifestJson(header).size();
 }
 
 Manifest readManifest(const std::string& directory) {
