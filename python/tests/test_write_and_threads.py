@@ -41,14 +41,16 @@ def test_write_takes_files_and_a_window_as_the_cli_does(tmp):
     run_cli("--config", str(path), "--out-dir", str(tmp / "cli"), "--quiet", "--region", "10,20,100,50",
             "--set", 'output.files=["height.tif"]')
     terragrid.Map(path).write(tmp / "py", files=["height.tif"], window=(10, 20, 100, 50))
-    assert [p.name for p in (tmp / "py").iterdir()] == ["height.tif"]
-    assert (tmp / "py" / "height.tif").read_bytes() == (tmp / "cli" / "height.tif").read_bytes()
+    # And manifest.json (output.manifest), as the CLI writes it: the same bytes too.
+    assert sorted(p.name for p in (tmp / "py").iterdir()) == ["height.tif", "manifest.json"]
+    for name in ("height.tif", "manifest.json"):
+        assert (tmp / "py" / name).read_bytes() == (tmp / "cli" / name).read_bytes(), name
 
 
 def test_a_failing_progress_callback_stops_the_run_and_leaves_the_older_files(tmp):
     m = terragrid.Map(SMALL)
     m.write(tmp, files=["height.tif"])
-    before = (tmp / "height.tif").read_bytes()
+    before = {name: (tmp / name).read_bytes() for name in ("height.tif", "manifest.json")}
 
     def stop(done, total):
         if done == 3:
@@ -56,8 +58,8 @@ def test_a_failing_progress_callback_stops_the_run_and_leaves_the_older_files(tm
 
     with pytest.raises(KeyError, match="stop here"):
         terragrid.Map(SMALL, seed=10).write(tmp, files=["height.tif", "classes.tif"], progress=stop)
-    assert sorted(p.name for p in tmp.iterdir()) == ["height.tif"]
-    assert (tmp / "height.tif").read_bytes() == before
+    assert sorted(p.name for p in tmp.iterdir()) == ["height.tif", "manifest.json"]
+    assert {name: (tmp / name).read_bytes() for name in before} == before
 
 
 def test_a_run_that_cannot_fit_is_refused_before_anything_exists(tmp):

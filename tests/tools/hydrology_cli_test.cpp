@@ -49,8 +49,8 @@ TEST(HydrologyCliTest, WaterOutputsAreTheSameBytesForAnyTileSizeAndThreadCount) 
         const auto expected = files(reference, "--tile-size 256 --threads 2" + res);
         // The thirteen asked for, classes.tif.aux.xml, and the Tiled map's four tileset files;
         // water.tif.aux.xml and water.qml; a world file and a GDAL sidecar for each of the
-        // three PNGs.
-        ASSERT_EQ(expected.size(), 26u);
+        // three PNGs; and manifest.json (output.manifest).
+        ASSERT_EQ(expected.size(), 27u);
         for (const int tileSize : {64, 256, 1000}) {
             for (const int threads : {1, 2, 8}) {
                 test::TempDir dir;

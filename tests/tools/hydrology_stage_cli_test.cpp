@@ -82,8 +82,8 @@ TEST(HydrologyStageCliTest, PiecesReadingTheStageFileWriteTheBytesOfPiecesComput
             ASSERT_EQ(read.exitCode, 0) << read.err;
             const auto expected = outputsOf(dir / "computed");
             // The eleven asked for, classes.tif.aux.xml, water.tif.aux.xml and water.qml, and
-            // a world file and a GDAL sidecar for each of the two PNGs.
-            ASSERT_EQ(expected.size(), 18u);
+            // a world file and a GDAL sidecar for each of the two PNGs, and manifest.json.
+            ASSERT_EQ(expected.size(), 19u);
             EXPECT_EQ(outputsOf(dir / "read"), expected) << piece << settings;
             // The pieces did read the file: they did not time the stage's steps, and the file
             // holds no times (null), where a piece computing the stage times them.

@@ -257,7 +257,9 @@ TEST_F(MosaicCliTest, TheManifestIsTheSameBytesForAnyTileSizeThreadsAndDirectory
 
 TEST_F(MosaicCliTest, VerifyAcceptsAnIntactDirectoryAndNamesEveryFileThatDiffers) {
     ok(map("--out-dir out"));
-    EXPECT_THAT(ok(cli() + " verify out").out, HasSubstr("8 files"));
+    // The default outputs: height.tif, classes.tif with its .aux.xml, walkable.tif, the QGIS
+    // styles, preview.png with its world file and GDAL sidecar, stats.json.
+    EXPECT_THAT(ok(cli() + " verify out").out, HasSubstr("10 files"));
     tamper("out/classes.tif");
     fs::remove(m_dir / "out/height16.tif");
     auto r = sh(cli() + " verify out");
