@@ -1,4 +1,5 @@
 #pragma once
+// Detail header: internal to terragrid, may change in any commit (docs/cpp-api.md).
 // `terragrid mosaic PIECE_DIR... --out-dir DIR`: the pieces of one map (runs with --shard or
 // --region, each in its own directory with its manifest.json) made into the map again.
 //

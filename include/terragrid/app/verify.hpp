@@ -1,4 +1,5 @@
 #pragma once
+// Detail header: internal to terragrid, may change in any commit (docs/cpp-api.md).
 // `terragrid verify DIR`: checks an output directory against its manifest.json (every file the
 // run wrote, with its size and SHA-256), so a copy, an archive or a shared disk can be trusted
 // again later, and a damaged or changed file is named.

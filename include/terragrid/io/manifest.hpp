@@ -1,4 +1,5 @@
 #pragma once
+// Detail header: internal to terragrid, may change in any commit (docs/cpp-api.md).
 // manifest.json: what one run (or one mosaic) put into its output directory, so the directory
 // can be checked later (`terragrid verify`) and pieces of a map can be checked to belong
 // together before they are mosaicked (`terragrid mosaic`). It lists every file of the run with

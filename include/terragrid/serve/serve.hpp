@@ -1,4 +1,5 @@
 #pragma once
+// Detail header: internal to terragrid, may change in any commit (docs/cpp-api.md).
 // `terragrid serve`: the map explorer, an HTTP server for one browser page and its API, on top
 // of the same pipeline as a run (design.md, "Serving tiles"). The CLI parses the options and
 // calls serveExplorer; everything else lives in src/serve.
