@@ -394,11 +394,16 @@ TEST_P(ConcurrentRunsTest, SecondRunFailsAtOnceNamingTheFirstAndTheSetStaysWhole
                           "another --out-dir\n");
 
     EXPECT_EQ(first.wait().shellCode(), 0) << first.err();
-    // The first run's set, whole: its two files replaced, the older others untouched.
+    // The first run's set, whole: its two files and its manifest (listing those two)
+    // replaced, the older others untouched.
     EXPECT_EQ(seedOf(out()), std::to_string(firstSeed));
     EXPECT_EQ(test::listDir(out()).size(), std::size_t(fileCount()));
+    const auto manifest = nlohmann::json::parse(test::readFile(out() / "manifest.json"));
+    std::vector<std::string> listed;
+    for (const auto& file : manifest.at("files")) listed.push_back(file.at("name"));
+    EXPECT_EQ(listed, (std::vector<std::string>{"height.tif", "stats.json"}));
     for (const auto& [name, bytes] : m_older) {
-        if (name != "height.tif" && name != "stats.json") {
+        if (name != "height.tif" && name != "stats.json" && name != "manifest.json") {
             EXPECT_TRUE(test::readFile(out() / name) == bytes) << name;
         }
     }

@@ -81,10 +81,12 @@ TEST(RunTest, DefaultRunWritesTheMapItsPictureAndStatsButNoEngineExports) {
                                      "preview.png",
                                      "preview.png.aux.xml", "stats.json", "walkable.tif"));
     EXPECT_EQ(report.files.size(), 7u);
-    // Every file, each under its output.
+    // Every file, each under its output, and manifest.json last, alone: all the directory holds.
     std::size_t files = 0;
     for (const auto& output : report.outputFiles) files += output.size();
-    EXPECT_EQ(files, 10u);
+    EXPECT_EQ(files, test::listDir(dir / "out").size());
+    EXPECT_EQ(report.outputFiles.back(),
+              std::vector<std::string>{(dir / "out" / "manifest.json").string()});
 }
 
 TEST(RunTest, DefaultMapHasEveryClassAndStatsEqualTheCountsInClassesTif) {

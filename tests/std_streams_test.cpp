@@ -33,6 +33,7 @@ void expectIntactOutputs(const test::TempDir& dir) {
     EXPECT_EQ(test::listDir(dir / "out"),
               (std::vector<std::string>{"height.r16", "height.r16.json", "height.tif",
                                         "height16.pgw", "height16.png", "height16.png.aux.xml",
+                                        "manifest.json",
                                         "stats.json"}));
     EXPECT_TRUE(test::readFile(dir / "out/height16.png").starts_with("\x89PNG\r\n\x1a\n"));
     EXPECT_EQ(test::readFile(dir / "out/height.r16").size(), 256u * 256u * 2u);
