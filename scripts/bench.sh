@@ -15,7 +15,11 @@
 #      on 1 and 2 threads, against GRASS r.watershed and SAGA's Fill Sinks (Wang & Liu) on the
 #      same file (Debian grass-core and saga: installed here, for the bench only, not by deps.sh);
 #   4. erosion: ms per step of the landscape-evolution model at 1024^2 and 2048^2 (wall and CPU)
-#      and the slope-area theta of the raw and eroded noise (Flint's law: 0.35..0.65).
+#      and the slope-area theta of the raw and eroded noise (Flint's law: 0.35..0.65);
+#   5. the explorer (terragrid serve): one preview tile on one thread at the highest zoom and at
+#      zoom 0 of a 16384^2 default map, a 1920 x 1080 view from a cold cache on 2 threads, and
+#      64 clients fetching distinct tiles for 30 s (latency, errors, the server's peak memory,
+#      cache hits) through the real server.
 # Then prints the summary with every target as PASS or MISS, and part 2 as a markdown table
 # naming the machine and its load (the README's benchmark table is pasted from it).
 # Takes a few minutes. Benchmarks are never part of the test suite.
@@ -31,6 +35,7 @@
 #   TERRAGRID_FASTNOISE2_DIR   a local FastNoise2 checkout (and TERRAGRID_FASTSIMD_DIR its
 #                              FastSIMD, default FastSIMD beside it), built with clang-16 -O3
 #                              beside the bench; never vendored or downloaded. Unset: n/a.
+#   TERRAGRID_BENCH_SERVE=0    skip part 5; TERRAGRID_BENCH_SERVE_SECONDS its load test (default 30)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build="${TERRAGRID_BENCH_BUILD_DIR:-$root/build-bench}"
@@ -47,7 +52,8 @@ cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DTERRAGRID_BENCH=ON \
   -DTERRAGRID_FASTNOISE2_DIR="$fastnoise2" ${TERRAGRID_FASTSIMD_DIR:+-DTERRAGRID_FASTSIMD_DIR="$TERRAGRID_FASTSIMD_DIR"} >/dev/null
 log="$build/build.log"
 if ! cmake --build "$build" --parallel "$(nproc)" \
-     --target terragrid_noise_bench terragrid_cli_bench terragrid_hydro_bench terragrid_erosion_bench >"$log" 2>&1; then
+     --target terragrid_noise_bench terragrid_cli_bench terragrid_hydro_bench terragrid_erosion_bench \
+     terragrid_serve_bench >"$log" 2>&1; then
   cat "$log" >&2
   echo "bench: build failed (log: $log)" >&2
   exit 1
@@ -115,6 +121,13 @@ if [ "${TERRAGRID_BENCH_EROSION:-1}" != 0 ]; then
   echo "== 4. erosion =="
   "$build/tests/bench/terragrid_erosion_bench" --size=1024,2048 --mode=relief \
     --steps="${TERRAGRID_BENCH_EROSION_STEPS:-100}" --summary-file="$summary"
+fi
+
+if [ "${TERRAGRID_BENCH_SERVE:-1}" != 0 ]; then
+  echo
+  echo "== 5. the explorer (terragrid serve) =="
+  "$build/tests/bench/terragrid_serve_bench" --seconds="${TERRAGRID_BENCH_SERVE_SECONDS:-30}" \
+    --summary-file="$summary"
 fi
 
 echo

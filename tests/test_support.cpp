@@ -299,8 +299,10 @@ std::string firstFileOf(std::string_view entry) {
     return std::string(entry);
 }
 
-PngImage readPng(const fs::path& path) {
-    const std::string bytes = readFile(path);
+PngImage readPng(const fs::path& path) { return decodePng(readFile(path), path.string()); }
+
+PngImage decodePng(const std::string& bytes, const std::string& name) {
+    const fs::path path = name;  // for the messages
     const auto u32 = [&](std::size_t at) {
         const auto b = [&](std::size_t i) { return std::uint32_t(std::uint8_t(bytes.at(at + i))); };
         return b(0) << 24 | b(1) << 16 | b(2) << 8 | b(3);

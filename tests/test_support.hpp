@@ -212,6 +212,8 @@ struct PngImage {
 /// Decodes `path` with libpng as 8-bit RGB. Throws std::runtime_error when it is not a PNG
 /// libpng can read.
 PngImage readPng(const std::filesystem::path& path);
+/// The same for a PNG's bytes in memory; `name` names them in messages.
+PngImage decodePng(const std::string& bytes, const std::string& name);
 
 /// A 16-bit greyscale PNG as read back with libpng's own (non-simplified) reader, which hands
 /// the samples over as stored, with no gamma or colour handling.

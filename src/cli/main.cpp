@@ -4,7 +4,8 @@
 // checked against free disk and memory; --dry-run prints it instead of running. Three commands
 // do less: `validate` only loads and checks a config, `schema` prints the config's JSON Schema,
 // `hydrology-stage` writes the whole-map hydrology stage to a file that runs read
-// (--hydrology-stage) instead of computing it, the first step of a job array of shards.
+// (--hydrology-stage) instead of computing it, the first step of a job array of shards; one
+// does more: `serve` runs the map explorer (src/serve) until a signal stops it.
 // Exit codes: 0 success, 1 runtime or output failure, 2 usage or config error or a run that
 // cannot fit, 128 + N stopped by signal N (stop_signals.hpp).
 
@@ -31,8 +32,10 @@
 #include "terragrid/app/stop_signals.hpp"
 #include "terragrid/io/foreign_entry_error.hpp"
 #include "terragrid/io/hydrology_stage_file.hpp"
+#include "terragrid/serve/serve.hpp"
 #include "terragrid/version.hpp"
 #include "terragrid/model/window.hpp"
+#include "cli/serve_command.hpp"
 #include "cli/std_streams.hpp"
 
 namespace po = boost::program_options;
@@ -56,7 +59,7 @@ struct UsageError : std::runtime_error {
 };
 
 /// What the command line asks for: generate a map (no command), or one of the commands.
-enum class Command { Run, Validate, Schema, HydrologyStage };
+enum class Command { Run, Validate, Schema, HydrologyStage, Serve };
 
 struct CommandInfo {
     Command command;
@@ -64,7 +67,8 @@ struct CommandInfo {
 };
 constexpr CommandInfo kCommands[] = {{Command::Validate, "validate"},
                                      {Command::Schema, "schema"},
-                                     {Command::HydrologyStage, "hydrology-stage"}};
+                                     {Command::HydrologyStage, "hydrology-stage"},
+                                     {Command::Serve, "serve"}};
 
 /// --progress: auto draws a bar when stderr is a terminal and the run is not --quiet.
 enum class ProgressMode { Auto, Bar, Json, None };
@@ -95,6 +99,8 @@ struct CliOptions {
     std::optional<std::string> stageFile;
     /// hydrology-stage's --out: the stage file it writes.
     std::optional<std::string> stageOut;
+    /// serve's options.
+    std::optional<ServeOptions> serve;
     /// Bad values of the flags above, reported together with the config's problems.
     std::vector<std::string> flagProblems;
 };
@@ -104,12 +110,13 @@ void addHelpOption(po::options_description& d) {
 }
 
 /// The options that choose and change the config; a run and `validate` take them.
-void addConfigOptions(po::options_description& d) {
+void addConfigOptions(po::options_description& d,
+                      const char* outDirHelp = "output directory (output.directory), created if "
+                                               "missing") {
     d.add_options()
         ("config,c", po::value<std::string>()->value_name("FILE"),
          "JSON config (comments allowed), merged over the built-in default")
-        ("out-dir,o", po::value<std::string>()->value_name("DIR"),
-         "output directory (output.directory), created if missing")
+        ("out-dir,o", po::value<std::string>()->value_name("DIR"), outDirHelp)
         ("seed", po::value<std::string>()->value_name("N"), "map seed (seed)")
         ("width", po::value<std::string>()->value_name("N"), "map width in cells (map.width)")
         ("height", po::value<std::string>()->value_name("N"), "map height in cells (map.height)")
@@ -166,6 +173,14 @@ po::options_description describeOptions(Command command) {
             addQuietOption(d, "print nothing when the config is valid (not even notes)");
             break;
         case Command::Schema:
+            break;
+        case Command::Serve:
+            addConfigOptions(d, "the export directory: the page's Export button writes the "
+                                "current config's files into it (created if missing); without "
+                                "it, export is off");
+            addThreadsOption(d);
+            cli::addServeOptions(d);
+            addQuietOption(d, "print nothing but the URL (not even notes)");
             break;
         case Command::HydrologyStage:
             d.add_options()("out", po::value<std::string>()->value_name("FILE"),
@@ -234,7 +249,8 @@ void printHelp(Command command, const po::options_description& d) {
                       << usageLines("terragrid", d)
                       << "       terragrid validate [FILE] [OPTION...]\n"
                          "       terragrid schema\n"
-                         "       terragrid hydrology-stage --out FILE [OPTION...]\n\n"
+                         "       terragrid hydrology-stage --out FILE [OPTION...]\n"
+                         "       terragrid serve [OPTION...]\n\n"
                          "Commands:\n"
                          "  validate [FILE]   check a config (FILE, or the built-in default) "
                          "with the options\n"
@@ -245,6 +261,9 @@ void printHelp(Command command, const po::options_description& d) {
                          "  hydrology-stage   compute the whole-map hydrology stage once into "
                          "a file that\n"
                          "                    runs and shards read with --hydrology-stage\n"
+                         "  serve             explore the map in a browser, tile by tile, and "
+                         "tune its config\n"
+                         "                    live (docs/serve.md)\n"
                          "  (terragrid COMMAND --help describes each)\n\n"
                       << d
                       << "\nWith no options terragrid runs the built-in default config and "
@@ -267,6 +286,15 @@ void printHelp(Command command, const po::options_description& d) {
                       << "\nconfigs/schema.json is this output: terragrid schema > "
                          "configs/schema.json\n\n"
                       << d;
+            break;
+        case Command::Serve:
+            std::cout << ": explore a map in the browser and tune its config live.\n\n"
+                      << usageLines("terragrid serve", d) << cli::kServeHelp << "\n"
+                      << d << "\n"
+                      << kNotesHelp
+                      << "Exit codes: 2 usage or config error, or the address cannot be "
+                         "listened on; 128 + N\nstopped by signal N (130 SIGINT, 143 "
+                         "SIGTERM).\n";
             break;
         case Command::HydrologyStage:
             std::cout << ": compute the hydrology stage of a map once, for its shards.\n\n"
@@ -306,7 +334,8 @@ Command commandOf(int argc, char** argv) {
     for (const auto& [command, name] : kCommands)
         if (word == name) return command;
     throw UsageError("unknown command '" + std::string(word) +
-                     "' (commands: validate, schema, hydrology-stage; a config file goes after "
+                     "' (commands: validate, schema, hydrology-stage, serve; a config file goes "
+                     "after "
                      "--config)");
 }
 
@@ -416,6 +445,9 @@ std::optional<CliOptions> parseArgs(int argc, char** argv) {
             o.flagProblems.push_back("'--threads' must be at least 1 (got " +
                                      std::to_string(o.threads) + ")");
     }
+    if (command == Command::Serve)
+        o.serve = cli::serveOptionsFrom(
+            vm, o.threads > 0 ? o.threads : tbb::info::default_concurrency(), o.flagProblems);
     return o;
 }
 
@@ -582,6 +614,22 @@ std::string stageFileOf(const CliOptions& options, const Config& config) {
     return *options.stageFile;
 }
 
+/// `terragrid serve`: the explorer, until a signal stops the process.
+int runServe(const CliOptions& options, const LoadedConfig& config) {
+    const ServeOptions& serve = *options.serve;
+    const bool loopback = serve.host.starts_with("127.") || serve.host == "::1";
+    if (!loopback)
+        std::cerr << "terragrid: warning: serving on " << serve.host
+                  << ", reachable from other machines: anyone who can reach it can change "
+                     "the config and "
+                  << (serve.outDir ? "export into " + *serve.outDir : "read the map") << "\n";
+    serveExplorer(config, serve, [&](const std::string& url) {
+        std::cout << (options.quiet ? url : "terragrid: serving the explorer at " + url)
+                  << std::endl;
+    });
+    return kExitOk;
+}
+
 int run(const CliOptions& options) {
     if (options.command == Command::Schema) {
         std::cout << configSchemaJson();
@@ -600,6 +648,7 @@ int run(const CliOptions& options) {
     tbb::global_control parallelism(tbb::global_control::max_allowed_parallelism,
                                     static_cast<std::size_t>(threads));
     if (options.command == Command::HydrologyStage) return writeStage(options, config);
+    if (options.command == Command::Serve) return runServe(options, config);
     const std::optional<MapWindow> window = windowOf(options, config);
     const MapConfig generated = window ? windowConfig(config, window->cells).map : config.map;
     // The stage file's header before the plan, so a wrong file is told by --dry-run too.
@@ -633,6 +682,9 @@ int runCommandLine(int argc, char** argv) {
         return kExitUsage;
     } catch (const PlanError& e) {
         printShortfalls(e.shortfalls());
+        return kExitUsage;
+    } catch (const ServeError& e) {
+        std::cerr << "terragrid: error: " << e.what() << "\n";
         return kExitUsage;
     } catch (const HydrologyStageFileError& e) {
         std::cerr << "terragrid: error: '--hydrology-stage': " << e.what() << "\n";

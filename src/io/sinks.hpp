@@ -62,7 +62,7 @@ void checkPngSize(std::int64_t width, std::int64_t height, const std::string& pa
 template <typename T>
 class TileRasterSink final : public OutputSink {
 public:
-    TileRasterSink(std::string path, GeoTiffOptions options, std::vector<T> Tile::*field)
+    TileRasterSink(std::string path, GeoTiffOptions options, std::vector<T> CellValues::*field)
         : m_width(options.width),
           m_height(options.height),
           m_field(field),
@@ -91,7 +91,7 @@ public:
 private:
     std::int64_t m_width;
     std::int64_t m_height;
-    std::vector<T> Tile::*m_field;
+    std::vector<T> CellValues::*m_field;
     GeoTiffWriter m_writer;
 };
 

@@ -9,6 +9,8 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <functional>
+#include <string_view>
 #include <vector>
 
 #include "terragrid/hydro/depressions.hpp"
@@ -98,10 +100,19 @@ inline std::int64_t hydrologySamplePoint(std::int64_t index, std::int64_t factor
     return std::min(index * factor + factor / 2, cells - 1);
 }
 
+/// Told how far computeHydrology has come: the phase it is in ("sampling", "erosion",
+/// "filling", "lakes", "routing", "accumulation", "rivers") and the share of the whole stage
+/// done, 0..1 (a fixed weight per phase; erosion, when on, most of it, step by step). Called
+/// on the calling thread between phases and between erosion steps, never from a worker. It may
+/// throw to stop the stage (the explorer cancels the stage of a config that was replaced):
+/// the exception leaves computeHydrology, and nothing of the stage is kept.
+using StageProgressFn = std::function<void(std::string_view phase, double done)>;
+
 /// Runs the stage for the whole map of `world` (a window's cells are the whole map's: pass the
-/// configured World, not the window's). Deterministic: the same bits for any thread count.
-/// Precondition: world.hydrology.enabled, a plane map that does not wrap.
-HydrologyStage computeHydrology(const World& world);
+/// configured World, not the window's). Deterministic: the same bits for any thread count,
+/// with or without `progress`. Precondition: world.hydrology.enabled, a plane map that does
+/// not wrap.
+HydrologyStage computeHydrology(const World& world, const StageProgressFn& progress = {});
 
 /// The water of one map cell as the tiles see it.
 struct WaterCell {
@@ -123,5 +134,25 @@ struct WaterCell {
 /// Thread-safe.
 void hydrologyCells(const HydrologyStage& stage, const TileRect& rect, std::int64_t fullCol0,
                     std::int64_t fullRow0, const float* noiseMeters, WaterCell* out);
+
+/// The same for the cells of any CellGrid (row-major, grid.rows.size() x grid.cols.size()):
+/// every cell gets the bits hydrologyCells gives it in any rect. A grid that is not a rect
+/// looks up the river lines around each of its cells (the lines of the 5 x 5 hydrology cells
+/// around it), so its cost does not grow with the spacing of the cells. Thread-safe.
+void hydrologyCells(const HydrologyStage& stage, const CellGrid& grid, std::int64_t fullCol0,
+                    std::int64_t fullRow0, const float* noiseMeters, WaterCell* out);
+
+/// The noise height in metres of whole-map cell (col, row), as the generator computes it
+/// (before the stage's erosion).
+using NoiseHeightFn = std::function<float(std::int64_t col, std::int64_t row)>;
+
+/// Tile::riverOrder of every cell of `rect` (whole-map cells), row-major into `order`: the
+/// Strahler order of a river cell, 0 for every other cell, as hydrologyCells gives it. Only
+/// the cells a river line crosses need their height (a river line ends where it meets a lake
+/// or the sea), so `noiseMeters` is called for those alone: a rect far larger than a tile
+/// costs the lines in it, not its cells (the explorer's river margins and river pyramid).
+/// Thread-safe when `noiseMeters` is.
+void riverOrders(const HydrologyStage& stage, const TileRect& rect,
+                 const NoiseHeightFn& noiseMeters, std::uint8_t* order);
 
 }  // namespace terragrid

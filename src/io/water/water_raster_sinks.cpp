@@ -13,7 +13,7 @@ namespace {
 
 template <typename T>
 std::unique_ptr<OutputSink> waterRaster(const Config& config, OutputFile file,
-                                        SampleFormat format, std::vector<T> Tile::*field,
+                                        SampleFormat format, std::vector<T> CellValues::*field,
                                         std::string meaning, std::string unit) {
     GeoTiffOptions options = mapGeoTiffOptions(config, format);
     options.unit = std::move(unit);
