@@ -186,7 +186,9 @@ TEST_F(TransactionTest, RealSignalJustAfterTheCommitPointKeepsTheNewSetAndSaysSo
     const auto r = sh("TERRAGRID_FAULT_INJECT=commit-signal:" + std::to_string(kCommitSteps + 1) +
                       " " + runCommandLine(32, 2));
     EXPECT_EQ(r.exitCode, 128 + SIGTERM) << r.err;
-    EXPECT_THAT(r.err, MatchesRegex("terragrid: stopped by SIGTERM; removed [1-9][0-9]* "
+    // How many of the older files the clean-up had removed before it saw the signal depends on
+    // the scheduler (under load it can be all of them), so the count is any number.
+    EXPECT_THAT(r.err, MatchesRegex("terragrid: stopped by SIGTERM; removed [0-9]+ "
                                     "temporary files; the run's outputs were committed before "
                                     "the signal and are in place\n"));
     expectNewSet("2");
