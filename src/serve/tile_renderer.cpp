@@ -185,8 +185,11 @@ void paintFlat(const ExploredMap& map, const MapWater* water, const TileFrame& f
 }  // namespace
 
 std::array<std::uint8_t, 3> terrariumRgb(double meters) noexcept {
-    // NaN and values beyond the bytes' range clamp to their ends.
-    const double v = std::clamp(meters + 32768.0, 0.0, 65536.0 - 1.0 / 256.0);
+    // Values beyond the bytes' range clamp to their ends; NaN (std::clamp passes it through, and
+    // converting it to an integer is undefined) encodes as the lowest value.
+    const double v = std::isnan(meters)
+                         ? 0.0
+                         : std::clamp(meters + 32768.0, 0.0, 65536.0 - 1.0 / 256.0);
     const double whole = std::floor(v);
     const auto w = static_cast<std::uint32_t>(whole);
     return {static_cast<std::uint8_t>(w >> 8), static_cast<std::uint8_t>(w & 0xff),
