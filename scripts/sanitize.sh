@@ -82,8 +82,9 @@ if [ "$mode" = asan ]; then
   configure_asan
 else
   build="${TERRAGRID_TSAN_BUILD_DIR:-$root/build-tsan}"
-  # GCC, as the Release build. Same build type, -O1 and armed asserts as the asan build (see
-  # configure_asan in scripts/common.sh for why); -fno-sanitize-recover=all makes a report
+  # GCC, as the Release build. Same build type and armed asserts as the asan build (see
+  # configure_asan in scripts/common.sh), at -O1: GCC has no trouble with the SIMD kernels there
+  # (curved_rows_kernels.cpp: 20 s of CPU with TSan); -fno-sanitize-recover=all makes a report
   # fail the test. The flags also reach the link step (CMake passes CMAKE_CXX_FLAGS when
   # linking), which is where the sanitizer runtime comes in.
   flags="-fsanitize=thread -fno-omit-frame-pointer -fno-sanitize-recover=all"
