@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "cli_runs.hpp"
+#include "report_text.hpp"
 #include "richdem_pipeline.hpp"
 #include "summary.hpp"
 #include "terragrid/hydro/depressions.hpp"
@@ -161,12 +162,6 @@ OurRun measureOurs(const hydro::Grid& dem, int threads, int repeat) {
 /// The serial steps after routing, once on one thread: lakes, rivers (threshold 1000 cells),
 /// Strahler order and the vector forms. Not part of the targets; what the water outputs cost.
 std::string measureRest(const hydro::Grid& dem);
-
-std::string format(const char* pattern, double a = 0, double b = 0, double c = 0, double d = 0) {
-    char text[200];
-    std::snprintf(text, sizeof text, pattern, a, b, c, d);
-    return text;
-}
 
 /// `command` through /bin/sh with its output in `log`: wall seconds, or -1 when it failed;
 /// `cpu` (when given) gets the CPU seconds it took.

@@ -35,6 +35,7 @@
 #include <vector>
 
 #include "http_client.hpp"
+#include "report_text.hpp"
 #include "serve/tile_renderer.hpp"
 #include "terragrid/config/loader.hpp"
 
@@ -66,13 +67,6 @@ Options parseOptions(int argc, char** argv) {
     return o;
 }
 
-std::string load() {
-    std::ifstream in("/proc/loadavg");
-    std::string a, b, c;
-    in >> a >> b >> c;
-    return a + " " + b + " " + c;
-}
-
 double ms(Clock::duration d) { return std::chrono::duration<double, std::milli>(d).count(); }
 
 /// This thread's CPU time in ms: what a tile costs whatever else the machine runs (the wall
@@ -89,14 +83,6 @@ double quantile(std::vector<double> values, double q) {
     std::sort(values.begin(), values.end());
     const auto rank = static_cast<std::size_t>(std::ceil(q * double(values.size())));
     return values[std::min(values.size() - 1, rank == 0 ? 0 : rank - 1)];
-}
-
-std::string verdict(bool pass) { return pass ? "PASS" : "MISS"; }
-
-std::string line(const char* format, double a, double b, double c, double d) {
-    char text[256];
-    std::snprintf(text, sizeof text, format, a, b, c, d);
-    return text;
 }
 
 /// Part 1: tiles rendered and encoded in this process, one at a time, on this thread.
@@ -126,13 +112,13 @@ std::vector<std::string> tilesInProcess(const Options& o) {
             std::snprintf(head, sizeof head, "preview tile, %d^2 default map, zoom %d%s, 1 thread: ",
                           side, zoom, zoom == p.maxZoom() ? " (highest)" : "");
             out.push_back(std::string(head) +
-                          line("median %.2f ms (<= %g), p99 %.2f ms (<= %g)", median,
-                               kTileMedianMs, p99, kTileP99Ms) +
+                          format("median %.2f ms (<= %g), p99 %.2f ms (<= %g)", median,
+                                 kTileMedianMs, p99, kTileP99Ms) +
                           (target ? "   " + verdict(median <= kTileMedianMs && p99 <= kTileP99Ms)
                                   : "   (reference)") +
-                          line("   CPU median %.2f ms, p99 %.2f ms%.0s%.0s", quantile(cpu, 0.5),
-                               quantile(cpu, 0.99), 0, 0) +
-                          "   load " + load());
+                          format("   CPU median %.2f ms, p99 %.2f ms", quantile(cpu, 0.5),
+                                 quantile(cpu, 0.99)) +
+                          "   load " + loadAverage());
             std::cout << out.back() << std::endl;
         }
     }
@@ -219,10 +205,10 @@ std::string coldView() {
         if (errors) throw std::runtime_error("a tile of the view failed");
     }
     const double median = quantile(walls, 0.5), slowest = quantile(walls, 1.0);
-    return line("1920x1080 view, 40 tiles cold, serve --threads 2, 6 connections: median %.1f ms, "
-                "slowest %.1f ms (<= %g)%.0s",
-                median, slowest, kViewMs, 0) +
-           "   " + verdict(median <= kViewMs) + "   load " + load();
+    return format("1920x1080 view, 40 tiles cold, serve --threads 2, 6 connections: median %.1f ms, "
+                  "slowest %.1f ms (<= %g)",
+                  median, slowest, kViewMs) +
+           "   " + verdict(median <= kViewMs) + "   load " + loadAverage();
 }
 
 /// Part 3: N clients fetching distinct tiles for S seconds, then cache hits.
@@ -242,7 +228,7 @@ std::vector<std::string> underLoad(const Options& o) {
     std::atomic<int> errors{0};
     std::vector<std::vector<double>> latencies(std::size_t(o.clients));
     const auto end = Clock::now() + std::chrono::duration<double>(o.seconds);
-    const std::string loadBefore = load();
+    const std::string loadBefore = loadAverage();
     std::vector<std::thread> clients;
     for (int c = 0; c < o.clients; ++c)
         clients.emplace_back([&, c] {
@@ -262,23 +248,23 @@ std::vector<std::string> underLoad(const Options& o) {
     const double peak = server.statusMiB("VmHWM");
     const double bound = kCacheMiB + 64;
     std::vector<std::string> out;
-    out.push_back(line("%.0f clients x %.0f s, distinct tiles: %.0f requests, %.0f errors", o.clients,
-                       o.seconds, double(all.size()), double(errors.load())) +
-                  "   " + verdict(errors == 0) + "   load " + loadBefore + " -> " + load());
-    out.push_back(line("  latency median %.1f ms, p99 %.1f ms (<= %g), %.0f tiles/s", p50, p99,
-                       kLoadP99Ms, double(all.size()) / o.seconds) +
+    out.push_back(format("%.0f clients x %.0f s, distinct tiles: %.0f requests, %.0f errors", o.clients,
+                         o.seconds, double(all.size()), double(errors.load())) +
+                  "   " + verdict(errors == 0) + "   load " + loadBefore + " -> " + loadAverage());
+    out.push_back(format("  latency median %.1f ms, p99 %.1f ms (<= %g), %.0f tiles/s", p50, p99,
+                         kLoadP99Ms, double(all.size()) / o.seconds) +
                   "   " + verdict(p99 <= kLoadP99Ms));
-    out.push_back(line("  server peak memory (VmHWM) %.0f MiB, bound %.0f MiB (cache %.0f + 64)%.0s",
-                       peak, bound, kCacheMiB, 0) +
+    out.push_back(format("  server peak memory (VmHWM) %.0f MiB, bound %.0f MiB (cache %.0f + 64)",
+                         peak, bound, kCacheMiB) +
                   "   " + verdict(peak <= bound));
     // Cache hits: the same tile again on one connection.
     test::Socket socket(server.port());
     get(socket, targets[0]);
     std::vector<double> hits;
     for (int i = 0; i < 200; ++i) hits.push_back(get(socket, targets[0]).second);
-    out.push_back(line("  cache hit: median %.3f ms, p99 %.3f ms (< %g)%.0s", quantile(hits, 0.5),
-                       quantile(hits, 0.99), kHitMs, 0) +
-                  "   " + verdict(quantile(hits, 0.5) < kHitMs) + "   load " + load());
+    out.push_back(format("  cache hit: median %.3f ms, p99 %.3f ms (< %g)", quantile(hits, 0.5),
+                         quantile(hits, 0.99), kHitMs) +
+                  "   " + verdict(quantile(hits, 0.5) < kHitMs) + "   load " + loadAverage());
     for (const auto& l : out) std::cout << l << std::endl;
     return out;
 }
@@ -292,7 +278,7 @@ int main(int argc, char** argv) {
         const Options o = parseOptions(argc, argv);
         std::vector<std::string> summary{"== explorer (terragrid serve), " +
                                          std::to_string(std::thread::hardware_concurrency()) +
-                                         " cores, load " + load() + " =="};
+                                         " cores, load " + loadAverage() + " =="};
         std::cout << "-- 1. one tile on one thread\n";
         for (const auto& l : tilesInProcess(o)) summary.push_back(l);
         std::cout << "-- 2. a view from a cold cache\n";
