@@ -103,7 +103,9 @@ else
   sync_src="$root/tests/sanitizers/tbb_tsan_sync.cpp"
   sync_obj="$build/tbb_tsan_sync-$(sha256sum "$sync_src" | cut -c1-12).o"
   c++ -std=c++20 -O2 -g -fPIE -Wall -Wextra -c "$sync_src" -o "$sync_obj"
-  link_flags="$link_flags $sync_obj"
+  # -lstdc++: the flags reach every link of the build, C included (the C API's C test and example,
+  # and CMake's check of the C compiler), and the shim is C++.
+  link_flags="$link_flags $sync_obj -lstdc++"
   # TBB's headers then report their own release and acquire points to the shim too.
   flags="$flags -DTBB_USE_PROFILING_TOOLS=2"
   # The benchmarks are built by the normal build; the SIMD kernels only for the best target this
