@@ -55,7 +55,9 @@ configure() {
 asan_flags="-fsanitize=address,undefined,float-cast-overflow,fuzzer-no-link -fno-omit-frame-pointer -fno-sanitize-recover=all"
 asan_build_dir="${TERRAGRID_ASAN_BUILD_DIR:-$root/build-asan}"
 # The C API's C test and example are C, compiled by clang with the same flags, so the C
-# programs carry clang's sanitizer runtimes that the instrumented libterragrid.so needs. No
+# programs carry clang's sanitizer runtimes that the instrumented libterragrid.so needs; a C link
+# leaves out UBSan's C++ half (vptr checks) unless told, hence -fsanitize-link-c++-runtime and
+# the C++ library it calls into (-lstdc++) in every executable's link. No
 # Python module here: a Python extension under ASan needs the runtime preloaded into python3
 # itself, which is no longer the program users run (scripts/sanitize.sh).
 configure_asan() {
@@ -63,6 +65,6 @@ configure_asan() {
     -DCMAKE_CXX_FLAGS="$asan_flags" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g" \
     -DCMAKE_C_COMPILER=clang-16 -DCMAKE_C_FLAGS="$asan_flags" -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O2 -g" \
     -DTERRAGRID_PYTHON=OFF \
-    -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
+    -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined -fsanitize-link-c++-runtime -lstdc++" \
     -DTERRAGRID_FUZZ=ON -DTERRAGRID_BENCH=OFF -DTERRAGRID_SIMD_TARGETS=best
 }
