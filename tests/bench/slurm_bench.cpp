@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
@@ -84,16 +85,16 @@ json scaledMap(std::int64_t size) {
 
 double seconds(const timeval& t) { return double(t.tv_sec) + 1e-6 * double(t.tv_usec); }
 
-/// User + system CPU of every child this process has waited for.
-double childrenCpu() {
-    rusage usage{};
-    ::getrusage(RUSAGE_CHILDREN, &usage);
-    return seconds(usage.ru_utime) + seconds(usage.ru_stime);
-}
+/// The slurmstepd children of this process: pid, state letter ('Z': ended, not yet reaped) and
+/// command line ("slurmstepd: [9.batch]"; empty for a zombie).
+struct StepProcess {
+    pid_t pid;
+    char state;
+    std::string commandLine;
+};
 
-/// The children of this process named `comm`, with their state letter ('Z': ended, not reaped).
-std::map<pid_t, char> childrenNamed(const std::string& comm) {
-    std::map<pid_t, char> found;
+std::vector<StepProcess> stepChildren() {
+    std::vector<StepProcess> found;
     for (const auto& entry : fs::directory_iterator("/proc")) {
         const std::string name = entry.path().filename().string();
         if (name.find_first_not_of("0123456789") != std::string::npos) continue;
@@ -101,38 +102,71 @@ std::map<pid_t, char> childrenNamed(const std::string& comm) {
         std::string stat;
         std::getline(in, stat);
         const auto open = stat.find('('), close = stat.rfind(')');
-        if (open == std::string::npos || close == std::string::npos) continue;
+        if (open == std::string::npos || close == std::string::npos || close + 2 > stat.size())
+            continue;
         std::istringstream rest(stat.substr(close + 2));
         char state = 0;
         pid_t parent = 0;
         rest >> state >> parent;
-        if (parent == ::getpid() && stat.substr(open + 1, close - open - 1) == comm)
-            found[std::stoi(name)] = state;
+        if (parent != ::getpid() || stat.substr(open + 1, close - open - 1) != "slurmstepd")
+            continue;
+        std::ifstream cmdline(entry.path() / "cmdline");
+        std::string line;
+        std::getline(cmdline, line, '\0');
+        found.push_back({std::stoi(name), state, line});
     }
     return found;
 }
 
-/// Reaps the slurmstepd processes handed to this one. slurmd starts each job's slurmstepd by a
-/// double fork, so with this process a subreaper (PR_SET_CHILD_SUBREAPER) they become its
-/// children; slurmstepd waits for the job's processes, so once reaped the CPU of the whole job
-/// (terragrid included) is in RUSAGE_CHILDREN. Waits up to 30 s for those still ending.
-/// Returns how many it reaped.
-int reapJobSteps() {
-    int reaped = 0;
-    const auto deadline = Clock::now() + std::chrono::seconds(30);
-    for (;;) {
-        const auto steps = childrenNamed("slurmstepd");
-        bool running = false;
-        for (const auto& [pid, state] : steps) {
-            if (state == 'Z' && ::waitpid(pid, nullptr, 0) == pid)
-                ++reaped;
-            else
-                running = true;
-        }
-        if (!running || Clock::now() > deadline) return reaped;
-        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+/// The CPU of each job, from its slurmstepd. slurmd starts a job's slurmstepd by a double
+/// fork, so with this process a subreaper (PR_SET_CHILD_SUBREAPER) they become its children;
+/// slurmstepd waits for the job's processes, so the rusage wait4 gives for it when it ends
+/// holds the CPU of the whole job, terragrid included. No accounting daemon needed.
+class StepReaper {
+public:
+    StepReaper() {
+        if (::prctl(PR_SET_CHILD_SUBREAPER, 1) != 0)
+            throw std::runtime_error("PR_SET_CHILD_SUBREAPER failed");
     }
-}
+
+    /// Learns the job of each running step and reaps those that ended; true when none runs.
+    bool poll() {
+        bool idle = true;
+        for (const StepProcess& step : stepChildren()) {
+            if (step.state != 'Z') {
+                idle = false;
+                // "slurmstepd: [9.batch]": job 9's batch step.
+                const auto open = step.commandLine.find('['), dot = step.commandLine.find('.');
+                if (open != std::string::npos && dot != std::string::npos && dot > open)
+                    m_jobOf[step.pid] = step.commandLine.substr(open + 1, dot - open - 1);
+                continue;
+            }
+            rusage usage{};
+            if (::wait4(step.pid, nullptr, 0, &usage) != step.pid) continue;
+            const auto job = m_jobOf.find(step.pid);
+            m_cpuByJob[job == m_jobOf.end() ? "" : job->second] +=
+                seconds(usage.ru_utime) + seconds(usage.ru_stime);
+        }
+        return idle;
+    }
+
+    /// Polls until no step runs (the last ones end just after Slurm says COMPLETED), at most
+    /// 30 s.
+    void finish() {
+        const auto deadline = Clock::now() + std::chrono::seconds(30);
+        while (!poll() && Clock::now() < deadline)
+            std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        poll();
+    }
+
+    /// CPU seconds by Slurm job id (the raw id, an array task's own); "" for steps reaped
+    /// before their job was learnt.
+    const std::map<std::string, double>& cpuByJob() const { return m_cpuByJob; }
+
+private:
+    std::map<pid_t, std::string> m_jobOf;
+    std::map<std::string, double> m_cpuByJob;
+};
 
 /// Seconds since the epoch of Slurm's "2026-11-26T14:40:01" (local time, as squeue prints).
 std::optional<std::time_t> slurmTime(const std::string& text) {
@@ -144,6 +178,7 @@ std::optional<std::time_t> slurmTime(const std::string& text) {
 
 /// What squeue last said about one job or array task.
 struct JobRecord {
+    std::string rawId;  ///< an array task's own job id, as slurmstepd names it
     std::string name, state, reason;
     std::optional<std::time_t> start, end;
 };
@@ -152,46 +187,42 @@ struct JobRecord {
 struct RecipeRun {
     double wallSeconds = 0;
     std::map<std::string, JobRecord> jobs;  ///< by job or task id
-    double clientsCpu = 0;  ///< sbatch and the squeue polls: not the jobs'
+    std::map<std::string, double> cpuByJob;  ///< by raw job id (StepReaper)
 };
 
 class RecipeRunner {
 public:
-    RecipeRunner(const test::SlurmCluster& cluster, fs::path work)
-        : m_cluster(cluster), m_work(std::move(work)) {}
+    RecipeRunner(const test::SlurmCluster& cluster, StepReaper& steps, fs::path work)
+        : m_cluster(cluster), m_steps(steps), m_work(std::move(work)) {}
 
     RecipeRun run() {
         RecipeRun r;
         const auto start = Clock::now();
-        const auto submitted = sh("sh submit.sh", r);
+        const auto submitted = m_cluster.run(m_work, "sh submit.sh");
         if (submitted.exitCode != 0) throw std::runtime_error("submit.sh failed: " + submitted.err);
-        // Every half second: the polls cost CPU of their own (counted apart), and the
-        // recipe's parts take minutes at the sizes measured.
+        // Every half second: the polls cost CPU of their own, and the recipe's parts take
+        // minutes at the sizes measured.
         for (;;) {
             poll(r);
+            m_steps.poll();
             if (done(r)) break;
             std::this_thread::sleep_for(std::chrono::milliseconds(500));
         }
         r.wallSeconds = std::chrono::duration<double>(Clock::now() - start).count();
+        m_steps.finish();
+        r.cpuByJob = m_steps.cpuByJob();
         return r;
     }
 
 private:
-    test::CommandResult sh(const std::string& command, RecipeRun& r) const {
-        const double before = childrenCpu();
-        auto result = m_cluster.run(m_work, command);
-        r.clientsCpu += childrenCpu() - before;
-        return result;
-    }
-
     void poll(RecipeRun& r) const {
-        const auto listed = sh("squeue --array -h -t all -o '%i %j %T %r %S %e'", r);
+        const auto listed = m_cluster.run(m_work, "squeue --array -h -t all -o '%i %A %j %T %r %S %e'");
         std::istringstream lines(listed.out);
         for (std::string line; std::getline(lines, line);) {
             std::istringstream words(line);
             std::string id, start, end;
             JobRecord job;
-            if (!(words >> id >> job.name >> job.state >> job.reason >> start >> end)) continue;
+            if (!(words >> id >> job.rawId >> job.name >> job.state >> job.reason >> start >> end)) continue;
             job.start = slurmTime(start);
             job.end = slurmTime(end);
             // A finished job leaves squeue after MinJobAge (300 s): keep what it said last.
@@ -218,6 +249,7 @@ private:
     }
 
     const test::SlurmCluster& m_cluster;
+    StepReaper& m_steps;
     fs::path m_work;
 };
 
@@ -231,6 +263,18 @@ double span(const RecipeRun& r, const std::string& name) {
         last = last ? std::max(*last, *job.end) : *job.end;
     }
     return first && last ? double(*last - *first) : -1;
+}
+
+/// CPU seconds of the jobs named `name` ("" for every job); -1 when a step could not be
+/// attributed to its job.
+double cpuOf(const RecipeRun& r, const std::string& name) {
+    if (r.cpuByJob.contains("")) return -1;
+    double cpu = 0;
+    std::map<std::string, std::string> nameOf;
+    for (const auto& [id, job] : r.jobs) nameOf[job.rawId] = job.name;
+    for (const auto& [rawId, seconds] : r.cpuByJob)
+        if (name.empty() || nameOf[rawId] == name) cpu += seconds;
+    return cpu;
 }
 
 bool sameBytes(const fs::path& a, const fs::path& b) {
@@ -302,12 +346,10 @@ int run(const Options& options) {
                                    "output.layout=cog", "-q", "--out-dir", (work / "single").string()});
 
     std::cout << "Slurm recipe ..." << std::endl;
-    if (::prctl(PR_SET_CHILD_SUBREAPER, 1) != 0) throw std::runtime_error("PR_SET_CHILD_SUBREAPER failed");
+    StepReaper steps;
     test::SlurmCluster cluster(dir.path() / "cluster", options.nodeCpus);
-    const double cpuBefore = childrenCpu();
-    const RecipeRun recipe = RecipeRunner(cluster, work).run();
-    const int steps = reapJobSteps();
-    const double jobsCpu = childrenCpu() - cpuBefore - recipe.clientsCpu;
+    const RecipeRun recipe = RecipeRunner(cluster, steps, work).run();
+    const double jobsCpu = cpuOf(recipe, "");
     checkMosaic(cluster, work);
     const double shardsCpu = shardsOwnCpu(work);
     const std::string loadAfter = loadAverage();
@@ -326,13 +368,13 @@ int run(const Options& options) {
                         recipe.wallSeconds, jobsCpu)
               << format("  ratio Slurm / single:                        wall %8.2f    CPU %8.2f\n",
                         recipe.wallSeconds / single.wallSeconds, jobsCpu / single.cpuSeconds)
-              << "  parts (Slurm's start and end times, 1 s resolution): stage "
-              << duration(span(recipe, "stage.sh")) << ", array " << duration(span(recipe, "shards.sh"))
-              << ", mosaic " << duration(span(recipe, "mosaic.sh")) << "\n"
-              << format("  the jobs' CPU is that of %.0f job steps (slurmstepd and the job's processes, "
-                        "reaped by the bench);\n  of it, the shards' own stats.json say %.1f s; "
-                        "sbatch and squeue polls took %.1f s apart\n",
-                        steps, shardsCpu, recipe.clientsCpu);
+              << "  parts, wall from Slurm's start and end times (1 s resolution), CPU of each job:\n";
+    for (const char* part : {"stage.sh", "shards.sh", "mosaic.sh"})
+        std::cout << "    " << part << std::string(10 - std::strlen(part), ' ') << " wall "
+                  << duration(span(recipe, part)) << ", CPU " << duration(cpuOf(recipe, part)) << "\n";
+    std::cout << format("  the jobs' CPU is that of %.0f job steps (each slurmstepd with the job it waited "
+                        "for);\n  of it, the shards' own stats.json say %.1f s\n",
+                        double(recipe.cpuByJob.size()), shardsCpu);
     return 0;
 }
 
