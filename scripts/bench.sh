@@ -21,7 +21,11 @@
 #   5. the explorer (terragrid serve): one preview tile on one thread at the highest zoom and at
 #      zoom 0 of a 16384^2 default map, a 1920 x 1080 view from a cold cache on 2 threads, and
 #      64 clients fetching distinct tiles for 30 s (latency, errors, the server's peak memory,
-#      cache hits) through the real server.
+#      cache hits) through the real server;
+#   6. only when asked (TERRAGRID_BENCH_SLURM=1: minutes and several GiB at the default size):
+#      docs/shards.md's Slurm recipe (stage job, 16-task shard array, mosaic) on the test
+#      suite's local Slurm cluster against the single run of the same map with hydrology, wall
+#      and CPU, the mosaic checked byte for byte against the single run first.
 # Then prints the summary with every target as PASS or MISS, and part 2 as a markdown table
 # naming the machine and its load (the README's benchmark table is pasted from it).
 # Takes a few minutes. Benchmarks are never part of the test suite.
@@ -40,6 +44,8 @@
 #                              FastSIMD, default FastSIMD beside it), built with clang-16 -O3
 #                              beside the bench; never vendored or downloaded. Unset: n/a.
 #   TERRAGRID_BENCH_SERVE=0    skip part 5; TERRAGRID_BENCH_SERVE_SECONDS its load test (default 30)
+#   TERRAGRID_BENCH_SLURM=1    run part 6; TERRAGRID_BENCH_SLURM_SIZE its map edge (default 16384;
+#                              the scratch directory, under TMPDIR, then needs about 10 GiB)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build="${TERRAGRID_BENCH_BUILD_DIR:-$root/build-bench}"
@@ -59,7 +65,7 @@ cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DTERRAGRID_BENCH=ON \
 log="$build/build.log"
 if ! cmake --build "$build" --parallel "$(nproc)" \
      --target terragrid_noise_bench terragrid_cli_bench terragrid_hydro_bench terragrid_erosion_bench \
-     terragrid_serve_bench >"$log" 2>&1; then
+     terragrid_serve_bench terragrid_slurm_bench >"$log" 2>&1; then
   cat "$log" >&2
   echo "bench: build failed (log: $log)" >&2
   exit 1
@@ -134,6 +140,16 @@ if [ "${TERRAGRID_BENCH_SERVE:-1}" != 0 ]; then
   echo "== 5. the explorer (terragrid serve) =="
   "$build/tests/bench/terragrid_serve_bench" --seconds="${TERRAGRID_BENCH_SERVE_SECONDS:-30}" \
     --summary-file="$summary"
+fi
+
+if [ "${TERRAGRID_BENCH_SLURM:-0}" != 0 ]; then
+  echo
+  echo "== 6. the Slurm recipe against the single run =="
+  # munged runs as nobody and refuses a socket below a directory it cannot traverse.
+  chmod 755 "$work"
+  TMPDIR="$work" "$build/tests/bench/terragrid_slurm_bench" \
+    --size="${TERRAGRID_BENCH_SLURM_SIZE:-16384}" | tee "$work/slurm.txt"
+  sed -n '/slurm summary/,$p' "$work/slurm.txt" >>"$summary"
 fi
 
 echo

@@ -21,6 +21,23 @@ std::map<std::string, std::string> recipeScripts() {
     return scripts;
 }
 
+nlohmann::json recipeMap() {
+    return {{"seed", 11},
+            {"map",
+             {{"width", 384}, {"height", 256}, {"tile_size", 16}, {"origin", {600000, 5400000}}}},
+            {"hydrology", {{"enabled", true}, {"sea_level", 0.3}, {"river_threshold", 180000}}},
+            {"output",
+             {{"epsg", 32633},
+              {"files",
+               {"height.tif", "classes.tif", "water.tif", "flow.tif", "stats.json",
+                "rivers.geojson", "lakes.geojson"}}}}};
+}
+
+std::vector<std::string> recipeMosaickedFiles() {
+    return {"height.tif",     "classes.tif",   "water.tif",          "flow.tif",
+            "rivers.geojson", "lakes.geojson", "classes.tif.aux.xml"};
+}
+
 std::vector<std::string> terragridWords(const std::string& script) {
     const auto at = script.find("terragrid ");
     if (at == std::string::npos) return {};

@@ -36,21 +36,6 @@ using nlohmann::json;
 using testing::Contains;
 using testing::HasSubstr;
 
-/// The map of these tests: 16 tile rows, so 16 shards; hydrology, so a stage job first.
-const json kMap = {
-    {"seed", 11},
-    {"map", {{"width", 384}, {"height", 256}, {"tile_size", 16}, {"origin", {600000, 5400000}}}},
-    {"hydrology", {{"enabled", true}, {"sea_level", 0.3}, {"river_threshold", 180000}}},
-    {"output",
-     {{"epsg", 32633},
-      {"files",
-       {"height.tif", "classes.tif", "water.tif", "flow.tif", "stats.json", "rivers.geojson",
-        "lakes.geojson"}}}}};
-
-const std::vector<std::string> kMosaicked = {"height.tif", "classes.tif", "water.tif",
-                                             "flow.tif",   "rivers.geojson", "lakes.geojson",
-                                             "classes.tif.aux.xml"};
-
 class SlurmRecipeTest : public ::testing::Test {
 protected:
     void SetUp() override {
@@ -60,7 +45,7 @@ protected:
         fs::create_directories(m_work);
         for (const auto& [name, text] : m_scripts)
             std::ofstream(m_work / name, std::ios::trunc) << text;
-        std::ofstream(m_work / "map.json", std::ios::trunc) << kMap.dump(2);
+        std::ofstream(m_work / "map.json", std::ios::trunc) << test::recipeMap().dump(2);
         // A node of 16 CPUs: the array's tasks of 8 CPUs run two at a time, the rest wait.
         try {
             m_cluster.emplace(m_dir / "cluster", 16);
@@ -99,7 +84,7 @@ protected:
         const auto single = sh("terragrid --config map.json --set output.layout=cog -q "
                                "--out-dir single");
         ASSERT_EQ(single.exitCode, 0) << single.err;
-        for (const std::string& file : kMosaicked)
+        for (const std::string& file : test::recipeMosaickedFiles())
             EXPECT_TRUE(test::readFile(m_work / "map" / file) ==
                         test::readFile(m_work / "single" / file))
                 << file;
