@@ -5,9 +5,11 @@
 #include "terragrid/terragrid.h"
 
 #include <cstdio>
+#include <cstring>
 #include <exception>
 #include <new>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <tbb/task_arena.h>
@@ -52,8 +54,17 @@ terragrid_status guarded(Body body) noexcept {
     }
 }
 
-bool knownLayer(terragrid_layer layer) {
-    return layer >= 0 && layer < TERRAGRID_LAYER_COUNT;
+// C callers may pass any int as a layer; in C++ a value outside the enum's range is undefined
+// once loaded as the enum (UBSan: "not a valid value"), so a layer is judged by its bytes.
+long long layerValue(const terragrid_layer& layer) {
+    std::underlying_type_t<terragrid_layer> bits;
+    std::memcpy(&bits, &layer, sizeof bits);
+    return static_cast<long long>(bits);
+}
+
+bool knownLayer(const terragrid_layer& layer) {
+    const long long value = layerValue(layer);
+    return value >= 0 && value < TERRAGRID_LAYER_COUNT;
 }
 
 }  // namespace
@@ -171,7 +182,8 @@ terragrid_status terragrid_map_generate(const terragrid_map* map, terragrid_wind
             if (!knownLayer(layers[i]))
                 return fail(TERRAGRID_ERROR_ARGUMENT, "layers[" + std::to_string(i) +
                                                           "] is not a layer (got " +
-                                                          std::to_string(int(layers[i])) + ")");
+                                                          std::to_string(layerValue(layers[i])) +
+                                                          ")");
             const auto layer = terragrid::Layer(layers[i]);
             if (out[layer])
                 return fail(TERRAGRID_ERROR_ARGUMENT,

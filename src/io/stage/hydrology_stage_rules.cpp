@@ -356,9 +356,10 @@ Breach figuresAreTheCells(Check& c) {
                                     std::to_string(perCell));
     }
     const std::vector<double> lengths = hydrologyRiverLengths(s, c.world);
+    // Compared bit for bit; memcmp of two empty vectors would pass it null pointers (UB).
     if (lengths.size() != f.riverLengthByOrder.size() ||
-        std::memcmp(lengths.data(), f.riverLengthByOrder.data(),
-                    lengths.size() * sizeof(double)) != 0)
+        (!lengths.empty() && std::memcmp(lengths.data(), f.riverLengthByOrder.data(),
+                                         lengths.size() * sizeof(double)) != 0))
         return breach(rule, "its river lengths by order (" +
                                 std::to_string(f.riverLengthByOrder.size()) +
                                 " orders) are not those of its river cells (" +
