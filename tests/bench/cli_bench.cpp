@@ -28,10 +28,10 @@
 #include <string_view>
 #include <vector>
 
+#include "build_paths.hpp"
 #include "cli_rows.hpp"
 #include "cli_runs.hpp"
 #include "report_text.hpp"
-#include "build_paths.hpp"
 #include "terragrid/config/loader.hpp"
 #include "terragrid/io/output_drivers.hpp"
 

@@ -34,10 +34,10 @@
 #include <thread>
 #include <vector>
 
+#include "build_paths.hpp"
 #include "http_client.hpp"
 #include "report_text.hpp"
 #include "serve/tile_renderer.hpp"
-#include "build_paths.hpp"
 #include "terragrid/config/loader.hpp"
 
 namespace terragrid::bench {
