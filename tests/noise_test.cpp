@@ -494,6 +494,43 @@ TEST(NoiseTest, TurbulenceAndRidgedStayInUnitInterval) {
 // only in a commit that says why the output changed and how they were regenerated.
 // (Changed once, in the last bit of two values: 2D Perlin noise is evaluated in the separable
 // form of src/noise/separable-inl.hpp since the SIMD rows; regenerated with field.sample.)
+// Design.md principle 2: the lattice coordinate is an int64 index plus a fraction, so a map
+// 10^12 m from the origin has the detail of one at the origin. Along a row of cells 30 m apart
+// (the default cell size and frequency; 8 octaves, the finest 10^10 lattice cells out, past the
+// 2^31 where versions 2 and 3 change their hash key), every neighbour differs and the mean step
+// is the origin's within a factor of two; a float world coordinate (ulp 2^16 m there) or a
+// fraction taken from one would give flat runs of equal values.
+TEST(NoiseTest, FarFromTheOriginKeepsTheDetailOfTheOrigin) {
+    constexpr double kCell = 30.0;
+    constexpr int kSamples = 512;
+    for (NoiseVersion version : {NoiseVersion::V1, NoiseVersion::V2, NoiseVersion::V3}) {
+        for (NoiseKind noise : kNoiseKinds) {
+            SCOPED_TRACE(name(noise) + " v" + std::to_string(versionNumber(version)));
+            NoiseParams p = paramsFor(noise, FractalKind::Fbm, HashKind::Lattice,
+                                      FadeCurve::Quintic);
+            p.version = version;
+            p.octaves = 8;
+            p.frequency = 1e-4;
+            const NoiseField field(p, 7);
+            const auto meanStep = [&](double origin) {
+                double sum = 0.0;
+                double previous = field.sample(origin, origin);
+                for (int i = 1; i < kSamples; ++i) {
+                    const double value = field.sample(origin + i * kCell, origin + 0.5 * i * kCell);
+                    EXPECT_NE(value, previous) << "at " << origin << " + " << i << " cells";
+                    sum += std::fabs(value - previous);
+                    previous = value;
+                }
+                return sum / (kSamples - 1);
+            };
+            const double nearStep = meanStep(0.0);
+            const double farStep = meanStep(1e12);
+            EXPECT_GT(farStep, 0.5 * nearStep);
+            EXPECT_LT(farStep, 2.0 * nearStep);
+        }
+    }
+}
+
 TEST(NoiseTest, GoldenValuesAreUnchanged) {
     struct Golden {
         double x, y, value;

@@ -17,6 +17,7 @@
 #include "noise/separable-inl.hpp"
 #include "noise/simd_support.hpp"
 #include "noise/simplex_constants.hpp"
+#include "noise/simplex_v3.hpp"
 
 #include <algorithm>
 #include <array>
@@ -85,6 +86,7 @@ struct NoiseRows::State {
     std::size_t n;
     bool simd;                    // false: rows are scalar samples (hasSimdRows)
     bool simplexV2;               // version 2 simplex: octave by octave (rowSimplexV2)
+    bool simplexV3;               // version 3 simplex: float lanes (rowSimplexV3)
     std::vector<double> columns;  // world x of each column
     std::vector<OctaveRows> octaves;
     std::vector<rows::SeparableOctave> separable;  // per octave, refreshed per row
@@ -231,6 +233,27 @@ bool sameHigh(std::int64_t lo, std::int64_t hi, std::int64_t shift) {
            HashParts::high(static_cast<std::int64_t>(first + span));
 }
 
+// Versions 2 and 3 simplex: one octave's row parts at lattice row coordinate v (the split of
+// c = v F and d = v (1 + F), the hash key of the row's high halves and the row's part of the
+// hash input) and its columns' into `row` (amplitude included; fractal, columns and sum left
+// to the caller). False when the row crosses a change of the high halves (sameHigh): then
+// its kernels cannot serve it.
+bool simplexRowOctave(const OctaveRows& o, const LatticeHash& hash, double amplitude, double v,
+                      rows::SimplexV2Octave& row) {
+    const lattice::FloatCoord c = lattice::splitFloat(v * simplex::kF2);
+    const lattice::FloatCoord d = lattice::splitFloat(v * simplex::kSkew2);
+    if (!sameHigh(o.minA, o.maxA, c.index) || !sameHigh(o.minB, o.maxB, d.index)) return false;
+    const std::uint32_t key = HashParts::key32(hash, HashParts::high(o.minA + c.index),
+                                               HashParts::high(o.minB + d.index));
+    const std::uint32_t lowC = HashParts::low(c.index);
+    const std::uint32_t lowD = HashParts::low(d.index);
+    row = {o.fracA.data(), o.fracB.data(), o.lowA.data(), o.lowB.data(), o.hashAB.data(),
+           o.run.data(), c.frac, d.frac, lowC, lowD, key,
+           lowC * HashParts::kHashX + lowD * HashParts::kHashY + key, amplitude,
+           FractalKind::None, 0, nullptr};
+    return true;
+}
+
 // Rows of an unwarped layer (a warped layer samples points off the row, each moved its own way).
 bool hasSimdRows(const NoiseParams& params) {
     return params.warp.amplitude <= 0.0 && hasSimdKernel(params);
@@ -253,7 +276,8 @@ void addStripes(const NoiseParams& params, const double* xs, std::size_t n, doub
 
 NoiseRows::NoiseRows(const NoiseField& field, const double* xs, std::size_t n)
     : m_state(new State{field, n, hasSimdRows(field.params()),
-                        lattice::usesSimplexV2(field.params()), std::vector<double>(xs, xs + n),
+                        lattice::usesSimplexV2(field.params()),
+                        lattice::usesSimplexV3(field.params()), std::vector<double>(xs, xs + n),
                         {}, {}, {}, std::vector<double>(paddedColumns(n)), {}, {}, {}, {}, {},
                         {}, {}}) {
     const NoiseParams& params = field.params();
@@ -297,7 +321,7 @@ NoiseRows::NoiseRows(const NoiseField& field, const double* xs, std::size_t n)
         for (std::size_t c = 0; c < n; ++c)
             lattice[c] = (xs[c] * octave.frequency + params.offsetX) + octave.shiftX;
         planColumns(o, octave.hash, lattice.data(), n, separableKind);
-        if (m_state->simplexV2) planSimplexV2(o);
+        if (m_state->simplexV2 || m_state->simplexV3) planSimplexV2(o);
         if (separableKind) {
             o.fade.resize(o.fx.size());
             rows::fadeColumns(params.fade, o.fx.data(), o.fade.data(), o.fx.size());
@@ -325,19 +349,12 @@ void NoiseRows::rowSimplexV2(double y, double* out) {
         const NoiseField::Octave& octave = field.m_octave[i];
         const OctaveRows& o = st.octaves[static_cast<std::size_t>(i)];
         const double v = (y * octave.frequency + params.offsetY) + octave.shiftY;
-        const lattice::FloatCoord c = lattice::splitFloat(v * simplex::kF2);
-        const lattice::FloatCoord d = lattice::splitFloat(v * simplex::kSkew2);
-        if (sameHigh(o.minA, o.maxA, c.index) && sameHigh(o.minB, o.maxB, d.index)) {
-            const std::uint32_t key =
-                HashParts::key32(octave.hash, HashParts::high(o.minA + c.index),
-                                 HashParts::high(o.minB + d.index));
-            const std::uint32_t lowC = HashParts::low(c.index);
-            const std::uint32_t lowD = HashParts::low(d.index);
-            rows::addSimplexV2Octave(
-                {o.fracA.data(), o.fracB.data(), o.lowA.data(), o.lowB.data(), o.hashAB.data(),
-                 o.run.data(), c.frac, d.frac, lowC, lowD, key,
-                 lowC * HashParts::kHashX + lowD * HashParts::kHashY + key, octave.amplitude,
-                 lattice::summedFractal(params.fractal), st.values.size(), st.values.data()});
+        rows::SimplexV2Octave row{};
+        if (simplexRowOctave(o, octave.hash, octave.amplitude, v, row)) {
+            row.fractal = lattice::summedFractal(params.fractal);
+            row.columns = st.values.size();
+            row.sum = st.values.data();
+            rows::addSimplexV2Octave(row);
             continue;
         }
         for (std::size_t col = 0; col < st.values.size(); ++col) {
@@ -350,20 +367,55 @@ void NoiseRows::rowSimplexV2(double y, double* out) {
     std::copy_n(st.values.begin(), st.n, out);
 }
 
+// Version 3 simplex: every octave's row parts (version 2's split), then one pass of float
+// lanes over the columns. False, with nothing written, when an octave's row crosses a change
+// of the hash key's high halves (rows more than 2^31 lattice cells out): the caller then
+// samples the row.
+bool NoiseRows::rowSimplexV3(double y, double* out) {
+    State& st = *m_state;
+    const NoiseField& field = st.field;
+    const NoiseParams& params = field.params();
+    std::array<rows::SimplexV2Octave, kMaxOctaves> octaves{};
+    for (int i = 0; i < field.m_octaves; ++i) {
+        const NoiseField::Octave& octave = field.m_octave[i];
+        const OctaveRows& o = st.octaves[static_cast<std::size_t>(i)];
+        const double v = (y * octave.frequency + params.offsetY) + octave.shiftY;
+        if (!simplexRowOctave(o, octave.hash, octave.amplitude, v,
+                              octaves[static_cast<std::size_t>(i)]))
+            return false;
+    }
+    const FractalKind summed = lattice::summedFractal(params.fractal);
+    rows::evaluateSimplexV3Row({octaves.data(), field.m_octaves, summed,
+                                simplex_v3::normaliseScale(summed, field.m_amplitudeSum),
+                                st.values.size(), st.values.data()});
+    std::copy_n(st.values.begin(), st.n, out);
+    addStripes(params, st.columns.data(), st.n, out);
+    return true;
+}
+
 void NoiseRows::row(double y, double* out) {
     State& st = *m_state;
     const NoiseField& field = st.field;
     const NoiseParams& params = field.params();
     // The layer at the points (movedX, movedY) in SIMD, then marble's stripes at their x.
     const auto points = [&] {
-        rows::evaluatePoints({params.noise, st.simplexV2, lattice::summedFractal(params.fractal),
-                              params.hash, params.fade, params.proximity, params.cellularReturn,
-                              params.cellularDistance, params.cellularJitter,
-                              cellularBound(params.cellularReturn, params.cellularDistance,
-                                            params.cellularJitter),
-                              field.m_octaves, st.pointOctaves.data(), params.offsetX,
-                              params.offsetY, field.m_amplitudeSum, st.movedX.data(),
-                              st.movedY.data(), st.values.size(), st.values.data()});
+        const FractalKind summed = lattice::summedFractal(params.fractal);
+        if (st.simplexV3) {
+            rows::evaluateSimplexV3Points(
+                {st.pointOctaves.data(), field.m_octaves, summed,
+                 simplex_v3::normaliseScale(summed, field.m_amplitudeSum), params.offsetX,
+                 params.offsetY, st.movedX.data(), st.movedY.data(), st.values.size(),
+                 st.values.data()});
+        } else {
+            rows::evaluatePoints({params.noise, st.simplexV2, summed, params.hash, params.fade,
+                                  params.proximity, params.cellularReturn,
+                                  params.cellularDistance, params.cellularJitter,
+                                  cellularBound(params.cellularReturn, params.cellularDistance,
+                                                params.cellularJitter),
+                                  field.m_octaves, st.pointOctaves.data(), params.offsetX,
+                                  params.offsetY, field.m_amplitudeSum, st.movedX.data(),
+                                  st.movedY.data(), st.values.size(), st.values.data()});
+        }
         std::copy_n(st.values.begin(), st.n, out);
         addStripes(params, st.movedX.data(), st.n, out);
     };
@@ -398,6 +450,11 @@ void NoiseRows::row(double y, double* out) {
         return;
     }
     if (!st.simd) {
+        for (std::size_t c = 0; c < st.n; ++c) out[c] = field.sample(st.columns[c], y);
+        return;
+    }
+    if (st.simplexV3) {
+        if (rowSimplexV3(y, out)) return;
         for (std::size_t c = 0; c < st.n; ++c) out[c] = field.sample(st.columns[c], y);
         return;
     }

@@ -19,6 +19,9 @@
 
 #include "noise/cellular_points.hpp"
 #include "noise/fractal_lanes-inl.hpp"
+#include "noise/hash_lanes-inl.hpp"
+#include "noise/point_lanes-inl.hpp"
+#include "noise/simplex_row_lanes-inl.hpp"
 #include "noise/separable-inl.hpp"
 #include "noise/simplex_constants.hpp"
 #include "terragrid/noise/detail/lattice_hash_parts.hpp"
@@ -97,29 +100,7 @@ void ValueCoefficients(const rows::CornerRows& c, double* p, double* r) {
 // ---------------------------------------------------------------------------------------------
 // Simplex noise: everything per lane, the lattice hash included.
 
-// 64-bit multiply modulo 2^64. AVX-512 has it; the other x86 targets build it from 32x32->64
-// products (the high x high product only affects bits above 64).
-HWY_INLINE VU mul64(VU a, VU b) {
-#if HWY_ARCH_X86 && HWY_TARGET > HWY_AVX3 && HWY_TARGET != HWY_EMU128 && HWY_TARGET != HWY_SCALAR
-    const DU du;
-    const hn::RepartitionToNarrow<DU> du32;
-    const VU low = hn::MulEven(hn::BitCast(du32, a), hn::BitCast(du32, b));
-    const VU cross1 = hn::MulEven(hn::BitCast(du32, hn::ShiftRight<32>(a)), hn::BitCast(du32, b));
-    const VU cross2 = hn::MulEven(hn::BitCast(du32, a), hn::BitCast(du32, hn::ShiftRight<32>(b)));
-    (void)du;
-    return hn::Add(low, hn::ShiftLeft<32>(hn::Add(cross1, cross2)));
-#else
-    return hn::Mul(a, b);
-#endif
-}
-
-// mix64 (hash.cpp) per lane.
-HWY_INLINE VU mix64(VU x) {
-    const DU du;
-    x = mul64(hn::Xor(x, hn::ShiftRight<30>(x)), hn::Set(du, 0xBF58476D1CE4E5B9ULL));
-    x = mul64(hn::Xor(x, hn::ShiftRight<27>(x)), hn::Set(du, 0x94D049BB133111EBULL));
-    return hn::Xor(x, hn::ShiftRight<31>(x));
-}
+using point_lanes::mix64;  // point_lanes-inl.hpp
 
 // LatticeHashParts::xPart and withY per lane (the octave's `key` and `perm`); the gradients
 // read only the hash's low 3 bits.
@@ -205,16 +186,7 @@ using VF = hn::Vec<DF>;
 using DU32 = hn::RebindToUnsigned<DF>;
 using VU32 = hn::Vec<DU32>;
 
-// murmur3's fmix32 (LatticeHashParts::fmix32) per lane.
-template <class VU32T>
-HWY_INLINE VU32T fmix32(VU32T x) {
-    const hn::DFromV<VU32T> du;
-    x = hn::Xor(x, hn::ShiftRight<16>(x));
-    x = hn::Mul(x, hn::Set(du, 0x85EBCA6Bu));
-    x = hn::Xor(x, hn::ShiftRight<13>(x));
-    x = hn::Mul(x, hn::Set(du, 0xC2B2AE35u));
-    return hn::Xor(x, hn::ShiftRight<16>(x));
-}
+using hash_lanes::fmix32;  // hash_lanes-inl.hpp
 
 // simplex.cpp's grad2 and corner2f per lane.
 template <class VFT, class VU32T>
@@ -240,18 +212,10 @@ HWY_INLINE VFT corner2f(VU32T hash, VFT x, VFT y) {
     return hn::IfThenElseZero(hn::Gt(t, hn::Zero(df)), hn::Mul(hn::Mul(t2, t2), grad2f(hash, x, y)));
 }
 
-// lattice.hpp's sumOf per lane: the fraction, and whether it carried into the index.
-struct SkewedLanes {
-    VF frac;
-    hn::Mask<DF> carry;
-};
-
-HWY_INLINE SkewedLanes skewedSum(VF fracA, float fracC) {
-    const DF df;
-    const VF sum = hn::Add(fracA, hn::Set(df, fracC));
-    const auto carry = hn::Ge(sum, hn::Set(df, 1.0f));
-    return {hn::IfThenElse(carry, hn::Sub(sum, hn::Set(df, 1.0f)), sum), carry};
-}
+using simplex_row_lanes::skewedSum;  // simplex_row_lanes-inl.hpp
+using simplex_row_lanes::SkewedLanes;
+using simplex_row_lanes::uniformBit;
+using simplex_row_lanes::repeated;
 
 // A corner's kernel (corner2f) with its gradient given as simplex::kGradX / kGradY / kGradZ
 // entries (same bits as grad2, see simplex_constants.hpp).
@@ -263,11 +227,6 @@ HWY_INLINE VF cornerWith(VF gx, VF gy, VF gz, VF x, VF y) {
     return hn::IfThenElseZero(hn::Gt(t, hn::Zero(df)), hn::Mul(hn::Mul(t2, t2), grad));
 }
 
-constexpr std::array<float, 16> repeated(const float (&table)[8]) {
-    std::array<float, 16> r{};
-    for (std::size_t k = 0; k < r.size(); ++k) r[k] = table[k % 8];
-    return r;
-}
 
 // corner2f of a hashed corner: where a vector holds the 8 gradients, three lane permutations
 // of the tables are cheaper than grad2f's bit tests and selects; narrower targets use grad2f.
@@ -317,12 +276,6 @@ HWY_INLINE void fillCell(CellGradients& cell, std::uint32_t lowI, std::uint32_t 
     cell.lowJ = lowJ;
 }
 
-// 1 where every lane of m is set, 0 where none is, -1 otherwise.
-HWY_INLINE int uniformBit(hn::Mask<DF> m) {
-    const DF df;
-    if (hn::AllFalse(df, m)) return 0;
-    return hn::AllTrue(df, m) ? 1 : -1;
-}
 
 HWY_INLINE VF simplex2f(const rows::SimplexV2Octave& o, std::size_t c, CellGradients& cell) {
     using namespace simplex;
@@ -503,32 +456,8 @@ void FillCorners(const rows::CornerFill& f) {
 // fade (value.cpp) per lane: fractal_lanes-inl.hpp's, shared with the curved rows.
 HWY_INLINE V fadeLanes(FadeCurve curve, V t) { return fractal_lanes::fade(D(), curve, t); }
 
-// lattice::split per lane: the int64 index and the exact fraction.
-struct SplitLanes {
-    VI index;
-    V frac;
-};
-
-// An integral double as int64 lanes. Below AVX-512 Highway emulates the conversion (about 20
-// instructions); when every lane is below 2^51 in magnitude, adding 1.5 * 2^52 puts the value
-// exactly into the mantissa's low bits, whose difference from the constant's bits is the
-// integer: the same int64, exactly.
-HWY_INLINE VI toIndex(V cell) {
-    const DI di;
-#if HWY_TARGET > HWY_AVX3
-    const D d;
-    const V magic = hn::Set(d, 6755399441055744.0);  // 2^52 + 2^51
-    if (hn::AllTrue(d, hn::Lt(hn::Abs(cell), hn::Set(d, 2251799813685248.0)))) {  // 2^51
-        return hn::Sub(hn::BitCast(di, hn::Add(cell, magic)), hn::BitCast(di, magic));
-    }
-#endif
-    return hn::ConvertTo(di, cell);
-}
-
-HWY_INLINE SplitLanes split(V x) {
-    const V cell = hn::Floor(x);
-    return {toIndex(cell), hn::Sub(x, cell)};
-}
+using point_lanes::split;  // point_lanes-inl.hpp
+using point_lanes::SplitLanes;
 
 // The hashes of a cell's corners (ix, iy) .. (ix + 1, iy + 1).
 struct CornerHashes {
@@ -880,70 +809,17 @@ HWY_INLINE V valuePoint(const rows::PointOctave& o, HashKind kind, FadeCurve fad
 
 // simplexNoiseV2 (simplex.cpp) per lane: the coordinates split in double, the cell in float
 // lanes (as many as the doubles) and the 32-bit lattice hash.
-using DH = hn::Rebind<float, D>;
+using point_lanes::CornerHashes32;  // point_lanes-inl.hpp
+using point_lanes::cornerHashes32;
+using point_lanes::DH;
+using point_lanes::skewedCell;
 using VH = hn::Vec<DH>;
-using DHI = hn::RebindToSigned<DH>;
-using DHU = hn::RebindToUnsigned<DH>;
-using VHU = hn::Vec<DHU>;
-
-// lattice::FloatCoord per lane.
-struct FloatSplitLanes {
-    VI index;
-    VH frac;
-};
-
-// A float lane's mask as int64 lanes: -1 where set, else 0.
-HWY_INLINE VI widenMask(hn::Mask<DH> m) {
-    return hn::PromoteTo(DI(), hn::BitCast(DHI(), hn::VecFromMask(DH(), m)));
-}
-
-HWY_INLINE FloatSplitLanes splitFloat(V x) {
-    const SplitLanes s = split(x);
-    return {s.index, hn::DemoteTo(DH(), s.frac)};
-}
-
-HWY_INLINE FloatSplitLanes sumOf(const FloatSplitLanes& a, const FloatSplitLanes& b) {
-    const DH dh;
-    const VH sum = hn::Add(a.frac, b.frac);
-    const auto carry = hn::Ge(sum, hn::Set(dh, 1.0f));
-    // Subtracting the widened carry mask (-1) adds 1.
-    return {hn::Sub(hn::Add(a.index, b.index), widenMask(carry)),
-            hn::IfThenElse(carry, hn::Sub(sum, hn::Set(dh, 1.0f)), sum)};
-}
-
-// LatticeHashParts::high (the high half of i + 2^31), in 64-bit lanes.
-HWY_INLINE VU highHalf(VI i) {
-    const DU du;
-    return hn::ShiftRight<32>(hn::Add(hn::BitCast(du, i), hn::Set(du, std::uint64_t{1} << 31)));
-}
-
-// LatticeHashParts::key32 of the high halves, in 64-bit lanes.
-HWY_INLINE VU key32(std::uint64_t seed, VU hi, VU hj) {
-    const DU du;
-    return hn::ShiftRight<32>(mix64(hn::Xor(hn::Set(du, seed), hn::Or(hn::ShiftLeft<32>(hi), hj))));
-}
-
-// LatticeHash::hash32 of (ci, cj) given key32 of their high halves.
-HWY_INLINE VHU hash32(VI ci, VI cj, VU key) {
-    using Parts = detail::LatticeHashParts;
-    const DU du;
-    const DHU dhu;
-    const VHU lowI = hn::TruncateTo(dhu, hn::BitCast(du, ci));
-    const VHU lowJ = hn::TruncateTo(dhu, hn::BitCast(du, cj));
-    return fmix32(hn::Add(hn::Add(hn::Mul(lowI, hn::Set(dhu, Parts::kHashX)),
-                                  hn::Mul(lowJ, hn::Set(dhu, Parts::kHashY))),
-                          hn::TruncateTo(dhu, key)));
-}
 
 HWY_INLINE V simplexV2Point(const rows::PointOctave& o, V x, V y) {
     using namespace simplex;
     const D d;
     const DH dh;
-    const DI di;
-    const FloatSplitLanes sx = sumOf(splitFloat(hn::Mul(x, hn::Set(d, kSkew2))),
-                                     splitFloat(hn::Mul(y, hn::Set(d, kF2))));
-    const FloatSplitLanes sy = sumOf(splitFloat(hn::Mul(x, hn::Set(d, kF2))),
-                                     splitFloat(hn::Mul(y, hn::Set(d, kSkew2))));
+    const auto [sx, sy] = skewedCell(x, y);
     const VH t = hn::Mul(hn::Add(sx.frac, sy.frac), hn::Set(dh, kG2f));
     const VH x0 = hn::Sub(sx.frac, t);
     const VH y0 = hn::Sub(sy.frac, t);
@@ -953,31 +829,9 @@ HWY_INLINE V simplexV2Point(const rows::PointOctave& o, V x, V y) {
     const VH y1 = hn::Sub(hn::Add(y0, hn::Set(dh, kG2f)), hn::IfThenZeroElse(lower, one));
     const VH x2 = hn::Add(x0, hn::Set(dh, kCorner2f));
     const VH y2 = hn::Add(y0, hn::Set(dh, kCorner2f));
-    // The corners (i, j), (i + 1, j) or (i, j + 1), and (i + 1, j + 1).
-    const VI i = sx.index;
-    const VI j = sy.index;
-    const VI oneI = hn::Set(di, 1);
-    const VI lowerI = widenMask(lower);  // -1 in the lower triangle
-    const VI iMiddle = hn::Sub(i, lowerI);
-    const VI jMiddle = hn::Add(j, hn::Add(lowerI, oneI));
-    const VI iFar = hn::Add(i, oneI);
-    const VI jFar = hn::Add(j, oneI);
-    // One key serves all three corners unless a lane's cell straddles a change of high half
-    // (index 2^31 - 1); the key is a function of the high halves, so both give the same bits.
-    const VU hi = highHalf(i);
-    const VU hj = highHalf(j);
-    const VU key = key32(o.key, hi, hj);
-    VU keyMiddle = key;
-    VU keyFar = key;
-    const VU hiFar = highHalf(iFar);
-    const VU hjFar = highHalf(jFar);
-    if (!hn::AllTrue(DU(), hn::And(hn::Eq(hi, hiFar), hn::Eq(hj, hjFar)))) {
-        keyMiddle = key32(o.key, highHalf(iMiddle), highHalf(jMiddle));
-        keyFar = key32(o.key, hiFar, hjFar);
-    }
-    const VH n = hn::Add(hn::Add(corner2f(hash32(i, j, key), x0, y0),
-                                 corner2f(hash32(iMiddle, jMiddle, keyMiddle), x1, y1)),
-                         corner2f(hash32(iFar, jFar, keyFar), x2, y2));
+    const CornerHashes32 h = cornerHashes32(o.key, sx.index, sy.index, lower);
+    const VH n = hn::Add(hn::Add(corner2f(h.first, x0, y0), corner2f(h.middle, x1, y1)),
+                         corner2f(h.far, x2, y2));
     return hn::PromoteTo(d, hn::Min(hn::Max(hn::Mul(hn::Set(dh, kScale2f), n), hn::Set(dh, -1.0f)), one));
 }
 
