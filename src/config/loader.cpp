@@ -6,10 +6,10 @@
 
 #include "terragrid/config/loader.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cerrno>
-#include <filesystem>
-#include <fstream>
 #include <string>
 #include <string_view>
 #include <system_error>
@@ -22,6 +22,7 @@
 #include "config/text.hpp"
 #include "config/validation.hpp"
 #include "config/json_duplicate_keys.hpp"
+#include "io/safe_open.hpp"
 
 namespace terragrid {
 
@@ -96,14 +97,16 @@ void applyOverride(Json& document, Json& written, std::string_view text, Problem
     mergeJson(written, nestedAt(path, value));
 }
 
-/// Hash of the resolved document without output.directory: where a map is written does not
-/// change which map it is.
-std::string configHash(Json document) {
+/// The resolved document without output.directory: where a map is written does not change
+/// which map it is. Nor does output.manifest, which adds a file and changes no other (and came
+/// after maps whose hashes must stay as they were). Its FNV-1a is the config hash.
+std::string hashedDocument(Json document) {
     document["output"].erase("directory");
+    document["output"].erase("manifest");
     // An execution parameter, like the thread count: it changes no byte of any output, so
     // neither may the hash that every output carries.
     document["map"].erase("tile_size");
-    return fnv1a64Hex(dumpJson(document));
+    return dumpJson(document);
 }
 
 /// Hash of what the hydrology stage is a function of: the resolved document without the
@@ -122,30 +125,29 @@ ConfigError cannotRead(const std::string& path, const std::string& reason) {
 }
 
 /// Far above any config (a few KB) and above the 100 MB the hostile-input table feeds in, but a
-/// bound: a wrong file that never ends (/dev/zero, /dev/urandom) or a disk image would
-/// otherwise be read until memory runs out. Pipes stay allowed (--config <(jq ...)).
+/// bound: a pipe that never ends (`--config <(yes)`) or a disk image would otherwise be read
+/// until memory runs out.
 constexpr std::size_t kMaxConfigBytes = std::size_t{256} << 20;
 
+/// The bytes of the config file `path`: a regular file, or a pipe (--config <(jq ...), a pipe
+/// into --config /dev/stdin). A named FIFO, a device or a directory is refused unread, and
+/// without blocking: a FIFO nobody writes to would otherwise hang the program in open().
 std::string readFile(const std::string& path) {
-    std::error_code error;
-    // Opening a directory with ifstream succeeds on some systems and then reads nothing.
-    if (std::filesystem::is_directory(path, error)) throw cannotRead(path, "it is a directory");
-    errno = 0;
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw cannotRead(path,
-                         errno != 0 ? std::generic_category().message(errno) : "cannot open it");
+    std::string reason;
+    const FileHandle file = openForReading(path, Pipes::Accept, reason);
+    if (!file) throw cannotRead(path, reason);
     std::string text;
     std::vector<char> chunk(std::size_t{1} << 20);
-    while (in.read(chunk.data(), static_cast<std::streamsize>(chunk.size())) || in.gcount() > 0) {
-        const auto count = static_cast<std::size_t>(in.gcount());
-        if (text.size() + count > kMaxConfigBytes)
+    for (;;) {
+        const ssize_t n = ::read(file.get(), chunk.data(), chunk.size());
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) throw cannotRead(path, std::generic_category().message(errno));
+        if (n == 0) return text;
+        if (text.size() + std::size_t(n) > kMaxConfigBytes)
             throw cannotRead(path, "it holds more than " + std::to_string(kMaxConfigBytes >> 20) +
                                        " MiB, and a config is a few KB");
-        text.append(chunk.data(), count);
+        text.append(chunk.data(), std::size_t(n));
     }
-    if (in.bad()) throw cannotRead(path, "read error");
-    return text;
 }
 
 }  // namespace
@@ -172,9 +174,12 @@ LoadedConfig parseConfig(std::string_view text, std::string_view sourceName,
     if (!problems.empty()) throw ConfigError(std::move(problems));
     v.config.resolvedJson = dumpJson(document, 2);
     v.config.hydrologyHash = hydrologyHash(document);
-    v.config.hash = configHash(std::move(document));
+    v.config.hashedJson = hashedDocument(std::move(document));
+    v.config.hash = fnv1a64Hex(v.config.hashedJson);
     return std::move(v.config);
 }
+
+std::string readConfigFile(const std::string& path) { return readFile(path); }
 
 LoadedConfig loadConfig(const std::string& path, const std::vector<std::string>& overrides) {
     return parseConfig(readFile(path), path, overrides);

@@ -46,6 +46,16 @@ HWY_INLINE V mulAdd(V a, V b, V c) {
 #endif
 }
 
+/// std::fma(-a, b, c) per lane (negating an operand is exact, so this is that fma's bits).
+template <class V>
+HWY_INLINE V negMulAdd(V a, V b, V c) {
+#if HWY_NATIVE_FMA
+    return hn::NegMulAdd(a, b, c);
+#else
+    return mulAdd(hn::Neg(a), b, c);
+#endif
+}
+
 }  // namespace fused
 }  // namespace HWY_NAMESPACE
 }  // namespace terragrid

@@ -1,7 +1,7 @@
-// What the point kernels share (every lane its own point: rows_kernels.cpp, simplex_v3_rows.cpp):
-// the 64-bit hash, the split of a coordinate into an int64 index and a fraction, and version 2
-// and 3 simplex's skewed cell and 32-bit corner hashes, in double lanes and float lanes as many
-// (private to src/noise).
+// What the point kernels share (every lane its own point: point_kernels.cpp, simplex_v3_rows.cpp):
+// the split of a coordinate into an int64 index and a fraction, and version 2 and 3 simplex's
+// skewed cell and 32-bit corner hashes, in double lanes and float lanes as many (the 64-bit and
+// 32-bit hashes themselves: lattice_lanes-inl.hpp) (private to src/noise).
 //
 // A Highway "-inl" header: included once per SIMD target (HWY_TARGET_TOGGLE flips with each
 // pass), because Highway vectors may only be used in code compiled for their target.
@@ -17,7 +17,7 @@
 
 #include <hwy/highway.h>
 
-#include "noise/hash_lanes-inl.hpp"
+#include "noise/lattice_lanes-inl.hpp"
 #include "noise/simplex_constants.hpp"
 #include "terragrid/noise/detail/lattice_hash_parts.hpp"
 
@@ -39,30 +39,6 @@ using VH = hn::Vec<DH>;
 using DHI = hn::RebindToSigned<DH>;
 using DHU = hn::RebindToUnsigned<DH>;
 using VHU = hn::Vec<DHU>;
-
-// 64-bit multiply modulo 2^64. AVX-512 has it; the other x86 targets build it from 32x32->64
-// products (the high x high product only affects bits above 64).
-HWY_INLINE VU mul64(VU a, VU b) {
-#if HWY_ARCH_X86 && HWY_TARGET > HWY_AVX3 && HWY_TARGET != HWY_EMU128 && HWY_TARGET != HWY_SCALAR
-    const DU du;
-    const hn::RepartitionToNarrow<DU> du32;
-    const VU low = hn::MulEven(hn::BitCast(du32, a), hn::BitCast(du32, b));
-    const VU cross1 = hn::MulEven(hn::BitCast(du32, hn::ShiftRight<32>(a)), hn::BitCast(du32, b));
-    const VU cross2 = hn::MulEven(hn::BitCast(du32, a), hn::BitCast(du32, hn::ShiftRight<32>(b)));
-    (void)du;
-    return hn::Add(low, hn::ShiftLeft<32>(hn::Add(cross1, cross2)));
-#else
-    return hn::Mul(a, b);
-#endif
-}
-
-// mix64 (hash.cpp) per lane.
-HWY_INLINE VU mix64(VU x) {
-    const DU du;
-    x = mul64(hn::Xor(x, hn::ShiftRight<30>(x)), hn::Set(du, 0xBF58476D1CE4E5B9ULL));
-    x = mul64(hn::Xor(x, hn::ShiftRight<27>(x)), hn::Set(du, 0x94D049BB133111EBULL));
-    return hn::Xor(x, hn::ShiftRight<31>(x));
-}
 
 // lattice::split per lane: the int64 index and the exact fraction.
 struct SplitLanes {
@@ -129,16 +105,16 @@ HWY_INLINE VU key32(std::uint64_t seed, VU hi, VU hj) {
     return hn::ShiftRight<32>(mix64(hn::Xor(hn::Set(du, seed), hn::Or(hn::ShiftLeft<32>(hi), hj))));
 }
 
-// LatticeHash::hash32 of (ci, cj) given key32 of their high halves.
-HWY_INLINE VHU hash32(VI ci, VI cj, VU key) {
+// LatticeHash::hash32's input (before fmix32) of (ci, cj) given key32 of their high halves.
+HWY_INLINE VHU hashInput32(VI ci, VI cj, VU key) {
     using Parts = detail::LatticeHashParts;
     const DU du;
     const DHU dhu;
     const VHU lowI = hn::TruncateTo(dhu, hn::BitCast(du, ci));
     const VHU lowJ = hn::TruncateTo(dhu, hn::BitCast(du, cj));
-    return hash_lanes::fmix32(hn::Add(hn::Add(hn::Mul(lowI, hn::Set(dhu, Parts::kHashX)),
-                                  hn::Mul(lowJ, hn::Set(dhu, Parts::kHashY))),
-                          hn::TruncateTo(dhu, key)));
+    return hn::Add(hn::Add(hn::Mul(lowI, hn::Set(dhu, Parts::kHashX)),
+                           hn::Mul(lowJ, hn::Set(dhu, Parts::kHashY))),
+                   hn::TruncateTo(dhu, key));
 }
 
 // Versions 2 and 3: the skewed cell of (x, y) (simplex.cpp's floatCell): X = x (1 + F) + y F and
@@ -154,7 +130,7 @@ HWY_INLINE SkewedCell skewedCell(V x, V y) {
             sumOf(splitFloat(hn::Mul(x, hn::Set(d, kF2))), splitFloat(hn::Mul(y, hn::Set(d, kSkew2))))};
 }
 
-// simplex.cpp's cornerHashes per lane: hash32 of the corners (i, j), (i + 1, j) in the lower
+// simplex.cpp's cornerHashes per lane: hash32's input (before fmix32) of the corners (i, j), (i + 1, j) in the lower
 // triangle or (i, j + 1) in the upper, and (i + 1, j + 1).
 struct CornerHashes32 {
     VHU first, middle, far;
@@ -181,7 +157,8 @@ HWY_INLINE CornerHashes32 cornerHashes32(std::uint64_t seed, VI i, VI j, hn::Mas
         keyMiddle = key32(seed, highHalf(iMiddle), highHalf(jMiddle));
         keyFar = key32(seed, hiFar, hjFar);
     }
-    return {hash32(i, j, key), hash32(iMiddle, jMiddle, keyMiddle), hash32(iFar, jFar, keyFar)};
+    return {hashInput32(i, j, key), hashInput32(iMiddle, jMiddle, keyMiddle),
+            hashInput32(iFar, jFar, keyFar)};
 }
 
 }  // namespace point_lanes

@@ -21,6 +21,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdint>
 #include <memory>
 #include <utility>
 #include <vector>
@@ -72,7 +73,7 @@ struct OctaveRows {
     // Version 2 simplex, per column (padded): the split of x (1 + F) (a) and x F (b).
     std::vector<float> fracA, fracB;
     std::vector<std::uint32_t> lowA, lowB;
-    std::vector<std::uint32_t> hashAB;  // lowA kHashX + lowB kHashY (the hash's column part)
+    std::vector<std::uint32_t> hashAB;  // (lowA kHashX + lowB kHashY) hashScale (the hash's column part)
     std::vector<std::uint32_t> run;     // columns from this one on with its (lowA, lowB)
     std::int64_t minA = 0, maxA = 0, minB = 0, maxB = 0;  // their indices' range
     // Per row.
@@ -101,6 +102,8 @@ struct NoiseRows::State {
     std::vector<double> movedX, movedY;
     std::vector<rows::PointOctave> pointOctaves;
     std::vector<std::vector<std::int64_t>> perms;  // per octave, the permutation as int64
+    // Version 3 simplex: the row's float sum (rowSimplexV3), 64 floats over for alignment.
+    std::vector<float> simplexSums;
 };
 
 namespace {
@@ -195,7 +198,9 @@ void updateCorners(OctaveRows& o, const LatticeHash& hash, NoiseKind kind, std::
 // column's part of the corners' hash input. The runs of columns in one (a, b) cell let the
 // kernel see in one comparison that a whole vector of columns lies in one lattice cell (the
 // low octaves, where a cell spans many columns), whose corners it then hashes once.
-void planSimplexV2(OctaveRows& o) {
+// `hashScale` multiplies the hash's column part: 1 for version 2, simplex_v3::kGradientMix1 for
+// version 3, whose gradient index multiplies the input first (the rows multiply its parts).
+void planSimplexV2(OctaveRows& o, std::uint32_t hashScale) {
     const std::size_t padded = o.coordinate.size();
     o.fracA.resize(padded);
     o.fracB.resize(padded);
@@ -210,7 +215,7 @@ void planSimplexV2(OctaveRows& o) {
         o.fracB[c] = b.frac;
         o.lowA[c] = HashParts::low(a.index);
         o.lowB[c] = HashParts::low(b.index);
-        o.hashAB[c] = o.lowA[c] * HashParts::kHashX + o.lowB[c] * HashParts::kHashY;
+        o.hashAB[c] = (o.lowA[c] * HashParts::kHashX + o.lowB[c] * HashParts::kHashY) * hashScale;
         o.minA = c == 0 ? a.index : std::min(o.minA, a.index);
         o.maxA = c == 0 ? a.index : std::max(o.maxA, a.index);
         o.minB = c == 0 ? b.index : std::min(o.minB, b.index);
@@ -321,7 +326,8 @@ NoiseRows::NoiseRows(const NoiseField& field, const double* xs, std::size_t n)
         for (std::size_t c = 0; c < n; ++c)
             lattice[c] = (xs[c] * octave.frequency + params.offsetX) + octave.shiftX;
         planColumns(o, octave.hash, lattice.data(), n, separableKind);
-        if (m_state->simplexV2 || m_state->simplexV3) planSimplexV2(o);
+        if (m_state->simplexV3) planSimplexV2(o, simplex_v3::kGradientMix1);
+        else if (m_state->simplexV2) planSimplexV2(o, 1);
         if (separableKind) {
             o.fade.resize(o.fx.size());
             rows::fadeColumns(params.fade, o.fx.data(), o.fade.data(), o.fx.size());
@@ -385,9 +391,13 @@ bool NoiseRows::rowSimplexV3(double y, double* out) {
             return false;
     }
     const FractalKind summed = lattice::summedFractal(params.fractal);
+    st.simplexSums.resize(st.values.size() + 64);
+    // Aligned to 256 bytes, enough for any vector's aligned loads.
+    const auto address = reinterpret_cast<std::uintptr_t>(st.simplexSums.data());
+    float* sums = st.simplexSums.data() + ((256 - address % 256) % 256) / sizeof(float);
     rows::evaluateSimplexV3Row({octaves.data(), field.m_octaves, summed,
                                 simplex_v3::normaliseScale(summed, field.m_amplitudeSum),
-                                st.values.size(), st.values.data()});
+                                st.values.size(), sums, st.values.data()});
     std::copy_n(st.values.begin(), st.n, out);
     addStripes(params, st.columns.data(), st.n, out);
     return true;

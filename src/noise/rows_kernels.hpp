@@ -100,7 +100,8 @@ struct SimplexV2Octave {
     const float* fracB;
     const std::uint32_t* lowA;  ///< per column: low 32 bits of the index
     const std::uint32_t* lowB;
-    const std::uint32_t* hashAB;  ///< per column: lowA kHashX + lowB kHashY
+    const std::uint32_t* hashAB;  ///< per column: lowA kHashX + lowB kHashY (version 3: times
+                                  ///< simplex_v3::kGradientMix1)
     const std::uint32_t* run;     ///< per column: columns from it on with its (lowA, lowB)
     float fracC, fracD;  ///< the row's
     std::uint32_t lowC, lowD;
@@ -123,6 +124,7 @@ struct SimplexV3Row {
     FractalKind fractal;  ///< the summed fractal: none, fbm, turbulence or ridged
     float scale;          ///< simplex_v3::normaliseScale
     std::size_t columns;  ///< a multiple of kRowPadding
+    float* sums;          ///< columns floats, aligned to the vector size (the octaves' sum)
     double* out;
 };
 void evaluateSimplexV3Row(const SimplexV3Row& row);

@@ -109,9 +109,10 @@ FloatCell floatCell(double x, double y) noexcept {
             lattice::sumOf(lattice::splitFloat(x * kF2), lattice::splitFloat(y * kSkew2))};
 }
 
-// LatticeHash::hash32 of the corners (i, j), the middle one and (i + 1, j + 1), with the key of
-// the high halves computed once when the corners share them (all but the points next to index
-// 2^31 - 1).
+// LatticeHash::hash32's input (before fmix32) of the corners (i, j), the middle one and
+// (i + 1, j + 1), with the key of the high halves computed once when the corners share them
+// (all but the points next to index 2^31 - 1). Version 2 finishes each with fmix32, version 3
+// with simplex_v3::gradientIndex.
 struct CornerHashes {
     std::uint32_t first, middle, far;
 };
@@ -126,7 +127,7 @@ CornerHashes cornerHashes(const LatticeHash& h, std::int64_t i, std::int64_t j,
         const std::uint32_t hci = Parts::high(ci);
         const std::uint32_t hcj = Parts::high(cj);
         const std::uint32_t k = hci == hi && hcj == hj ? key : Parts::key32(h, hci, hcj);
-        return Parts::fmix32(Parts::low(ci) * Parts::kHashX + Parts::low(cj) * Parts::kHashY + k);
+        return Parts::low(ci) * Parts::kHashX + Parts::low(cj) * Parts::kHashY + k;
     };
     return {hash(i, j), hash(i + (lower ? 1 : 0), j + (lower ? 0 : 1)), hash(i + 1, j + 1)};
 }
@@ -145,16 +146,17 @@ double simplexNoiseV2(double x, double y, const LatticeHash& h) noexcept {
     const float x2 = x0 + kCorner2f;
     const float y2 = y0 + kCorner2f;
     const CornerHashes c = cornerHashes(h, sx.index, sy.index, lower);
-    const float n = corner2f(c.first, x0, y0) + corner2f(c.middle, x1, y1) +
-                    corner2f(c.far, x2, y2);
+    using Parts = detail::LatticeHashParts;
+    const float n = corner2f(Parts::fmix32(c.first), x0, y0) +
+                    corner2f(Parts::fmix32(c.middle), x1, y1) + corner2f(Parts::fmix32(c.far), x2, y2);
     return static_cast<double>(std::clamp(kScale2f * n, -1.0f, 1.0f));
 }
 
 float simplexNoiseV3(double x, double y, const LatticeHash& h) noexcept {
     // The rows (simplex_v3_rows.cpp) perform the same float operations in the same order.
-    using simplex_v3::corner;
-    using simplex_v3::kGradX;
-    using simplex_v3::kGradY;
+    using simplex_v3::falloff;
+    using simplex_v3::gradientDot;
+    using simplex_v3::gradientIndex;
     const auto [sx, sy] = floatCell(x, y);
     const float s = sx.frac + sy.frac;
     const float x0 = std::fma(-kG2f, s, sx.frac);
@@ -165,10 +167,9 @@ float simplexNoiseV3(double x, double y, const LatticeHash& h) noexcept {
     const float x2 = x0 + kCorner2f;
     const float y2 = y0 + kCorner2f;
     const CornerHashes c = cornerHashes(h, sx.index, sy.index, lower);
-    const auto at = [&](std::uint32_t hash, float cx, float cy) {
-        return corner(kGradX[hash & 7u], kGradY[hash & 7u], cx, cy);
-    };
-    const float n = (at(c.first, x0, y0) + at(c.middle, x1, y1)) + at(c.far, x2, y2);
+    const float n0 = falloff(x0, y0) * gradientDot(gradientIndex(c.first), x0, y0);
+    const float n1 = std::fma(falloff(x1, y1), gradientDot(gradientIndex(c.middle), x1, y1), n0);
+    const float n = std::fma(falloff(x2, y2), gradientDot(gradientIndex(c.far), x2, y2), n1);
     return kScale2f * n;
 }
 

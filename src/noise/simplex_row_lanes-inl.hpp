@@ -32,12 +32,14 @@ struct SkewedLanes {
     hn::Mask<DF> carry;
 };
 
-HWY_INLINE SkewedLanes skewedSum(VF fracA, float fracC) {
+HWY_INLINE SkewedLanes skewedSum(VF fracA, VF fracC) {
     const DF df;
-    const VF sum = hn::Add(fracA, hn::Set(df, fracC));
+    const VF sum = hn::Add(fracA, fracC);
     const auto carry = hn::Ge(sum, hn::Set(df, 1.0f));
     return {hn::IfThenElse(carry, hn::Sub(sum, hn::Set(df, 1.0f)), sum), carry};
 }
+
+HWY_INLINE SkewedLanes skewedSum(VF fracA, float fracC) { return skewedSum(fracA, hn::Set(DF(), fracC)); }
 
 // An 8-entry table twice, so a 16-lane vector can load it (lookups index lanes 0..7 only).
 constexpr std::array<float, 16> repeated(const float (&table)[8]) {

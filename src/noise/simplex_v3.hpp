@@ -28,11 +28,31 @@ constexpr float kGradY[8] = {0.0f, 0.0f, 1.0f, -1.0f, 1.0f, 1.0f, -1.0f, -1.0f};
 inline float maxOf(float a, float b) noexcept { return a > b ? a : b; }
 inline float minOf(float a, float b) noexcept { return a < b ? a : b; }
 
-/// One corner's kernel: max(0.5 - x^2 - y^2, 0)^4 (g . (x, y)).
-inline float corner(float gx, float gy, float x, float y) noexcept {
+/// gradientIndex's multipliers: lowbias32's (Wellons, hash-prospector).
+constexpr std::uint32_t kGradientMix1 = 0x7FEB352Du;
+constexpr std::uint32_t kGradientMix2 = 0x846CA68Bu;
+
+/// A corner's gradient (an index into kGradX / kGradY) from its hash input, the 32-bit lattice
+/// hash before fmix32 (lo(i) kHashX + lo(j) kHashY + key32): a multiply, an xor-shift and a
+/// multiply, then the top 3 bits. The input is linear in the indices; the xor-shift breaks
+/// that and the multiplies carry every bit into the top ones. 5 operations per lane where
+/// fmix32 and a mask take 9 (NoiseTest.SimplexV3NeighbourGradientsAreIndependent checks the
+/// neighbours' gradients as fmix32's pass: one multiply and xor-shift fewer do not).
+constexpr std::uint32_t gradientIndex(std::uint32_t input) noexcept {
+    const std::uint32_t x = input * kGradientMix1;
+    return ((x ^ (x >> 16)) * kGradientMix2) >> 29;
+}
+
+/// A corner's radial falloff: max(0.5 - x^2 - y^2, 0)^4.
+inline float falloff(float x, float y) noexcept {
     const float t = maxOf(std::fma(-y, y, std::fma(-x, x, simplex::kRadius2f)), 0.0f);
     const float t2 = t * t;
-    return (t2 * t2) * std::fma(gx, x, gy * y);
+    return t2 * t2;
+}
+
+/// The dot product of gradient g with the offset (x, y): fma(gx, x, gy y).
+inline float gradientDot(std::uint32_t g, float x, float y) noexcept {
+    return std::fma(kGradX[g], x, kGradY[g] * y);
 }
 
 /// The octave's term of the fractal sum, in float (lattice::octaveTerm's).

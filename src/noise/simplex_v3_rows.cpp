@@ -18,7 +18,6 @@
 #include <cstdint>
 
 #include "noise/fused-inl.hpp"
-#include "noise/hash_lanes-inl.hpp"
 #include "noise/point_lanes-inl.hpp"
 #include "noise/simplex_row_lanes-inl.hpp"
 #include "noise/simplex_constants.hpp"
@@ -37,72 +36,79 @@ using DU32 = hn::RebindToUnsigned<DF>;
 using VU32 = hn::Vec<DU32>;
 using Parts = detail::LatticeHashParts;
 using fused::mulAdd;
-using hash_lanes::fmix32;
 using simplex_row_lanes::repeated;  // simplex_row_lanes-inl.hpp
 using simplex_row_lanes::skewedSum;
 using simplex_row_lanes::SkewedLanes;
-using simplex_row_lanes::uniformBit;
 
-// simplex_v3::corner per lane: max(0.5 - x^2 - y^2, 0)^4 fma(gx, x, gy y). (Templates: the
-// rows use whole float vectors, the point kernel as many floats as doubles.)
+// simplex_v3::falloff per lane: max(0.5 - x^2 - y^2, 0)^4. (Templates: the rows use whole float
+// vectors, the point kernel as many floats as doubles.)
 template <class VFT>
-HWY_INLINE VFT corner(VFT gx, VFT gy, VFT x, VFT y) {
+HWY_INLINE VFT falloff(VFT x, VFT y) {
     const hn::DFromV<VFT> df;
-    const VFT t = hn::Max(mulAdd(hn::Neg(y), y, mulAdd(hn::Neg(x), x, hn::Set(df, simplex::kRadius2f))),
+    const VFT t = hn::Max(fused::negMulAdd(y, y, fused::negMulAdd(x, x, hn::Set(df, simplex::kRadius2f))),
                           hn::Zero(df));
     const VFT t2 = hn::Mul(t, t);
-    return hn::Mul(hn::Mul(t2, t2), mulAdd(gx, x, hn::Mul(gy, y)));
+    return hn::Mul(t2, t2);
+}
+
+// simplexNoiseV3's sum of the three corners' falloff times gradient dot product, in its order.
+template <class VFT>
+HWY_INLINE VFT cornerSum(const VFT (&f)[3], const VFT (&dot)[3]) {
+    return mulAdd(f[2], dot[2], mulAdd(f[1], dot[1], hn::Mul(f[0], dot[0])));
 }
 
 alignas(64) constexpr std::array<float, 16> kGradX = repeated(simplex_v3::kGradX);
 alignas(64) constexpr std::array<float, 16> kGradY = repeated(simplex_v3::kGradY);
 
-// The corner of a hashed lattice point: its gradient picked by hash & 7 (a lane permutation
-// where a vector holds all 8 entries, a gather from the table on narrower targets).
+// simplex_v3::gradientDot of the gradient simplex_v3::gradientIndex picks for a corner's hash
+// input, given as input kGradientMix1 (the rows multiply the input's parts, the multiply being
+// distributive modulo 2^32): a lane permutation of the tables where a vector holds all 8
+// entries, a gather from them on narrower targets.
 template <class VFT, class VU32T>
-HWY_INLINE VFT hashedCorner(VU32T hash, VFT x, VFT y) {
+HWY_INLINE VFT hashedDot(VU32T premixed, VFT x, VFT y) {
     const hn::DFromV<VFT> df;
     const hn::DFromV<VU32T> du;
     const hn::RebindToSigned<decltype(df)> di;
-    const auto index = hn::BitCast(di, hn::And(hash, hn::Set(du, 7u)));
+    const VU32T mixed = hn::Mul(hn::Xor(premixed, hn::ShiftRight<16>(premixed)),
+                                hn::Set(du, simplex_v3::kGradientMix2));
+    const auto index = hn::BitCast(di, hn::ShiftRight<29>(mixed));
     if constexpr (hn::MaxLanes(df) >= 8) {
         static_assert(hn::MaxLanes(df) <= 16);
         const auto lane = hn::IndicesFromVec(df, index);
-        return corner(hn::TableLookupLanes(hn::Load(df, kGradX.data()), lane),
-                      hn::TableLookupLanes(hn::Load(df, kGradY.data()), lane), x, y);
+        return mulAdd(hn::TableLookupLanes(hn::Load(df, kGradX.data()), lane), x,
+                      hn::Mul(hn::TableLookupLanes(hn::Load(df, kGradY.data()), lane), y));
     } else {
-        return corner(hn::GatherIndex(df, kGradX.data(), index),
-                      hn::GatherIndex(df, kGradY.data(), index), x, y);
+        return mulAdd(hn::GatherIndex(df, kGradX.data(), index), x,
+                      hn::Mul(hn::GatherIndex(df, kGradY.data(), index), y));
     }
 }
 
-// The gradients of the corners of the last lattice cell a whole vector of columns lay in (per
-// octave): at the low octaves a cell spans many columns, so most vectors hash nothing.
-struct CellGradients {
-    bool valid = false;
-    std::uint32_t lowI = 0, lowJ = 0;
-    // The corners (i, j), (i + 1, j), (i, j + 1), (i + 1, j + 1).
-    float x[4] = {}, y[4] = {};
+// An octave's row parts as the column loop uses them: copied out of the octave, so the
+// compiler keeps them in registers (stores into the float sums could alias the octave's
+// floats, so it reloaded them per vector).
+struct OctaveLanes {
+    const float* fracA;
+    const float* fracB;
+    const std::uint32_t* hashAB;  // times kGradientMix1
+    VF fracC, fracD;
+    VU32 hashCD;  // the octave's hashCD times kGradientMix1
 };
 
-void fillCell(CellGradients& cell, std::uint32_t lowI, std::uint32_t lowJ, std::uint32_t key) {
-    const std::uint32_t base = lowI * Parts::kHashX + lowJ * Parts::kHashY + key;
-    const std::uint32_t inputs[4] = {base, base + Parts::kHashX, base + Parts::kHashY,
-                                     base + Parts::kHashX + Parts::kHashY};
-    for (int k = 0; k < 4; ++k) {
-        const std::uint32_t g = Parts::fmix32(inputs[k]) & 7u;
-        cell.x[k] = simplex_v3::kGradX[g];
-        cell.y[k] = simplex_v3::kGradY[g];
-    }
-    cell.valid = true;
-    cell.lowI = lowI;
-    cell.lowJ = lowJ;
+OctaveLanes lanesOf(const rows::SimplexV2Octave& o) {
+    const DF df;
+    const DU32 du;
+    return {o.fracA, o.fracB, o.hashAB, hn::Set(df, o.fracC), hn::Set(df, o.fracD),
+            hn::Set(du, o.hashCD * simplex_v3::kGradientMix1)};
 }
 
-
-
-// simplexNoiseV3 of the columns c .. c + lanes - 1 on the row.
-HWY_INLINE VF simplexV3(const rows::SimplexV2Octave& o, std::size_t c, CellGradients& cell) {
+// simplexNoiseV3 of the columns c .. c + lanes - 1 on the row. Out of line on the emulated
+// targets, for their compile time (as rows_kernels.cpp's simplex2f).
+#if HWY_TARGET == HWY_EMU128 || HWY_TARGET == HWY_SCALAR
+HWY_NOINLINE
+#else
+HWY_INLINE
+#endif
+VF simplexV3(const OctaveLanes& o, std::size_t c) {
     using namespace simplex;
     const DF df;
     const DU32 du;
@@ -115,40 +121,25 @@ HWY_INLINE VF simplexV3(const rows::SimplexV2Octave& o, std::size_t c, CellGradi
     const auto lower = hn::Gt(x0, y0);
     const VF g = hn::Set(df, kG2f);
     const VF gMinus1 = hn::Set(df, simplex_v3::kG2Minus1f);
-    const VF x1 = hn::Add(x0, hn::IfThenElse(lower, gMinus1, g));
-    const VF y1 = hn::Add(y0, hn::IfThenElse(lower, g, gMinus1));
-    const VF x2 = hn::Add(x0, hn::Set(df, kCorner2f));
-    const VF y2 = hn::Add(y0, hn::Set(df, kCorner2f));
-    VF n;
-    const int carryX = o.run[c] >= hn::Lanes(df) ? uniformBit(sx.carry) : -1;
-    const int carryY = carryX >= 0 ? uniformBit(sy.carry) : -1;
-    if (carryY >= 0) {
-        // Every lane in the cell (i, j): its corners' gradients once, then broadcast.
-        const std::uint32_t lowI = o.lowA[c] + o.lowC + static_cast<std::uint32_t>(carryX);
-        const std::uint32_t lowJ = o.lowB[c] + o.lowD + static_cast<std::uint32_t>(carryY);
-        if (!cell.valid || cell.lowI != lowI || cell.lowJ != lowJ) fillCell(cell, lowI, lowJ, o.key);
-        const auto at = [&](int k, const float* table) { return hn::Set(df, table[k]); };
-        const auto middle = [&](const float* table) {
-            return hn::IfThenElse(lower, at(1, table), at(2, table));
-        };
-        n = hn::Add(hn::Add(corner(at(0, cell.x), at(0, cell.y), x0, y0),
-                            corner(middle(cell.x), middle(cell.y), x1, y1)),
-                    corner(at(3, cell.x), at(3, cell.y), x2, y2));
-    } else {
-        // hash32 of the three corners, as version 2's rows split it (rows_kernels.cpp).
-        const VU32 h = hn::Add(hn::LoadU(du, o.hashAB + c), hn::Set(du, o.hashCD));
-        const VU32 hx = hn::IfThenElse(hn::RebindMask(du, sx.carry),
-                                       hn::Add(h, hn::Set(du, Parts::kHashX)), h);
-        const VU32 h0 = hn::IfThenElse(hn::RebindMask(du, sy.carry),
-                                       hn::Add(hx, hn::Set(du, Parts::kHashY)), hx);
-        const VU32 h1 = hn::Add(h0, hn::IfThenElse(hn::RebindMask(du, lower),
-                                                   hn::Set(du, Parts::kHashX),
-                                                   hn::Set(du, Parts::kHashY)));
-        const VU32 h2 = hn::Add(h0, hn::Set(du, Parts::kHashX + Parts::kHashY));
-        n = hn::Add(hn::Add(hashedCorner(fmix32(h0), x0, y0), hashedCorner(fmix32(h1), x1, y1)),
-                    hashedCorner(fmix32(h2), x2, y2));
-    }
-    return hn::Mul(hn::Set(df, kScale2f), n);
+    const VF x[3] = {x0, hn::Add(x0, hn::IfThenElse(lower, gMinus1, g)),
+                     hn::Add(x0, hn::Set(df, kCorner2f))};
+    const VF y[3] = {y0, hn::Add(y0, hn::IfThenElse(lower, g, gMinus1)),
+                     hn::Add(y0, hn::Set(df, kCorner2f))};
+    const VF f[3] = {falloff(x[0], y[0]), falloff(x[1], y[1]), falloff(x[2], y[2])};
+    // The three corners' hash inputs times kGradientMix1, from the parts version 2's rows split
+    // them into (rows_kernels.cpp), each multiplied: the column's in rows.cpp, the row's in
+    // lanesOf.
+    constexpr std::uint32_t kX = Parts::kHashX * simplex_v3::kGradientMix1;
+    constexpr std::uint32_t kY = Parts::kHashY * simplex_v3::kGradientMix1;
+    const VU32 h = hn::Add(hn::LoadU(du, o.hashAB + c), o.hashCD);
+    const VU32 hx = hn::IfThenElse(hn::RebindMask(du, sx.carry), hn::Add(h, hn::Set(du, kX)), h);
+    const VU32 h0 = hn::IfThenElse(hn::RebindMask(du, sy.carry), hn::Add(hx, hn::Set(du, kY)), hx);
+    const VU32 h1 = hn::Add(h0, hn::IfThenElse(hn::RebindMask(du, lower), hn::Set(du, kX),
+                                               hn::Set(du, kY)));
+    const VU32 h2 = hn::Add(h0, hn::Set(du, kX + kY));
+    const VF dot[3] = {hashedDot(h0, x[0], y[0]), hashedDot(h1, x[1], y[1]),
+                       hashedDot(h2, x[2], y[2])};
+    return hn::Mul(hn::Set(df, kScale2f), cornerSum(f, dot));
 }
 
 // simplex_v3::octaveTerm per lane.
@@ -174,45 +165,40 @@ HWY_INLINE VFT normalise(VFT sum, float scale) {
     return hn::Min(hn::Max(value, hn::Zero(df)), hn::Set(df, 1.0f));
 }
 
+// One octave over the row, its terms summed into sums[0, columns): the octave's constants stay
+// in registers for the whole row (every octave of a vector at once would reload them per vector
+// and spill), and a row of floats stays in L1. The octaves are added in the reference's order,
+// so the bits are those of summing each point's octaves in turn.
+template <FractalKind kKind>
+HWY_INLINE void addOctave(const rows::SimplexV2Octave& octave, bool first, float* sums,
+                          std::size_t columns) {
+    const OctaveLanes o = lanesOf(octave);
+    const DF df;
+    const std::size_t step = hn::Lanes(df);
+    const VF amplitude = hn::Set(df, static_cast<float>(octave.amplitude));
+    std::size_t c = 0;
+    if (first) {
+        for (; c < columns; c += step)
+            hn::Store(mulAdd(amplitude, octaveTerm<kKind>(simplexV3(o, c)), hn::Zero(df)),
+                      df, sums + c);
+        return;
+    }
+    for (; c < columns; c += step)
+        hn::Store(mulAdd(amplitude, octaveTerm<kKind>(simplexV3(o, c)), hn::Load(df, sums + c)),
+                  df, sums + c);
+}
+
 template <FractalKind kKind>
 void rowOf(const rows::SimplexV3Row& row) {
     const DF df;
     const hn::ScalableTag<double> d;
     const hn::Rebind<float, decltype(d)> dHalf;  // as many floats as doubles
+    for (int i = 0; i < row.octaves; ++i) addOctave<kKind>(row.octave[i], i == 0, row.sums, row.columns);
     const std::size_t step = hn::Lanes(df);
-    std::array<CellGradients, kMaxOctaves> cells{};
-    HWY_ALIGN float values[2 * hn::MaxLanes(df)];
-    const auto store = [&](std::size_t c, std::size_t count) {
-        for (std::size_t k = 0; k < count; k += hn::Lanes(d))
-            hn::StoreU(hn::PromoteTo(d, hn::Load(dHalf, values + k)), d, row.out + c + k);
-    };
-    const auto amplitude = [&](int i) {
-        return hn::Set(df, static_cast<float>(row.octave[i].amplitude));
-    };
-    std::size_t c = 0;
-    // Two vectors per step give the CPU two independent chains of octaves to interleave.
-    for (; c + 2 * step <= row.columns; c += 2 * step) {
-        VF sum0 = hn::Zero(df);
-        VF sum1 = hn::Zero(df);
-        for (int i = 0; i < row.octaves; ++i) {
-            CellGradients& cell = cells[static_cast<std::size_t>(i)];
-            const VF n0 = simplexV3(row.octave[i], c, cell);
-            const VF n1 = simplexV3(row.octave[i], c + step, cell);
-            sum0 = mulAdd(amplitude(i), octaveTerm<kKind>(n0), sum0);
-            sum1 = mulAdd(amplitude(i), octaveTerm<kKind>(n1), sum1);
-        }
-        hn::Store(normalise<kKind>(sum0, row.scale), df, values);
-        hn::Store(normalise<kKind>(sum1, row.scale), df, values + step);
-        store(c, 2 * step);
-    }
-    for (; c < row.columns; c += step) {
-        VF sum = hn::Zero(df);
-        for (int i = 0; i < row.octaves; ++i) {
-            const VF n = simplexV3(row.octave[i], c, cells[static_cast<std::size_t>(i)]);
-            sum = mulAdd(amplitude(i), octaveTerm<kKind>(n), sum);
-        }
-        hn::Store(normalise<kKind>(sum, row.scale), df, values);
-        store(c, step);
+    for (std::size_t c = 0; c < row.columns; c += step) {
+        hn::Store(normalise<kKind>(hn::Load(df, row.sums + c), row.scale), df, row.sums + c);
+        for (std::size_t k = 0; k < step; k += hn::Lanes(d))
+            hn::StoreU(hn::PromoteTo(d, hn::LoadU(dHalf, row.sums + c + k)), d, row.out + c + k);
     }
 }
 
@@ -243,8 +229,13 @@ HWY_INLINE VH simplexV3Point(std::uint64_t seed, V x, V y) {
     const VH y2 = hn::Add(y0, hn::Set(dh, kCorner2f));
     const point_lanes::CornerHashes32 h =
         point_lanes::cornerHashes32(seed, sx.index, sy.index, lower);
-    const VH n = hn::Add(hn::Add(hashedCorner(h.first, x0, y0), hashedCorner(h.middle, x1, y1)),
-                         hashedCorner(h.far, x2, y2));
+    const VH f[3] = {falloff(x0, y0), falloff(x1, y1), falloff(x2, y2)};
+    const auto premix = [](point_lanes::VHU input) {
+        return hn::Mul(input, hn::Set(point_lanes::DHU(), simplex_v3::kGradientMix1));
+    };
+    const VH dot[3] = {hashedDot(premix(h.first), x0, y0), hashedDot(premix(h.middle), x1, y1),
+                       hashedDot(premix(h.far), x2, y2)};
+    const VH n = cornerSum(f, dot);
     return hn::Mul(hn::Set(dh, kScale2f), n);
 }
 
