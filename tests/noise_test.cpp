@@ -490,20 +490,6 @@ TEST(NoiseTest, TurbulenceAndRidgedStayInUnitInterval) {
     }
 }
 
-// ---------------------------------------------------------------------------------------------
-// (10) Golden values
-
-// Produced by this implementation (default NoiseParams, map seed 7: Perlin, quintic, fBm,
-// lattice hash, 6 octaves). An unintended change of output fails here; change these numbers
-// only in a commit that says why the output changed and how they were regenerated.
-// (Changed once, in the last bit of two values: 2D Perlin noise is evaluated in the separable
-// form of src/noise/separable-inl.hpp since the SIMD rows; regenerated with field.sample.)
-// Design.md principle 2: the lattice coordinate is an int64 index plus a fraction, so a map
-// 10^12 m from the origin has the detail of one at the origin. Along a row of cells 30 m apart
-// (the default cell size and frequency; 8 octaves, the finest 10^10 lattice cells out, past the
-// 2^31 where versions 2 and 3 change their hash key), every neighbour differs and the mean step
-// is the origin's within a factor of two; a float world coordinate (ulp 2^16 m there) or a
-// fraction taken from one would give flat runs of equal values.
 // Version 3's gradient index (simplex_v3::gradientIndex, a cheaper finaliser than fmix32) must
 // leave no pattern on the lattice: over a block of lattice points, for several seeds and far
 // origins, the 8 gradients are equally frequent and a point's gradient says nothing about its
@@ -545,6 +531,12 @@ TEST(NoiseTest, SimplexV3NeighbourGradientsAreIndependent) {
     }
 }
 
+// Design.md principle 2: the lattice coordinate is an int64 index plus a fraction, so a map
+// 10^12 m from the origin has the detail of one at the origin. Along a row of cells 30 m apart
+// (the default cell size and frequency; 8 octaves, the finest 10^10 lattice cells out, past the
+// 2^31 where versions 2 and 3 change their hash key), every neighbour differs and the mean step
+// is the origin's within a factor of two; a float world coordinate (ulp 2^16 m there) or a
+// fraction taken from one would give flat runs of equal values.
 TEST(NoiseTest, FarFromTheOriginKeepsTheDetailOfTheOrigin) {
     constexpr double kCell = 30.0;
     constexpr int kSamples = 512;
@@ -576,6 +568,14 @@ TEST(NoiseTest, FarFromTheOriginKeepsTheDetailOfTheOrigin) {
     }
 }
 
+// ---------------------------------------------------------------------------------------------
+// (10) Golden values
+
+// Produced by this implementation (default NoiseParams, map seed 7: Perlin, quintic, fBm,
+// lattice hash, 6 octaves). An unintended change of output fails here; change these numbers
+// only in a commit that says why the output changed and how they were regenerated.
+// (Changed once, in the last bit of two values: 2D Perlin noise is evaluated in the separable
+// form of src/noise/separable-inl.hpp since the SIMD rows; regenerated with field.sample.)
 TEST(NoiseTest, GoldenValuesAreUnchanged) {
     struct Golden {
         double x, y, value;

@@ -126,6 +126,10 @@ TEST(NoiseVersionTest, VersionOneReproducesTheStoredMaps) { expectStoredMaps(1);
 // Stored at main 9f2a33b, before version 3: version 2 maps (the default until then) come back.
 TEST(NoiseVersionTest, VersionTwoReproducesTheStoredMaps) { expectStoredMaps(2); }
 
+// Version 3's maps pinned the same way, so that a later change to its kernels (issue 30's
+// float lanes) cannot move a version-3 map unnoticed.
+TEST(NoiseVersionTest, VersionThreeReproducesTheStoredMaps) { expectStoredMaps(3); }
+
 // Version 2 changes simplex maps with the lattice hash, and only those: the default map (simplex)
 // differs between the versions, the Perlin and value maps do not.
 TEST(NoiseVersionTest, VersionTwoChangesSimplexMapsOnly) {

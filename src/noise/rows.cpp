@@ -284,7 +284,7 @@ NoiseRows::NoiseRows(const NoiseField& field, const double* xs, std::size_t n)
                         lattice::usesSimplexV2(field.params()),
                         lattice::usesSimplexV3(field.params()), std::vector<double>(xs, xs + n),
                         {}, {}, {}, std::vector<double>(paddedColumns(n)), {}, {}, {}, {}, {},
-                        {}, {}}) {
+                        {}, {}, {}}) {
     const NoiseParams& params = field.params();
     if (!field.m_warp.empty()) {
         // The warp fields have no warp of their own, so their rows are SIMD rows.
