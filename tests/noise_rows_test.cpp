@@ -118,9 +118,10 @@ TEST(NoiseRowsTest, RowsEqualSamplesBitForBitOnEveryTarget) {
                         // Low (many columns per cell), about one cell per column, and several
                         // cells per column (cells skipped between columns).
                         for (double frequency : {1e-4, 3e-2, 0.11})
-                          for (NoiseVersion version : {NoiseVersion::V1, NoiseVersion::V2}) {
-                            // Version 2 changes simplex only: one pass checks the others.
-                            if (version == NoiseVersion::V2 && noise != NoiseKind::Simplex)
+                          for (NoiseVersion version :
+                               {NoiseVersion::V1, NoiseVersion::V2, NoiseVersion::V3}) {
+                            // Versions 2 and 3 change simplex only: one pass checks the others.
+                            if (version != NoiseVersion::V1 && noise != NoiseKind::Simplex)
                                 continue;
                             NoiseParams p = test::perlinFbm();
                             p.version = version;
@@ -147,10 +148,13 @@ TEST(NoiseRowsTest, RowsEqualSamplesBitForBitOnEveryTarget) {
 // of the high halves once per row: rows whose lattice crosses +-2^31 cells (in x and in y,
 // where the high half changes) must still equal the scalar reference, and so must rows
 // across 0, with many octaves, on every target.
-TEST(NoiseRowsTest, SimplexV2RowsEqualSamplesAcrossHighHalves) {
+// Version 3 shares the split and its rows check the same condition: the same for it.
+class SimplexRowsAcrossHighHalves : public ::testing::TestWithParam<NoiseVersion> {};
+
+TEST_P(SimplexRowsAcrossHighHalves, EqualSamples) {
     NoiseParams p = test::perlinFbm();
     p.noise = NoiseKind::Simplex;
-    p.version = NoiseVersion::V2;
+    p.version = GetParam();
     p.octaves = 16;
     p.lacunarity = 1.5;
     // Eight lattice cells per column at the first octave: the 300 columns span 2400 cells,
@@ -187,6 +191,12 @@ TEST(NoiseRowsTest, SimplexV2RowsEqualSamplesAcrossHighHalves) {
         }
     }
 }
+
+INSTANTIATE_TEST_SUITE_P(NoiseRowsTest, SimplexRowsAcrossHighHalves,
+                         ::testing::Values(NoiseVersion::V2, NoiseVersion::V3),
+                         [](const auto& info) {
+                             return "V" + std::to_string(versionNumber(info.param));
+                         });
 
 // Version 2's SIMD rows take simplex gradients from simplex::kGradX / kGradY / kGradZ as
 // (gx x + gy y) + z instead of simplex.cpp's grad2 (hash bits selecting and negating x and y,
@@ -249,7 +259,7 @@ bool pointRowsEqualSamples(NoiseParams p) {
 }
 
 // A warped layer evaluates its noise at points each moved its own way: the point kernels
-// (every noise, simplex in versions 1 and 2; every fractal, marble's stripes added to the
+// (every noise, simplex in versions 1, 2 and 3; every fractal, marble's stripes added to the
 // kernels' turbulence at each moved x) must equal sample() for every hash and fade, with warps
 // strong enough that neighbouring columns land cells apart, far from the origin on both sides
 // (lattice indices beyond 32 bits included), for several seeds, octave counts and frequencies.
@@ -280,9 +290,9 @@ TEST(NoiseRowsTest, WarpedRowsEqualSamplesOnEveryTarget) {
         const OnlyTarget only(target);
         std::size_t next = 0;
         for (NoiseKind noise : kNoiseKinds) {
-            for (NoiseVersion version : {NoiseVersion::V1, NoiseVersion::V2}) {
-                // Version 2 changes simplex only.
-                if (version == NoiseVersion::V2 && noise != NoiseKind::Simplex) continue;
+            for (NoiseVersion version : {NoiseVersion::V1, NoiseVersion::V2, NoiseVersion::V3}) {
+                // Versions 2 and 3 change simplex only.
+                if (version != NoiseVersion::V1 && noise != NoiseKind::Simplex) continue;
                 for (FractalKind fractal : kFractals) {
                     for (HashKind hash : kHashKinds) {
                         for (FadeCurve fade : kFades) {

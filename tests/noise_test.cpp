@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cmath>
 #include <fstream>
@@ -17,7 +18,9 @@
 #include <string>
 #include <vector>
 
+#include "noise/simplex_v3.hpp"
 #include "noise_test_support.hpp"
+#include "terragrid/noise/detail/lattice_hash_parts.hpp"
 
 namespace terragrid {
 namespace {
@@ -483,6 +486,84 @@ TEST(NoiseTest, TurbulenceAndRidgedStayInUnitInterval) {
             }
             EXPECT_THAT(values, Each(AllOf(Ge(0.0), Le(1.0))))
                 << name(fractal) << " octaves " << octaves;
+        }
+    }
+}
+
+// Version 3's gradient index (simplex_v3::gradientIndex, a cheaper finaliser than fmix32) must
+// leave no pattern on the lattice: over a block of lattice points, for several seeds and far
+// origins, the 8 gradients are equally frequent and a point's gradient says nothing about its
+// neighbours' (chi-square of the 8 x 8 table of pairs at each offset, 63 degrees of freedom;
+// the bounds are far in the tail, p < 1e-5, and fmix32 stays as far below them).
+TEST(NoiseTest, SimplexV3NeighbourGradientsAreIndependent) {
+    using Parts = detail::LatticeHashParts;
+    constexpr int kSize = 96;
+    constexpr double kPairs = double(kSize) * kSize;
+    const int offsets[][2] = {{1, 0}, {0, 1}, {1, 1}, {1, -1}, {2, 0}, {0, 2}};
+    for (const std::uint64_t seed : {1u, 77u, 4242u}) {
+        for (const std::int64_t origin : {std::int64_t{0}, std::int64_t{-3'000'000'000},
+                                          std::int64_t{123'456'789'012}}) {
+            SCOPED_TRACE("seed " + std::to_string(seed) + " origin " + std::to_string(origin));
+            const LatticeHash hash(HashKind::Lattice, seed);
+            const auto gradient = [&](std::int64_t i, std::int64_t j) {
+                const std::uint32_t input = Parts::low(i) * Parts::kHashX +
+                                            Parts::low(j) * Parts::kHashY +
+                                            Parts::key32(hash, Parts::high(i), Parts::high(j));
+                return simplex_v3::gradientIndex(input);
+            };
+            std::array<double, 8> counts{};
+            for (int i = 0; i < kSize; ++i)
+                for (int j = 0; j < kSize; ++j) counts[gradient(origin + i, origin + j)] += 1.0;
+            double marginal = 0.0;
+            for (const double c : counts) marginal += (c - kPairs / 8) * (c - kPairs / 8) / (kPairs / 8);
+            EXPECT_LT(marginal, 40.0);  // 7 degrees of freedom
+            for (const auto& d : offsets) {
+                std::array<double, 64> pairs{};
+                for (int i = 0; i < kSize; ++i)
+                    for (int j = 0; j < kSize; ++j)
+                        pairs[gradient(origin + i, origin + j) * 8 +
+                              gradient(origin + i + d[0], origin + j + d[1])] += 1.0;
+                double chi = 0.0;
+                for (const double c : pairs) chi += (c - kPairs / 64) * (c - kPairs / 64) / (kPairs / 64);
+                EXPECT_LT(chi, 130.0) << "offset (" << d[0] << ", " << d[1] << ")";
+            }
+        }
+    }
+}
+
+// Design.md principle 2: the lattice coordinate is an int64 index plus a fraction, so a map
+// 10^12 m from the origin has the detail of one at the origin. Along a row of cells 30 m apart
+// (the default cell size and frequency; 8 octaves, the finest 10^10 lattice cells out, past the
+// 2^31 where versions 2 and 3 change their hash key), every neighbour differs and the mean step
+// is the origin's within a factor of two; a float world coordinate (ulp 2^16 m there) or a
+// fraction taken from one would give flat runs of equal values.
+TEST(NoiseTest, FarFromTheOriginKeepsTheDetailOfTheOrigin) {
+    constexpr double kCell = 30.0;
+    constexpr int kSamples = 512;
+    for (NoiseVersion version : {NoiseVersion::V1, NoiseVersion::V2, NoiseVersion::V3}) {
+        for (NoiseKind noise : kNoiseKinds) {
+            SCOPED_TRACE(name(noise) + " v" + std::to_string(versionNumber(version)));
+            NoiseParams p = paramsFor(noise, FractalKind::Fbm, HashKind::Lattice,
+                                      FadeCurve::Quintic);
+            p.version = version;
+            p.octaves = 8;
+            p.frequency = 1e-4;
+            const NoiseField field(p, 7);
+            const auto meanStep = [&](double origin) {
+                double sum = 0.0;
+                double previous = field.sample(origin, origin);
+                for (int i = 1; i < kSamples; ++i) {
+                    const double value = field.sample(origin + i * kCell, origin + 0.5 * i * kCell);
+                    EXPECT_NE(value, previous) << "at " << origin << " + " << i << " cells";
+                    sum += std::fabs(value - previous);
+                    previous = value;
+                }
+                return sum / (kSamples - 1);
+            };
+            const double nearStep = meanStep(0.0);
+            const double farStep = meanStep(1e12);
+            EXPECT_GT(farStep, 0.5 * nearStep);
+            EXPECT_LT(farStep, 2.0 * nearStep);
         }
     }
 }

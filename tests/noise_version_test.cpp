@@ -126,6 +126,10 @@ TEST(NoiseVersionTest, VersionOneReproducesTheStoredMaps) { expectStoredMaps(1);
 // Stored at main 9f2a33b, before version 3: version 2 maps (the default until then) come back.
 TEST(NoiseVersionTest, VersionTwoReproducesTheStoredMaps) { expectStoredMaps(2); }
 
+// Version 3's maps pinned the same way, so that a later change to its kernels (issue 30's
+// float lanes) cannot move a version-3 map unnoticed.
+TEST(NoiseVersionTest, VersionThreeReproducesTheStoredMaps) { expectStoredMaps(3); }
+
 // Version 2 changes simplex maps with the lattice hash, and only those: the default map (simplex)
 // differs between the versions, the Perlin and value maps do not.
 TEST(NoiseVersionTest, VersionTwoChangesSimplexMapsOnly) {
@@ -143,10 +147,23 @@ TEST(NoiseVersionTest, VersionTwoChangesSimplexMapsOnly) {
     EXPECT_EQ(mapHash(load(cases()[0], {})), mapHash(load(cases()[0], kVersionTwo)));
 }
 
+// Version 3 changes the same maps as version 2 (2D simplex with the lattice hash), and only
+// those: the others keep version 2's bits.
+TEST(NoiseVersionTest, VersionThreeChangesSimplexMapsOnly) {
+    const auto stored = storedHashes(2);
+    for (const Case& c : cases()) {
+        const bool changes = c.name == "default" || c.name == "archipelago" ||
+                             c.name == "continent" || c.name == "custom-classes" ||
+                             c.name == "desert" || c.name == "islands" || c.name == "small" ||
+                             c.name == "default-perlin-warped";  // its moisture is simplex
+        EXPECT_EQ(mapHash(load(c, {"noise_version=3"})) != stored.at(c.name), changes) << c.name;
+    }
+}
+
 // Every file that records the seed and config hash records the noise version too: GeoTIFF
 // metadata, stats.json, the r16 and exr sidecars, the exr header and the Tiled map.
 TEST(NoiseVersionTest, EveryFileRecordsTheVersion) {
-    for (const int version : {1, 2}) {
+    for (const int version : {1, 2, 3}) {
         SCOPED_TRACE(version);
         test::TempDir dir;
         runMap(defaultConfig(

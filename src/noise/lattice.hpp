@@ -58,6 +58,12 @@ inline bool usesSimplexV2(const NoiseParams& p) noexcept {
            p.hash == HashKind::Lattice;
 }
 
+/// Whether a layer's 2D noise is simplexNoiseV3, summed in float (NoiseField::unwarpedSimplexV3).
+inline bool usesSimplexV3(const NoiseParams& p) noexcept {
+    return p.version >= NoiseVersion::V3 && p.noise == NoiseKind::Simplex &&
+           p.hash == HashKind::Lattice;
+}
+
 /// One octave's term of the fractal sum (marble's phase is moved by the turbulence sum).
 inline double octaveTerm(FractalKind kind, double n) noexcept {
     switch (kind) {

@@ -4,6 +4,7 @@
 #include "terragrid/noise/noise.hpp"
 
 #include "noise/lattice.hpp"
+#include "noise/simplex_v3.hpp"
 
 #include <algorithm>
 #include <cassert>
@@ -148,6 +149,8 @@ double NoiseField::layerNoise(double u, double v, const LatticeHash& hash) const
         return cellularNoise(u, v, m_params.cellularReturn, m_params.cellularDistance,
                              m_params.cellularJitter, hash);
     case NoiseKind::Simplex:
+        if (lattice::usesSimplexV3(m_params))
+            return std::clamp(static_cast<double>(simplexNoiseV3(u, v, hash)), -1.0, 1.0);
         return lattice::usesSimplexV2(m_params) ? simplexNoiseV2(u, v, hash)
                                                 : simplexNoise(u, v, hash);
     default:
@@ -189,6 +192,8 @@ double NoiseField::sample(const NoisePoint& p) const noexcept {
 }
 
 double NoiseField::unwarped(const NoisePoint& p) const noexcept {
+    if (p.dimensions == 2 && lattice::usesSimplexV3(m_params))
+        return unwarpedSimplexV3(p.at[0], p.at[1]);
     const std::array<double, 4> offset{m_params.offsetX, m_params.offsetY, 0.0, 0.0};
     double sum = 0.0;
     for (int o = 0; o < m_octaves; ++o) {
@@ -207,6 +212,24 @@ double NoiseField::unwarped(const NoisePoint& p) const noexcept {
     const double value = normalise(sum);
     return m_params.fractal == FractalKind::Marble ? lattice::marble(m_params, p.at[0], value)
                                                    : value;
+}
+
+double NoiseField::unwarpedSimplexV3(double x, double y) const noexcept {
+    // The lattice coordinates as in unwarped(); the sum, its terms and the normalisation in
+    // float with fused multiply-adds, which the rows (simplex_v3_rows.cpp) repeat lane by lane.
+    const FractalKind summed = lattice::summedFractal(m_params.fractal);
+    float sum = 0.0f;
+    for (int o = 0; o < m_octaves; ++o) {
+        const Octave& octave = m_octave[o];
+        const double u = (x * octave.frequency + m_params.offsetX) + octave.shiftX;
+        const double v = (y * octave.frequency + m_params.offsetY) + octave.shiftY;
+        const float n = simplexNoiseV3(u, v, octave.hash);
+        sum = std::fma(static_cast<float>(octave.amplitude), simplex_v3::octaveTerm(summed, n),
+                       sum);
+    }
+    const auto value = static_cast<double>(simplex_v3::normalise(
+        summed, sum, simplex_v3::normaliseScale(summed, m_amplitudeSum)));
+    return m_params.fractal == FractalKind::Marble ? lattice::marble(m_params, x, value) : value;
 }
 
 double NoiseField::normalise(double sum) const noexcept {

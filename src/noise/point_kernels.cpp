@@ -23,6 +23,7 @@
 #include "noise/cellular_points.hpp"
 #include "noise/fractal_lanes-inl.hpp"
 #include "noise/lattice_lanes-inl.hpp"
+#include "noise/point_lanes-inl.hpp"
 #include "terragrid/noise/detail/lattice_hash_parts.hpp"
 
 HWY_BEFORE_NAMESPACE();
@@ -41,32 +42,8 @@ using fractal_lanes::octaveTerm;
 // fade (value.cpp) per lane: fractal_lanes-inl.hpp's, shared with the curved rows.
 HWY_INLINE V fadeLanes(FadeCurve curve, V t) { return fractal_lanes::fade(D(), curve, t); }
 
-// lattice::split per lane: the int64 index and the exact fraction.
-struct SplitLanes {
-    VI index;
-    V frac;
-};
-
-// An integral double as int64 lanes. Below AVX-512 Highway emulates the conversion (about 20
-// instructions); when every lane is below 2^51 in magnitude, adding 1.5 * 2^52 puts the value
-// exactly into the mantissa's low bits, whose difference from the constant's bits is the
-// integer: the same int64, exactly.
-HWY_INLINE VI toIndex(V cell) {
-    const DI di;
-#if HWY_TARGET > HWY_AVX3
-    const D d;
-    const V magic = hn::Set(d, 6755399441055744.0);  // 2^52 + 2^51
-    if (hn::AllTrue(d, hn::Lt(hn::Abs(cell), hn::Set(d, 2251799813685248.0)))) {  // 2^51
-        return hn::Sub(hn::BitCast(di, hn::Add(cell, magic)), hn::BitCast(di, magic));
-    }
-#endif
-    return hn::ConvertTo(di, cell);
-}
-
-HWY_INLINE SplitLanes split(V x) {
-    const V cell = hn::Floor(x);
-    return {toIndex(cell), hn::Sub(x, cell)};
-}
+using point_lanes::split;  // point_lanes-inl.hpp
+using point_lanes::SplitLanes;
 
 // The hashes of a cell's corners (ix, iy) .. (ix + 1, iy + 1).
 struct CornerHashes {
@@ -417,71 +394,14 @@ HWY_INLINE V valuePoint(const rows::PointOctave& o, HashKind kind, FadeCurve fad
 }
 
 // simplexNoiseV2 (simplex.cpp) per lane: the coordinates split in double, the cell in float
-// lanes (as many as the doubles) and the 32-bit lattice hash.
-using DH = hn::Rebind<float, D>;
-using VH = hn::Vec<DH>;
-using DHI = hn::RebindToSigned<DH>;
-using DHU = hn::RebindToUnsigned<DH>;
-using VHU = hn::Vec<DHU>;
-
-// lattice::FloatCoord per lane.
-struct FloatSplitLanes {
-    VI index;
-    VH frac;
-};
-
-// A float lane's mask as int64 lanes: -1 where set, else 0.
-HWY_INLINE VI widenMask(hn::Mask<DH> m) {
-    return hn::PromoteTo(DI(), hn::BitCast(DHI(), hn::VecFromMask(DH(), m)));
-}
-
-HWY_INLINE FloatSplitLanes splitFloat(V x) {
-    const SplitLanes s = split(x);
-    return {s.index, hn::DemoteTo(DH(), s.frac)};
-}
-
-HWY_INLINE FloatSplitLanes sumOf(const FloatSplitLanes& a, const FloatSplitLanes& b) {
-    const DH dh;
-    const VH sum = hn::Add(a.frac, b.frac);
-    const auto carry = hn::Ge(sum, hn::Set(dh, 1.0f));
-    // Subtracting the widened carry mask (-1) adds 1.
-    return {hn::Sub(hn::Add(a.index, b.index), widenMask(carry)),
-            hn::IfThenElse(carry, hn::Sub(sum, hn::Set(dh, 1.0f)), sum)};
-}
-
-// LatticeHashParts::high (the high half of i + 2^31), in 64-bit lanes.
-HWY_INLINE VU highHalf(VI i) {
-    const DU du;
-    return hn::ShiftRight<32>(hn::Add(hn::BitCast(du, i), hn::Set(du, std::uint64_t{1} << 31)));
-}
-
-// LatticeHashParts::key32 of the high halves, in 64-bit lanes.
-HWY_INLINE VU key32(std::uint64_t seed, VU hi, VU hj) {
-    const DU du;
-    return hn::ShiftRight<32>(mix64(hn::Xor(hn::Set(du, seed), hn::Or(hn::ShiftLeft<32>(hi), hj))));
-}
-
-// LatticeHash::hash32 of (ci, cj) given key32 of their high halves.
-HWY_INLINE VHU hash32(VI ci, VI cj, VU key) {
-    using Parts = detail::LatticeHashParts;
-    const DU du;
-    const DHU dhu;
-    const VHU lowI = hn::TruncateTo(dhu, hn::BitCast(du, ci));
-    const VHU lowJ = hn::TruncateTo(dhu, hn::BitCast(du, cj));
-    return fmix32(hn::Add(hn::Add(hn::Mul(lowI, hn::Set(dhu, Parts::kHashX)),
-                                  hn::Mul(lowJ, hn::Set(dhu, Parts::kHashY))),
-                          hn::TruncateTo(dhu, key)));
-}
-
+// lanes (as many as the doubles) and the 32-bit lattice hash (point_lanes-inl.hpp).
 HWY_INLINE V simplexV2Point(const rows::PointOctave& o, V x, V y) {
     using namespace simplex;
+    using point_lanes::DH;
+    using VH = hn::Vec<DH>;
     const D d;
     const DH dh;
-    const DI di;
-    const FloatSplitLanes sx = sumOf(splitFloat(hn::Mul(x, hn::Set(d, kSkew2))),
-                                     splitFloat(hn::Mul(y, hn::Set(d, kF2))));
-    const FloatSplitLanes sy = sumOf(splitFloat(hn::Mul(x, hn::Set(d, kF2))),
-                                     splitFloat(hn::Mul(y, hn::Set(d, kSkew2))));
+    const auto [sx, sy] = point_lanes::skewedCell(x, y);
     const VH t = hn::Mul(hn::Add(sx.frac, sy.frac), hn::Set(dh, kG2f));
     const VH x0 = hn::Sub(sx.frac, t);
     const VH y0 = hn::Sub(sy.frac, t);
@@ -491,31 +411,10 @@ HWY_INLINE V simplexV2Point(const rows::PointOctave& o, V x, V y) {
     const VH y1 = hn::Sub(hn::Add(y0, hn::Set(dh, kG2f)), hn::IfThenZeroElse(lower, one));
     const VH x2 = hn::Add(x0, hn::Set(dh, kCorner2f));
     const VH y2 = hn::Add(y0, hn::Set(dh, kCorner2f));
-    // The corners (i, j), (i + 1, j) or (i, j + 1), and (i + 1, j + 1).
-    const VI i = sx.index;
-    const VI j = sy.index;
-    const VI oneI = hn::Set(di, 1);
-    const VI lowerI = widenMask(lower);  // -1 in the lower triangle
-    const VI iMiddle = hn::Sub(i, lowerI);
-    const VI jMiddle = hn::Add(j, hn::Add(lowerI, oneI));
-    const VI iFar = hn::Add(i, oneI);
-    const VI jFar = hn::Add(j, oneI);
-    // One key serves all three corners unless a lane's cell straddles a change of high half
-    // (index 2^31 - 1); the key is a function of the high halves, so both give the same bits.
-    const VU hi = highHalf(i);
-    const VU hj = highHalf(j);
-    const VU key = key32(o.key, hi, hj);
-    VU keyMiddle = key;
-    VU keyFar = key;
-    const VU hiFar = highHalf(iFar);
-    const VU hjFar = highHalf(jFar);
-    if (!hn::AllTrue(DU(), hn::And(hn::Eq(hi, hiFar), hn::Eq(hj, hjFar)))) {
-        keyMiddle = key32(o.key, highHalf(iMiddle), highHalf(jMiddle));
-        keyFar = key32(o.key, hiFar, hjFar);
-    }
-    const VH n = hn::Add(hn::Add(corner2f(hash32(i, j, key), x0, y0),
-                                 corner2f(hash32(iMiddle, jMiddle, keyMiddle), x1, y1)),
-                         corner2f(hash32(iFar, jFar, keyFar), x2, y2));
+    const point_lanes::CornerHashes32 h =
+        point_lanes::cornerHashes32(o.key, sx.index, sy.index, lower);
+    const VH n = hn::Add(hn::Add(corner2f(fmix32(h.first), x0, y0), corner2f(fmix32(h.middle), x1, y1)),
+                         corner2f(fmix32(h.far), x2, y2));
     return hn::PromoteTo(d, hn::Min(hn::Max(hn::Mul(hn::Set(dh, kScale2f), n), hn::Set(dh, -1.0f)), one));
 }
 

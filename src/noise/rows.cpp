@@ -17,9 +17,11 @@
 #include "noise/separable-inl.hpp"
 #include "noise/simd_support.hpp"
 #include "noise/simplex_constants.hpp"
+#include "noise/simplex_v3.hpp"
 
 #include <algorithm>
 #include <array>
+#include <cstdint>
 #include <memory>
 #include <utility>
 #include <vector>
@@ -71,7 +73,7 @@ struct OctaveRows {
     // Version 2 simplex, per column (padded): the split of x (1 + F) (a) and x F (b).
     std::vector<float> fracA, fracB;
     std::vector<std::uint32_t> lowA, lowB;
-    std::vector<std::uint32_t> hashAB;  // lowA kHashX + lowB kHashY (the hash's column part)
+    std::vector<std::uint32_t> hashAB;  // (lowA kHashX + lowB kHashY) hashScale (the hash's column part)
     std::vector<std::uint32_t> run;     // columns from this one on with its (lowA, lowB)
     std::int64_t minA = 0, maxA = 0, minB = 0, maxB = 0;  // their indices' range
     // Per row.
@@ -85,6 +87,7 @@ struct NoiseRows::State {
     std::size_t n;
     bool simd;                    // false: rows are scalar samples (hasSimdRows)
     bool simplexV2;               // version 2 simplex: octave by octave (rowSimplexV2)
+    bool simplexV3;               // version 3 simplex: float lanes (rowSimplexV3)
     std::vector<double> columns;  // world x of each column
     std::vector<OctaveRows> octaves;
     std::vector<rows::SeparableOctave> separable;  // per octave, refreshed per row
@@ -99,6 +102,8 @@ struct NoiseRows::State {
     std::vector<double> movedX, movedY;
     std::vector<rows::PointOctave> pointOctaves;
     std::vector<std::vector<std::int64_t>> perms;  // per octave, the permutation as int64
+    // Version 3 simplex: the row's float sum (rowSimplexV3), 64 floats over for alignment.
+    std::vector<float> simplexSums;
 };
 
 namespace {
@@ -193,7 +198,9 @@ void updateCorners(OctaveRows& o, const LatticeHash& hash, NoiseKind kind, std::
 // column's part of the corners' hash input. The runs of columns in one (a, b) cell let the
 // kernel see in one comparison that a whole vector of columns lies in one lattice cell (the
 // low octaves, where a cell spans many columns), whose corners it then hashes once.
-void planSimplexV2(OctaveRows& o) {
+// `hashScale` multiplies the hash's column part: 1 for version 2, simplex_v3::kGradientMix1 for
+// version 3, whose gradient index multiplies the input first (the rows multiply its parts).
+void planSimplexV2(OctaveRows& o, std::uint32_t hashScale) {
     const std::size_t padded = o.coordinate.size();
     o.fracA.resize(padded);
     o.fracB.resize(padded);
@@ -208,7 +215,7 @@ void planSimplexV2(OctaveRows& o) {
         o.fracB[c] = b.frac;
         o.lowA[c] = HashParts::low(a.index);
         o.lowB[c] = HashParts::low(b.index);
-        o.hashAB[c] = o.lowA[c] * HashParts::kHashX + o.lowB[c] * HashParts::kHashY;
+        o.hashAB[c] = (o.lowA[c] * HashParts::kHashX + o.lowB[c] * HashParts::kHashY) * hashScale;
         o.minA = c == 0 ? a.index : std::min(o.minA, a.index);
         o.maxA = c == 0 ? a.index : std::max(o.maxA, a.index);
         o.minB = c == 0 ? b.index : std::min(o.minB, b.index);
@@ -229,6 +236,27 @@ bool sameHigh(std::int64_t lo, std::int64_t hi, std::int64_t shift) {
     const std::uint64_t first = static_cast<std::uint64_t>(lo) + static_cast<std::uint64_t>(shift);
     return HashParts::high(static_cast<std::int64_t>(first)) ==
            HashParts::high(static_cast<std::int64_t>(first + span));
+}
+
+// Versions 2 and 3 simplex: one octave's row parts at lattice row coordinate v (the split of
+// c = v F and d = v (1 + F), the hash key of the row's high halves and the row's part of the
+// hash input) and its columns' into `row` (amplitude included; fractal, columns and sum left
+// to the caller). False when the row crosses a change of the high halves (sameHigh): then
+// its kernels cannot serve it.
+bool simplexRowOctave(const OctaveRows& o, const LatticeHash& hash, double amplitude, double v,
+                      rows::SimplexV2Octave& row) {
+    const lattice::FloatCoord c = lattice::splitFloat(v * simplex::kF2);
+    const lattice::FloatCoord d = lattice::splitFloat(v * simplex::kSkew2);
+    if (!sameHigh(o.minA, o.maxA, c.index) || !sameHigh(o.minB, o.maxB, d.index)) return false;
+    const std::uint32_t key = HashParts::key32(hash, HashParts::high(o.minA + c.index),
+                                               HashParts::high(o.minB + d.index));
+    const std::uint32_t lowC = HashParts::low(c.index);
+    const std::uint32_t lowD = HashParts::low(d.index);
+    row = {o.fracA.data(), o.fracB.data(), o.lowA.data(), o.lowB.data(), o.hashAB.data(),
+           o.run.data(), c.frac, d.frac, lowC, lowD, key,
+           lowC * HashParts::kHashX + lowD * HashParts::kHashY + key, amplitude,
+           FractalKind::None, 0, nullptr};
+    return true;
 }
 
 // Rows of an unwarped layer (a warped layer samples points off the row, each moved its own way).
@@ -253,9 +281,10 @@ void addStripes(const NoiseParams& params, const double* xs, std::size_t n, doub
 
 NoiseRows::NoiseRows(const NoiseField& field, const double* xs, std::size_t n)
     : m_state(new State{field, n, hasSimdRows(field.params()),
-                        lattice::usesSimplexV2(field.params()), std::vector<double>(xs, xs + n),
+                        lattice::usesSimplexV2(field.params()),
+                        lattice::usesSimplexV3(field.params()), std::vector<double>(xs, xs + n),
                         {}, {}, {}, std::vector<double>(paddedColumns(n)), {}, {}, {}, {}, {},
-                        {}, {}}) {
+                        {}, {}, {}}) {
     const NoiseParams& params = field.params();
     if (!field.m_warp.empty()) {
         // The warp fields have no warp of their own, so their rows are SIMD rows.
@@ -297,7 +326,8 @@ NoiseRows::NoiseRows(const NoiseField& field, const double* xs, std::size_t n)
         for (std::size_t c = 0; c < n; ++c)
             lattice[c] = (xs[c] * octave.frequency + params.offsetX) + octave.shiftX;
         planColumns(o, octave.hash, lattice.data(), n, separableKind);
-        if (m_state->simplexV2) planSimplexV2(o);
+        if (m_state->simplexV3) planSimplexV2(o, simplex_v3::kGradientMix1);
+        else if (m_state->simplexV2) planSimplexV2(o, 1);
         if (separableKind) {
             o.fade.resize(o.fx.size());
             rows::fadeColumns(params.fade, o.fx.data(), o.fade.data(), o.fx.size());
@@ -325,19 +355,12 @@ void NoiseRows::rowSimplexV2(double y, double* out) {
         const NoiseField::Octave& octave = field.m_octave[i];
         const OctaveRows& o = st.octaves[static_cast<std::size_t>(i)];
         const double v = (y * octave.frequency + params.offsetY) + octave.shiftY;
-        const lattice::FloatCoord c = lattice::splitFloat(v * simplex::kF2);
-        const lattice::FloatCoord d = lattice::splitFloat(v * simplex::kSkew2);
-        if (sameHigh(o.minA, o.maxA, c.index) && sameHigh(o.minB, o.maxB, d.index)) {
-            const std::uint32_t key =
-                HashParts::key32(octave.hash, HashParts::high(o.minA + c.index),
-                                 HashParts::high(o.minB + d.index));
-            const std::uint32_t lowC = HashParts::low(c.index);
-            const std::uint32_t lowD = HashParts::low(d.index);
-            rows::addSimplexV2Octave(
-                {o.fracA.data(), o.fracB.data(), o.lowA.data(), o.lowB.data(), o.hashAB.data(),
-                 o.run.data(), c.frac, d.frac, lowC, lowD, key,
-                 lowC * HashParts::kHashX + lowD * HashParts::kHashY + key, octave.amplitude,
-                 lattice::summedFractal(params.fractal), st.values.size(), st.values.data()});
+        rows::SimplexV2Octave row{};
+        if (simplexRowOctave(o, octave.hash, octave.amplitude, v, row)) {
+            row.fractal = lattice::summedFractal(params.fractal);
+            row.columns = st.values.size();
+            row.sum = st.values.data();
+            rows::addSimplexV2Octave(row);
             continue;
         }
         for (std::size_t col = 0; col < st.values.size(); ++col) {
@@ -350,20 +373,59 @@ void NoiseRows::rowSimplexV2(double y, double* out) {
     std::copy_n(st.values.begin(), st.n, out);
 }
 
+// Version 3 simplex: every octave's row parts (version 2's split), then one pass of float
+// lanes over the columns. False, with nothing written, when an octave's row crosses a change
+// of the hash key's high halves (rows more than 2^31 lattice cells out): the caller then
+// samples the row.
+bool NoiseRows::rowSimplexV3(double y, double* out) {
+    State& st = *m_state;
+    const NoiseField& field = st.field;
+    const NoiseParams& params = field.params();
+    std::array<rows::SimplexV2Octave, kMaxOctaves> octaves{};
+    for (int i = 0; i < field.m_octaves; ++i) {
+        const NoiseField::Octave& octave = field.m_octave[i];
+        const OctaveRows& o = st.octaves[static_cast<std::size_t>(i)];
+        const double v = (y * octave.frequency + params.offsetY) + octave.shiftY;
+        if (!simplexRowOctave(o, octave.hash, octave.amplitude, v,
+                              octaves[static_cast<std::size_t>(i)]))
+            return false;
+    }
+    const FractalKind summed = lattice::summedFractal(params.fractal);
+    st.simplexSums.resize(st.values.size() + 64);
+    // Aligned to 256 bytes, enough for any vector's aligned loads.
+    const auto address = reinterpret_cast<std::uintptr_t>(st.simplexSums.data());
+    float* sums = st.simplexSums.data() + ((256 - address % 256) % 256) / sizeof(float);
+    rows::evaluateSimplexV3Row({octaves.data(), field.m_octaves, summed,
+                                simplex_v3::normaliseScale(summed, field.m_amplitudeSum),
+                                st.values.size(), sums, st.values.data()});
+    std::copy_n(st.values.begin(), st.n, out);
+    addStripes(params, st.columns.data(), st.n, out);
+    return true;
+}
+
 void NoiseRows::row(double y, double* out) {
     State& st = *m_state;
     const NoiseField& field = st.field;
     const NoiseParams& params = field.params();
     // The layer at the points (movedX, movedY) in SIMD, then marble's stripes at their x.
     const auto points = [&] {
-        rows::evaluatePoints({params.noise, st.simplexV2, lattice::summedFractal(params.fractal),
-                              params.hash, params.fade, params.proximity, params.cellularReturn,
-                              params.cellularDistance, params.cellularJitter,
-                              cellularBound(params.cellularReturn, params.cellularDistance,
-                                            params.cellularJitter),
-                              field.m_octaves, st.pointOctaves.data(), params.offsetX,
-                              params.offsetY, field.m_amplitudeSum, st.movedX.data(),
-                              st.movedY.data(), st.values.size(), st.values.data()});
+        const FractalKind summed = lattice::summedFractal(params.fractal);
+        if (st.simplexV3) {
+            rows::evaluateSimplexV3Points(
+                {st.pointOctaves.data(), field.m_octaves, summed,
+                 simplex_v3::normaliseScale(summed, field.m_amplitudeSum), params.offsetX,
+                 params.offsetY, st.movedX.data(), st.movedY.data(), st.values.size(),
+                 st.values.data()});
+        } else {
+            rows::evaluatePoints({params.noise, st.simplexV2, summed, params.hash, params.fade,
+                                  params.proximity, params.cellularReturn,
+                                  params.cellularDistance, params.cellularJitter,
+                                  cellularBound(params.cellularReturn, params.cellularDistance,
+                                                params.cellularJitter),
+                                  field.m_octaves, st.pointOctaves.data(), params.offsetX,
+                                  params.offsetY, field.m_amplitudeSum, st.movedX.data(),
+                                  st.movedY.data(), st.values.size(), st.values.data()});
+        }
         std::copy_n(st.values.begin(), st.n, out);
         addStripes(params, st.movedX.data(), st.n, out);
     };
@@ -398,6 +460,11 @@ void NoiseRows::row(double y, double* out) {
         return;
     }
     if (!st.simd) {
+        for (std::size_t c = 0; c < st.n; ++c) out[c] = field.sample(st.columns[c], y);
+        return;
+    }
+    if (st.simplexV3) {
+        if (rowSimplexV3(y, out)) return;
         for (std::size_t c = 0; c < st.n; ++c) out[c] = field.sample(st.columns[c], y);
         return;
     }

@@ -22,6 +22,7 @@
 #include "noise/fractal_lanes-inl.hpp"
 #include "noise/lattice_lanes-inl.hpp"
 #include "noise/separable-inl.hpp"
+#include "noise/simplex_row_lanes-inl.hpp"
 #include "noise/simplex_constants.hpp"
 #include "terragrid/noise/detail/lattice_hash_parts.hpp"
 
@@ -90,18 +91,10 @@ void ValueCoefficients(const rows::CornerRows& c, double* p, double* r) {
 }
 
 
-// lattice.hpp's sumOf per lane: the fraction, and whether it carried into the index.
-struct SkewedLanes {
-    VF frac;
-    hn::Mask<DF> carry;
-};
-
-HWY_INLINE SkewedLanes skewedSum(VF fracA, float fracC) {
-    const DF df;
-    const VF sum = hn::Add(fracA, hn::Set(df, fracC));
-    const auto carry = hn::Ge(sum, hn::Set(df, 1.0f));
-    return {hn::IfThenElse(carry, hn::Sub(sum, hn::Set(df, 1.0f)), sum), carry};
-}
+using simplex_row_lanes::repeated;  // simplex_row_lanes-inl.hpp
+using simplex_row_lanes::skewedSum;
+using simplex_row_lanes::SkewedLanes;
+using simplex_row_lanes::uniformBit;
 
 // A corner's kernel (corner2f) with its gradient given as simplex::kGradX / kGradY / kGradZ
 // entries (same bits as grad2, see simplex_constants.hpp).
@@ -111,12 +104,6 @@ HWY_INLINE VF cornerWith(VF gx, VF gy, VF gz, VF x, VF y) {
     const VF t2 = hn::Mul(t, t);
     const VF grad = hn::Add(hn::Add(hn::Mul(gx, x), hn::Mul(gy, y)), gz);
     return hn::IfThenElseZero(hn::Gt(t, hn::Zero(df)), hn::Mul(hn::Mul(t2, t2), grad));
-}
-
-constexpr std::array<float, 16> repeated(const float (&table)[8]) {
-    std::array<float, 16> r{};
-    for (std::size_t k = 0; k < r.size(); ++k) r[k] = table[k % 8];
-    return r;
 }
 
 // corner2f of a hashed corner: where a vector holds the 8 gradients, three lane permutations
@@ -165,13 +152,6 @@ HWY_INLINE void fillCell(CellGradients& cell, std::uint32_t lowI, std::uint32_t 
     cell.valid = true;
     cell.lowI = lowI;
     cell.lowJ = lowJ;
-}
-
-// 1 where every lane of m is set, 0 where none is, -1 otherwise.
-HWY_INLINE int uniformBit(hn::Mask<DF> m) {
-    const DF df;
-    if (hn::AllFalse(df, m)) return 0;
-    return hn::AllTrue(df, m) ? 1 : -1;
 }
 
 // Out of line on the emulated targets: EMU128 emulates each vector operation as a loop over

@@ -100,7 +100,8 @@ struct SimplexV2Octave {
     const float* fracB;
     const std::uint32_t* lowA;  ///< per column: low 32 bits of the index
     const std::uint32_t* lowB;
-    const std::uint32_t* hashAB;  ///< per column: lowA kHashX + lowB kHashY
+    const std::uint32_t* hashAB;  ///< per column: lowA kHashX + lowB kHashY (version 3: times
+                                  ///< simplex_v3::kGradientMix1)
     const std::uint32_t* run;     ///< per column: columns from it on with its (lowA, lowB)
     float fracC, fracD;  ///< the row's
     std::uint32_t lowC, lowD;
@@ -112,6 +113,38 @@ struct SimplexV2Octave {
     double* sum;
 };
 void addSimplexV2Octave(const SimplexV2Octave& octave);
+
+/// A whole row of a version 3 simplex layer (NoiseField::unwarpedSimplexV3): per vector of
+/// float lanes every octave's simplexNoiseV3 (from the octave's split as for version 2; its
+/// `sum` is not used, its amplitude is read as float), its term summed with a fused
+/// multiply-add, then normalised, into out[0, columns) as doubles. simplex_v3_rows.cpp.
+struct SimplexV3Row {
+    const SimplexV2Octave* octave;
+    int octaves;
+    FractalKind fractal;  ///< the summed fractal: none, fbm, turbulence or ridged
+    float scale;          ///< simplex_v3::normaliseScale
+    std::size_t columns;  ///< a multiple of kRowPadding
+    float* sums;          ///< columns floats, aligned to the vector size (the octaves' sum)
+    double* out;
+};
+void evaluateSimplexV3Row(const SimplexV3Row& row);
+
+/// NoiseField::unwarpedSimplexV3 at `count` points (xs[i], ys[i]) each its own (a warped
+/// version 3 simplex layer's moved points) into out: per vector of double lanes, each octave's
+/// point split as simplexNoiseV3 splits it, its cell in float lanes as many, the terms summed
+/// in float. simplex_v3_rows.cpp.
+struct SimplexV3Points {
+    const PointOctave* octave;
+    int octaves;
+    FractalKind fractal;  ///< the summed fractal: none, fbm, turbulence or ridged
+    float scale;          ///< simplex_v3::normaliseScale
+    double offsetX, offsetY;
+    const double* xs;
+    const double* ys;
+    std::size_t count;  ///< a multiple of kRowPadding
+    double* out;
+};
+void evaluateSimplexV3Points(const SimplexV3Points& points);
 
 /// sums[c] = NoiseField::normalise(sums[c]) for c < columns (a multiple of kRowPadding).
 void normaliseRow(FractalKind fractal, double amplitudeSum, double* sums, std::size_t columns);

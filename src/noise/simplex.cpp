@@ -7,6 +7,7 @@
 
 #include "noise/lattice.hpp"
 #include "noise/simplex_constants.hpp"
+#include "noise/simplex_v3.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -95,24 +96,29 @@ double simplexNoise(double x, double y, const LatticeHash& h) noexcept {
     return std::clamp(kScale2 * n, -1.0, 1.0);
 }
 
-double simplexNoiseV2(double x, double y, const LatticeHash& h) noexcept {
-    // The rows (rows_kernels.cpp) perform the same float operations in the same order.
-    const lattice::FloatCoord sx =
-        lattice::sumOf(lattice::splitFloat(x * kSkew2), lattice::splitFloat(y * kF2));
-    const lattice::FloatCoord sy =
-        lattice::sumOf(lattice::splitFloat(x * kF2), lattice::splitFloat(y * kSkew2));
-    const float t = (sx.frac + sy.frac) * kG2f;
-    const float x0 = sx.frac - t;
-    const float y0 = sy.frac - t;
-    const bool lower = x0 > y0;  // lower triangle: step in x first
-    const float x1 = (x0 + kG2f) - (lower ? 1.0f : 0.0f);
-    const float y1 = (y0 + kG2f) - (lower ? 0.0f : 1.0f);
-    const float x2 = x0 + kCorner2f;
-    const float y2 = y0 + kCorner2f;
-    const std::int64_t i = sx.index;
-    const std::int64_t j = sy.index;
-    // LatticeHash::hash32 of the corners, with the key of the high halves computed once when
-    // the corners share them (all but the points next to index 2^31 - 1).
+namespace {
+
+// Versions 2 and 3: the skewed cell of (x, y), the offsets from its first corner, and whether
+// the point lies in the lower triangle (step in x first).
+struct FloatCell {
+    lattice::FloatCoord sx, sy;
+};
+
+FloatCell floatCell(double x, double y) noexcept {
+    return {lattice::sumOf(lattice::splitFloat(x * kSkew2), lattice::splitFloat(y * kF2)),
+            lattice::sumOf(lattice::splitFloat(x * kF2), lattice::splitFloat(y * kSkew2))};
+}
+
+// LatticeHash::hash32's input (before fmix32) of the corners (i, j), the middle one and
+// (i + 1, j + 1), with the key of the high halves computed once when the corners share them
+// (all but the points next to index 2^31 - 1). Version 2 finishes each with fmix32, version 3
+// with simplex_v3::gradientIndex.
+struct CornerHashes {
+    std::uint32_t first, middle, far;
+};
+
+CornerHashes cornerHashes(const LatticeHash& h, std::int64_t i, std::int64_t j,
+                          bool lower) noexcept {
     using Parts = detail::LatticeHashParts;
     const std::uint32_t hi = Parts::high(i);
     const std::uint32_t hj = Parts::high(j);
@@ -121,12 +127,50 @@ double simplexNoiseV2(double x, double y, const LatticeHash& h) noexcept {
         const std::uint32_t hci = Parts::high(ci);
         const std::uint32_t hcj = Parts::high(cj);
         const std::uint32_t k = hci == hi && hcj == hj ? key : Parts::key32(h, hci, hcj);
-        return Parts::fmix32(Parts::low(ci) * Parts::kHashX + Parts::low(cj) * Parts::kHashY + k);
+        return Parts::low(ci) * Parts::kHashX + Parts::low(cj) * Parts::kHashY + k;
     };
-    const float n = corner2f(hash(i, j), x0, y0) +
-                    corner2f(hash(i + (lower ? 1 : 0), j + (lower ? 0 : 1)), x1, y1) +
-                    corner2f(hash(i + 1, j + 1), x2, y2);
+    return {hash(i, j), hash(i + (lower ? 1 : 0), j + (lower ? 0 : 1)), hash(i + 1, j + 1)};
+}
+
+}  // namespace
+
+double simplexNoiseV2(double x, double y, const LatticeHash& h) noexcept {
+    // The rows (rows_kernels.cpp) perform the same float operations in the same order.
+    const auto [sx, sy] = floatCell(x, y);
+    const float t = (sx.frac + sy.frac) * kG2f;
+    const float x0 = sx.frac - t;
+    const float y0 = sy.frac - t;
+    const bool lower = x0 > y0;  // lower triangle: step in x first
+    const float x1 = (x0 + kG2f) - (lower ? 1.0f : 0.0f);
+    const float y1 = (y0 + kG2f) - (lower ? 0.0f : 1.0f);
+    const float x2 = x0 + kCorner2f;
+    const float y2 = y0 + kCorner2f;
+    const CornerHashes c = cornerHashes(h, sx.index, sy.index, lower);
+    using Parts = detail::LatticeHashParts;
+    const float n = corner2f(Parts::fmix32(c.first), x0, y0) +
+                    corner2f(Parts::fmix32(c.middle), x1, y1) + corner2f(Parts::fmix32(c.far), x2, y2);
     return static_cast<double>(std::clamp(kScale2f * n, -1.0f, 1.0f));
+}
+
+float simplexNoiseV3(double x, double y, const LatticeHash& h) noexcept {
+    // The rows (simplex_v3_rows.cpp) perform the same float operations in the same order.
+    using simplex_v3::falloff;
+    using simplex_v3::gradientDot;
+    using simplex_v3::gradientIndex;
+    const auto [sx, sy] = floatCell(x, y);
+    const float s = sx.frac + sy.frac;
+    const float x0 = std::fma(-kG2f, s, sx.frac);
+    const float y0 = std::fma(-kG2f, s, sy.frac);
+    const bool lower = x0 > y0;
+    const float x1 = x0 + (lower ? simplex_v3::kG2Minus1f : kG2f);
+    const float y1 = y0 + (lower ? kG2f : simplex_v3::kG2Minus1f);
+    const float x2 = x0 + kCorner2f;
+    const float y2 = y0 + kCorner2f;
+    const CornerHashes c = cornerHashes(h, sx.index, sy.index, lower);
+    const float n0 = falloff(x0, y0) * gradientDot(gradientIndex(c.first), x0, y0);
+    const float n1 = std::fma(falloff(x1, y1), gradientDot(gradientIndex(c.middle), x1, y1), n0);
+    const float n = std::fma(falloff(x2, y2), gradientDot(gradientIndex(c.far), x2, y2), n1);
+    return kScale2f * n;
 }
 
 double simplexNoise(double x, double y, double z, const LatticeHash& h) noexcept {

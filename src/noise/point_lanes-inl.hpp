@@ -1,0 +1,169 @@
+// What the point kernels share (every lane its own point: point_kernels.cpp, simplex_v3_rows.cpp):
+// the split of a coordinate into an int64 index and a fraction, and version 2 and 3 simplex's
+// skewed cell and 32-bit corner hashes, in double lanes and float lanes as many (the 64-bit and
+// 32-bit hashes themselves: lattice_lanes-inl.hpp) (private to src/noise).
+//
+// A Highway "-inl" header: included once per SIMD target (HWY_TARGET_TOGGLE flips with each
+// pass), because Highway vectors may only be used in code compiled for their target.
+
+#if defined(TERRAGRID_NOISE_POINT_LANES_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef TERRAGRID_NOISE_POINT_LANES_INL_H_
+#undef TERRAGRID_NOISE_POINT_LANES_INL_H_
+#else
+#define TERRAGRID_NOISE_POINT_LANES_INL_H_
+#endif
+
+#include <cstdint>
+
+#include <hwy/highway.h>
+
+#include "noise/lattice_lanes-inl.hpp"
+#include "noise/simplex_constants.hpp"
+#include "terragrid/noise/detail/lattice_hash_parts.hpp"
+
+HWY_BEFORE_NAMESPACE();
+namespace terragrid {
+namespace HWY_NAMESPACE {
+namespace point_lanes {
+namespace hn = hwy::HWY_NAMESPACE;
+
+using D = hn::ScalableTag<double>;
+using DI = hn::RebindToSigned<D>;
+using DU = hn::RebindToUnsigned<D>;
+using V = hn::Vec<D>;
+using VI = hn::Vec<DI>;
+using VU = hn::Vec<DU>;
+// Float lanes as many as the doubles.
+using DH = hn::Rebind<float, D>;
+using VH = hn::Vec<DH>;
+using DHI = hn::RebindToSigned<DH>;
+using DHU = hn::RebindToUnsigned<DH>;
+using VHU = hn::Vec<DHU>;
+
+// lattice::split per lane: the int64 index and the exact fraction.
+struct SplitLanes {
+    VI index;
+    V frac;
+};
+
+// An integral double as int64 lanes. Below AVX-512 Highway emulates the conversion (about 20
+// instructions); when every lane is below 2^51 in magnitude, adding 1.5 * 2^52 puts the value
+// exactly into the mantissa's low bits, whose difference from the constant's bits is the
+// integer: the same int64, exactly.
+HWY_INLINE VI toIndex(V cell) {
+    const DI di;
+#if HWY_TARGET > HWY_AVX3
+    const D d;
+    const V magic = hn::Set(d, 6755399441055744.0);  // 2^52 + 2^51
+    if (hn::AllTrue(d, hn::Lt(hn::Abs(cell), hn::Set(d, 2251799813685248.0)))) {  // 2^51
+        return hn::Sub(hn::BitCast(di, hn::Add(cell, magic)), hn::BitCast(di, magic));
+    }
+#endif
+    return hn::ConvertTo(di, cell);
+}
+
+HWY_INLINE SplitLanes split(V x) {
+    const V cell = hn::Floor(x);
+    return {toIndex(cell), hn::Sub(x, cell)};
+}
+
+
+// lattice::FloatCoord per lane.
+struct FloatSplitLanes {
+    VI index;
+    VH frac;
+};
+
+// A float lane's mask as int64 lanes: -1 where set, else 0.
+HWY_INLINE VI widenMask(hn::Mask<DH> m) {
+    return hn::PromoteTo(DI(), hn::BitCast(DHI(), hn::VecFromMask(DH(), m)));
+}
+
+HWY_INLINE FloatSplitLanes splitFloat(V x) {
+    const SplitLanes s = split(x);
+    return {s.index, hn::DemoteTo(DH(), s.frac)};
+}
+
+HWY_INLINE FloatSplitLanes sumOf(const FloatSplitLanes& a, const FloatSplitLanes& b) {
+    const DH dh;
+    const VH sum = hn::Add(a.frac, b.frac);
+    const auto carry = hn::Ge(sum, hn::Set(dh, 1.0f));
+    // Subtracting the widened carry mask (-1) adds 1.
+    return {hn::Sub(hn::Add(a.index, b.index), widenMask(carry)),
+            hn::IfThenElse(carry, hn::Sub(sum, hn::Set(dh, 1.0f)), sum)};
+}
+
+// LatticeHashParts::high (the high half of i + 2^31), in 64-bit lanes.
+HWY_INLINE VU highHalf(VI i) {
+    const DU du;
+    return hn::ShiftRight<32>(hn::Add(hn::BitCast(du, i), hn::Set(du, std::uint64_t{1} << 31)));
+}
+
+// LatticeHashParts::key32 of the high halves, in 64-bit lanes.
+HWY_INLINE VU key32(std::uint64_t seed, VU hi, VU hj) {
+    const DU du;
+    return hn::ShiftRight<32>(mix64(hn::Xor(hn::Set(du, seed), hn::Or(hn::ShiftLeft<32>(hi), hj))));
+}
+
+// LatticeHash::hash32's input (before fmix32) of (ci, cj) given key32 of their high halves.
+HWY_INLINE VHU hashInput32(VI ci, VI cj, VU key) {
+    using Parts = detail::LatticeHashParts;
+    const DU du;
+    const DHU dhu;
+    const VHU lowI = hn::TruncateTo(dhu, hn::BitCast(du, ci));
+    const VHU lowJ = hn::TruncateTo(dhu, hn::BitCast(du, cj));
+    return hn::Add(hn::Add(hn::Mul(lowI, hn::Set(dhu, Parts::kHashX)),
+                           hn::Mul(lowJ, hn::Set(dhu, Parts::kHashY))),
+                   hn::TruncateTo(dhu, key));
+}
+
+// Versions 2 and 3: the skewed cell of (x, y) (simplex.cpp's floatCell): X = x (1 + F) + y F and
+// Y = y (1 + F) + x F, each a sum of two products split exactly and added in float.
+struct SkewedCell {
+    FloatSplitLanes sx, sy;
+};
+
+HWY_INLINE SkewedCell skewedCell(V x, V y) {
+    using namespace simplex;
+    const D d;
+    return {sumOf(splitFloat(hn::Mul(x, hn::Set(d, kSkew2))), splitFloat(hn::Mul(y, hn::Set(d, kF2)))),
+            sumOf(splitFloat(hn::Mul(x, hn::Set(d, kF2))), splitFloat(hn::Mul(y, hn::Set(d, kSkew2))))};
+}
+
+// simplex.cpp's cornerHashes per lane: hash32's input (before fmix32) of the corners (i, j), (i + 1, j) in the lower
+// triangle or (i, j + 1) in the upper, and (i + 1, j + 1).
+struct CornerHashes32 {
+    VHU first, middle, far;
+};
+
+HWY_INLINE CornerHashes32 cornerHashes32(std::uint64_t seed, VI i, VI j, hn::Mask<DH> lower) {
+    const DI di;
+    const VI oneI = hn::Set(di, 1);
+    const VI lowerI = widenMask(lower);  // -1 in the lower triangle
+    const VI iMiddle = hn::Sub(i, lowerI);
+    const VI jMiddle = hn::Add(j, hn::Add(lowerI, oneI));
+    const VI iFar = hn::Add(i, oneI);
+    const VI jFar = hn::Add(j, oneI);
+    // One key serves all three corners unless a lane's cell straddles a change of high half
+    // (index 2^31 - 1); the key is a function of the high halves, so both give the same bits.
+    const VU hi = highHalf(i);
+    const VU hj = highHalf(j);
+    const VU key = key32(seed, hi, hj);
+    VU keyMiddle = key;
+    VU keyFar = key;
+    const VU hiFar = highHalf(iFar);
+    const VU hjFar = highHalf(jFar);
+    if (!hn::AllTrue(DU(), hn::And(hn::Eq(hi, hiFar), hn::Eq(hj, hjFar)))) {
+        keyMiddle = key32(seed, highHalf(iMiddle), highHalf(jMiddle));
+        keyFar = key32(seed, hiFar, hjFar);
+    }
+    return {hashInput32(i, j, key), hashInput32(iMiddle, jMiddle, keyMiddle),
+            hashInput32(iFar, jFar, keyFar)};
+}
+
+}  // namespace point_lanes
+}  // namespace HWY_NAMESPACE
+}  // namespace terragrid
+HWY_AFTER_NAMESPACE();
+
+#endif  // TERRAGRID_NOISE_POINT_LANES_INL_H_
