@@ -2,8 +2,10 @@
 # Installs what is missing, builds the benchmarks (Release, TERRAGRID_BENCH=ON) in their own
 # build directory and runs them, then prints one summary with every target as PASS or MISS:
 #   1. noise (Google Benchmark): ns per sample for each noise kind, single octave and 8-octave
-#      fBm, on a 4096 x 4096 grid with 1, 2 and all threads; libnoise's Perlin in the same run;
-#      on a CPU with AVX-512, the benchmarks behind the targets once more limited to AVX2;
+#      fBm, on a 4096 x 4096 grid with 1, 2 and all threads; libnoise's Perlin in the same run,
+#      and FastNoise2's Perlin and simplex fBm when TERRAGRID_FASTNOISE2_DIR names a checkout;
+#      on a CPU with AVX-512, the benchmarks behind the targets once more limited to AVX2
+#      (FastNoise2 then limited to its FeatureSet::AVX2 alike);
 #   2. the terragrid CLI end to end on a 4096 x 4096 default map on 1 and 2 threads: a
 #      height-only run against its rows, the default outputs against a stats.json-only run, the
 #      2-thread speedup, the share of the wall time stats.json's timers account for, what
@@ -26,16 +28,23 @@
 #   TERRAGRID_BENCH_EACH=0     skip part 2's run per output;  TERRAGRID_BENCH_CLI=0 skip part 2
 #   TERRAGRID_BENCH_HYDRO=0    skip part 3; TERRAGRID_BENCH_HYDRO_SIZE its map edge (default 4096)
 #   TERRAGRID_BENCH_EROSION=0  skip part 4; TERRAGRID_BENCH_EROSION_STEPS its steps (default 100)
+#   TERRAGRID_FASTNOISE2_DIR   a local FastNoise2 checkout (and TERRAGRID_FASTSIMD_DIR its
+#                              FastSIMD, default FastSIMD beside it), built with clang-16 -O3
+#                              beside the bench; never vendored or downloaded. Unset: n/a.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build="${TERRAGRID_BENCH_BUILD_DIR:-$root/build-bench}"
 
-"$root/scripts/deps.sh" test
+fastnoise2="${TERRAGRID_FASTNOISE2_DIR:-}"
+# FastNoise2 is built with clang, which the sanitize group installs.
+"$root/scripts/deps.sh" test ${fastnoise2:+sanitize}
 # shellcheck source=scripts/common.sh
 . "$root/scripts/common.sh"   # ccache settings
 # Configured every time: cheap, and it keeps the build Release with benchmarks on even when
 # the directory was configured differently before.
-cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DTERRAGRID_BENCH=ON >/dev/null
+# The FastNoise2 directory is passed every time, so an unset variable turns it off again.
+cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DTERRAGRID_BENCH=ON \
+  -DTERRAGRID_FASTNOISE2_DIR="$fastnoise2" ${TERRAGRID_FASTSIMD_DIR:+-DTERRAGRID_FASTSIMD_DIR="$TERRAGRID_FASTSIMD_DIR"} >/dev/null
 log="$build/build.log"
 if ! cmake --build "$build" --parallel "$(nproc)" \
      --target terragrid_noise_bench terragrid_cli_bench terragrid_hydro_bench terragrid_erosion_bench >"$log" 2>&1; then
@@ -65,7 +74,7 @@ if [ $# -eq 0 ] && grep -qw avx512bw /proc/cpuinfo 2>/dev/null; then
   echo
   echo "== 1b. noise, limited to AVX2 =="
   "$build/tests/bench/terragrid_noise_bench" --summary-file="$summary" --max-target=AVX2 \
-    --benchmark_filter='^(rows/(perlin|simplex)/fbm8|rows/perlin-warped|libnoise|surface/.*threads:1/)'
+    --benchmark_filter='^(rows/(perlin|simplex)/fbm8|rows/perlin-warped|libnoise|fastnoise2|surface/.*threads:1/)'
 fi
 
 if [ "${TERRAGRID_BENCH_CLI:-1}" != 0 ]; then

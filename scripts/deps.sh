@@ -36,7 +36,7 @@ test=(
   mkdocs                           # the docs site, built and link-checked by the suite (scripts/docs.sh)
 )
 sanitize=(
-  clang-16 libclang-rt-16-dev      # scripts/sanitize.sh asan, scripts/fuzz.sh: clang++, libFuzzer, sanitizers
+  clang-16 libclang-rt-16-dev      # scripts/sanitize.sh asan, scripts/fuzz.sh: clang++, libFuzzer, sanitizers; bench.sh builds FastNoise2 with it
 )
 docs=(
   mkdocs                           # scripts/docs.sh

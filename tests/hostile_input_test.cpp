@@ -7,6 +7,7 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <nlohmann/json.hpp>
 
@@ -38,13 +39,16 @@ enum class Input {
     Directory,  ///< a directory
     Missing,    ///< a file that does not exist
     Huge,       ///< hugeConfig(): 100 MB
-    Endless,    ///< /dev/zero: a file that never ends
+    Endless,    ///< /dev/stdin, a pipe from `cat /dev/zero`: a file that never ends
+    Device,     ///< /dev/zero itself
+    Fifo,       ///< a FIFO (named pipe) that no one writes to
 };
 
 /// Where --out-dir points.
 enum class OutDir {
     Existing,  ///< out/, holding an older height.tif
     Fresh,     ///< fresh/new, which does not exist
+    Config,    ///< no --out-dir: the case's own output.directory
 };
 
 struct HostileCase {
@@ -80,6 +84,12 @@ HostileCase special(std::string name, Input input, std::vector<std::string> expe
     c.name = std::move(name);
     c.input = input;
     c.expected = std::move(expected);
+    return c;
+}
+
+/// `c`, run without --out-dir, which would replace the output.directory it gives.
+HostileCase withItsOwnOutDir(HostileCase c) {
+    c.outDir = OutDir::Config;
     return c;
 }
 
@@ -372,9 +382,20 @@ std::vector<HostileCase> hostileCases() {
                      std::to_string(kHugeSpaces + 12) +
                      ": syntax error while parsing object key - unexpected '}'; expected string "
                      "literal"}),
-        special("FileThatNeverEnds", Input::Endless,
-                {"config: cannot read '/dev/zero': it holds more than 256 MiB, and a config is "
+        special("PipeThatNeverEnds", Input::Endless,
+                {"config: cannot read '/dev/stdin': it holds more than 256 MiB, and a config is "
                  "a few KB"}),
+        special("Device", Input::Device,
+                {"config: cannot read '/dev/zero': it is a character device, not a regular "
+                 "file"}),
+        // Opened without blocking: open() of a FIFO with no writer waited for good.
+        special("FifoWithoutAWriter", Input::Fifo,
+                {"config: cannot read 'config.fifo': it is a FIFO (named pipe), not a regular "
+                 "file"}),
+        // The C library ends a path at the NUL: the run created 'a' and failed (exit 1).
+        withItsOwnOutDir(config(
+            "NulByteInTheOutputDirectory", R"({"output": {"directory": "a\u0000b"}})",
+            {R"(config: 'output.directory' must not contain a NUL byte (got "a\u0000b"))"})),
         // A byte order mark is skipped (editors on Windows write one): the content counts.
         config("ByteOrderMarkThenBadValue", "\xef\xbb\xbf{\"seed\": -1}",
                {"config: 'seed' must be between 0 and 18446744073709551615 (got -1)"}),
@@ -403,6 +424,9 @@ std::vector<HostileCase> hostileCases() {
                 {"config: 'seed' must be a finite number (got 1e309)"}),
         options("WidthOptionNotANumber", "--width abc",
                 {"config: 'map.width' must be an integer (got \"abc\")"}),
+        withItsOwnOutDir(options(
+            "NulByteInTheOutputDirectoryOverride", "--set 'output.directory=\"a\\u0000b\"'",
+            {R"(config: 'output.directory' must not contain a NUL byte (got "a\u0000b"))"})),
         options("ZeroThreads", "--threads 0",
                 {"terragrid: '--threads' must be at least 1 (got 0)\nTry 'terragrid --help'."}),
 
@@ -428,7 +452,9 @@ TEST_P(HostileInputTest, ExitsTwoNamesTheProblemAndTouchesNothing) {
     const auto olderTime = fs::file_time_type::clock::now() - std::chrono::hours(1);
     fs::last_write_time(older, olderTime);
 
+    // `timeout`: a run that blocks on its input (a FIFO) fails the test instead of hanging it.
     std::string command = "cd " + test::shellQuote(dir.path().string()) + " && " +
+                          (c.input == Input::Endless ? "cat /dev/zero | " : "") + "timeout 20 " +
                           test::shellQuote(test::cliPath());
     switch (c.input) {
         case Input::Text:
@@ -448,10 +474,18 @@ TEST_P(HostileInputTest, ExitsTwoNamesTheProblemAndTouchesNothing) {
             command += " --config " + test::shellQuote(hugeConfig().string());
             break;
         case Input::Endless:
+            command += " --config /dev/stdin";
+            break;
+        case Input::Device:
             command += " --config /dev/zero";
             break;
+        case Input::Fifo:
+            ASSERT_EQ(::mkfifo((dir / "config.fifo").c_str(), 0644), 0);
+            command += " --config config.fifo";
+            break;
     }
-    command += c.outDir == OutDir::Fresh ? " --out-dir fresh/new" : " --out-dir out";
+    if (c.outDir != OutDir::Config)
+        command += c.outDir == OutDir::Fresh ? " --out-dir fresh/new" : " --out-dir out";
     if (!c.args.empty()) command += " " + c.args;
     const auto before = test::listDir(dir.path());
 
@@ -482,6 +516,33 @@ TEST(HostileInputTest, ByteOrderMarkIsSkipped) {
     EXPECT_EQ(r.exitCode, 0) << r.err;
     EXPECT_EQ(r.out, "ok\n");
     EXPECT_EQ(r.err, "");
+}
+
+// What the refusal of FIFOs and devices must leave working: a config from a pipe, as process
+// substitution and `|` into /dev/stdin give it.
+TEST(HostileInputTest, ConfigFromAPipeIsRead) {
+    const std::string cli = test::shellQuote(test::cliPath());
+    const auto piped = test::runCommand("printf '{\"seed\": 3}' | " + cli + " validate /dev/stdin");
+    EXPECT_EQ(piped.exitCode, 0) << piped.err;
+    EXPECT_EQ(piped.out, "ok\n");
+    const auto substituted = test::runCommand(
+        "bash -c " + test::shellQuote(cli + " --print-config --config <(printf '{\"seed\": 3}')"));
+    EXPECT_EQ(substituted.exitCode, 0) << substituted.err;
+    EXPECT_THAT(substituted.out, HasSubstr("\"seed\": 3,"));
+}
+
+TEST(HostileInputTest, FifoWithAWriterIsRefusedToo) {
+    // A named FIFO is refused whether or not someone writes to it: the rule is the kind of
+    // file, not a race with its writer (whose write then fails; `timeout` ends it otherwise).
+    test::TempDir dir;
+    ASSERT_EQ(::mkfifo((dir / "config.fifo").c_str(), 0644), 0);
+    const auto r = test::runCommand(
+        "cd " + test::shellQuote(dir.path().string()) +
+        " && { timeout 5 sh -c \"printf '{}' > config.fifo\" 2>/dev/null & } && timeout 60 " +
+        test::shellQuote(test::cliPath()) + " validate config.fifo; code=$?; wait; exit $code");
+    EXPECT_EQ(r.exitCode, 2) << r.err;
+    EXPECT_EQ(r.err, "config: cannot read 'config.fifo': it is a FIFO (named pipe), not a "
+                     "regular file\n");
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,8 +1,8 @@
-// noise_version: version 1 (the phase-one algorithms) reproduces the maps main made before
-// version 2 existed, bit for bit. data/noise_v1_hashes.txt holds FNV-1a 64 hashes of the
-// height and moisture values of several configs, computed at the commit before version 2
-// (data/README.md says how); these tests load the same configs with noise_version 1 and
-// compare.
+// noise_version: every older version reproduces the maps main made before the next one
+// existed, bit for bit. data/noise_v1_hashes.txt and data/noise_v2_hashes.txt hold FNV-1a 64
+// hashes of the height and moisture values of several configs, computed at the commit before
+// the next version (data/README.md says how); these tests load the same configs with that
+// noise_version and compare.
 
 #include <gtest/gtest.h>
 
@@ -92,8 +92,10 @@ std::string mapHash(const Config& config) {
     return text;
 }
 
-std::map<std::string, std::string> storedHashes() {
-    std::ifstream in(test::sourceDir() / "data" / "noise_v1_hashes.txt");
+/// data/noise_v<version>_hashes.txt as name -> hash.
+std::map<std::string, std::string> storedHashes(int version) {
+    std::ifstream in(test::sourceDir() / "data" /
+                     ("noise_v" + std::to_string(version) + "_hashes.txt"));
     std::map<std::string, std::string> hashes;
     std::string line;
     while (std::getline(in, line)) {
@@ -106,15 +108,23 @@ std::map<std::string, std::string> storedHashes() {
     return hashes;
 }
 
-TEST(NoiseVersionTest, VersionOneReproducesTheStoredMaps) {
-    const auto stored = storedHashes();
-    ASSERT_EQ(stored.size(), cases().size()) << "data/noise_v1_hashes.txt";
+/// Every case with noise_version `version` against data/noise_v<version>_hashes.txt.
+void expectStoredMaps(int version) {
+    const auto stored = storedHashes(version);
+    ASSERT_EQ(stored.size(), cases().size())
+        << "data/noise_v" << version << "_hashes.txt has a line per case";
     for (const Case& c : cases()) {
         const auto it = stored.find(c.name);
         ASSERT_NE(it, stored.end()) << c.name;
-        EXPECT_EQ(mapHash(load(c, kVersionOne)), it->second) << c.name;
+        EXPECT_EQ(mapHash(load(c, {"noise_version=" + std::to_string(version)})), it->second)
+            << c.name;
     }
 }
+
+TEST(NoiseVersionTest, VersionOneReproducesTheStoredMaps) { expectStoredMaps(1); }
+
+// Stored at main 9f2a33b, before version 3: version 2 maps (the default until then) come back.
+TEST(NoiseVersionTest, VersionTwoReproducesTheStoredMaps) { expectStoredMaps(2); }
 
 // Version 2 changes simplex maps with the lattice hash, and only those: the default map (simplex)
 // differs between the versions, the Perlin and value maps do not.

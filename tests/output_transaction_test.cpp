@@ -8,11 +8,13 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <string>
 #include <thread>
 #include <vector>
@@ -163,7 +165,141 @@ TEST_P(CommitStepTest, KillIsRolledBackByTheNextRun) {
     expectNewSet("3");
 }
 
+TEST_P(CommitStepTest, RealSignalBeforeTheCommitPointRestoresTheOlderSet) {
+    // The hook sends the process a real SIGTERM just before the step and waits until the
+    // signal watcher has it: the commit meets the stop at that step and rolls back.
+    ASSERT_NO_FATAL_FAILURE(makeOlderSet());
+    const auto r = sh("TERRAGRID_FAULT_INJECT=commit-signal:" + std::to_string(GetParam()) +
+                      " " + runCommandLine(32, 2));
+    EXPECT_EQ(r.exitCode, 128 + SIGTERM) << r.err;
+    // Before the last steps every new file was moved in, and the rollback replaced them all.
+    EXPECT_THAT(r.err, MatchesRegex("terragrid: stopped by SIGTERM; removed [0-9]+ temporary "
+                                    "files?\n"));
+    // The older set, and no lock file or staging folder.
+    expectOlderSet();
+}
+
 INSTANTIATE_TEST_SUITE_P(EveryStep, CommitStepTest, testing::Range(1, kCommitSteps + 1));
+
+TEST_F(TransactionTest, RealSignalJustAfterTheCommitPointKeepsTheNewSetAndSaysSo) {
+    ASSERT_NO_FATAL_FAILURE(makeOlderSet());
+    const auto r = sh("TERRAGRID_FAULT_INJECT=commit-signal:" + std::to_string(kCommitSteps + 1) +
+                      " " + runCommandLine(32, 2));
+    EXPECT_EQ(r.exitCode, 128 + SIGTERM) << r.err;
+    EXPECT_THAT(r.err, MatchesRegex("terragrid: stopped by SIGTERM; removed [1-9][0-9]* "
+                                    "temporary files; the run's outputs were committed before "
+                                    "the signal and are in place\n"));
+    expectNewSet("2");
+}
+
+TEST_F(TransactionTest, KillJustAfterTheCommitPointKeepsTheNewSet) {
+    ASSERT_NO_FATAL_FAILURE(makeOlderSet());
+    const auto killed = sh("TERRAGRID_FAULT_INJECT=commit-kill:" +
+                           std::to_string(kCommitSteps + 1) + " " + runCommandLine(32, 2));
+    ASSERT_EQ(killed.exitCode, 128 + SIGKILL) << killed.err;
+    // The staging folder with the older files and the lock file stay until the next run, which
+    // keeps the new set and removes them.
+    const auto next = sh("TERRAGRID_FAULT_INJECT=commit-fail:1 " + runCommandLine(32, 3));
+    EXPECT_EQ(next.exitCode, 1) << next.err;
+    expectNewSet("2");
+}
+
+// --- real signals at any moment around the commit ------------------------------------------
+
+/// Whether the process `pid` (a child not yet waited for) is still running.
+bool isRunning(pid_t pid) {
+    const std::string stat = test::readFile("/proc/" + std::to_string(pid) + "/stat");
+    const auto end = stat.rfind(") ");
+    return end != std::string::npos && end + 2 < stat.size() && stat[end + 2] != 'Z';
+}
+
+bool isPresent(const fs::path& path) {
+    std::error_code error;
+    return fs::exists(fs::symlink_status(path, error));
+}
+
+/// The child's staging folder's journal: present from the start of its commit to its commit
+/// point.
+fs::path journalOf(const fs::path& out, const test::Child& child) {
+    return out / (".terragrid-tmp-" + std::to_string(child.pid())) / "journal";
+}
+
+/// Waits (spinning: the commit is a matter of milliseconds) while `condition` holds, the child
+/// runs and 30 s have not passed.
+template <typename Condition>
+void spinWhile(const test::Child& child, Condition condition) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    while (condition() && isRunning(child.pid()) && std::chrono::steady_clock::now() < deadline)
+        std::this_thread::yield();
+}
+
+TEST_F(TransactionTest, RealSignalsAroundTheCommitLeaveTheSetItsCommitPointDecidesAndNoLock) {
+    // Runs signalled with SIGTERM from outside at moments spread over their commit and what
+    // follows it: from the journal's appearance (the commit begins) to a little after the
+    // process would have ended, as measured on unsignalled runs (the commit's length depends
+    // on the disk and the load). Whenever it lands, the directory holds one whole set and
+    // nothing else (no lock file, no staging folder), the older one unless the run passed its
+    // commit point, and the run says which.
+    ASSERT_NO_FATAL_FAILURE(makeOlderSet());
+    std::map<std::string, std::map<std::string, std::string>> sets{
+        {"1", test::withoutTimings(m_older)}};
+    {
+        const auto r = sh("mkdir reference && cd reference && " + runCommandLine(32, 2));
+        ASSERT_EQ(r.exitCode, 0) << r.err;
+        sets["2"] = test::withoutTimings(test::snapshotDir(m_dir / "reference/out"));
+    }
+    std::vector<std::string> names;
+    for (const auto& [name, bytes] : m_older) names.push_back(name);
+    std::string current = "1";
+    const auto start = [&] {
+        return std::make_unique<test::Child>(test::ChildSetup{
+            m_dir.path(),
+            {"-q", "--out-dir", "out", "--width", "32", "--height", "32", "--tile-size", "32",
+             "--threads", "2", "--seed", current == "1" ? "2" : "1", "--set",
+             "output.files=" + kAllFiles}});
+    };
+    // From the journal's appearance to the end of the process, unsignalled: the median of 3.
+    std::vector<std::chrono::microseconds> spans;
+    for (int run = 0; run < 3; ++run) {
+        const auto child = start();
+        const fs::path journal = journalOf(out(), *child);
+        spinWhile(*child, [&] { return !isPresent(journal); });
+        const auto begun = std::chrono::steady_clock::now();
+        spinWhile(*child, [] { return true; });
+        spans.push_back(std::chrono::duration_cast<std::chrono::microseconds>(
+            std::chrono::steady_clock::now() - begun));
+        ASSERT_EQ(child->wait().shellCode(), 0) << child->err();
+        current = current == "1" ? "2" : "1";
+    }
+    std::sort(spans.begin(), spans.end());
+    RecordProperty("commit_to_exit_us", std::to_string(spans[1].count()));
+
+    constexpr int kRuns = 20;
+    std::map<std::string, int> outcomes;
+    for (int run = 0; run < kRuns; ++run) {
+        const std::string seed = current == "1" ? "2" : "1";
+        const auto child = start();
+        const fs::path journal = journalOf(out(), *child);
+        spinWhile(*child, [&] { return !isPresent(journal); });
+        std::this_thread::sleep_for(spans[1] * 5 / 4 * run / kRuns);
+        child->signal(SIGTERM);
+        const test::ChildExit exit = child->wait();
+        const std::string err = child->err();
+        ASSERT_TRUE(exit.shellCode() == 0 || exit.shellCode() == 128 + SIGTERM)
+            << exit.shellCode() << "\n" << err;
+        const bool committed =
+            exit.shellCode() == 0 || err.find("were committed before the signal") != std::string::npos;
+        ASSERT_EQ(test::listDir(out()), names) << "run " << run << "\n" << err;
+        const std::string found = seedOf(out());
+        EXPECT_EQ(found, committed ? seed : current) << "run " << run << "\n" << err;
+        ASSERT_TRUE(test::withoutTimings(test::snapshotDir(out())) == sets[found])
+            << "run " << run << " left a mixed set";
+        current = found;
+        ++outcomes[exit.shellCode() == 0 ? "exit 0" : committed ? "stopped, new set"
+                                                                 : "stopped, older set"];
+    }
+    for (const auto& [outcome, count] : outcomes) RecordProperty(outcome, count);
+}
 
 TEST_F(TransactionTest, CommitWithoutAFaultReplacesTheWholeSet) {
     ASSERT_NO_FATAL_FAILURE(makeOlderSet());

@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "io/transaction/dir_lock.hpp"
 #include "io/transaction/output_transaction.hpp"
 #include "pipeline/stopwatch.hpp"
 #include "terragrid/app/plan.hpp"
@@ -37,6 +38,11 @@ Resources probeStageResources(const StagePlan& plan) {
 
 std::vector<std::string> stageShortfalls(const StagePlan& plan, const Resources& resources) {
     std::vector<std::string> problems;
+    // The stage is written under the directory's lock (writeStageFile): what keeps the lock
+    // out is told before the long computation.
+    const std::string directory = std::filesystem::path(plan.path).parent_path().string();
+    if (auto problem = lockEntryProblem(directory.empty() ? "." : directory))
+        problems.push_back(std::move(*problem));
     if (resources.freeDiskBytes && plan.fileBytes > *resources.freeDiskBytes)
         problems.push_back("the hydrology stage file '" + plan.path + "' may take up to " +
                            formatBytes(plan.fileBytes) + ", but only " +

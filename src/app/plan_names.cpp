@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "io/tiled/tiled_tileset.hpp"
+#include "io/transaction/dir_lock.hpp"
 #include "terragrid/app/plan.hpp"
 
 namespace terragrid {
@@ -39,6 +40,13 @@ bool isDirectory(const std::string& path) {
     return ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+/// A directory itself, not a symbolic link to one: the commit replaces a link in the output
+/// directory, as it replaces a file (output_transaction.hpp), and never follows it.
+bool isDirectoryEntry(const std::string& path) {
+    struct stat st {};
+    return ::lstat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
 }  // namespace
 
 std::vector<std::string> outputNameProblems(const RunPlan& plan) {
@@ -48,9 +56,12 @@ std::vector<std::string> outputNameProblems(const RunPlan& plan) {
         ::faccessat(AT_FDCWD, plan.directory.c_str(), W_OK | X_OK, AT_EACCESS) != 0)
         problems.push_back("cannot write into the output directory '" + plan.directory +
                            "' (output.directory): " + std::strerror(errno));
+    // The lock file's name holding what the run must not use (dir_lock.hpp), told before the
+    // work rather than after it.
+    if (auto problem = lockEntryProblem(plan.directory)) problems.push_back(std::move(*problem));
     for (const PlannedOutput& output : plan.outputs)
         for (const std::string& name : namesOf(output))
-            if (isDirectory(name))
+            if (isDirectoryEntry(name))
                 problems.push_back("output '" + name +
                                    "' cannot be replaced: a directory is in the way (remove "
                                    "it, or give another output.directory)");

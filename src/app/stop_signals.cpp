@@ -29,12 +29,19 @@ std::string signalName(int sig) {
 }
 
 [[noreturn]] void stopBy(int sig) {
-    const std::size_t removed = abandonAllTemporaryFiles();
-    // A progress bar may be half drawn on the terminal's last line.
-    const std::string message = std::string(::isatty(STDERR_FILENO) ? "\n" : "") +
-                                "terragrid: stopped by " + signalName(sig) + "; removed " +
-                                std::to_string(removed) + " temporary file" +
-                                (removed == 1 ? "" : "s") + "\n";
+    const AbandonedOutputs abandoned = abandonAllTemporaryFiles();
+    const std::size_t removed = abandoned.removedFiles;
+    // A progress bar may be half drawn on the terminal's last line. Which set of outputs is in
+    // place is decided by the commit point (output_transaction.hpp): the message says which
+    // when it is the new one.
+    const std::string message =
+        std::string(::isatty(STDERR_FILENO) ? "\n" : "") + "terragrid: stopped by " +
+        signalName(sig) + "; removed " + std::to_string(removed) + " temporary file" +
+        (removed == 1 ? "" : "s") +
+        (abandoned.committed ? "; the run's outputs were committed before the signal and are "
+                               "in place"
+                             : "") +
+        "\n";
     (void)!::write(STDERR_FILENO, message.data(), message.size());
     // Die by the signal itself: a shell running terragrid in a script stops the script on
     // Ctrl-C only when its child was killed by SIGINT, not when it merely exited 130.

@@ -29,6 +29,7 @@
 #include "terragrid/app/progress.hpp"
 #include "terragrid/app/run.hpp"
 #include "terragrid/app/stop_signals.hpp"
+#include "terragrid/io/foreign_entry_error.hpp"
 #include "terragrid/io/hydrology_stage_file.hpp"
 #include "terragrid/version.hpp"
 #include "terragrid/model/window.hpp"
@@ -635,6 +636,11 @@ int runCommandLine(int argc, char** argv) {
         return kExitUsage;
     } catch (const HydrologyStageFileError& e) {
         std::cerr << "terragrid: error: '--hydrology-stage': " << e.what() << "\n";
+        return kExitUsage;
+    } catch (const ForeignEntryError& e) {
+        // Something in the output directory the run will not use: the user must act, as for
+        // a bad config, and nothing was touched.
+        std::cerr << "terragrid: error: " << e.what() << "\n";
         return kExitUsage;
     } catch (const std::exception& e) {
         std::cerr << "terragrid: error: " << e.what() << "\n";

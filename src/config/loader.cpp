@@ -6,10 +6,10 @@
 
 #include "terragrid/config/loader.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cerrno>
-#include <filesystem>
-#include <fstream>
 #include <string>
 #include <string_view>
 #include <system_error>
@@ -22,6 +22,7 @@
 #include "config/text.hpp"
 #include "config/validation.hpp"
 #include "config/json_duplicate_keys.hpp"
+#include "io/safe_open.hpp"
 
 namespace terragrid {
 
@@ -122,30 +123,29 @@ ConfigError cannotRead(const std::string& path, const std::string& reason) {
 }
 
 /// Far above any config (a few KB) and above the 100 MB the hostile-input table feeds in, but a
-/// bound: a wrong file that never ends (/dev/zero, /dev/urandom) or a disk image would
-/// otherwise be read until memory runs out. Pipes stay allowed (--config <(jq ...)).
+/// bound: a pipe that never ends (`--config <(yes)`) or a disk image would otherwise be read
+/// until memory runs out.
 constexpr std::size_t kMaxConfigBytes = std::size_t{256} << 20;
 
+/// The bytes of the config file `path`: a regular file, or a pipe (--config <(jq ...), a pipe
+/// into --config /dev/stdin). A named FIFO, a device or a directory is refused unread, and
+/// without blocking: a FIFO nobody writes to would otherwise hang the program in open().
 std::string readFile(const std::string& path) {
-    std::error_code error;
-    // Opening a directory with ifstream succeeds on some systems and then reads nothing.
-    if (std::filesystem::is_directory(path, error)) throw cannotRead(path, "it is a directory");
-    errno = 0;
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw cannotRead(path,
-                         errno != 0 ? std::generic_category().message(errno) : "cannot open it");
+    std::string reason;
+    const FileHandle file = openForReading(path, Pipes::Accept, reason);
+    if (!file) throw cannotRead(path, reason);
     std::string text;
     std::vector<char> chunk(std::size_t{1} << 20);
-    while (in.read(chunk.data(), static_cast<std::streamsize>(chunk.size())) || in.gcount() > 0) {
-        const auto count = static_cast<std::size_t>(in.gcount());
-        if (text.size() + count > kMaxConfigBytes)
+    for (;;) {
+        const ssize_t n = ::read(file.get(), chunk.data(), chunk.size());
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) throw cannotRead(path, std::generic_category().message(errno));
+        if (n == 0) return text;
+        if (text.size() + std::size_t(n) > kMaxConfigBytes)
             throw cannotRead(path, "it holds more than " + std::to_string(kMaxConfigBytes >> 20) +
                                        " MiB, and a config is a few KB");
-        text.append(chunk.data(), count);
+        text.append(chunk.data(), std::size_t(n));
     }
-    if (in.bad()) throw cannotRead(path, "read error");
-    return text;
 }
 
 }  // namespace

@@ -31,7 +31,7 @@ std::string rangeText(const Rule& rule) {
         case Kind::Boolean:
             return "";
         case Kind::String:
-            return "non-empty";
+            return "non-empty, no NUL byte";
         case Kind::Choice:
             return "one of: " + joinNames(rule.choices, ", ");
         case Kind::FileList:

@@ -118,7 +118,7 @@ SchemaJson schemaOf(const Rule& rule) {
                     {"minItems", 2},
                     {"maxItems", 2}};
         case Kind::String:
-            return {{"type", "string"}, {"minLength", 1}};
+            return {{"type", "string"}, {"minLength", 1}, {"pattern", "^[^\\u0000]*$"}};
         case Kind::Choice:
             return {{"type", "string"}, {"enum", schemaNames(rule.choices)}};
         case Kind::FileList:

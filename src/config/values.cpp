@@ -87,6 +87,9 @@ Checked checkNumberPair(const Option& o, const Json& value, Problems& out) {
 Checked checkString(const Option& o, const Json& value, Problems& out) {
     if (!value.is_string() || value.get_ref<const std::string&>().empty())
         return fail(out, o, "be a non-empty string", value);
+    // The C library ends a path at a NUL byte: "a\u0000b" would name the directory 'a'.
+    if (value.get_ref<const std::string&>().find('\0') != std::string::npos)
+        return fail(out, o, "not contain a NUL byte", value);
     return value;
 }
 

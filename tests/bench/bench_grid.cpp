@@ -34,8 +34,23 @@ double evaluateTile(const NoiseField& field, const GridGeometry& grid, std::int6
 
 }  // namespace
 
+namespace {
+int g_version = 0;  // 0: the default config's (read late: defaultConfig() is not for static init)
+}
+
+bool setBenchNoiseVersion(int version) {
+    if (version < 1 || version > versionNumber(NoiseVersion::Last)) return false;
+    g_version = version;
+    return true;
+}
+
+int benchNoiseVersion() {
+    return g_version != 0 ? g_version : versionNumber(defaultConfig().noiseVersion);
+}
+
 NoiseParams benchLayer(NoiseKind noise, FractalKind fractal) {
     NoiseParams p = defaultConfig().height.base;
+    p.version = static_cast<NoiseVersion>(benchNoiseVersion() - 1);
     p.noise = noise;
     p.fractal = fractal;
     if (fractal != FractalKind::None) p.octaves = kFbmOctaves;

@@ -16,8 +16,14 @@ inline constexpr std::int64_t kGridSamples = kGridCells * kGridCells;
 inline constexpr int kFbmOctaves = 8;
 
 /// The built-in default config's height layer (frequency, lacunarity, persistence, fade, hash,
-/// offsets) with `noise` and `fractal` swapped in; fBm gets kFbmOctaves octaves.
+/// offsets, noise version) with `noise` and `fractal` swapped in; fBm gets kFbmOctaves octaves.
 NoiseParams benchLayer(NoiseKind noise, FractalKind fractal);
+
+/// Makes benchLayer use noise_version `version` (1, 2, ...) instead of the default's; false if
+/// there is no such version. (bench_main's --noise-version.)
+bool setBenchNoiseVersion(int version);
+/// The noise_version benchLayer uses.
+int benchNoiseVersion();
 
 /// The built-in default config's seed.
 std::uint64_t benchSeed();

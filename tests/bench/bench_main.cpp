@@ -1,9 +1,12 @@
-// terragrid_noise_bench [--summary-file=FILE] [--max-target=NAME] [Google Benchmark flags]
+// terragrid_noise_bench [--summary-file=FILE] [--max-target=NAME] [--noise-version=N]
+//                       [Google Benchmark flags]
 // Runs the noise benchmarks, prints Google Benchmark's table, then the summary block (also
 // appended to FILE, so scripts/bench.sh can print every summary together at the end).
 // --max-target=AVX2 (a Highway target name) dispatches no better target than that one, so a
-// machine with AVX-512 can also measure what an AVX2 machine runs.
+// machine with AVX-512 can also measure what an AVX2 machine runs. --noise-version=N measures
+// the layers with noise_version N instead of the default's.
 
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <string>
@@ -11,6 +14,7 @@
 
 #include <hwy/targets.h>
 
+#include "bench_grid.hpp"
 #include "noise_bench.hpp"
 #include "summary.hpp"
 #include "surface_bench.hpp"
@@ -19,6 +23,7 @@ namespace {
 
 constexpr std::string_view kSummaryFlag = "--summary-file=";
 constexpr std::string_view kMaxTargetFlag = "--max-target=";
+constexpr std::string_view kNoiseVersionFlag = "--noise-version=";
 
 /// Takes --NAME=VALUE out of argv (Google Benchmark refuses flags it does not know).
 std::string takeFlag(int& argc, char** argv, std::string_view flag) {
@@ -58,12 +63,18 @@ int main(int argc, char** argv) {
                   << "'\n";
         return 2;
     }
+    const std::string version = takeFlag(argc, argv, kNoiseVersionFlag);
+    if (!version.empty() && !setBenchNoiseVersion(std::atoi(version.c_str()))) {
+        std::cerr << "terragrid_noise_bench: no noise_version '" << version << "'\n";
+        return 2;
+    }
     benchmark::Initialize(&argc, argv);
     if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
 
     const std::vector<int> threadCounts = benchThreadCounts();
     registerNoiseBenchmarks(threadCounts);
     registerLibnoiseBenchmark();
+    registerFastNoise2Benchmarks();
     registerSurfaceBenchmarks();
     SummaryReporter reporter;
     benchmark::RunSpecifiedBenchmarks(&reporter);

@@ -43,4 +43,14 @@ void setSampleCounters(benchmark::State& state, std::int64_t samplesPerIteration
 void registerNoiseBenchmarks(const std::vector<int>& threadCounts);
 void registerLibnoiseBenchmark();
 
+/// "fastnoise2/perlin/fbm8/threads:1": FastNoise2's fBm of its Perlin or simplex over the whole
+/// grid, one GenUniformGrid2D call, one thread (fastnoise2_bench.cpp).
+std::string fastNoise2Name(NoiseKind noise);
+/// Whether this bench was built with FastNoise2 (scripts/bench.sh's TERRAGRID_FASTNOISE2_DIR).
+bool haveFastNoise2();
+/// Registers FastNoise2's Perlin and simplex fBm at the feature set matching the best Highway
+/// target the rows may use (--max-target=AVX2 limits FastNoise2 to its FeatureSet::AVX2);
+/// nothing without FastNoise2.
+void registerFastNoise2Benchmarks();
+
 }  // namespace terragrid::bench

@@ -73,6 +73,25 @@ double ratio(double a, double b) {
     return a > 0 && b > 0 ? a / b : 0;
 }
 
+/// FastNoise2's fBm next to the rows, and ours / FastNoise2 against the target (PASS or MISS),
+/// or why there is no figure.
+void printFastNoise2(const SummaryReporter& results, std::ostream& out) {
+    for (NoiseKind noise : {NoiseKind::Perlin, NoiseKind::Simplex}) {
+        const std::string name(kNoiseKindNames[static_cast<std::size_t>(noise)]);
+        const double theirs = results.samplesPerSecond(fastNoise2Name(noise));
+        const double ours = results.samplesPerSecond(rowsName(noise, FractalKind::Fbm, 1));
+        out << padRight("FastNoise2 " + name + " fbm8, 1 thread:", 42) << rateCell(theirs);
+        if (!haveFastNoise2())
+            out << "n/a (no FastNoise2: set TERRAGRID_FASTNOISE2_DIR to a local checkout)\n";
+        else
+            out << "(" << results.label(fastNoise2Name(noise)) << ")\n";
+        out << padRight("ours / FastNoise2 (" + name + " fbm8, 1 thread):", 42)
+            << (haveFastNoise2() ? verdict(ratio(ours, theirs), kTargetOverFastNoise2)
+                                 : std::string("n/a"))
+            << "\n";
+    }
+}
+
 /// Warns when the one-thread runs the ratios rest on did not get a whole core: then absolute
 /// figures are slow and the thread scaling cannot show, though the ratio to libnoise (measured
 /// under the same load) still roughly holds.
@@ -99,7 +118,8 @@ void SummaryReporter::ReportRuns(const std::vector<Run>& runs) {
         const auto rate = run.counters.find("items_per_second");
         if (rate == run.counters.end() || run.real_accumulated_time <= 0) continue;
         m_runs[run.run_name.function_name] = {rate->second.value,
-                                              run.cpu_accumulated_time / run.real_accumulated_time};
+                                              run.cpu_accumulated_time / run.real_accumulated_time,
+                                              run.report_label};
     }
     ConsoleReporter::ReportRuns(runs);
 }
@@ -107,6 +127,11 @@ void SummaryReporter::ReportRuns(const std::vector<Run>& runs) {
 double SummaryReporter::samplesPerSecond(const std::string& name) const {
     const auto it = m_runs.find(name);
     return it == m_runs.end() ? 0 : it->second.samplesPerSecond;
+}
+
+std::string SummaryReporter::label(const std::string& name) const {
+    const auto it = m_runs.find(name);
+    return it == m_runs.end() ? std::string() : it->second.label;
 }
 
 double SummaryReporter::cpuPerReal(const std::string& name) const {
@@ -120,13 +145,15 @@ void printSummary(const SummaryReporter& results, const std::vector<int>& thread
     const std::int64_t targets = hwy::SupportedTargets();
     out << "== noise: " << kGridCells << " x " << kGridCells << " cells in " << kTileCells << " x "
         << kTileCells << " tiles, default layer parameters (sample(): top-left "
-        << kScalarCornerCells << " x " << kScalarCornerCells << "), SIMD target "
-        << hwy::TargetName(targets & -targets) << " ==\n";
+        << kScalarCornerCells << " x " << kScalarCornerCells << "), noise_version "
+        << benchNoiseVersion() << ", SIMD target " << hwy::TargetName(targets & -targets)
+        << " ==\n";
     printLayerTable(results, threadCounts, out);
 
     const double libnoise = results.samplesPerSecond(kLibnoiseName);
     out << "libnoise Perlin, " << kFbmOctaves << " octaves, 1 thread: " << rateCell(libnoise)
         << "(top " << kLibnoiseRows << " rows)\n";
+    printFastNoise2(results, out);
     const double warped = results.samplesPerSecond(warpedRowsName());
     out << "warped perlin fbm8 rows, 1 thread:        " << rateCell(warped) << "\n";
     for (NoiseKind noise : {NoiseKind::Perlin, NoiseKind::Simplex}) {

@@ -12,7 +12,9 @@
 namespace terragrid::bench {
 
 inline constexpr double kTargetOverLibnoise = 50.0;  ///< ours / libnoise, Perlin fBm, 1 thread
-inline constexpr double kTargetTwoThreads = 1.8;     ///< 2 threads / 1 thread, same layer
+inline constexpr double kTargetTwoThreads = 1.9;     ///< 2 threads / 1 thread, same layer
+/// Ours / FastNoise2, Perlin and simplex fBm rows, 1 thread, same SIMD level (issue 30).
+inline constexpr double kTargetOverFastNoise2 = 1.5;
 inline constexpr double kTargetHydroTwoThreads = 1.7;  ///< hydrology, 2 threads / 1 thread
 /// Simplex fBm rows at most this many times the Perlin fBm rows' time per sample, 1 thread.
 inline constexpr double kTargetSimplexOverPerlin = 1.3;
@@ -30,11 +32,14 @@ public:
     /// Process CPU time / real time of `name`: about the thread count on an idle machine, less
     /// when other work took the cores; 0 if it did not run.
     double cpuPerReal(const std::string& name) const;
+    /// The label `name` reported (FastNoise2's: the feature set it ran); "" if none.
+    std::string label(const std::string& name) const;
 
 private:
     struct Measured {
         double samplesPerSecond = 0;
         double cpuPerReal = 0;
+        std::string label;
     };
     std::map<std::string, Measured> m_runs;
 };

@@ -1,11 +1,12 @@
 #include "io/transaction/atomic_file.hpp"
 
 #include <fcntl.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
-#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -13,7 +14,6 @@
 #include <stdexcept>
 #include <unordered_set>
 #include <utility>
-#include <vector>
 
 #include "io/transaction/output_transaction.hpp"
 #include "terragrid/io/outputs.hpp"
@@ -26,10 +26,10 @@ std::string directoryOf(const std::string& path) {
     return dir.empty() ? std::string(".") : dir;
 }
 
-// mkstemp creates files with mode 0600; a finished output should get the mode any new file
-// would get. The umask can only be read race-free from /proc (umask() sets it while reading
-// it, which would race with other threads creating files), so the set-and-restore fallback is
-// for systems without /proc only.
+// mkstemp-like files are created with mode 0600; a finished output should get the mode any new
+// file would get. The umask can only be read race-free from /proc (umask() sets it while
+// reading it, which would race with other threads creating files), so the set-and-restore
+// fallback is for systems without /proc only.
 mode_t currentUmask() {
     std::ifstream status("/proc/self/status");
     std::string line;
@@ -43,11 +43,11 @@ mode_t currentUmask() {
     return mask;
 }
 
-// Every temporary file that exists, so a stopping signal can remove them all. Creating
-// (mkstemp), renaming and removing a temporary file each happen under the lock together with
-// the registry update, so the removal never misses a file that is being created nor removes
-// one that is being renamed into place. Never destroyed: the signal watcher may use it while
-// the process exits.
+// Every temporary file that exists, so a stopping signal can remove them all. Creating,
+// renaming and removing a temporary file each happen under the lock together with the
+// registry update, so the removal never misses a file that is being created nor removes one
+// that is being renamed into place. Never destroyed: the signal watcher may use it while the
+// process exits.
 struct TempRegistry {
     std::mutex mutex;
     std::unordered_set<const AtomicFile*> files;
@@ -58,35 +58,66 @@ TempRegistry& registry() {
     return r;
 }
 
+std::atomic<bool> g_stopRequested{false};
+
 }  // namespace
 
-std::size_t abandonAllTemporaryFiles() noexcept {
+AbandonedOutputs abandonAllTemporaryFiles() noexcept {
+    // Before taking the lock: a commit holding it sees the request at its next step and rolls
+    // back, unless it has passed its commit point.
+    g_stopRequested = true;
     TempRegistry& r = registry();
     r.mutex.lock();  // held until the process ends: see the header
-    std::size_t removed = 0;
+    AbandonedOutputs abandoned;
     for (const AtomicFile* file : r.files)
-        if (::unlink(file->tempPath().c_str()) == 0) ++removed;
+        if (::unlinkat(file->m_dirFd, file->m_tempName.c_str(), 0) == 0) ++abandoned.removedFiles;
     r.files.clear();
-    return removed + OutputTransaction::abandonAll();
+    const OutputTransaction::Abandoned transactions = OutputTransaction::abandonAll();
+    abandoned.removedFiles += transactions.removedFiles;
+    abandoned.committed = transactions.committed;
+    return abandoned;
 }
 
+bool stopRequested() noexcept { return g_stopRequested; }
+
 std::mutex& outputFilesMutex() { return registry().mutex; }
+
+int createUniqueFile(int dirFd, const std::string& prefix, std::string& name) noexcept {
+    static constexpr char kLetters[] =
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+    for (int attempt = 0; attempt < 1000; ++attempt) {
+        unsigned char random[6];
+        if (::getrandom(random, sizeof random, 0) != static_cast<ssize_t>(sizeof random))
+            return -1;
+        name = prefix;
+        for (const unsigned char byte : random) name += kLetters[byte % (sizeof kLetters - 1)];
+        const int fd = ::openat(dirFd, name.c_str(),
+                                O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+        if (fd >= 0 || errno != EEXIST) return fd;
+    }
+    errno = EEXIST;
+    return -1;
+}
 
 AtomicFile::AtomicFile(std::string targetPath) : m_targetPath(std::move(targetPath)) {
     const std::string name = std::filesystem::path(m_targetPath).filename().string();
     {
         const std::lock_guard lock(registry().mutex);
         m_transaction = OutputTransaction::forTarget(m_targetPath);
-        const std::string pattern =
-            m_transaction ? m_transaction->temporaryPattern()
-                          : (std::filesystem::path(directoryOf(m_targetPath)) /
-                             ("." + name + ".tmp-XXXXXX"))
-                                .string();
-        std::vector<char> buffer(pattern.begin(), pattern.end());
-        buffer.push_back('\0');
-        m_fd = ::mkstemp(buffer.data());
-        if (m_fd < 0) fail(errno);
-        m_tempPath = buffer.data();
+        const std::string directory =
+            m_transaction ? m_transaction->stagingPath() : directoryOf(m_targetPath);
+        m_dirFd = m_transaction
+                      ? ::fcntl(m_transaction->stagingFd(), F_DUPFD_CLOEXEC, 0)
+                      : ::open(directory.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (m_dirFd < 0) fail(errno);
+        m_fd = createUniqueFile(m_dirFd, m_transaction ? "new-" : "." + name + ".tmp-",
+                                m_tempName);
+        if (m_fd < 0) {
+            const int error = errno;
+            ::close(std::exchange(m_dirFd, -1));
+            fail(error);
+        }
+        m_tempPath = (std::filesystem::path(directory) / m_tempName).string();
         registry().files.insert(this);
     }
     if (::fchmod(m_fd, 0666 & ~currentUmask()) != 0) {
@@ -127,15 +158,18 @@ void AtomicFile::writeAt(const void* data, std::size_t size, std::uint64_t offse
     }
 }
 
-AtomicFile::~AtomicFile() { removeTemporary(); }
+AtomicFile::~AtomicFile() {
+    removeTemporary();
+    if (m_dirFd >= 0) ::close(m_dirFd);
+}
 
 void AtomicFile::removeTemporary() noexcept {
     if (m_fd >= 0) ::close(std::exchange(m_fd, -1));
-    if (m_committed || m_tempPath.empty()) return;
+    if (m_committed || m_tempName.empty()) return;
     const std::lock_guard lock(registry().mutex);
-    ::unlink(m_tempPath.c_str());
+    ::unlinkat(m_dirFd, m_tempName.c_str(), 0);
     registry().files.erase(this);
-    m_tempPath.clear();
+    m_tempName.clear();
 }
 
 void AtomicFile::commit() {
@@ -152,22 +186,19 @@ void AtomicFile::commit() {
     {
         const std::lock_guard lock(registry().mutex);
         if (m_transaction) {
-            m_transaction->stage(m_tempPath, m_targetPath);  // renamed by its commit
-        } else if (::rename(m_tempPath.c_str(), m_targetPath.c_str()) != 0) {
-            fail(errno);
+            m_transaction->stage(m_tempName, m_targetPath);  // renamed by its commit
+        } else {
+            const std::string name = std::filesystem::path(m_targetPath).filename().string();
+            if (::renameat(m_dirFd, m_tempName.c_str(), m_dirFd, name.c_str()) != 0)
+                fail(errno);
         }
         registry().files.erase(this);
         m_committed = true;
     }
-    if (m_transaction) return;  // the transaction syncs the directories
-
-    // Best effort: the file is complete and in place whatever happens here; some file systems
-    // refuse to fsync a directory (EINVAL), which is no reason to report a failed write.
-    const int dirFd = ::open(directoryOf(m_targetPath).c_str(), O_RDONLY | O_DIRECTORY);
-    if (dirFd >= 0) {
-        (void)::fsync(dirFd);
-        ::close(dirFd);
-    }
+    // The transaction syncs the directories. Otherwise best effort: the file is complete and
+    // in place whatever happens here; some file systems refuse to fsync a directory (EINVAL),
+    // which is no reason to report a failed write.
+    if (!m_transaction) (void)::fsync(m_dirFd);
 }
 
 void AtomicFile::fail(int error) const {
