@@ -12,10 +12,20 @@
 #      each output adds, and the default run with zstd, no compression, no overviews or
 #      2048-pixel previews (the settings the README's Outputs section weighs);
 #   3. hydrology: depression filling + D8 routing + flow accumulation on that map's height.tif
-#      on 1 and 2 threads, against GRASS r.watershed and SAGA's Fill Sinks (Wang & Liu) on the
-#      same file (Debian grass-core and saga: installed here, for the bench only, not by deps.sh);
+#      on 1 and 2 threads, against RichDEM's D8 pipeline run for run in the same process (from
+#      the local checkout TERRAGRID_RICHDEM_DIR names; n/a without one), GRASS r.watershed and
+#      SAGA's Fill Sinks (Wang & Liu) on the same file (Debian grass-core and saga: installed
+#      here, for the bench only, not by deps.sh);
 #   4. erosion: ms per step of the landscape-evolution model at 1024^2 and 2048^2 (wall and CPU)
-#      and the slope-area theta of the raw and eroded noise (Flint's law: 0.35..0.65).
+#      and the slope-area theta of the raw and eroded noise (Flint's law: 0.35..0.65);
+#   5. the explorer (terragrid serve): one preview tile on one thread at the highest zoom and at
+#      zoom 0 of a 16384^2 default map, a 1920 x 1080 view from a cold cache on 2 threads, and
+#      64 clients fetching distinct tiles for 30 s (latency, errors, the server's peak memory,
+#      cache hits) through the real server;
+#   6. only when asked (TERRAGRID_BENCH_SLURM=1: minutes and several GiB at the default size):
+#      docs/shards.md's Slurm recipe (stage job, 16-task shard array, mosaic) on the test
+#      suite's local Slurm cluster against the single run of the same map with hydrology, wall
+#      and CPU, the mosaic checked byte for byte against the single run first.
 # Then prints the summary with every target as PASS or MISS, and part 2 as a markdown table
 # naming the machine and its load (the README's benchmark table is pasted from it).
 # Takes a few minutes. Benchmarks are never part of the test suite.
@@ -28,9 +38,14 @@
 #   TERRAGRID_BENCH_EACH=0     skip part 2's run per output;  TERRAGRID_BENCH_CLI=0 skip part 2
 #   TERRAGRID_BENCH_HYDRO=0    skip part 3; TERRAGRID_BENCH_HYDRO_SIZE its map edge (default 4096)
 #   TERRAGRID_BENCH_EROSION=0  skip part 4; TERRAGRID_BENCH_EROSION_STEPS its steps (default 100)
+#   TERRAGRID_RICHDEM_DIR      a local checkout of r-barnes/richdem (header-only) for part 3;
+#                              never vendored, never downloaded by the build
 #   TERRAGRID_FASTNOISE2_DIR   a local FastNoise2 checkout (and TERRAGRID_FASTSIMD_DIR its
 #                              FastSIMD, default FastSIMD beside it), built with clang-16 -O3
 #                              beside the bench; never vendored or downloaded. Unset: n/a.
+#   TERRAGRID_BENCH_SERVE=0    skip part 5; TERRAGRID_BENCH_SERVE_SECONDS its load test (default 30)
+#   TERRAGRID_BENCH_SLURM=1    run part 6; TERRAGRID_BENCH_SLURM_SIZE its map edge (default 16384;
+#                              the scratch directory, under TMPDIR, then needs about 10 GiB)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build="${TERRAGRID_BENCH_BUILD_DIR:-$root/build-bench}"
@@ -42,12 +57,15 @@ fastnoise2="${TERRAGRID_FASTNOISE2_DIR:-}"
 . "$root/scripts/common.sh"   # ccache settings
 # Configured every time: cheap, and it keeps the build Release with benchmarks on even when
 # the directory was configured differently before.
-# The FastNoise2 directory is passed every time, so an unset variable turns it off again.
+# The FastNoise2 and RichDEM directories are passed every time, so an unset variable turns them
+# off again.
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DTERRAGRID_BENCH=ON \
+  -DTERRAGRID_RICHDEM_DIR="${TERRAGRID_RICHDEM_DIR:-}" \
   -DTERRAGRID_FASTNOISE2_DIR="$fastnoise2" ${TERRAGRID_FASTSIMD_DIR:+-DTERRAGRID_FASTSIMD_DIR="$TERRAGRID_FASTSIMD_DIR"} >/dev/null
 log="$build/build.log"
 if ! cmake --build "$build" --parallel "$(nproc)" \
-     --target terragrid_noise_bench terragrid_cli_bench terragrid_hydro_bench terragrid_erosion_bench >"$log" 2>&1; then
+     --target terragrid_noise_bench terragrid_cli_bench terragrid_hydro_bench terragrid_erosion_bench \
+     terragrid_serve_bench terragrid_slurm_bench >"$log" 2>&1; then
   cat "$log" >&2
   echo "bench: build failed (log: $log)" >&2
   exit 1
@@ -89,7 +107,7 @@ fi
 
 if [ "${TERRAGRID_BENCH_HYDRO:-1}" != 0 ]; then
   echo
-  echo "== 3. hydrology against GRASS and SAGA =="
+  echo "== 3. hydrology against RichDEM, GRASS and SAGA =="
   # The GIS tools to compare with: large, and needed by nothing else, so only the bench
   # installs them (CI never runs the bench).
   gis=()
@@ -115,6 +133,23 @@ if [ "${TERRAGRID_BENCH_EROSION:-1}" != 0 ]; then
   echo "== 4. erosion =="
   "$build/tests/bench/terragrid_erosion_bench" --size=1024,2048 --mode=relief \
     --steps="${TERRAGRID_BENCH_EROSION_STEPS:-100}" --summary-file="$summary"
+fi
+
+if [ "${TERRAGRID_BENCH_SERVE:-1}" != 0 ]; then
+  echo
+  echo "== 5. the explorer (terragrid serve) =="
+  "$build/tests/bench/terragrid_serve_bench" --seconds="${TERRAGRID_BENCH_SERVE_SECONDS:-30}" \
+    --summary-file="$summary"
+fi
+
+if [ "${TERRAGRID_BENCH_SLURM:-0}" != 0 ]; then
+  echo
+  echo "== 6. the Slurm recipe against the single run =="
+  # munged runs as nobody and refuses a socket below a directory it cannot traverse.
+  chmod 755 "$work"
+  TMPDIR="$work" "$build/tests/bench/terragrid_slurm_bench" \
+    --size="${TERRAGRID_BENCH_SLURM_SIZE:-16384}" | tee "$work/slurm.txt"
+  sed -n '/slurm summary/,$p' "$work/slurm.txt" >>"$summary"
 fi
 
 echo

@@ -17,20 +17,23 @@ def slug(text):
     return re.sub(r"[-\s]+", "-", text)
 
 
-def outside_code(lines):
-    """(line number, line) of the lines outside fenced code blocks, inline code removed."""
+def outside_code(lines, keep_inline_code=False):
+    """(line number, line) of the lines outside fenced code blocks, inline code removed unless
+    keep_inline_code."""
     fenced = False
     for number, line in enumerate(lines, 1):
         if line.lstrip().startswith("```"):
             fenced = not fenced
             continue
         if not fenced:
-            yield number, re.sub(r"`[^`]*`", "", line)
+            yield number, line if keep_inline_code else re.sub(r"`[^`]*`", "", line)
 
 
 def anchors(path):
+    # A heading's inline code is part of its anchor ("## Manifests and `terragrid verify`" is
+    # #manifests-and-terragrid-verify): the toc extension slugifies the heading's text.
     found = set()
-    for _, line in outside_code(path.read_text().splitlines()):
+    for _, line in outside_code(path.read_text().splitlines(), keep_inline_code=True):
         heading = re.match(r"^#{1,6} (.*)", line)
         if heading:
             found.add(slug(heading.group(1)))

@@ -38,22 +38,33 @@ configure() {
 # (-fsanitize=fuzzer, tests/fuzz/CMakeLists.txt). clang 16 (Debian clang-16): clang 14 cannot
 # capture a structured binding in a lambda, which C++20 allows and the tests do.
 #
-# Flags. RelWithDebInfo with -O1 instead of its -O2 -DNDEBUG: -O1 is what the sanitizers'
-# authors recommend (fast enough for the whole suite, stack traces still exact), -g gives
-# file:line in reports, and leaving NDEBUG undefined keeps every assert() armed; Debug (-O0)
-# would make the noise and GeoTIFF tests several times slower for no extra checking.
+# Flags. RelWithDebInfo with -O2 -g but without its -DNDEBUG, so every assert() stays armed; -g
+# gives file:line in reports (inlined frames included). -O2, not the -O1 the sanitizers' authors
+# suggest: clang 16 at -O1 with UBSan's checks (with or without ASan) spends more than 10 min of
+# CPU in loop optimisation (ScalarEvolution, under IndVarSimplify) on each SIMD kernel file,
+# which made the ASan build most of a cold CI; at -O2 the same file compiles in 51 s with every
+# sanitizer on (docs/development.md has the figures). Debug (-O0) would make the noise and GeoTIFF
+# tests several times slower for no extra checking.
 # float-cast-overflow: UB wherever a double becomes an integer, which hostile configs (1e309,
 # NaN) make a real risk. -fno-omit-frame-pointer keeps the sanitizers' fast unwinder accurate,
 # and -fno-sanitize-recover=all turns every UBSan finding into an abort, so it fails the test
 # (or stops the fuzzer) instead of scrolling past. CMake passes CMAKE_CXX_FLAGS when linking
 # too, where the runtimes come in. The benchmarks are built (and kept compiling) by the normal
-# build; here they would only cost time. The SIMD kernels are compiled only for the targets
-# this CPU runs.
+# build; here they would only cost time. The SIMD kernels are compiled only for the best target
+# this CPU runs and the scalar fallback (TERRAGRID_SIMD_TARGETS=best, CMakeLists.txt).
 asan_flags="-fsanitize=address,undefined,float-cast-overflow,fuzzer-no-link -fno-omit-frame-pointer -fno-sanitize-recover=all"
 asan_build_dir="${TERRAGRID_ASAN_BUILD_DIR:-$root/build-asan}"
+# The C API's C test and example are C, compiled by clang with the same flags, so the C
+# programs carry clang's sanitizer runtimes that the instrumented libterragrid.so needs; a C link
+# leaves out UBSan's C++ half (vptr checks) unless told, hence -fsanitize-link-c++-runtime and
+# the C++ library it calls into (-lstdc++) in every executable's link. No
+# Python module here: a Python extension under ASan needs the runtime preloaded into python3
+# itself, which is no longer the program users run (scripts/sanitize.sh).
 configure_asan() {
   configure "$asan_build_dir" -DCMAKE_CXX_COMPILER=clang++-16 -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DCMAKE_CXX_FLAGS="$asan_flags" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" \
-    -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
-    -DTERRAGRID_FUZZ=ON -DTERRAGRID_BENCH=OFF -DTERRAGRID_SIMD_TARGETS=native
+    -DCMAKE_CXX_FLAGS="$asan_flags" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g" \
+    -DCMAKE_C_COMPILER=clang-16 -DCMAKE_C_FLAGS="$asan_flags" -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O2 -g" \
+    -DTERRAGRID_PYTHON=OFF \
+    -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined -fsanitize-link-c++-runtime -lstdc++" \
+    -DTERRAGRID_FUZZ=ON -DTERRAGRID_BENCH=OFF -DTERRAGRID_SIMD_TARGETS=best
 }

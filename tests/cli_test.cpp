@@ -499,7 +499,8 @@ TEST(CliTest, ShardRunWritesItsBandAndSaysWhichWindow) {
                                          "--shard 3/4 --out-dir s3 " + kHeightOnly);
     ASSERT_EQ(r.exitCode, 0) << r.err;
     EXPECT_THAT(r.out, MatchesRegex("terragrid: 256 x 54 cells \\(window 0,96,256,54 of 256 x "
-                                    "150, shard 3/4\\), 16 tiles of 32, .* -> s3/height.tif\n"));
+                                    "150, shard 3/4\\), 16 tiles of 32, .* -> s3/height.tif "
+                                    "s3/manifest.json\n"));
     std::uint32_t w = 0, h = 0;
     test::readFloatTiff(dir / "s3/height.tif", &w, &h);
     EXPECT_EQ(w, 256u);

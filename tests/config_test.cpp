@@ -1433,7 +1433,11 @@ TEST(ConfigTest, HashIsFnv1aOfTheResolvedJsonWithoutDirectoryAndTileSize) {
     Json resolved = Json::parse(c.resolvedJson);
     resolved["output"].erase("directory");
     resolved["map"].erase("tile_size");  // an execution parameter: it changes no byte
+    // output.manifest adds a file and changes no other, and came after maps whose hashes stay.
+    resolved["output"].erase("manifest");
     EXPECT_EQ(c.hash, fnv1a64Hex(resolved.dump()));
+    EXPECT_NE(c.hash, defaultConfig({"seed=2"}).hash);
+    EXPECT_EQ(c.hash, defaultConfig({"output.manifest=false"}).hash);
 }
 
 TEST(ConfigTest, OptionReferenceCoversExactlyTheKeysOfDefaultJson) {

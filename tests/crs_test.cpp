@@ -156,7 +156,7 @@ TEST(CellMetresTest, ProjectedCellsTakeTheAxisUnitAndPlanetsTheirGroundSize) {
 TEST(CellMetresTest, PlanetSidecarIsInMetres) {
     const LoadedConfig planet = loadConfig((test::sourceDir() / "configs/planet.json").string(),
                                            {"map.width=64", "map.height=32"});
-    const auto sidecar = r16Sidecar(planet);
+    const auto sidecar = r16Sidecar(planet, mapHeightRange(planet, nullptr));
     EXPECT_EQ(sidecar["cell_size_m"].value("x", 0.0), 40000.0);
     EXPECT_EQ(sidecar["cell_size_m"].value("y", 0.0), 40000.0);
     EXPECT_EQ(sidecar.value("cell_size", 0.0), 360.0 / 64.0) << "in output.crs units: degrees";
@@ -170,7 +170,7 @@ TEST(CellMetresTest, GeographicSidecarGivesBothSides) {
     const LoadedConfig map = defaultConfig({"output.crs=EPSG:4326", "map.width=65",
                                             "map.height=65", "map.cell_size=0.001",
                                             "map.origin=[10, 60.0325]"});
-    const auto sidecar = r16Sidecar(map);
+    const auto sidecar = r16Sidecar(map, mapHeightRange(map, nullptr));
     const CellMetres m = cellMetres(map.map, map.output.crs);
     EXPECT_NEAR(m.x / m.y, 0.5, 0.01);
     EXPECT_EQ(sidecar["cell_size_m"].value("x", 0.0), m.x);

@@ -76,6 +76,9 @@ TEST(DryRunTest, JsonDescribesTheWindowAndEveryOutput) {
     EXPECT_EQ(plan["outputs"].size(), kOutputFileNames.size());
     std::uint64_t sum = 0;
     for (const auto& output : plan["outputs"]) sum += output["bytes"].get<std::uint64_t>();
+    // And manifest.json (output.manifest, on by default), the run's last file.
+    ASSERT_TRUE(plan["manifest"].is_object()) << plan.dump(2);
+    sum += plan["manifest"]["bytes"].get<std::uint64_t>();
     EXPECT_EQ(plan["disk"]["bytes"], sum);
     EXPECT_TRUE(plan["fits"].get<bool>());
     EXPECT_THAT(test::listDir(dir.path()), IsEmpty());
@@ -186,7 +189,7 @@ TEST(DryRunTest, MemoryEstimateIsAboveThePeakOfTheStageCommandAndOfRunsReadingIt
     const StagePlan plan =
         planStage(defaultConfig({"map.width=1536", "map.height=1024", "hydrology.enabled=true",
                                  "hydrology.erosion.enabled=true"}),
-                  "stage.tgh");
+                  "stage.tgh", 2);
     const auto stagePeak = std::uint64_t(stage.exit.maxRssKiB) * 1024;
     EXPECT_GE(plan.memoryBytes, stagePeak);
     EXPECT_LT(plan.memoryBytes, 3 * stagePeak);

@@ -124,7 +124,8 @@ std::vector<std::unique_ptr<test::TempDir>>* EngineOutputsTest::s_dirs = nullptr
 
 TEST_F(EngineOutputsTest, WritesTheThreeFilesAndTheSidecar) {
     EXPECT_THAT(listDir((*s_dirs)[0]->path()),
-                ElementsAre("height.r16", "height.r16.json", "height16.png", "height16.tif"));
+                ElementsAre("height.r16", "height.r16.json", "height16.pgw", "height16.png",
+                            "height16.png.aux.xml", "height16.tif"));
 }
 
 TEST_F(EngineOutputsTest, R16HoldsTheMappingOfEveryCellLittleEndian) {

@@ -41,8 +41,9 @@ TEST(ExecutionParametersTest, EveryOutputIsTheSameBytesForAnyTileSizeAndThreadCo
     const auto expected = runFiles(reference, 256, 2);
     // 15 files, classes.tif.aux.xml, the QGIS styles classes.qml and height.qml, and the
     // engine exports: height.exr and its sidecar, splat_0.png and splat_1.png, and a
-    // weight_<class>.png for each of the five default classes.
-    ASSERT_EQ(expected.size(), 27u);
+    // weight_<class>.png for each of the five default classes; then a world file and a GDAL
+    // sidecar for each of the 10 PNGs on the map's grid; and manifest.json (output.manifest).
+    ASSERT_EQ(expected.size(), 48u);
     for (const int tileSize : {17, 100, 256, 1000}) {
         for (const int threads : {1, 2, 8}) {
             test::TempDir dir;
@@ -82,7 +83,8 @@ TEST(ExecutionParametersTest, PlanetsAndTileableMapsAreTheSameBytesForAnyTileSiz
         SCOPED_TRACE(shape);
         test::TempDir reference;
         const auto expected = shapeFiles(reference, shape, 64, 1);
-        ASSERT_EQ(expected.size(), 3u);
+        // height16.png with its world file and GDAL sidecar, and manifest.json.
+        ASSERT_EQ(expected.size(), 6u);
         for (const auto& [tileSize, threads] : {std::pair{64, 2}, {1000, 1}, {1000, 2}}) {
             test::TempDir dir;
             const auto files = shapeFiles(dir, shape, tileSize, threads);

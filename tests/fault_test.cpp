@@ -69,7 +69,8 @@ TEST_F(FaultTest, MissingOutputDirectoryIsCreatedWithItsParents) {
     const auto r = test::runChild(
         {m_dir.path(), runArgs("new/deeper/out", 32, 2, "[\"height.tif\"]", "deflate")});
     ASSERT_EQ(r.exit.shellCode(), 0) << r.err;
-    EXPECT_EQ(test::listDir(m_dir / "new/deeper/out"), std::vector<std::string>{"height.tif"});
+    EXPECT_EQ(test::listDir(m_dir / "new/deeper/out"),
+              (std::vector<std::string>{"height.tif", "manifest.json"}));
 }
 
 TEST_F(FaultTest, OutputDirectoryThatCannotBeCreatedExitsOne) {

@@ -215,9 +215,10 @@ TEST_P(HostileDirectoryTest, StagingSymlinkNamedWithTheRunsOwnPidIsNotUsed) {
     EXPECT_EQ(r.exitCode, 0) << r.err;
     EXPECT_EQ(outside(), before);
     expectNewSet();
-    // The link left as it was, and the run's own folder gone.
+    // The link left as it was, and the run's own folder gone (beside height.tif, stats.json
+    // and manifest.json).
     const std::vector<std::string> names = test::listDir(shared());
-    ASSERT_EQ(names.size(), 3u) << testing::PrintToString(names);
+    ASSERT_EQ(names.size(), 4u) << testing::PrintToString(names);
     EXPECT_TRUE(names[0].starts_with(".terragrid-tmp-")) << names[0];
     EXPECT_TRUE(fs::is_symlink(fs::symlink_status(shared() / names[0]))) << names[0];
 }
@@ -233,7 +234,8 @@ TEST_P(HostileDirectoryTest, SymlinksNamedLikeOutputsAreReplacedNeverWrittenThro
     EXPECT_EQ(outside(), before);
     EXPECT_FALSE(fs::exists(fs::symlink_status(m_root / "made-by-the-run")));
     expectNewSet();
-    EXPECT_EQ(test::listDir(shared()), (std::vector<std::string>{"height.tif", "stats.json"}));
+    EXPECT_EQ(test::listDir(shared()),
+              (std::vector<std::string>{"height.tif", "manifest.json", "stats.json"}));
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryPlanter, HostileDirectoryTest,

@@ -37,6 +37,9 @@ OutputFile ownerOf(const std::string& name) {
     if (name.starts_with("map_") || name == "map.world" || name.starts_with("terrain.") ||
         name.starts_with("blocked."))
         return OutputFile::TiledMap;
+    // A PNG's georeferencing: its world file (NAME.pgw) and GDAL sidecar (NAME.png.aux.xml).
+    if (name.ends_with(".pgw")) return ownerOf(name.substr(0, name.size() - 4) + ".png");
+    if (name.ends_with(".png.aux.xml")) return ownerOf(name.substr(0, name.size() - 8));
     for (std::size_t i = 0; i < kOutputFileNames.size(); ++i)
         if (name == kOutputFileNames[i]) return static_cast<OutputFile>(i);
     ADD_FAILURE() << "a file no output writes: " << name;
@@ -72,10 +75,17 @@ TEST_P(PlanDiskTest, BoundHoldsForEveryFileARealRunWrites) {
     std::map<OutputFile, std::uintmax_t> bytes;
     std::map<OutputFile, std::int64_t> files;
     for (const std::string& name : test::listDir(dir.path())) {
+        if (name == "manifest.json") {
+            // The run's, listing every other file: within the plan's bound for it.
+            EXPECT_EQ(plan.manifestPath, (dir / name).string());
+            EXPECT_LE(fs::file_size(dir / name), plan.manifestBytes);
+            continue;
+        }
         bytes[ownerOf(name)] += fs::file_size(dir / name);
         ++files[ownerOf(name)];
     }
     ASSERT_EQ(plan.outputs.size(), bytes.size());
+    EXPECT_EQ(fs::exists(dir / "manifest.json"), !plan.manifestPath.empty());
     for (const PlannedOutput& o : plan.outputs) {
         const auto name = kOutputFileNames[static_cast<std::size_t>(o.file)];
         EXPECT_LE(bytes[o.file], o.bytes) << name;

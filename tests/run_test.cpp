@@ -77,9 +77,16 @@ TEST(RunTest, DefaultRunWritesTheMapItsPictureAndStatsButNoEngineExports) {
     const RunReport report = runWith(configIn(dir, {"map.width=128", "map.height=96"}));
     EXPECT_THAT(test::listDir(dir / "out"),
                 testing::ElementsAre("classes.qml", "classes.tif", "classes.tif.aux.xml",
-                                     "height.qml", "height.tif", "preview.png", "stats.json",
-                                     "walkable.tif"));
+                                     "height.qml", "height.tif", "manifest.json", "preview.pgw",
+                                     "preview.png",
+                                     "preview.png.aux.xml", "stats.json", "walkable.tif"));
     EXPECT_EQ(report.files.size(), 7u);
+    // Every file, each under its output, and manifest.json last, alone: all the directory holds.
+    std::size_t files = 0;
+    for (const auto& output : report.outputFiles) files += output.size();
+    EXPECT_EQ(files, test::listDir(dir / "out").size());
+    EXPECT_EQ(report.outputFiles.back(),
+              std::vector<std::string>{(dir / "out" / "manifest.json").string()});
 }
 
 TEST(RunTest, DefaultMapHasEveryClassAndStatsEqualTheCountsInClassesTif) {
@@ -87,16 +94,21 @@ TEST(RunTest, DefaultMapHasEveryClassAndStatsEqualTheCountsInClassesTif) {
     const Config config = configIn(dir, {everyFile()});
     const RunReport report = runWith(config);
     EXPECT_THAT(test::listDir(dir / "out"),
-                testing::ElementsAre("blocked.png", "blocked.tsj", "classes.qml", "classes.tif",
-                                     "classes.tif.aux.xml", "height.exr",
-                                     "height.exr.json", "height.png", "height.qml", "height.r16",
-                                     "height.r16.json", "height.tif",
-                                     "height16.png", "height16.tif", "map.tmj", "preview.png",
-                                     "splat_0.png", "splat_1.png", "stats.json",
-                                     "terrain.png", "terrain.tsj", "walkable.tif",
-                                     "weight_desert.png", "weight_forest.png",
-                                     "weight_ground.png", "weight_lake.png",
-                                     "weight_mountain.png"));
+                testing::ElementsAre(
+                    "blocked.png", "blocked.tsj", "classes.qml", "classes.tif",
+                    "classes.tif.aux.xml", "height.exr", "height.exr.json", "height.pgw",
+                    "height.png", "height.png.aux.xml", "height.qml", "height.r16",
+                    "height.r16.json", "height.tif", "height16.pgw", "height16.png",
+                    "height16.png.aux.xml", "height16.tif", "manifest.json", "map.tmj", "preview.pgw",
+                    "preview.png", "preview.png.aux.xml", "splat_0.pgw", "splat_0.png",
+                    "splat_0.png.aux.xml", "splat_1.pgw", "splat_1.png", "splat_1.png.aux.xml",
+                    "stats.json", "terrain.png", "terrain.tsj", "walkable.tif",
+                    "weight_desert.pgw", "weight_desert.png", "weight_desert.png.aux.xml",
+                    "weight_forest.pgw", "weight_forest.png", "weight_forest.png.aux.xml",
+                    "weight_ground.pgw", "weight_ground.png", "weight_ground.png.aux.xml",
+                    "weight_lake.pgw", "weight_lake.png", "weight_lake.png.aux.xml",
+                    "weight_mountain.pgw", "weight_mountain.png",
+                    "weight_mountain.png.aux.xml"));
     // Every output but the six water outputs, which need hydrology.
     EXPECT_EQ(report.files.size(), kOutputFileNames.size() - 6);
 
@@ -221,7 +233,7 @@ TEST(RunTest, UnreachableCoverageFailsBeforeTouchingTheDisk) {
 TEST(RunTest, HeightOnlyRunWritesOnlyHeightTif) {
     test::TempDir dir;
     runWith(configIn(dir, {"map.width=64", "map.height=64", R"(output.files=["height.tif"])"}));
-    EXPECT_THAT(test::listDir(dir / "out"), testing::ElementsAre("height.tif"));
+    EXPECT_THAT(test::listDir(dir / "out"), testing::ElementsAre("height.tif", "manifest.json"));
 }
 
 // stats.json's wall-clock steps add up to its total, and the total is the run's wall time

@@ -104,7 +104,8 @@ TEST(WriteSignalTest, ProgressIntoAPipeClosedByItsReaderDoesNotStopTheRun) {
     EXPECT_EQ(r.out.size(), 50u);
     EXPECT_EQ(test::readFile(dir / "code"), "0\n");
     EXPECT_EQ(test::listDir(dir / "out"),
-              (std::vector<std::string>{"height.r16", "height.r16.json", "stats.json"}));
+              (std::vector<std::string>{"height.r16", "height.r16.json", "manifest.json",
+                                        "stats.json"}));
     EXPECT_EQ(fs::file_size(dir / "out/height.r16"), 2048u * 2048u * 2u);
 }
 

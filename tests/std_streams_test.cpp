@@ -32,7 +32,9 @@ std::string runInto(const test::TempDir& dir) {
 void expectIntactOutputs(const test::TempDir& dir) {
     EXPECT_EQ(test::listDir(dir / "out"),
               (std::vector<std::string>{"height.r16", "height.r16.json", "height.tif",
-                                        "height16.png", "stats.json"}));
+                                        "height16.pgw", "height16.png", "height16.png.aux.xml",
+                                        "manifest.json",
+                                        "stats.json"}));
     EXPECT_TRUE(test::readFile(dir / "out/height16.png").starts_with("\x89PNG\r\n\x1a\n"));
     EXPECT_EQ(test::readFile(dir / "out/height.r16").size(), 256u * 256u * 2u);
     EXPECT_EQ(test::readFloatTiff(dir / "out/height.tif").size(), 256u * 256u);

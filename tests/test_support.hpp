@@ -212,6 +212,8 @@ struct PngImage {
 /// Decodes `path` with libpng as 8-bit RGB. Throws std::runtime_error when it is not a PNG
 /// libpng can read.
 PngImage readPng(const std::filesystem::path& path);
+/// The same for a PNG's bytes in memory; `name` names them in messages.
+PngImage decodePng(const std::string& bytes, const std::string& name);
 
 /// A 16-bit greyscale PNG as read back with libpng's own (non-simplified) reader, which hands
 /// the samples over as stored, with no gamma or colour handling.
@@ -337,7 +339,8 @@ std::vector<std::string> listDir(const std::filesystem::path& directory);
 std::map<std::string, std::string> snapshotDir(const std::filesystem::path& directory);
 
 /// `files` (a snapshotDir of a run's outputs) with stats.json's timings taken out, the run's
-/// and its hydrology's: the only part of the outputs that may differ between runs of a map.
+/// and its hydrology's: the only part of the outputs that may differ between runs of a map
+/// (and so stats.json's size and hash in manifest.json, also taken out).
 std::map<std::string, std::string> withoutTimings(std::map<std::string, std::string> files);
 
 }  // namespace terragrid::test

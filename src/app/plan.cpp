@@ -7,7 +7,12 @@
 #include <algorithm>
 #include <numeric>
 
+#include "app/process_limits.hpp"
+#include "app/run_manifest.hpp"
+#include "io/sinks.hpp"
 #include "io/size_bounds.hpp"
+#include "terragrid/io/hydrology_stage_file.hpp"
+#include "terragrid/io/manifest.hpp"
 #include "terragrid/io/output_drivers.hpp"
 #include "terragrid/model/terrain.hpp"
 #include "terragrid/model/tiling.hpp"
@@ -92,16 +97,26 @@ std::vector<MemoryPart> memoryOf(const Config& config, const Config& generated, 
     m.add("overviews", overviewsMemory(generated, threads));
     m.add("coverage sample", coverageMemory(config, threads));
     // Of the whole configured map: every window and shard computes the same stage, or reads
-    // it from a file and holds only the finished stage.
-    m.add("hydrology stage",
-          stageFromFile ? hydrologyStageBytes(config) : hydrologyMemoryBytes(config));
+    // it from a file and holds the finished stage, and while it checks the stage's rules a
+    // few bytes a cell more.
+    m.add("hydrology stage", stageFromFile
+                                 ? hydrologyStageBytes(config) + hydrologyStageCheckBytes(config)
+                                 : hydrologyMemoryBytes(config));
     return std::move(m.parts);
+}
+
+/// Threads the run starts besides the main one, at most: TBB's workers (threads - 1), the
+/// signal watcher (stop_signals.cpp), and OpenEXR's pool, which exr_writer.cpp sizes to the
+/// threads when there are more than one.
+int startedThreads(const Config& generated, int threads) {
+    const bool exrPool = generated.wants(OutputFile::HeightExr) && threads > 1;
+    return (threads - 1) + 1 + (exrPool ? threads : 0);
 }
 
 }  // namespace
 
 std::uint64_t RunPlan::diskBytes() const noexcept {
-    return std::accumulate(outputs.begin(), outputs.end(), Bytes(0),
+    return std::accumulate(outputs.begin(), outputs.end(), Bytes(manifestBytes),
                            [](Bytes sum, const PlannedOutput& o) { return sum + o.bytes; });
 }
 
@@ -130,7 +145,14 @@ RunPlan planRun(const Config& config, const MapWindow& window, int threads, bool
     plan.directory = config.output.directory;
     for (OutputFile file : generated.output.files)
         plan.outputs.push_back(driverFor(file).diskBound(generated));
+    if (generated.output.manifest) {
+        std::int64_t files = 0;
+        for (const PlannedOutput& o : plan.outputs) files += o.files;
+        plan.manifestPath = pathInOutput(generated, std::string(kManifestName));
+        plan.manifestBytes = manifestJsonBound(runManifest(config, &window), files);
+    }
     plan.memory = memoryOf(config, generated, threads, stageFromFile);
+    plan.threadStackBytes = threadStackBytes(startedThreads(generated, threads));
     return plan;
 }
 

@@ -77,7 +77,7 @@ std::string quoted(const std::string& path) { return "'" + path + "'"; }
 
 }  // namespace
 
-Resources probeResources(const std::string& directory) {
+Resources probeResources(const std::string& directory, std::uint64_t threadStackBytes) {
     Resources r;
     try {
         const fs::path checked = nearestExisting(directory);
@@ -89,7 +89,7 @@ Resources probeResources(const std::string& directory) {
         if (const auto headroom = cgroupHeadroom())
             if (!r.availableMemoryBytes || *headroom < *r.availableMemoryBytes)
                 r.availableMemoryBytes = headroom;
-        if (const auto own = processMemoryHeadroom())
+        if (const auto own = processMemoryHeadroom(threadStackBytes))
             if (!r.availableMemoryBytes || own->bytes < *r.availableMemoryBytes) {
                 r.availableMemoryBytes = own->bytes;
                 r.memoryLimit = own->limit;

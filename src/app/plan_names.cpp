@@ -26,7 +26,16 @@ namespace fs = std::filesystem;
 std::vector<std::string> namesOf(const PlannedOutput& output) {
     std::vector<std::string> names{output.path};
     if (output.file == OutputFile::HeightR16) names.push_back(output.path + ".json");
-    if (output.file == OutputFile::ClassesTif) names.push_back(output.path + ".aux.xml");
+    if (output.file == OutputFile::ClassesTif || output.file == OutputFile::WaterTif)
+        names.push_back(output.path + ".aux.xml");
+    if (output.file == OutputFile::WaterTif)
+        names.push_back((fs::path(output.path).parent_path() / "water.qml").string());
+    // The PNGs on the map's grid lie where height.tif lies: a world file and a GDAL sidecar.
+    if (output.file == OutputFile::PreviewPng || output.file == OutputFile::HeightPng ||
+        output.file == OutputFile::Height16Png || output.file == OutputFile::WaterMaskPng) {
+        names.push_back(fs::path(output.path).replace_extension(".pgw").string());
+        names.push_back(output.path + ".aux.xml");
+    }
     if (output.file == OutputFile::TiledMap) {
         const fs::path directory = fs::path(output.path).parent_path();
         names.push_back((directory / kTerrainTilesetFile).string());
@@ -59,12 +68,15 @@ std::vector<std::string> outputNameProblems(const RunPlan& plan) {
     // The lock file's name holding what the run must not use (dir_lock.hpp), told before the
     // work rather than after it.
     if (auto problem = lockEntryProblem(plan.directory)) problems.push_back(std::move(*problem));
+    std::vector<std::string> names;
     for (const PlannedOutput& output : plan.outputs)
-        for (const std::string& name : namesOf(output))
-            if (isDirectoryEntry(name))
-                problems.push_back("output '" + name +
-                                   "' cannot be replaced: a directory is in the way (remove "
-                                   "it, or give another output.directory)");
+        for (std::string& name : namesOf(output)) names.push_back(std::move(name));
+    if (!plan.manifestPath.empty()) names.push_back(plan.manifestPath);
+    for (const std::string& name : names)
+        if (isDirectoryEntry(name))
+            problems.push_back("output '" + name +
+                               "' cannot be replaced: a directory is in the way (remove it, "
+                               "or give another output.directory)");
     return problems;
 }
 

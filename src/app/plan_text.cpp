@@ -52,6 +52,12 @@ Json optionalBytes(const std::optional<std::uint64_t>& bytes) {
 
 }  // namespace
 
+std::string limitNote(const Resources& resources, std::uint64_t threadStackBytes) {
+    if (resources.memoryLimit.empty()) return {};
+    return " under the process's " + resources.memoryLimit + ", with " +
+           formatBytes(threadStackBytes) + " of thread stacks set aside";
+}
+
 std::string planText(const RunPlan& plan, const Resources& resources) {
     std::string text = "terragrid: dry run, nothing is written\n";
     text += "map:     " + sizeLine(plan) + "\n";
@@ -63,12 +69,17 @@ std::string planText(const RunPlan& plan, const Resources& resources) {
                 "through every hydrology cell, lakes around them), usually much smaller\n";
     std::size_t pathWidth = 0;
     for (const PlannedOutput& o : plan.outputs) pathWidth = std::max(pathWidth, o.path.size());
+    pathWidth = std::max(pathWidth, plan.manifestPath.size());
     for (const PlannedOutput& o : plan.outputs) text += outputLine(o, pathWidth);
+    if (!plan.manifestPath.empty())
+        text += "  " + plan.manifestPath + std::string(pathWidth - plan.manifestPath.size() + 2, ' ') +
+                "up to " + formatBytes(plan.manifestBytes) + "\n";
     text += "disk:    up to " + formatBytes(plan.diskBytes()) + "; " +
             unknownOr(resources.freeDiskBytes, "free") +
             (resources.diskPath.empty() ? "" : " in '" + resources.diskPath + "'") + "\n";
     text += "memory:  up to " + formatBytes(plan.memoryBytes()) + " (" + memoryParts(plan) + "); " +
-            unknownOr(resources.availableMemoryBytes, "available") + "\n";
+            unknownOr(resources.availableMemoryBytes, "available") +
+            limitNote(resources, plan.threadStackBytes) + "\n";
     const auto shortfalls = planShortfalls(plan, resources);
     text += shortfalls.empty() ? "fits:    yes\n" : "fits:    no\n";
     return text;
@@ -95,12 +106,19 @@ std::string planJson(const RunPlan& plan, const Resources& resources) {
     j["threads"] = plan.threads;
     j["directory"] = plan.directory;
     j["outputs"] = outputs;
+    j["manifest"] = plan.manifestPath.empty()
+                        ? Json(nullptr)
+                        : Json{{"path", plan.manifestPath}, {"bytes", plan.manifestBytes}};
     j["disk"] = {{"bytes", plan.diskBytes()},
                  {"free_bytes", optionalBytes(resources.freeDiskBytes)},
                  {"checked_path", resources.diskPath}};
     j["memory"] = {{"bytes", plan.memoryBytes()},
                    {"parts", parts},
-                   {"available_bytes", optionalBytes(resources.availableMemoryBytes)}};
+                   {"available_bytes", optionalBytes(resources.availableMemoryBytes)},
+                   {"process_limit", resources.memoryLimit.empty()
+                                         ? Json(nullptr)
+                                         : Json(resources.memoryLimit)},
+                   {"thread_stack_bytes", plan.threadStackBytes}};
     const auto shortfalls = planShortfalls(plan, resources);
     j["fits"] = shortfalls.empty();
     j["problems"] = shortfalls;

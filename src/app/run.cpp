@@ -10,10 +10,12 @@
 #include "io/transaction/atomic_file.hpp"
 #include "io/transaction/output_transaction.hpp"
 #include "io/sinks.hpp"
+#include "app/run_manifest.hpp"
 #include "pipeline/stopwatch.hpp"
 #include "terragrid/app/process_start.hpp"
 #include "terragrid/config/terrain_messages.hpp"
 #include "terragrid/io/hydrology_stage_file.hpp"
+#include "terragrid/io/manifest.hpp"
 #include "terragrid/io/outputs.hpp"
 #include "terragrid/pipeline/regions.hpp"
 #include "terragrid/pipeline/stats.hpp"
@@ -173,10 +175,14 @@ Json hydrologyJson(const HydrologyFacts& h, double cellArea) {
            {"sea", {{"cells", h.seaCells}, {"area", double(h.seaCells) * cellArea}}},
            {"rivers", {{"grid_cells", h.riverCells}, {"length_by_order", lengths}}}};
     j["slope_area_theta"] = h.thetaValid ? Json(h.theta) : Json(nullptr);
-    j["timing_seconds"] = {{"sample", h.sampleSeconds},     {"erosion", h.erodeSeconds},
-                           {"fill", h.fillSeconds},         {"lakes", h.lakesSeconds},
-                           {"routing", h.routeSeconds},     {"accumulation", h.accumulateSeconds},
-                           {"rivers", h.riversSeconds},     {"total", h.totalSeconds}};
+    // A stage read from a file (--hydrology-stage) was not timed by this run, and the file
+    // holds no times (the same stage is the same bytes): null, not zeros.
+    j["timing_seconds"] = nullptr;
+    if (h.stepsTimed)
+        j["timing_seconds"] = {{"sample", h.sampleSeconds},     {"erosion", h.erodeSeconds},
+                               {"fill", h.fillSeconds},         {"lakes", h.lakesSeconds},
+                               {"routing", h.routeSeconds},     {"accumulation", h.accumulateSeconds},
+                               {"rivers", h.riversSeconds},     {"total", h.totalSeconds}};
     return j;
 }
 
@@ -190,7 +196,8 @@ Json statsJson(const RunFacts& f) {
     if (f.window) j["window"] = windowJson(*f.window, f.generated);
     j["elevation"] = {{"min_m", f.stats.elevationMin()},
                       {"max_m", f.stats.elevationMax()},
-                      {"mean_m", f.stats.elevationMean()}};
+                      {"mean_m", f.stats.elevationMean()},
+                      {"sum_fixed", fixedSumText(f.stats.elevationSumFixed())}};
     j["thresholds"] = thresholdsJson(f.config, *f.terrain);
     j["classes"] = classesJson(*f.terrain, f.stats);
     const std::int64_t walkable = f.regions->walkableCellsAfter();
@@ -265,15 +272,17 @@ RunReport runPiece(const Config& config, const MapWindow* window, const Config& 
     // stats.json last, so its timings include the other files' commits (their fsyncs).
     RunReport report;
     std::uint64_t stagedBefore = 0;
-    const auto tell = [&](const std::string& path) {  // what the last commit() staged
+    const auto tell = [&](const std::string& path, std::vector<std::string> all) {
+        // What the last commit() staged.
         report.files.push_back(path);
+        report.outputFiles.push_back(std::move(all));
         if (written) written(path, transaction.stagedBytes() - stagedBefore);
         stagedBefore = transaction.stagedBytes();
     };
     const auto commitStart = Clock::now();
     for (auto& sink : sinks) {
         sink->commit();
-        tell(sink->path());
+        tell(sink->path(), sink->files());
     }
     times.commitSeconds = secondsSince(commitStart);
     if (statsFile) {
@@ -283,7 +292,14 @@ RunReport runPiece(const Config& config, const MapWindow* window, const Config& 
                 .dump(2) +
             "\n");
         statsFile->commit();
-        tell(statsFile->targetPath());
+        tell(statsFile->targetPath(), {statsFile->targetPath()});
+    }
+    // Last: it hashes every staged file, the bytes the commit puts in place. Not one of
+    // output.files, so not in report.files.
+    if (generated.output.manifest) {
+        stageManifest(runManifest(config, window), transaction, generated.output.directory);
+        // The summary names every file the run writes, this one too.
+        report.outputFiles.push_back({pathInOutput(generated, std::string(kManifestName))});
     }
     transaction.commit();  // all of them in place, or none
     report.tiles = TileLayout(generated.map).tileCount();

@@ -4,7 +4,10 @@
 // checked against free disk and memory; --dry-run prints it instead of running. Three commands
 // do less: `validate` only loads and checks a config, `schema` prints the config's JSON Schema,
 // `hydrology-stage` writes the whole-map hydrology stage to a file that runs read
-// (--hydrology-stage) instead of computing it, the first step of a job array of shards.
+// (--hydrology-stage) instead of computing it, the first step of a job array of shards;
+// `mosaic` makes the pieces of a map (shards) into the map again, and `verify` checks an
+// output directory against its manifest.json; `serve` runs the map explorer (src/serve)
+// until a signal stops it.
 // Exit codes: 0 success, 1 runtime or output failure, 2 usage or config error or a run that
 // cannot fit, 128 + N stopped by signal N (stop_signals.hpp).
 
@@ -22,8 +25,12 @@
 #include <tbb/info.h>
 #include <unistd.h>
 
+#include "app/process_limits.hpp"
 #include "terragrid/config/loader.hpp"
 #include "terragrid/app/hydrology_stage_job.hpp"
+#include "terragrid/app/mosaic.hpp"
+#include "terragrid/app/verify.hpp"
+#include "terragrid/io/manifest.hpp"
 #include "terragrid/app/plan.hpp"
 #include "terragrid/app/process_start.hpp"
 #include "terragrid/app/progress.hpp"
@@ -31,12 +38,18 @@
 #include "terragrid/app/stop_signals.hpp"
 #include "terragrid/io/foreign_entry_error.hpp"
 #include "terragrid/io/hydrology_stage_file.hpp"
+#include "terragrid/serve/serve.hpp"
 #include "terragrid/version.hpp"
 #include "terragrid/model/window.hpp"
+#include "cli/commands.hpp"
+#include "cli/completion.hpp"
+#include "cli/man_page.hpp"
+#include "cli/serve_command.hpp"
 #include "cli/std_streams.hpp"
 
 namespace po = boost::program_options;
 using namespace terragrid;
+using namespace terragrid::cli;
 
 namespace {
 
@@ -55,16 +68,6 @@ struct UsageError : std::runtime_error {
     std::string helpCommand;  ///< what to run for help: "terragrid validate --help"
 };
 
-/// What the command line asks for: generate a map (no command), or one of the commands.
-enum class Command { Run, Validate, Schema, HydrologyStage };
-
-struct CommandInfo {
-    Command command;
-    std::string_view name;
-};
-constexpr CommandInfo kCommands[] = {{Command::Validate, "validate"},
-                                     {Command::Schema, "schema"},
-                                     {Command::HydrologyStage, "hydrology-stage"}};
 
 /// --progress: auto draws a bar when stderr is a terminal and the run is not --quiet.
 enum class ProgressMode { Auto, Bar, Json, None };
@@ -95,135 +98,25 @@ struct CliOptions {
     std::optional<std::string> stageFile;
     /// hydrology-stage's --out: the stage file it writes.
     std::optional<std::string> stageOut;
+    /// completion's SHELL.
+    std::string shell;
+    /// mosaic's pieces, its --out-dir and --merge; verify's directory.
+    std::vector<std::string> pieces;
+    std::string mosaicOut;
+    bool merge = false;
+    std::string verifyDir;
+    /// serve's options.
+    std::optional<ServeOptions> serve;
     /// Bad values of the flags above, reported together with the config's problems.
     std::vector<std::string> flagProblems;
 };
 
-void addHelpOption(po::options_description& d) {
-    d.add_options()("help,h", "print this help and exit");
-}
 
-/// The options that choose and change the config; a run and `validate` take them.
-void addConfigOptions(po::options_description& d) {
-    d.add_options()
-        ("config,c", po::value<std::string>()->value_name("FILE"),
-         "JSON config (comments allowed), merged over the built-in default")
-        ("out-dir,o", po::value<std::string>()->value_name("DIR"),
-         "output directory (output.directory), created if missing")
-        ("seed", po::value<std::string>()->value_name("N"), "map seed (seed)")
-        ("width", po::value<std::string>()->value_name("N"), "map width in cells (map.width)")
-        ("height", po::value<std::string>()->value_name("N"), "map height in cells (map.height)")
-        ("tile-size", po::value<std::string>()->value_name("N"),
-         "tile size in cells (map.tile_size)")
-        ("set,s", po::value<std::vector<std::string>>()->composing()->value_name("KEY=VALUE"),
-         "override any config key, e.g. --set height.octaves=8 (VALUE is JSON or a bare string); "
-         "repeatable");
-}
-
-void addQuietOption(po::options_description& d, const char* what) {
-    d.add_options()("quiet,q", what);
-}
-
-void addThreadsOption(po::options_description& d) {
-    d.add_options()("threads,j", po::value<int>()->value_name("N"),
-                    "worker threads (default: every core); the output does not depend on it");
-}
-
-/// The options of `command`, as --help shows them.
-po::options_description describeOptions(Command command) {
-    po::options_description d("Options");
-    addHelpOption(d);
-    switch (command) {
-        case Command::Run:
-            d.add_options()("version", "print the version and exit");
-            addConfigOptions(d);
-            addThreadsOption(d);
-            addQuietOption(d, "print nothing on success (not even notes or the progress bar)");
-            d.add_options()
-                ("progress", po::value<std::string>()->value_name("MODE"),
-                 "auto (default): a progress bar on stderr for runs over a second when stderr "
-                 "is a terminal; bar: the bar even when it is not (--quiet silences it); "
-                 "json: one JSON object per line on stderr (tiles, cells, elapsed, rate, ETA; "
-                 "a last line with \"event\":\"done\"), also with --quiet; none")
-                ("region", po::value<std::string>()->value_name("X,Y,W,H"),
-                 "generate only the W x H cells from column X, row Y (0-based) of the "
-                 "configured map, georeferenced where they lie in it")
-                ("shard", po::value<std::string>()->value_name("K/N"),
-                 "generate only shard K of N (K from 0 to N-1): the K-th of N equal bands of "
-                 "tile rows; give each shard its own --out-dir")
-                ("hydrology-stage", po::value<std::string>()->value_name("FILE"),
-                 "read the whole-map hydrology stage from FILE (made by 'terragrid "
-                 "hydrology-stage' with the same config) instead of computing it")
-                ("dry-run", po::value<std::string>()->implicit_value("text")->value_name("FORMAT"),
-                 "print the plan (size, tiles, threads, each output with an upper bound on its "
-                 "size, disk and memory estimates against what is free) and exit without "
-                 "writing anything; --dry-run=json prints it as JSON")
-                ("print-config", "print the resolved config (every default filled in) and exit")
-                ("config-reference", "print the table of every config key (Markdown) and exit");
-            break;
-        case Command::Validate:
-            addConfigOptions(d);
-            addQuietOption(d, "print nothing when the config is valid (not even notes)");
-            break;
-        case Command::Schema:
-            break;
-        case Command::HydrologyStage:
-            d.add_options()("out", po::value<std::string>()->value_name("FILE"),
-                            "the stage file to write (required); replaced only when complete");
-            addConfigOptions(d);
-            addThreadsOption(d);
-            addQuietOption(d, "print nothing on success (not even notes)");
-            d.add_options()(
-                "dry-run", po::value<std::string>()->implicit_value("text")->value_name("FORMAT"),
-                "print the plan (the grid, an upper bound on the file's size, the memory, "
-                "against what is free) and exit without writing anything; --dry-run=json "
-                "prints it as JSON");
-            break;
-    }
-    return d;
-}
-
-constexpr const char* kNotesHelp =
-    "Notes on what loading decided for you (a map size snapped for output.engine) go to stderr "
-    "as\n'terragrid: note: ...'; --quiet silences them.\n";
-constexpr const char* kExitCodesHelp =
-    "Exit codes: 0 success; 1 runtime or output failure; 2 usage or config error, or a run that\n"
-    "needs more disk or memory than there is (nothing is created); 128 + N stopped by signal N\n"
-    "(130 SIGINT, 143 SIGTERM), temporary files removed.\n";
-
-/// One option as a usage line shows it: "[--seed N]", "[--set KEY=VALUE ...]",
-/// "[--dry-run[=FORMAT]]", "[--quiet]". Made from the option's description, so the usage line
-/// cannot drift from the options the parser takes.
-std::string usageItem(const po::option_description& o) {
-    std::string parameter = o.format_parameter();  // "N", "[=FORMAT(=text)]" or ""
-    // Boost adds an implicit or default value in parentheses; the option's help gives it.
-    if (const auto at = parameter.find("(="); at != std::string::npos)
-        parameter.erase(at, parameter.find(')', at) + 1 - at);
-    const std::string name = "--" + o.long_name();
-    if (parameter.empty()) return "[" + name + "]";
-    if (parameter.starts_with("[")) return "[" + name + parameter + "]";
-    const bool repeatable = o.semantic()->is_composing();
-    return "[" + name + " " + parameter + (repeatable ? " ..." : "") + "]";
-}
-
-/// "Usage: terragrid validate [FILE] [--help] ..." for `head` ("terragrid validate [FILE]")
-/// and every option of `d`, wrapped below 80 columns under the first option.
-std::string usageLines(std::string_view head, const po::options_description& d) {
-    constexpr std::size_t kWidth = 79;
-    const std::string lead = "Usage: " + std::string(head);
-    const std::string indent(lead.size(), ' ');
-    std::string text = lead;
-    std::size_t column = lead.size();
-    for (const auto& option : d.options()) {
-        const std::string item = usageItem(*option);
-        if (column + 1 + item.size() > kWidth && column > indent.size()) {
-            text += "\n" + indent;
-            column = indent.size();
-        }
-        text += " " + item;
-        column += 1 + item.size();
-    }
-    return text + "\n";
+/// "       terragrid validate [FILE] [OPTION...]\n" for every command, below the run's usage.
+std::string otherUsages() {
+    std::string text;
+    for (const CommandInfo& c : kCommands) text += "       " + commandSynopsis(c) + "\n";
+    return text;
 }
 
 void printHelp(Command command, const po::options_description& d) {
@@ -232,20 +125,8 @@ void printHelp(Command command, const po::options_description& d) {
         case Command::Run:
             std::cout << ": generate a tiled terrain heightmap from a JSON config.\n\n"
                       << usageLines("terragrid", d)
-                      << "       terragrid validate [FILE] [OPTION...]\n"
-                         "       terragrid schema\n"
-                         "       terragrid hydrology-stage --out FILE [OPTION...]\n\n"
-                         "Commands:\n"
-                         "  validate [FILE]   check a config (FILE, or the built-in default) "
-                         "with the options\n"
-                         "                    given and print every problem, or 'ok'; writes "
-                         "nothing\n"
-                         "  schema            print the config's JSON Schema "
-                         "(configs/schema.json)\n"
-                         "  hydrology-stage   compute the whole-map hydrology stage once into "
-                         "a file that\n"
-                         "                    runs and shards read with --hydrology-stage\n"
-                         "  (terragrid COMMAND --help describes each)\n\n"
+                      << otherUsages() << "\n"
+                      << commandsHelp() << "\n"
                       << d
                       << "\nWith no options terragrid runs the built-in default config and "
                          "writes its files into out/.\n"
@@ -268,6 +149,15 @@ void printHelp(Command command, const po::options_description& d) {
                          "configs/schema.json\n\n"
                       << d;
             break;
+        case Command::Serve:
+            std::cout << ": explore a map in the browser and tune its config live.\n\n"
+                      << usageLines("terragrid serve", d) << cli::kServeHelp << "\n"
+                      << d << "\n"
+                      << kNotesHelp
+                      << "Exit codes: 2 usage or config error, or the address cannot be "
+                         "listened on; 128 + N\nstopped by signal N (130 SIGINT, 143 "
+                         "SIGTERM).\n";
+            break;
         case Command::HydrologyStage:
             std::cout << ": compute the hydrology stage of a map once, for its shards.\n\n"
                       << usageLines("terragrid hydrology-stage", d)
@@ -278,6 +168,47 @@ void printHelp(Command command, const po::options_description& d) {
                          "array runs this first (docs/shards.md: Running shards as a\njob array).\n\n"
                       << d << "\n"
                       << kNotesHelp << kExitCodesHelp;
+            break;
+        case Command::ManPage:
+            std::cout << ": print the manual page.\n\n"
+                      << usageLines("terragrid man-page", d)
+                      << "\nPrints terragrid.1 (roff), made from the same option table as --help "
+                         "and\n--config-reference: terragrid man-page > terragrid.1; man "
+                         "./terragrid.1\n\n"
+                      << d;
+            break;
+        case Command::Completion:
+            std::cout << ": print the bash completion script.\n\n"
+                      << usageLines("terragrid completion bash", d)
+                      << "\nPrints a bash script that completes terragrid's commands, options "
+                         "and their\nvalues, and the config keys of --set KEY=VALUE. Try it "
+                         "with\n  source <(terragrid completion bash)\n`cmake --install` puts "
+                         "it where bash-completion finds it.\n\n"
+                      << d;
+            break;
+        case Command::Mosaic:
+            std::cout << ": make the pieces of a map into the map again.\n\n"
+                      << usageLines("terragrid mosaic PIECE_DIR...", d)
+                      << "\nEach PIECE_DIR is the output directory of a run with --shard or "
+                         "--region, with its\nmanifest.json. Checks that the pieces are of one "
+                         "map and cover it exactly once, and\nthat their files are as their "
+                         "manifests say, before anything is created (exit 2\nnaming the piece, "
+                         "or the rows missing or doubled). Then writes into --out-dir, as\none "
+                         "transaction: a VRT per raster (NAME.vrt, referencing the pieces in "
+                         "place, with\ntheir nodata, colours, class names, units, scale and "
+                         "metadata), with --merge one COG\nper raster too, the files every "
+                         "piece has alike (rivers, lakes, styles) once,\nstats.json combined, "
+                         "and its own manifest.json (docs/shards.md).\n\n"
+                      << d << "\n" << kExitCodesHelp;
+            break;
+        case Command::Verify:
+            std::cout << ": check an output directory against its manifest.json.\n\n"
+                      << usageLines("terragrid verify DIR", d)
+                      << "\nEvery file the manifest lists must be there, a regular file, with "
+                         "its size and SHA-256.\nExit codes: 0 every file intact; 1 a file "
+                         "differs, is missing or the manifest is\ndamaged (each named on "
+                         "stderr); 2 usage error, or DIR has no manifest.json.\n\n"
+                      << d;
             break;
     }
 }
@@ -303,11 +234,10 @@ std::vector<std::string> keyOverrides(const po::variables_map& vm) {
 Command commandOf(int argc, char** argv) {
     if (argc < 2 || argv[1][0] == '-') return Command::Run;
     const std::string_view word = argv[1];
-    for (const auto& [command, name] : kCommands)
-        if (word == name) return command;
-    throw UsageError("unknown command '" + std::string(word) +
-                     "' (commands: validate, schema, hydrology-stage; a config file goes after "
-                     "--config)");
+    for (const CommandInfo& c : kCommands)
+        if (word == c.name) return c.command;
+    throw UsageError("unknown command '" + std::string(word) + "' (commands: " + commandNames() +
+                     "; a config file goes after --config)");
 }
 
 ProgressMode progressModeOf(const std::string& text) {
@@ -357,6 +287,31 @@ void parseDryRunAndWindow(const po::variables_map& vm, CliOptions& o) {
     }
 }
 
+/// mosaic's and verify's options, which take no config.
+CliOptions commandOptions(const po::variables_map& vm, CliOptions o, std::string_view name) {
+    o.quiet = vm.count("quiet") > 0;
+    if (o.command == Command::Verify) {
+        if (!vm.count("dir")) throw UsageError("'terragrid verify' needs DIR, the directory to check", name);
+        o.verifyDir = vm["dir"].as<std::string>();
+        return o;
+    }
+    if (vm.count("piece")) o.pieces = vm["piece"].as<std::vector<std::string>>();
+    if (o.pieces.empty())
+        throw UsageError("'terragrid mosaic' needs the pieces' directories (PIECE_DIR...)", name);
+    if (!vm.count("out-dir"))
+        throw UsageError("'terragrid mosaic' needs '--out-dir DIR', where the mosaic goes", name);
+    o.mosaicOut = vm["out-dir"].as<std::string>();
+    o.merge = vm.count("merge") > 0;
+    if (vm.count("threads")) {
+        o.threads = vm["threads"].as<int>();
+        if (o.threads < 1)
+            throw UsageError("'--threads' must be at least 1 (got " + std::to_string(o.threads) +
+                                 ")",
+                             name);
+    }
+    return o;
+}
+
 /// Returns nullopt when --help, --version or --config-reference was handled.
 std::optional<CliOptions> parseArgs(int argc, char** argv) {
     const Command command = commandOf(argc, argv);
@@ -366,6 +321,18 @@ std::optional<CliOptions> parseArgs(int argc, char** argv) {
     if (command == Command::Validate) {
         all.add_options()("file", po::value<std::string>());
         positional.add("file", 1);
+    }
+    if (command == Command::Completion) {
+        all.add_options()("shell", po::value<std::string>());
+        positional.add("shell", 1);
+    }
+    if (command == Command::Mosaic) {
+        all.add_options()("piece", po::value<std::vector<std::string>>());
+        positional.add("piece", -1);
+    }
+    if (command == Command::Verify) {
+        all.add_options()("dir", po::value<std::string>());
+        positional.add("dir", 1);
     }
     // A command's own name is not one of its arguments.
     const int skipped = command == Command::Run ? 0 : 1;
@@ -394,6 +361,8 @@ std::optional<CliOptions> parseArgs(int argc, char** argv) {
     }
     CliOptions o;
     o.command = command;
+    if (command == Command::Mosaic || command == Command::Verify)
+        return commandOptions(vm, o, argv[1]);
     if (vm.count("config")) o.configPath = vm["config"].as<std::string>();
     if (vm.count("file")) {
         if (o.configPath)
@@ -404,6 +373,12 @@ std::optional<CliOptions> parseArgs(int argc, char** argv) {
     o.overrides = keyOverrides(vm);
     o.quiet = vm.count("quiet") > 0;
     o.printConfig = vm.count("print-config") > 0;
+    if (command == Command::Completion) {
+        o.shell = vm.count("shell") ? vm["shell"].as<std::string>() : "";
+        if (o.shell != "bash")
+            throw UsageError("'terragrid completion' needs the shell: bash (got '" + o.shell + "')",
+                             argv[1]);
+    }
     if (vm.count("hydrology-stage")) o.stageFile = vm["hydrology-stage"].as<std::string>();
     if (vm.count("out")) o.stageOut = vm["out"].as<std::string>();
     if (command == Command::HydrologyStage && !o.stageOut)
@@ -416,6 +391,9 @@ std::optional<CliOptions> parseArgs(int argc, char** argv) {
             o.flagProblems.push_back("'--threads' must be at least 1 (got " +
                                      std::to_string(o.threads) + ")");
     }
+    if (command == Command::Serve)
+        o.serve = cli::serveOptionsFrom(
+            vm, o.threads > 0 ? o.threads : tbb::info::default_concurrency(), o.flagProblems);
     return o;
 }
 
@@ -445,7 +423,17 @@ std::string formatSummary(const Config& config, const std::optional<MapWindow>& 
                   static_cast<long long>(config.map.tileSizeCells), double(report.elevationMin),
                   double(report.elevationMax), report.seconds);
     std::string line = buf;
-    for (const auto& file : report.files) line += " " + file;
+    // Every file, but a set of many (a chunked Tiled map, the weight maps of a long class
+    // table) as its first and last with their count.
+    constexpr std::size_t kListed = 6;
+    for (const std::vector<std::string>& files : report.outputFiles) {
+        if (files.size() <= kListed) {
+            for (const std::string& file : files) line += " " + file;
+        } else {
+            line += " " + files.front() + " .. " + files.back() + " (" +
+                    std::to_string(files.size()) + " files)";
+        }
+    }
     return line;
 }
 
@@ -520,7 +508,7 @@ std::optional<int> checkPlan(const CliOptions& options, const Config& config,
     const RunPlan plan =
         planRun(config, window ? *window : MapWindow{wholeMap(config.map), std::nullopt}, threads,
                 options.stageFile.has_value());
-    const Resources resources = probeResources(config.output.directory);
+    const Resources resources = probeResources(config.output.directory, plan.threadStackBytes);
     const std::vector<std::string> shortfalls = planShortfalls(plan, resources);
     if (options.dryRun == DryRun::No) {
         if (!shortfalls.empty()) throw PlanError(shortfalls);
@@ -550,13 +538,13 @@ std::string stageSummary(const Config& config, const StageReport& report) {
 }
 
 /// `terragrid hydrology-stage`: the stage of the config's whole map into --out.
-int writeStage(const CliOptions& options, const Config& config) {
+int writeStage(const CliOptions& options, const Config& config, int threads) {
     if (!config.hydrology.enabled)
         throw UsageError("'terragrid hydrology-stage' needs hydrology.enabled true (got false): "
                          "without hydrology there is no stage to compute",
                          "hydrology-stage");
     if (options.dryRun != DryRun::No) {
-        const StagePlan plan = planStage(config, *options.stageOut);
+        const StagePlan plan = planStage(config, *options.stageOut, threads);
         const Resources resources = probeStageResources(plan);
         std::cout << (options.dryRun == DryRun::Json ? stagePlanJson(plan, resources)
                                                      : stagePlanText(plan, resources));
@@ -564,7 +552,7 @@ int writeStage(const CliOptions& options, const Config& config) {
         printShortfalls(shortfalls);
         return shortfalls.empty() ? kExitOk : kExitUsage;
     }
-    const StageReport report = writeStageFile(config, *options.stageOut);
+    const StageReport report = writeStageFile(config, *options.stageOut, threads);
     if (!options.quiet)
         std::cout << "terragrid: hydrology stage of " << stageSummary(config, report) << " -> "
                   << *options.stageOut << " (" << formatBytes(report.bytes) << ")\n";
@@ -582,11 +570,77 @@ std::string stageFileOf(const CliOptions& options, const Config& config) {
     return *options.stageFile;
 }
 
+/// `terragrid verify DIR`.
+int verify(const CliOptions& options) {
+    VerifyReport report;
+    try {
+        report = verifyDirectory(options.verifyDir);
+    } catch (const ManifestError& e) {
+        std::cerr << "terragrid: error: " << e.what() << "\n";
+        return e.missing() ? kExitUsage : kExitRuntime;
+    }
+    for (const std::string& problem : report.problems)
+        std::cerr << "terragrid: error: " << problem << "\n";
+    if (!report.problems.empty()) {
+        std::cerr << "terragrid: " << report.problems.size() << " of " << report.files
+                  << " files in '" << options.verifyDir << "' differ from its manifest.json\n";
+        return kExitRuntime;
+    }
+    if (!options.quiet)
+        std::cout << "terragrid: " << options.verifyDir << ": " << report.files << " files ("
+                  << formatBytes(report.bytes) << ") as manifest.json lists them\n";
+    return kExitOk;
+}
+
+/// `terragrid mosaic PIECE_DIR... --out-dir DIR`.
+int mosaic(const CliOptions& options) {
+    const int threads = options.threads > 0 ? options.threads : tbb::info::default_concurrency();
+    tbb::global_control parallelism(tbb::global_control::max_allowed_parallelism,
+                                    static_cast<std::size_t>(threads));
+    const MosaicReport report =
+        mosaicPieces({options.pieces, options.mosaicOut, options.merge});
+    if (options.quiet) return kExitOk;
+    for (const std::string& note : report.notes) std::cerr << "terragrid: note: " << note << "\n";
+    char seconds[32];
+    std::snprintf(seconds, sizeof seconds, "%.2f s", report.seconds);
+    std::cout << "terragrid: mosaic of " << options.pieces.size() << " pieces, "
+              << report.width << " x " << report.height << " cells, " << seconds << " ->";
+    for (const std::string& file : report.files) std::cout << " " << file;
+    std::cout << "\n";
+    return kExitOk;
+}
+
+/// `terragrid serve`: the explorer, until a signal stops the process.
+int runServe(const CliOptions& options, const LoadedConfig& config) {
+    const ServeOptions& serve = *options.serve;
+    const bool loopback = serve.host.starts_with("127.") || serve.host == "::1";
+    if (!loopback)
+        std::cerr << "terragrid: warning: serving on " << serve.host
+                  << ", reachable from other machines: anyone who can reach it can change "
+                     "the config and "
+                  << (serve.outDir ? "export into " + *serve.outDir : "read the map") << "\n";
+    serveExplorer(config, serve, [&](const std::string& url) {
+        std::cout << (options.quiet ? url : "terragrid: serving the explorer at " + url)
+                  << std::endl;
+    });
+    return kExitOk;
+}
+
 int run(const CliOptions& options) {
     if (options.command == Command::Schema) {
         std::cout << configSchemaJson();
         return kExitOk;
     }
+    if (options.command == Command::ManPage) {
+        std::cout << manPage();
+        return kExitOk;
+    }
+    if (options.command == Command::Completion) {
+        std::cout << bashCompletion();
+        return kExitOk;
+    }
+    if (options.command == Command::Verify) return verify(options);
+    if (options.command == Command::Mosaic) return mosaic(options);
     const LoadedConfig config = loadFrom(options);
     if (options.command == Command::Validate) {
         if (!options.quiet) std::cout << "ok\n";
@@ -599,7 +653,8 @@ int run(const CliOptions& options) {
     const int threads = options.threads > 0 ? options.threads : tbb::info::default_concurrency();
     tbb::global_control parallelism(tbb::global_control::max_allowed_parallelism,
                                     static_cast<std::size_t>(threads));
-    if (options.command == Command::HydrologyStage) return writeStage(options, config);
+    if (options.command == Command::HydrologyStage) return writeStage(options, config, threads);
+    if (options.command == Command::Serve) return runServe(options, config);
     const std::optional<MapWindow> window = windowOf(options, config);
     const MapConfig generated = window ? windowConfig(config, window->cells).map : config.map;
     // The stage file's header before the plan, so a wrong file is told by --dry-run too.
@@ -634,6 +689,12 @@ int runCommandLine(int argc, char** argv) {
     } catch (const PlanError& e) {
         printShortfalls(e.shortfalls());
         return kExitUsage;
+    } catch (const MosaicError& e) {
+        std::cerr << "terragrid: error: " << e.what() << "\n";
+        return kExitUsage;
+    } catch (const ServeError& e) {
+        std::cerr << "terragrid: error: " << e.what() << "\n";
+        return kExitUsage;
     } catch (const HydrologyStageFileError& e) {
         std::cerr << "terragrid: error: '--hydrology-stage': " << e.what() << "\n";
         return kExitUsage;
@@ -642,6 +703,18 @@ int runCommandLine(int argc, char** argv) {
         // a bad config, and nothing was touched.
         std::cerr << "terragrid: error: " << e.what() << "\n";
         return kExitUsage;
+    } catch (const std::bad_alloc&) {
+        // Anywhere in the run, after the plan let it start: a runtime failure (exit 1), as a
+        // disk that fills after the disk check is. The stack is unwound, so the message has
+        // memory to be made in; the output transaction left the older files as they were.
+        std::cerr << "terragrid: error: "
+                  << outOfMemoryMessage(argc > 1 && std::string_view(argv[1]) == "hydrology-stage"
+                                            ? "a coarser hydrology.resolution would"
+                                            : "fewer threads, a smaller "
+                                              "output.preview_max_size, fewer outputs or "
+                                              "--shard would")
+                  << "\n";
+        return kExitRuntime;
     } catch (const std::exception& e) {
         std::cerr << "terragrid: error: " << e.what() << "\n";
         return kExitRuntime;
@@ -652,6 +725,8 @@ int runCommandLine(int argc, char** argv) {
 
 int main(int argc, char** argv) {
     markProcessStart();  // stats.json's timers count the start-up from here
+    // Before any thread starts and takes an arena of its own (process_limits.hpp).
+    limitMallocArenas();
     // Before anything opens a file, so no output file can become descriptor 0, 1 or 2; with
     // no /dev/null there is nowhere to say so.
     if (!cli::openClosedStandardStreams()) return kExitRuntime;

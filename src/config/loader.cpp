@@ -97,14 +97,16 @@ void applyOverride(Json& document, Json& written, std::string_view text, Problem
     mergeJson(written, nestedAt(path, value));
 }
 
-/// Hash of the resolved document without output.directory: where a map is written does not
-/// change which map it is.
-std::string configHash(Json document) {
+/// The resolved document without output.directory: where a map is written does not change
+/// which map it is. Nor does output.manifest, which adds a file and changes no other (and came
+/// after maps whose hashes must stay as they were). Its FNV-1a is the config hash.
+std::string hashedDocument(Json document) {
     document["output"].erase("directory");
+    document["output"].erase("manifest");
     // An execution parameter, like the thread count: it changes no byte of any output, so
     // neither may the hash that every output carries.
     document["map"].erase("tile_size");
-    return fnv1a64Hex(dumpJson(document));
+    return dumpJson(document);
 }
 
 /// Hash of what the hydrology stage is a function of: the resolved document without the
@@ -172,9 +174,12 @@ LoadedConfig parseConfig(std::string_view text, std::string_view sourceName,
     if (!problems.empty()) throw ConfigError(std::move(problems));
     v.config.resolvedJson = dumpJson(document, 2);
     v.config.hydrologyHash = hydrologyHash(document);
-    v.config.hash = configHash(std::move(document));
+    v.config.hashedJson = hashedDocument(std::move(document));
+    v.config.hash = fnv1a64Hex(v.config.hashedJson);
     return std::move(v.config);
 }
+
+std::string readConfigFile(const std::string& path) { return readFile(path); }
 
 LoadedConfig loadConfig(const std::string& path, const std::vector<std::string>& overrides) {
     return parseConfig(readFile(path), path, overrides);

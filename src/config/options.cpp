@@ -456,7 +456,10 @@ constexpr std::array kTailRows{
         "with terrain.tsj and terrain.png; splat.png writes splat_0.png, splat_1.png, ... "
         "(four classes' weights each, RGBA) and weight.png one weight_<class>.png per class; "
         "classes.tif comes with classes.tif.aux.xml (its class names for GDAL); classes.qml "
-        "and height.qml are QGIS styles for classes.tif and height.tif.",
+        "and height.qml are QGIS styles for classes.tif and height.tif; water.tif comes with "
+        "water.tif.aux.xml and water.qml; every PNG on the map's grid (previews, height16.png, "
+        "splat, weight and water maps) with a world file (.pgw) and a GDAL sidecar "
+        "(.png.aux.xml) that place it.",
         [](Config& c, const Json& v) { c.output.files = outputFilesFrom(v); }},
     Row{"output.preview_max_size", integerIn(kMinPreviewSize, kMaxPreviewSize),
         "Longest side of preview.png and height.png in pixels; bigger maps are downsampled "
@@ -489,6 +492,15 @@ constexpr std::array kTailRows{
         [](Config& c, const Json& v) {
             c.output.exrCompression = enumNamed<ExrCompression>(kExrCompressionNames, v);
         }},
+    Row{"output.geojson_crs", oneOf(kGeoJsonCrsNames),
+        "Coordinates of rivers.geojson and lakes.geojson: wgs84 writes RFC 7946 GeoJSON "
+        "(longitude and latitude in WGS 84, transformed from output.crs by PROJ), which web "
+        "maps and geojson.io read; map keeps the map's own CRS (output.crs, exactly on the "
+        "cells of the GeoTIFFs) and names it in a \"crs\" member, as GDAL writes projected "
+        "GeoJSON (not RFC 7946).",
+        [](Config& c, const Json& v) {
+            c.output.geojsonCrs = enumNamed<GeoJsonCrs>(kGeoJsonCrsNames, v);
+        }},
     Row{"output.bigtiff", oneOf(kBigTiffModeNames),
         "auto writes BigTIFF only when a file may pass 4 GiB; always forces it.",
         [](Config& c, const Json& v) {
@@ -517,6 +529,12 @@ constexpr std::array kTailRows{
         "Snap a map size that output.engine does not accept to the nearest size it does, "
         "even when you gave the size (a note says so).",
         [](Config& c, const Json& v) { c.output.engineSnap = v.get<bool>(); }},
+    Row{"output.manifest", boolean(),
+        "Write manifest.json beside the outputs: every file of the run with its size and "
+        "SHA-256, the config hash and resolved config, the versions and the window or shard. "
+        "'terragrid verify' checks a directory against it and 'terragrid mosaic' checks "
+        "pieces with it. Not part of the config hash: it changes no other file.",
+        [](Config& c, const Json& v) { c.output.manifest = v.get<bool>(); }},
     Row{"output.r16_flip_y", boolean(),
         "Write height.r16 rows bottom to top (south edge first) instead of top to bottom. "
         "Left unset, it follows output.engine: true for unity, whose Import Raw reads the "

@@ -1,56 +1,70 @@
 // Flow accumulation (in parallel on D8 grids), the river mask and Strahler order.
 
 #include <tbb/blocked_range.h>
+#include <tbb/global_control.h>
 #include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <stdexcept>
 #include <vector>
 
-#include "neighbours.hpp"
+#include "donor_masks.hpp"
 #include "terragrid/hydro/flow.hpp"
 
 namespace terragrid::hydro {
 
 namespace {
 
-/// D8 routing: each cell pulls its donors' accumulations (its neighbours, visited in index
-/// order). A cell is taken by the thread that finishes its last donor, so every walk runs
-/// down from a source until it meets a cell still waiting for another donor.
+/// Whether TBB may run only one thread here (a one-thread arena, or a global limit of 1).
+bool oneThread() {
+    return tbb::this_task_arena::max_concurrency() == 1 ||
+           tbb::global_control::active_value(tbb::global_control::max_allowed_parallelism) == 1;
+}
+
+/// D8 routing: each cell pulls its donors' accumulations (the bits of its donor mask, in
+/// increasing index). A walk runs down from every source and carries on into a cell when it
+/// finishes the cell's last donor, so every cell is summed once, after all its donors. On one
+/// thread the walks run in index order with plain counters; on more, blocks of sources run in
+/// parallel and the donor counters are atomic. Either way each sum has the same terms in the
+/// same order.
 std::vector<float> accumulateOnGrid(const FlowRouting& routing, const float* weight) {
     const std::vector<std::uint32_t>& receiver = routing.receiver;
     const std::size_t n = receiver.size();
     const detail::Shape shape(routing.width, static_cast<std::int32_t>(n / static_cast<std::size_t>(routing.width)));
-    // Per cell: its donor count (high nibble) and the donors still to finish (low nibble).
-    std::vector<std::uint8_t> state(n);
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, 16384), [&](const auto& r) {
-        for (std::size_t c = r.begin(); c < r.end(); ++c) {
-            std::uint8_t donors = 0;
-            shape.forEachNeighbour(static_cast<std::uint32_t>(c), [&](int, std::uint32_t nb) {
-                donors += receiver[nb] == c;
-            });
-            state[c] = static_cast<std::uint8_t>(donors << 4 | donors);
-        }
-    });
+    const std::vector<std::uint8_t> donors = detail::donorMasks(shape, receiver);
+    std::vector<std::uint8_t> waiting(n);  // donors not finished yet
     std::vector<float> acc(n);
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, 16384), [&](const auto& r) {
-        for (std::size_t source = r.begin(); source < r.end(); ++source) {
-            if (state[source] >> 4) continue;  // not a source
-            for (auto c = static_cast<std::uint32_t>(source);;) {
-                float sum = weight ? weight[c] : 1.0f;
-                shape.forEachNeighbour(c, [&](int, std::uint32_t nb) {
-                    if (receiver[nb] == c) sum += acc[nb];
-                });
-                acc[c] = sum;
-                const std::uint32_t next = receiver[c];
-                if (next == kNoReceiver) break;
-                // Release this cell's sum, and acquire the other donors' when it is the last.
-                const std::uint8_t before = std::atomic_ref<std::uint8_t>(state[next]).fetch_sub(1, std::memory_order_acq_rel);
-                if ((before & 0x0F) != 1) break;
-                c = next;
-            }
+    const auto walkFrom = [&](std::size_t source, auto lastDonor) {
+        if (donors[source]) return;  // not a source
+        for (auto c = static_cast<std::uint32_t>(source);;) {
+            float sum = weight ? weight[c] : 1.0f;
+            for (unsigned m = donors[c]; m; m &= m - 1)
+                sum += acc[std::size_t(std::int64_t(c) + shape.offset[std::countr_zero(m)])];
+            acc[c] = sum;
+            const std::uint32_t next = receiver[c];
+            if (next == kNoReceiver || !lastDonor(next)) return;
+            c = next;
         }
+    };
+    if (oneThread()) {
+        for (std::size_t c = 0; c < n; ++c) waiting[c] = detail::donorCount(donors[c]);
+        for (std::size_t source = 0; source < n; ++source)
+            walkFrom(source, [&](std::uint32_t r) { return --waiting[r] == 0; });
+        return acc;
+    }
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, 16384), [&](const auto& r) {
+        for (std::size_t c = r.begin(); c < r.end(); ++c)
+            waiting[c] = detail::donorCount(donors[c]);
+    });
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, 16384), [&](const auto& r) {
+        for (std::size_t source = r.begin(); source < r.end(); ++source)
+            walkFrom(source, [&](std::uint32_t next) {
+                // Release this cell's sum, and acquire the other donors' when it is the last.
+                return std::atomic_ref<std::uint8_t>(waiting[next]).fetch_sub(1, std::memory_order_acq_rel) == 1;
+            });
     });
     return acc;
 }

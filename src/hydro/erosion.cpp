@@ -58,7 +58,7 @@ std::vector<std::uint8_t> baseLevelCells(const Grid& terrain, const Outlets& out
 }
 
 ErosionSummary erode(Grid& terrain, const ErosionParams& params, const Outlets& outlets,
-                     const std::vector<float>* upliftField) {
+                     const std::vector<float>* upliftField, const ErosionStepFn& onStep) {
     checkArguments(terrain, params, upliftField);
     ErosionSummary summary;
     if (params.steps == 0) return summary;
@@ -86,6 +86,7 @@ ErosionSummary erode(Grid& terrain, const ErosionParams& params, const Outlets& 
         // cell above its receiver, so a step never ends with pits along the rivers.
         diffusion.apply(h);
         detail::incise(h, routing, area, upliftDt, power, terrain.width, terrain.cellSize);
+        if (onStep) onStep(step + 1, params.steps);
     }
     summary.steps = params.steps;
     summary.lastPits = router.pits();

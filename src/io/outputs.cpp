@@ -68,12 +68,20 @@ std::string pathInOutput(const Config& config, const std::string& name) {
     return (std::filesystem::path(config.output.directory) / name).string();
 }
 
-std::unique_ptr<OutputSink> makeHeightSink(const Config& config) {
+namespace {
+
+GeoTiffOptions heightOptions(const Config& config, const Terrain* = nullptr) {
     GeoTiffOptions options = mapGeoTiffOptions(config, SampleFormat::Float32);
     options.unit = "metre";
     options.nodata = kHeightNodata;
+    return options;
+}
+
+}  // namespace
+
+std::unique_ptr<OutputSink> makeHeightSink(const Config& config) {
     return std::make_unique<TileRasterSink<float>>(outputPath(config, OutputFile::HeightTif),
-                                                   std::move(options), &Tile::elevationMeters);
+                                                   heightOptions(config), &Tile::elevationMeters);
 }
 
 constexpr OutputDriver kHeightTifDriver{
@@ -82,6 +90,7 @@ constexpr OutputDriver kHeightTifDriver{
     .needsClasses = neverNeeded,
     .needsRegions = neverNeeded,
     .makeSink = [](const Config& config, const SinkInputs&) { return makeHeightSink(config); },
+    .geoTiffOptions = heightOptions,
     .diskBound = [](const Config& config) {
         return bounds::plannedGeoTiff(config, OutputFile::HeightTif, SampleFormat::Float32);
     },

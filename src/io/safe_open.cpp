@@ -20,16 +20,24 @@ bool isAnonymousPipe(int fd) {
     return ::fstatfs(fd, &fs) == 0 && static_cast<long>(fs.f_type) == kPipeFsMagic;
 }
 
-const char* kindOf(mode_t mode) {
+std::string kindOf(mode_t mode) {
     if (S_ISDIR(mode)) return "it is a directory";
     if (S_ISFIFO(mode)) return "it is a FIFO (named pipe), not a regular file";
-    if (S_ISCHR(mode)) return "it is a character device, not a regular file";
-    if (S_ISBLK(mode)) return "it is a block device, not a regular file";
-    if (S_ISSOCK(mode)) return "it is a socket, not a regular file";
-    return "it is not a regular file";
+    return "it is " + fileTypeName(mode) + ", not a regular file";
 }
 
 }  // namespace
+
+std::string fileTypeName(mode_t mode) {
+    if (S_ISREG(mode)) return "a regular file";
+    if (S_ISDIR(mode)) return "a directory";
+    if (S_ISFIFO(mode)) return "a FIFO";
+    if (S_ISCHR(mode)) return "a character device";
+    if (S_ISBLK(mode)) return "a block device";
+    if (S_ISSOCK(mode)) return "a socket";
+    if (S_ISLNK(mode)) return "a symbolic link";
+    return "a file of an unknown type";
+}
 
 FileHandle openForReading(const std::string& path, Pipes pipes, std::string& reason) {
     // O_NOCTTY: a terminal named by mistake must not become the controlling terminal.

@@ -3,6 +3,8 @@
 // device never makes the program block in open(), and only the kinds of file the caller can
 // read are kept. One place for it, for every input a user names (--config, --hydrology-stage).
 
+#include <sys/types.h>
+
 #include <cstdint>
 #include <string>
 
@@ -22,5 +24,9 @@ enum class Pipes : std::uint8_t { Refuse, Accept };
 /// phrase for a message, "it is a FIFO (named pipe), not a regular file" or the system's
 /// "No such file or directory", when it does not open one. Thread-safe.
 FileHandle openForReading(const std::string& path, Pipes pipes, std::string& reason);
+
+/// "a regular file", "a directory", "a FIFO", "a character device", "a symbolic link", ... for
+/// st_mode `mode`, in messages about what lies under a name.
+std::string fileTypeName(mode_t mode);
 
 }  // namespace terragrid

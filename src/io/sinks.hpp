@@ -7,6 +7,7 @@
 // height16.tif); stats.json's driver is stats_json_driver.cpp.
 
 #include <cstdint>
+#include <deque>
 #include <limits>
 #include <memory>
 #include <stdexcept>
@@ -14,6 +15,8 @@
 #include <vector>
 
 #include "io/geotiff/geotiff_writer.hpp"
+#include "io/height_range.hpp"
+#include "io/transaction/atomic_file.hpp"
 #include "terragrid/io/config.hpp"
 #include "terragrid/io/output_drivers.hpp"
 #include "terragrid/io/outputs.hpp"
@@ -62,7 +65,7 @@ void checkPngSize(std::int64_t width, std::int64_t height, const std::string& pa
 template <typename T>
 class TileRasterSink final : public OutputSink {
 public:
-    TileRasterSink(std::string path, GeoTiffOptions options, std::vector<T> Tile::*field)
+    TileRasterSink(std::string path, GeoTiffOptions options, std::vector<T> CellValues::*field)
         : m_width(options.width),
           m_height(options.height),
           m_field(field),
@@ -91,7 +94,7 @@ public:
 private:
     std::int64_t m_width;
     std::int64_t m_height;
-    std::vector<T> Tile::*m_field;
+    std::vector<T> CellValues::*m_field;
     GeoTiffWriter m_writer;
 };
 
@@ -101,9 +104,26 @@ struct Sidecar {
     std::string text;
 };
 
-/// `main` with `sidecars` beside it: each written once main's finish() has run and committed
-/// after main (a sidecar in place always describes a complete file). Throws OutputError when
-/// a sidecar's temporary file cannot be created.
+/// Text files beside an output, in its transaction: each temporary file is created at once
+/// (OutputError when it cannot be), write() fills them once the output is finished, commit()
+/// publishes them after the output's own commit (a sidecar in place always describes a
+/// complete file). For sinks that cannot be wrapped by withSidecars (they prepare tiles).
+class SidecarFiles {
+public:
+    explicit SidecarFiles(std::vector<Sidecar> sidecars);
+    void write();
+    void commit();
+    std::vector<std::string> paths() const;
+
+private:
+    std::vector<Sidecar> m_sidecars;
+    std::deque<AtomicFile> m_files;  // AtomicFile cannot move: a deque keeps them in place
+};
+
+/// `main` with `sidecars` beside it (SidecarFiles: written once main's finish() has run,
+/// committed after main). Throws OutputError when a sidecar's temporary file cannot be
+/// created. `main` must not prepare tiles (TileSink::preparesTiles): the wrapper does not
+/// pass prepare() on.
 std::unique_ptr<OutputSink> withSidecars(std::unique_ptr<OutputSink> main,
                                          std::vector<Sidecar> sidecars);
 
@@ -123,13 +143,17 @@ std::unique_ptr<OutputSink> makeWalkableSink(const Config& config,
                                              const WalkableRegions& regions);
 
 /// preview.png: the terrain's class colours, hill-shaded, downsampled to
-/// config.output.previewMaxSize. `terrain` must outlive the sink.
-std::unique_ptr<OutputSink> makePreviewSink(const Config& config, const Terrain& terrain);
+/// config.output.previewMaxSize. `terrain` must outlive the sink. `hydrology`: the whole map's
+/// stage, required with erosion (mapHeightRange), else may be null.
+std::unique_ptr<OutputSink> makePreviewSink(const Config& config, const Terrain& terrain,
+                                            const HydrologyStage* hydrology = nullptr);
 
-/// height.png: heightRamp(config, terrain)'s colours (water by depth below the water level,
-/// the hypsometric ramp above), hill-shaded, downsampled like preview.png. `terrain`
-/// resolves a coverage lake threshold (heightRampNeedsTerrain), else may be null.
-std::unique_ptr<OutputSink> makeHeightPreviewSink(const Config& config, const Terrain* terrain);
+/// height.png: heightRamp(config, terrain, hydrology)'s colours (water by depth below the
+/// water level, the hypsometric ramp above), hill-shaded, downsampled like preview.png.
+/// `terrain` resolves a coverage lake threshold (heightRampNeedsTerrain), else may be null;
+/// `hydrology` is required with erosion, else may be null.
+std::unique_ptr<OutputSink> makeHeightPreviewSink(const Config& config, const Terrain* terrain,
+                                                  const HydrologyStage* hydrology = nullptr);
 
 /// The Tiled (mapeditor.org) export: terrain.tsj + terrain.png (a tile per class with its
 /// `class` and `walkable` properties), with config.output.tiled.walkableLayer also
@@ -151,19 +175,19 @@ std::unique_ptr<OutputSink> makeTiledSink(const Config& config, const Terrain& t
                                           const HydrologyStage* hydrology = nullptr);
 
 /// height.r16 and its sidecar height.r16.json: elevation as headerless little-endian uint16
-/// (io/engines/height16.hpp's mapping over config.elevation), rows top to bottom or, with
+/// (io/engines/height16.hpp's mapping over `range`, mapHeightRange), rows top to bottom or, with
 /// config.output.r16FlipY, bottom to top; each tile's rows are written at their offsets as it
 /// arrives. The sidecar holds the layout, the mapping and engineScale's figures. commit()
 /// publishes both files. Throws OutputError when a file cannot be created.
-std::unique_ptr<OutputSink> makeR16Sink(const Config& config);
+std::unique_ptr<OutputSink> makeR16Sink(const Config& config, const HeightRange& range);
 
 /// height16.png: the same 16-bit values as a linear 16-bit greyscale PNG, encoded one band of
 /// tile rows at a time.
-std::unique_ptr<OutputSink> makeHeight16PngSink(const Config& config);
+std::unique_ptr<OutputSink> makeHeight16PngSink(const Config& config, const HeightRange& range);
 
 /// height16.tif: the same 16-bit values as a UInt16 GeoTIFF on height.tif's grid, with GDAL's
 /// band offset and scale turning them back into metres.
-std::unique_ptr<OutputSink> makeHeight16TifSink(const Config& config);
+std::unique_ptr<OutputSink> makeHeight16TifSink(const Config& config, const HeightRange& range);
 
 /// The files of splat.png and weight.png (splat_sinks.cpp). Splat maps for `classCount`
 /// classes: one RGBA image per four classes.

@@ -7,6 +7,7 @@
 
 #include "io/geotiff/overview_pyramid.hpp"
 #include "io/sinks.hpp"
+#include "terragrid/pipeline/generator.hpp"
 
 namespace terragrid::bounds {
 
@@ -34,7 +35,9 @@ Bytes escaped(const std::string& text) { return 6 * Bytes(text.size()); }
 
 Bytes classNamesBytes(const Config& config, Bytes perClass) {
     Bytes total = 0;
-    for (const TerrainClass& c : config.terrain.classes) total += perClass + escaped(c.name);
+    // The run's table: with hydrology, lake and river come at its end (withWaterClasses).
+    for (const TerrainClass& c : withWaterClasses(config, config.terrain.classes))
+        total += perClass + escaped(c.name);
     return total;
 }
 

@@ -34,4 +34,28 @@ TileRect TileLayout::tile(std::int64_t index) const noexcept {
     return r;
 }
 
+CellGrid CellGrid::of(const TileRect& rect) {
+    return strided(rect.col0, rect.row0, rect.width, rect.height, 1);
+}
+
+CellGrid CellGrid::strided(std::int64_t col0, std::int64_t row0, std::int64_t width,
+                           std::int64_t height, std::int64_t step) {
+    CellGrid grid;
+    grid.cols.resize(static_cast<std::size_t>(width));
+    grid.rows.resize(static_cast<std::size_t>(height));
+    // From integer indices, one multiplication each (design.md principle 2).
+    for (std::int64_t i = 0; i < width; ++i) grid.cols[std::size_t(i)] = col0 + i * step;
+    for (std::int64_t j = 0; j < height; ++j) grid.rows[std::size_t(j)] = row0 + j * step;
+    return grid;
+}
+
+bool CellGrid::isRect() const noexcept {
+    const auto consecutive = [](const std::vector<std::int64_t>& v) {
+        for (std::size_t i = 1; i < v.size(); ++i)
+            if (v[i] != v[i - 1] + 1) return false;
+        return !v.empty();
+    };
+    return consecutive(cols) && consecutive(rows);
+}
+
 }  // namespace terragrid

@@ -1,6 +1,6 @@
 #pragma once
 // Cellular noise's feature points and search block (private to src/noise): the scalar
-// reference (cellular.cpp) and the SIMD point kernels (rows_kernels.cpp) take them from here,
+// reference (cellular.cpp) and the SIMD point kernels (point_kernels.cpp) take them from here,
 // so both see the same points.
 
 #include <cstdint>

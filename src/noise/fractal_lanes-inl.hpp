@@ -1,8 +1,8 @@
-// The fractal sum's per-lane steps, shared by the flat rows (rows_kernels.cpp) and the rows of
-// planets and tileable maps (curved_rows_kernels.cpp): the fade of each octave's lattice
-// noise, each octave's term and the final normalisation, the same IEEE operations as value.cpp's
-// fade and NoiseField's scalar octaveTerm and normalise, so every row equals sample() bit for
-// bit (private to src/noise).
+// The fractal sum's per-lane steps, shared by the flat rows and points (rows_kernels.cpp,
+// point_kernels.cpp) and the rows of planets and tileable maps (curved_rows_kernels.cpp): the
+// fade of each octave's lattice noise, each octave's term and the final normalisation, the same
+// IEEE operations as value.cpp's fade and NoiseField's scalar octaveTerm and normalise, so every
+// row equals sample() bit for bit (private to src/noise).
 //
 // A Highway "-inl" header: included once per SIMD target (HWY_TARGET_TOGGLE flips with each
 // pass), because Highway vectors may only be used in code compiled for their target.

@@ -1,6 +1,6 @@
 #pragma once
 // Simplex noise's constants, shared by the scalar reference (simplex.cpp) and the SIMD rows
-// (rows_kernels.cpp), which must agree bit for bit (private to src/noise).
+// (rows_kernels.cpp, point_kernels.cpp), which must agree bit for bit (private to src/noise).
 
 namespace terragrid::simplex {
 

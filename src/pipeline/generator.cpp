@@ -34,64 +34,71 @@ std::uint8_t classNamed(const Terrain& terrain, std::string_view name) {
     throw std::logic_error("hydrology: the terrain has no class '" + std::string(name) + "'");
 }
 
-/// A tile with hydrology: the noise heights through the stage's rule (hydrologyCells), then
+/// CellValues::moisture's row at `at` from the layer's row, when the fields keep it.
+void keepMoistureRow(const MapFields& fields, const double* moisture, std::size_t at,
+                     std::size_t width, CellValues& out) {
+    if (!fields.keepMoisture) return;
+    for (std::size_t c = 0; c < width; ++c) out.moisture[at + c] = static_cast<float>(moisture[c]);
+}
+
+/// Cells with hydrology: the noise heights through the stage's rule (hydrologyCells), then
 /// lake and river cells take their classes and every other cell is classified by its
 /// (eroded) height as without hydrology.
-void generateWaterTile(const MapFields& fields, const TileRect& rect, Tile& tile) {
-    const auto width = static_cast<std::size_t>(rect.width);
-    const auto cells = static_cast<std::size_t>(rect.cellCount());
-    std::vector<std::int64_t> cols(width);
-    for (std::size_t c = 0; c < width; ++c) cols[c] = rect.col0 + std::int64_t(c);
+void generateWaterCells(const MapFields& fields, const CellGrid& grid, CellValues& out) {
+    const std::size_t width = grid.cols.size();
+    const auto cells = static_cast<std::size_t>(grid.cellCount());
     const double low = fields.config.elevation.minMeters;
     const double span = fields.config.elevation.maxMeters - low;
     const bool eroded = fields.config.hydrology.erosion.enabled;
     std::vector<double> height(cells);
     {
-        LayerStackRows heightRows(fields.height, cols.data(), width);
-        for (std::int64_t r = 0; r < rect.height; ++r) {
-            const std::size_t at = static_cast<std::size_t>(r) * width;
-            heightRows.row(rect.row0 + r, height.data() + at);
+        LayerStackRows heightRows(fields.height, grid.cols.data(), width);
+        for (std::size_t r = 0; r < grid.rows.size(); ++r) {
+            const std::size_t at = r * width;
+            heightRows.row(grid.rows[r], height.data() + at);
             for (std::size_t c = 0; c < width; ++c)
-                tile.elevationMeters[at + c] = static_cast<float>(low + span * height[at + c]);
+                out.elevationMeters[at + c] = static_cast<float>(low + span * height[at + c]);
         }
     }
     std::vector<WaterCell> water(cells);
-    hydrologyCells(*fields.hydrology, rect, fields.config.map.fullCol0,
-                   fields.config.map.fullRow0, tile.elevationMeters.data(), water.data());
-    tile.water.resize(cells);
-    tile.waterDepth.resize(cells);
-    tile.flow.resize(cells);
-    tile.riverOrder.resize(cells);
+    hydrologyCells(*fields.hydrology, grid, fields.config.map.fullCol0,
+                   fields.config.map.fullRow0, out.elevationMeters.data(), water.data());
+    out.water.resize(cells);
+    out.waterDepth.resize(cells);
+    out.flow.resize(cells);
+    out.riverOrder.resize(cells);
     for (std::size_t i = 0; i < cells; ++i) {
         const WaterCell& w = water[i];
-        tile.elevationMeters[i] = w.elevationMeters;
-        tile.water[i] = static_cast<std::uint8_t>(w.water);
-        tile.waterDepth[i] = w.depthMeters;
-        tile.flow[i] = w.flow;
-        tile.riverOrder[i] = w.order;
+        out.elevationMeters[i] = w.elevationMeters;
+        out.water[i] = static_cast<std::uint8_t>(w.water);
+        out.waterDepth[i] = w.depthMeters;
+        out.flow[i] = w.flow;
+        out.riverOrder[i] = w.order;
         // Classes read the eroded height on the noise's 0..1 scale.
         if (eroded)
             height[i] = std::clamp((double(w.elevationMeters) - low) / span, 0.0, 1.0);
     }
-    if (!fields.terrain) return;
+    if (!fields.terrain && !fields.keepMoisture) return;
     const HydrologyConfig& config = fields.config.hydrology;
-    LayerStackRows moistureRows(fields.moisture, cols.data(), width);
+    LayerStackRows moistureRows(fields.moisture, grid.cols.data(), width);
     std::vector<double> moisture(width);
-    for (std::int64_t r = 0; r < rect.height; ++r) {
-        moistureRows.row(rect.row0 + r, moisture.data());
+    for (std::size_t r = 0; r < grid.rows.size(); ++r) {
+        moistureRows.row(grid.rows[r], moisture.data());
+        keepMoistureRow(fields, moisture.data(), r * width, width, out);
+        if (!fields.terrain) continue;
         for (std::size_t c = 0; c < width; ++c) {
-            const std::size_t at = static_cast<std::size_t>(r) * width + c;
-            const auto kind = static_cast<Water>(tile.water[at]);
+            const std::size_t at = r * width + c;
+            const auto kind = static_cast<Water>(out.water[at]);
             std::uint8_t cls = kind == Water::Lake    ? fields.lakeClass
                                : kind == Water::River ? fields.riverClass
                                                       : fields.terrain->classify(height[at],
                                                                                  moisture[c]);
-            tile.classIndex[at] = cls;
+            out.classIndex[at] = cls;
             bool walkable = fields.terrain->walkable(cls);
             // Fords: shallow, low-order rivers can be crossed.
-            if (kind == Water::River && tile.riverOrder[at] <= config.fordMaxOrder)
+            if (kind == Water::River && out.riverOrder[at] <= config.fordMaxOrder)
                 walkable = true;
-            tile.walkable[at] = walkable ? 1 : 0;
+            out.walkable[at] = walkable ? 1 : 0;
         }
     }
 }
@@ -113,60 +120,77 @@ MapFields::MapFields(const World& cfg, const Terrain* terrainRules,
 }
 
 void generateTile(const MapFields& fields, const TileRect& rect, Tile& tile) {
-    const auto width = static_cast<std::size_t>(rect.width);
-    const auto cells = static_cast<std::size_t>(rect.cellCount());
     tile.rect = rect;
-    tile.elevationMeters.resize(cells);
-    tile.classIndex.resize(fields.terrain ? cells : 0);
-    tile.walkable.resize(fields.terrain ? cells : 0);
+    generateCells(fields, CellGrid::of(rect), tile);
+}
+
+void generateCells(const MapFields& fields, const CellGrid& grid, CellValues& out) {
+    const std::size_t width = grid.cols.size();
+    const auto cells = static_cast<std::size_t>(grid.cellCount());
+    out.elevationMeters.resize(cells);
+    out.classIndex.resize(fields.terrain ? cells : 0);
+    out.walkable.resize(fields.terrain ? cells : 0);
+    out.moisture.resize(fields.keepMoisture ? cells : 0);
+    if (cells == 0) return;
     if (fields.hydrology) {
-        generateWaterTile(fields, rect, tile);
+        generateWaterCells(fields, grid, out);
         return;
     }
-    tile.water.clear();
-    tile.waterDepth.clear();
-    tile.flow.clear();
-    tile.riverOrder.clear();
-
-    std::vector<std::int64_t> cols(width);
-    for (std::size_t c = 0; c < width; ++c) cols[c] = rect.col0 + std::int64_t(c);
+    out.water.clear();
+    out.waterDepth.clear();
+    out.flow.clear();
+    out.riverOrder.clear();
 
     const double low = fields.config.elevation.minMeters;
     const double span = fields.config.elevation.maxMeters - low;
-    LayerStackRows heightRows(fields.height, cols.data(), width);
+    LayerStackRows heightRows(fields.height, grid.cols.data(), width);
+    const bool moistureWanted = fields.terrain || fields.keepMoisture;
     std::optional<LayerStackRows> moistureRows;
-    if (fields.terrain) moistureRows.emplace(fields.moisture, cols.data(), width);
+    if (moistureWanted) moistureRows.emplace(fields.moisture, grid.cols.data(), width);
     std::vector<double> height(width);
-    std::vector<double> moisture(fields.terrain ? width : 0);
-    for (std::int64_t r = 0; r < rect.height; ++r) {
-        const std::int64_t row = rect.row0 + r;
-        const std::size_t at = static_cast<std::size_t>(r) * width;
+    std::vector<double> moisture(moistureWanted ? width : 0);
+    for (std::size_t r = 0; r < grid.rows.size(); ++r) {
+        const std::int64_t row = grid.rows[r];
+        const std::size_t at = r * width;
         heightRows.row(row, height.data());
         for (std::size_t c = 0; c < width; ++c)
-            tile.elevationMeters[at + c] = static_cast<float>(low + span * height[c]);
-        if (!fields.terrain) continue;
+            out.elevationMeters[at + c] = static_cast<float>(low + span * height[c]);
+        if (!moistureWanted) continue;
         moistureRows->row(row, moisture.data());
+        keepMoistureRow(fields, moisture.data(), at, width, out);
+        if (!fields.terrain) continue;
         for (std::size_t c = 0; c < width; ++c) {
             const std::uint8_t cls = fields.terrain->classify(height[c], moisture[c]);
-            tile.classIndex[at + c] = cls;
-            tile.walkable[at + c] = fields.terrain->walkable(cls) ? 1 : 0;
+            out.classIndex[at + c] = cls;
+            out.walkable[at + c] = fields.terrain->walkable(cls) ? 1 : 0;
         }
     }
 }
 
+float noiseHeightMeters(const MapFields& fields, std::int64_t col, std::int64_t row) noexcept {
+    // generateCells' expression, on the reference sample.
+    const double low = fields.config.elevation.minMeters;
+    const double span = fields.config.elevation.maxMeters - low;
+    return static_cast<float>(low + span * fields.height.sample(col, row));
+}
+
+CellGrid coverageSampleGrid(const MapConfig& map) {
+    const std::int64_t step = coverageStep(map);
+    // The centre cell of each step x step block, so the sample spreads evenly over the map.
+    const std::int64_t cols = (map.width - step / 2 + step - 1) / step;
+    const std::int64_t rows = (map.height - step / 2 + step - 1) / step;
+    return CellGrid::strided(step / 2, step / 2, cols, rows, step);
+}
+
 CoverageSample sampleForCoverage(const World& config) {
     const MapFields fields(config, nullptr);
-    const std::int64_t step = coverageStep(config.map);
-    // The centre cell of each step x step block, so the sample spreads evenly over the map.
-    std::vector<std::int64_t> cols;
-    for (std::int64_t col = step / 2; col < config.map.width; col += step) cols.push_back(col);
-    const std::int64_t rows = (config.map.height - step / 2 + step - 1) / step;
-    const std::size_t width = cols.size();
+    const CellGrid grid = coverageSampleGrid(config.map);
+    const std::size_t width = grid.cols.size();
     CoverageSample sample;
-    sample.height.resize(static_cast<std::size_t>(rows) * width);
+    sample.height.resize(grid.rows.size() * width);
     sample.moisture.resize(sample.height.size());
-    sampleGrid({&fields.height, &fields.moisture}, cols, static_cast<std::size_t>(rows),
-               [&](std::size_t r) { return step / 2 + std::int64_t(r) * step; },
+    sampleGrid({&fields.height, &fields.moisture}, grid.cols, grid.rows.size(),
+               [&](std::size_t r) { return grid.rows[r]; },
                [&](std::size_t stack, std::size_t r, std::size_t c0, const double* values,
                    std::size_t n) {
                    double* out = (stack == 0 ? sample.height : sample.moisture).data();
@@ -181,7 +205,12 @@ Terrain makeTerrain(const World& config) {
         config.terrain,
         config.terrain.usesCoverage() ? sampleForCoverage(config) : CoverageSample{}, !hydrology);
     if (!hydrology) return terrain;
-    std::vector<TerrainClass> classes = terrain.classes();
+    return Terrain(withWaterClasses(config, terrain.classes()));
+}
+
+std::vector<TerrainClass> withWaterClasses(const World& config,
+                                           std::vector<TerrainClass> classes) {
+    if (!config.hydrology.enabled) return classes;
     const auto has = [&](std::string_view name) {
         return std::any_of(classes.begin(), classes.end(),
                            [&](const TerrainClass& c) { return c.name == name; });
@@ -197,7 +226,7 @@ Terrain makeTerrain(const World& config) {
         classes.push_back({.name = std::string(kRiverClassName),
                            .colour = config.hydrology.riverColour,
                            .walkable = config.hydrology.riverWalkable});
-    return Terrain(std::move(classes));
+    return classes;
 }
 
 GenerationTimes generateMap(const World& config, const Terrain* terrain,

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdlib>
 #include <limits>
+#include <string_view>
+#include <utility>
 
 #include "pipeline/grid_sampling.hpp"
 #include "pipeline/stopwatch.hpp"
@@ -72,7 +74,7 @@ void sampleStageGrid(const World& world, const HydrologyStage& s, std::vector<fl
 /// Runs the landscape evolution on `dem` in place and keeps what the tiles need: the eroded
 /// heights and their difference from the noise heights.
 void erodeGrid(const World& world, hydro::Grid& dem, const hydro::Outlets& outlets,
-               HydrologyStage& s) {
+               HydrologyStage& s, const hydro::ErosionStepFn& onStep) {
     const ErosionConfig& e = world.hydrology.erosion;
     const hydro::ErosionParams params = erosionParams(e);
     const std::vector<float> noise = dem.z;
@@ -85,27 +87,53 @@ void erodeGrid(const World& world, hydro::Grid& dem, const hydro::Outlets& outle
         for (std::size_t i = 0; i < noise.size(); ++i)
             uplift[i] = static_cast<float>(std::clamp((double(noise[i]) - low) / span, 0.0, 1.0));
     }
-    hydro::erode(dem, params, outlets, uplift.empty() ? nullptr : &uplift);
+    hydro::erode(dem, params, outlets, uplift.empty() ? nullptr : &uplift, onStep);
     s.erodedHeight = dem.z;
     s.erosionDelta.resize(noise.size());
     for (std::size_t i = 0; i < noise.size(); ++i) s.erosionDelta[i] = dem.z[i] - noise[i];
 }
 
-/// River length per Strahler order: each river cell's step to its receiver, in world units.
-std::vector<double> riverLengths(const HydrologyStage& s, double cellWorld) {
-    std::vector<double> byOrder;
-    const double diagonal = std::sqrt(2.0) * cellWorld;
-    for (std::size_t i = 0; i < s.strahler.size(); ++i) {
-        const std::uint8_t order = s.strahler[i];
-        if (order == 0 || s.receiver[i] == hydro::kNoReceiver) continue;
-        if (byOrder.size() < order) byOrder.resize(order, 0.0);
-        const auto width = static_cast<std::uint32_t>(s.gridWidth);
-        const bool straight = s.receiver[i] % width == i % width ||
-                              s.receiver[i] / width == i / width;
-        byOrder[order - 1] += straight ? cellWorld : diagonal;
+/// The phases of the stage with the share of its time each takes (measured on the default
+/// map with hydrology: sampling and routing lead, erosion, when on, dwarfs them all), for
+/// StageProgressFn's `done`.
+class StageProgress {
+public:
+    StageProgress(const StageProgressFn& report, bool erosion)
+        : m_report(report), m_erosion(erosion ? 4.0 : 0.0) {}
+
+    /// The phase `name` starts; `within` of it is done (erosion step by step).
+    void at(std::string_view name, double within = 0) const {
+        if (!m_report) return;
+        double before = 0;
+        for (const auto& [phase, weight] : kPhases) {
+            if (phase == name) break;
+            before += weightOf(phase, weight);
+        }
+        double share = 0;
+        for (const auto& [phase, weight] : kPhases)
+            if (phase == name) share = weightOf(phase, weight);
+        m_report(name, std::min(1.0, (before + share * within) / total()));
     }
-    return byOrder;
-}
+    void done() const {
+        if (m_report) m_report("done", 1.0);
+    }
+
+private:
+    static constexpr std::pair<std::string_view, double> kPhases[] = {
+        {"sampling", 0.3}, {"erosion", 0.0}, {"filling", 0.2}, {"lakes", 0.1},
+        {"routing", 0.2},  {"accumulation", 0.1}, {"rivers", 0.1}};
+    double weightOf(std::string_view phase, double weight) const {
+        return phase == "erosion" ? m_erosion : weight;
+    }
+    double total() const {
+        double sum = 0;
+        for (const auto& [phase, weight] : kPhases) sum += weightOf(phase, weight);
+        return sum;
+    }
+
+    const StageProgressFn& m_report;
+    double m_erosion;  ///< erosion's weight: four times everything else together
+};
 
 }  // namespace
 
@@ -123,6 +151,60 @@ std::int64_t hydrologyFactor(const World& world) {
     if (world.hydrology.resolution > 0) return world.hydrology.resolution;
     const std::int64_t side = std::max(world.map.wholeWidth(), world.map.wholeHeight());
     return side <= kAutoHydrologySide ? 1 : ceilDiv(side, kAutoHydrologySide);
+}
+
+HydrologyStage hydrologyStageShape(const World& world) {
+    HydrologyStage s;
+    s.factor = hydrologyFactor(world);
+    s.mapWidth = world.map.wholeWidth();
+    s.mapHeight = world.map.wholeHeight();
+    s.gridWidth = ceilDiv(s.mapWidth, s.factor);
+    s.gridHeight = ceilDiv(s.mapHeight, s.factor);
+    const double low = world.elevation.minMeters;
+    const double span = world.elevation.maxMeters - low;
+    s.hasSea = world.hydrology.seaLevel > 0;
+    s.seaLevelMeters = static_cast<float>(low + span * world.hydrology.seaLevel);
+    s.facts.factor = s.factor;
+    s.facts.gridWidth = s.gridWidth;
+    s.facts.gridHeight = s.gridHeight;
+    return s;
+}
+
+float hydrologyRiverThreshold(const World& world) {
+    return static_cast<float>(world.hydrology.riverThresholdSquareMeters /
+                              (world.map.groundCell() * world.map.groundCell()));
+}
+
+float hydrologyCellRain(const World& world) {
+    const double factor = double(hydrologyFactor(world));
+    return static_cast<float>(factor * factor);
+}
+
+std::vector<std::uint8_t> hydrologyRiverOrders(const hydro::FlowRouting& routing,
+                                               const std::vector<float>& accumulation,
+                                               const std::vector<float>& lakeSurface,
+                                               float threshold) {
+    const std::vector<std::uint8_t> river = hydro::riverMask(accumulation, threshold);
+    std::vector<std::uint8_t> order = hydro::strahlerOrder(routing, river);
+    for (std::size_t i = 0; i < river.size(); ++i)
+        if (river[i] == 0 || !std::isnan(lakeSurface[i])) order[i] = 0;
+    return order;
+}
+
+std::vector<double> hydrologyRiverLengths(const HydrologyStage& s, const World& world) {
+    const double cellWorld = world.map.groundCell() * double(s.factor);
+    std::vector<double> byOrder;
+    const double diagonal = std::sqrt(2.0) * cellWorld;
+    for (std::size_t i = 0; i < s.strahler.size(); ++i) {
+        const std::uint8_t order = s.strahler[i];
+        if (order == 0 || s.receiver[i] == hydro::kNoReceiver) continue;
+        if (byOrder.size() < order) byOrder.resize(order, 0.0);
+        const auto width = static_cast<std::uint32_t>(s.gridWidth);
+        const bool straight = s.receiver[i] % width == i % width ||
+                              s.receiver[i] / width == i / width;
+        byOrder[order - 1] += straight ? cellWorld : diagonal;
+    }
+    return byOrder;
 }
 
 std::uint64_t hydrologyMemoryBytes(const World& world) {
@@ -143,23 +225,13 @@ std::uint64_t hydrologyStageBytes(const World& world) {
     return cells * (kStageBytesPerCell + eroded);
 }
 
-HydrologyStage computeHydrology(const World& world) {
+HydrologyStage computeHydrology(const World& world, const StageProgressFn& progressFn) {
     const auto start = Clock::now();
     const HydrologyConfig& config = world.hydrology;
-    HydrologyStage s;
-    s.factor = hydrologyFactor(world);
-    s.mapWidth = world.map.wholeWidth();
-    s.mapHeight = world.map.wholeHeight();
-    s.gridWidth = ceilDiv(s.mapWidth, s.factor);
-    s.gridHeight = ceilDiv(s.mapHeight, s.factor);
-    const double low = world.elevation.minMeters;
-    const double span = world.elevation.maxMeters - low;
-    s.hasSea = config.seaLevel > 0;
-    s.seaLevelMeters = static_cast<float>(low + span * config.seaLevel);
+    const StageProgress progress(progressFn, config.erosion.enabled);
+    HydrologyStage s = hydrologyStageShape(world);
     HydrologyFacts& facts = s.facts;
-    facts.factor = s.factor;
-    facts.gridWidth = s.gridWidth;
-    facts.gridHeight = s.gridHeight;
+    facts.stepsTimed = true;
 
     const double cellWorld = world.map.groundCell() * double(s.factor);
     hydro::Grid dem{.width = static_cast<std::int32_t>(s.gridWidth),
@@ -167,23 +239,28 @@ HydrologyStage computeHydrology(const World& world) {
                     .cellSize = cellWorld,
                     .z = {}};
     std::vector<float> moisture;
+    progress.at("sampling");
     auto t = Clock::now();
     sampleStageGrid(world, s, dem.z, config.rainfall == Rainfall::Moisture ? &moisture : nullptr);
     facts.sampleSeconds = secondsSince(t);
     hydro::Outlets outlets;
     if (s.hasSea) outlets.seaLevel = static_cast<float>(s.seaLevelMeters);
     if (config.erosion.enabled) {
+        progress.at("erosion");
         t = Clock::now();
-        erodeGrid(world, dem, outlets, s);
+        erodeGrid(world, dem, outlets, s, [&](int step, int steps) {
+            progress.at("erosion", double(step) / double(steps));
+        });
         facts.erodeSeconds = secondsSince(t);
     }
 
+    progress.at("filling");
     t = Clock::now();
     std::vector<float> filled = hydro::fillDepressions(dem, outlets);
     facts.fillSeconds = secondsSince(t);
 
+    progress.at("lakes");
     t = Clock::now();
-    const double cellsPerGridCell = double(s.factor) * double(s.factor);
     // Areas in hydrology cells of factor^2 map cells each.
     const double gridCellArea = cellWorld * cellWorld;
     const auto minArea =
@@ -209,30 +286,28 @@ HydrologyStage computeHydrology(const World& world) {
     }
     facts.lakesSeconds = secondsSince(t);
 
+    progress.at("routing");
     t = Clock::now();
     const hydro::Grid surface{.width = dem.width, .height = dem.height, .cellSize = cellWorld,
                               .z = std::move(filled)};
     hydro::FlowRouting routing = hydro::routeFlow(surface, outlets);
     facts.routeSeconds = secondsSince(t);
 
+    progress.at("accumulation");
     t = Clock::now();
     // Rain in map cells' worth: each hydrology cell stands for factor^2 map cells, so the
     // threshold and the figures mean the same at every resolution.
-    std::vector<float> rain(dem.z.size(), static_cast<float>(cellsPerGridCell));
+    std::vector<float> rain(dem.z.size(), hydrologyCellRain(world));
     if (!moisture.empty())
         for (std::size_t i = 0; i < rain.size(); ++i) rain[i] *= moisture[i];
     s.accumulation = hydro::accumulate(routing, rain.data());
     facts.accumulateSeconds = secondsSince(t);
 
+    progress.at("rivers");
     t = Clock::now();
-    const float riverCells = static_cast<float>(config.riverThresholdSquareMeters /
-                                                (world.map.groundCell() * world.map.groundCell()));
-    const std::vector<std::uint8_t> river = hydro::riverMask(s.accumulation, riverCells);
-    s.strahler = hydro::strahlerOrder(routing, river);
-    for (std::size_t i = 0; i < river.size(); ++i) {
-        if (river[i] == 0 || !std::isnan(s.lakeSurface[i])) s.strahler[i] = 0;
-        facts.riverCells += s.strahler[i] != 0 ? 1 : 0;
-    }
+    const float riverCells = hydrologyRiverThreshold(world);
+    s.strahler = hydrologyRiverOrders(routing, s.accumulation, s.lakeSurface, riverCells);
+    for (const std::uint8_t order : s.strahler) facts.riverCells += order != 0 ? 1 : 0;
     // Flint's law on the ground (eroded or raw), the rivers' cells only: how river-shaped
     // the relief is (README, Hydrology).
     const hydro::SlopeAreaFit fit = hydro::fitSlopeArea(
@@ -240,9 +315,10 @@ HydrologyStage computeHydrology(const World& world) {
     facts.theta = fit.theta;
     facts.thetaValid = !std::isnan(fit.theta);
     s.receiver = std::move(routing.receiver);
-    facts.riverLengthByOrder = riverLengths(s, cellWorld);
+    facts.riverLengthByOrder = hydrologyRiverLengths(s, world);
     facts.riversSeconds = secondsSince(t);
     facts.totalSeconds = secondsSince(start);
+    progress.done();
     return s;
 }
 
@@ -321,6 +397,35 @@ void drawRivers(const HydrologyStage& s, std::int64_t c0, std::int64_t r0, std::
     }
 }
 
+/// The water of whole-map cell (col, row) whose noise height is `noiseMeters`, given the
+/// largest order and flow of the river lines drawn through it (0: none): the rule of
+/// hydrologyCells, in one place.
+WaterCell waterCellAt(const HydrologyStage& s, std::int64_t col, std::int64_t row,
+                      float noiseMeters, std::uint8_t lineOrder, float lineFlow) {
+    const std::int64_t j = std::min(row / s.factor, s.gridHeight - 1);
+    const std::int64_t i = std::min(col / s.factor, s.gridWidth - 1);
+    const auto cell = std::size_t(j * s.gridWidth + i);
+    WaterCell w;
+    float z = noiseMeters;
+    if (!s.erosionDelta.empty())
+        z = s.factor == 1 ? s.erodedHeight[cell] : z + interpolatedDelta(s, col, row);
+    w.elevationMeters = z;
+    w.flow = s.accumulation[cell];
+    const float lake = s.lakeSurface[cell];
+    if (s.hasSea && z <= s.seaLevelMeters) {
+        w.water = Water::Lake;
+        w.depthMeters = s.seaLevelMeters - z;
+    } else if (!std::isnan(lake) && lake > z) {
+        w.water = Water::Lake;
+        w.depthMeters = lake - z;
+    } else if (lineOrder != 0) {
+        w.water = Water::River;
+        w.order = lineOrder;
+        w.flow = lineFlow;
+    }
+    return w;
+}
+
 }  // namespace
 
 void hydrologyCells(const HydrologyStage& s, const TileRect& rect, std::int64_t fullCol0,
@@ -329,34 +434,50 @@ void hydrologyCells(const HydrologyStage& s, const TileRect& rect, std::int64_t 
     std::vector<std::uint8_t> order(std::size_t(rect.cellCount()), 0);
     std::vector<float> flow(order.size(), 0.0f);
     drawRivers(s, c0, r0, rect.width, rect.height, order, flow);
-    const bool eroded = !s.erosionDelta.empty();
     for (std::int64_t r = 0; r < rect.height; ++r) {
-        const std::int64_t row = r0 + r;
-        const std::int64_t j = std::min(row / s.factor, s.gridHeight - 1);
         for (std::int64_t c = 0; c < rect.width; ++c) {
-            const std::int64_t col = c0 + c;
-            const std::int64_t i = std::min(col / s.factor, s.gridWidth - 1);
-            const auto cell = std::size_t(j * s.gridWidth + i);
             const auto at = std::size_t(r * rect.width + c);
-            WaterCell& w = out[at];
-            w = WaterCell{};
-            float z = noiseMeters[at];
-            if (eroded)
-                z = s.factor == 1 ? s.erodedHeight[cell] : z + interpolatedDelta(s, col, row);
-            w.elevationMeters = z;
-            w.flow = s.accumulation[cell];
-            const float lake = s.lakeSurface[cell];
-            if (s.hasSea && z <= s.seaLevelMeters) {
-                w.water = Water::Lake;
-                w.depthMeters = s.seaLevelMeters - z;
-            } else if (!std::isnan(lake) && lake > z) {
-                w.water = Water::Lake;
-                w.depthMeters = lake - z;
-            } else if (order[at] != 0) {
-                w.water = Water::River;
-                w.order = order[at];
-                w.flow = flow[at];
-            }
+            out[at] = waterCellAt(s, c0 + c, r0 + r, noiseMeters[at], order[at], flow[at]);
+        }
+    }
+}
+
+void hydrologyCells(const HydrologyStage& s, const CellGrid& grid, std::int64_t fullCol0,
+                    std::int64_t fullRow0, const float* noiseMeters, WaterCell* out) {
+    if (grid.isRect()) {
+        const TileRect rect{0, grid.cols.front(), grid.rows.front(),
+                            std::int64_t(grid.cols.size()), std::int64_t(grid.rows.size())};
+        return hydrologyCells(s, rect, fullCol0, fullRow0, noiseMeters, out);
+    }
+    // Each cell on its own: the lines drawn into a one-cell rect are the lines through it.
+    std::vector<std::uint8_t> order(1);
+    std::vector<float> flow(1);
+    std::size_t at = 0;
+    for (const std::int64_t row : grid.rows) {
+        for (const std::int64_t col : grid.cols) {
+            order[0] = 0;
+            flow[0] = 0.0f;
+            drawRivers(s, col + fullCol0, row + fullRow0, 1, 1, order, flow);
+            out[at] = waterCellAt(s, col + fullCol0, row + fullRow0, noiseMeters[at], order[0],
+                                  flow[0]);
+            ++at;
+        }
+    }
+}
+
+void riverOrders(const HydrologyStage& s, const TileRect& rect,
+                 const NoiseHeightFn& noiseMeters, std::uint8_t* out) {
+    std::vector<std::uint8_t> order(std::size_t(rect.cellCount()), 0);
+    std::vector<float> flow(order.size(), 0.0f);
+    drawRivers(s, rect.col0, rect.row0, rect.width, rect.height, order, flow);
+    for (std::int64_t r = 0; r < rect.height; ++r) {
+        for (std::int64_t c = 0; c < rect.width; ++c) {
+            const auto at = std::size_t(r * rect.width + c);
+            out[at] = 0;
+            if (order[at] == 0) continue;
+            const std::int64_t col = rect.col0 + c, row = rect.row0 + r;
+            const WaterCell w = waterCellAt(s, col, row, noiseMeters(col, row), order[at], flow[at]);
+            if (w.water == Water::River) out[at] = w.order;
         }
     }
 }

@@ -19,9 +19,7 @@ void MapStats::consume(const Tile& tile) {
 }
 
 double MapStats::elevationMean() const noexcept {
-    return m_total.cells == 0
-               ? 0.0
-               : double(m_total.elevationSumFixed) / kElevationSumScale / double(m_total.cells);
+    return terragrid::elevationMean(m_total.elevationSumFixed, m_total.cells);
 }
 
 }  // namespace terragrid

@@ -96,4 +96,32 @@ TileSummary summariseTile(const Tile& tile, bool complete) {
     return s;
 }
 
+double elevationMean(Int128 sumFixed, std::int64_t cells) noexcept {
+    return cells == 0 ? 0.0 : double(sumFixed) / kElevationSumScale / double(cells);
+}
+
+std::string fixedSumText(Int128 sum) {
+    const bool negative = sum < 0;
+    // Digits of the magnitude, taken from the negative side so the most negative value fits.
+    std::string digits;
+    do {
+        const int digit = static_cast<int>(sum % 10);
+        digits.insert(digits.begin(), static_cast<char>('0' + (negative ? -digit : digit)));
+        sum /= 10;
+    } while (sum != 0);
+    return negative ? "-" + digits : digits;
+}
+
+std::optional<Int128> parseFixedSum(std::string_view text) noexcept {
+    const bool negative = !text.empty() && text.front() == '-';
+    if (negative) text.remove_prefix(1);
+    if (text.empty() || text.size() > 38) return std::nullopt;  // 10^38 < 2^127
+    Int128 value = 0;
+    for (const char c : text) {
+        if (c < '0' || c > '9') return std::nullopt;
+        value = value * 10 + (c - '0');
+    }
+    return negative ? -value : value;
+}
+
 }  // namespace terragrid

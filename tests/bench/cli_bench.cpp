@@ -30,6 +30,7 @@
 
 #include "cli_rows.hpp"
 #include "cli_runs.hpp"
+#include "report_text.hpp"
 #include "terragrid/config/loader.hpp"
 #include "terragrid/io/output_drivers.hpp"
 
@@ -80,31 +81,6 @@ Options parseOptions(int argc, char** argv) {
     return o;
 }
 
-std::string format(const char* pattern, double a = 0, double b = 0, double c = 0,
-                   double d = 0) {
-    char text[256];
-    std::snprintf(text, sizeof text, pattern, a, b, c, d);
-    return text;
-}
-
-std::string loadAverage() {
-    std::ifstream in("/proc/loadavg");
-    std::string one, five, fifteen;
-    if (!(in >> one >> five >> fifteen)) return "unknown";
-    return one + " " + five + " " + fifteen;
-}
-
-std::string machine() {
-    std::ifstream in("/proc/cpuinfo");
-    std::string line, model = "unknown CPU";
-    while (std::getline(in, line))
-        if (line.starts_with("model name")) {
-            model = line.substr(line.find(':') + 2);
-            break;
-        }
-    return std::to_string(sysconf(_SC_NPROCESSORS_ONLN)) + " cores, " + model;
-}
-
 /// `output.files=["a","b"]`.
 std::string filesOverride(const std::vector<std::string>& files) {
     std::string list;
@@ -147,8 +123,6 @@ Measured fastestRun(const Options& o, const TempDir& tmp, const std::vector<std:
     }
     return best;
 }
-
-std::string verdict(bool pass) { return pass ? "PASS" : "MISS"; }
 
 /// The text block and the markdown table, built side by side.
 struct Report {

@@ -1,9 +1,10 @@
 // terragrid_hydro_bench --dem=FILE [--repeat=N] [--no-grass] [--no-saga] [--summary-file=FILE]
 // Depression filling + D8 flow routing + flow accumulation on a Float32 GeoTIFF (scripts/bench.sh
 // gives it the default map's height.tif, 4096 x 4096): terragrid's src/hydro on 1 and 2
-// threads, GRASS r.watershed and SAGA's Fill Sinks (Wang & Liu) on the same grid when they are
-// installed. Prints the figures and the targets as PASS or MISS; the block also goes to FILE so
-// scripts/bench.sh can repeat it at the end.
+// threads, RichDEM's D8 pipeline in the same process, run for run beside ours (when the build
+// has a RichDEM checkout, richdem_pipeline.hpp), GRASS r.watershed and SAGA's Fill Sinks (Wang &
+// Liu) on the same grid when they are installed. Prints the figures and the targets as PASS or
+// MISS; the block also goes to FILE so scripts/bench.sh can repeat it at the end.
 
 #include <tbb/global_control.h>
 #include <tbb/task_arena.h>
@@ -23,6 +24,8 @@
 #include <vector>
 
 #include "cli_runs.hpp"
+#include "report_text.hpp"
+#include "richdem_pipeline.hpp"
 #include "summary.hpp"
 #include "terragrid/hydro/depressions.hpp"
 #include "terragrid/hydro/flow.hpp"
@@ -33,6 +36,8 @@ namespace terragrid::bench {
 namespace {
 
 constexpr double kTargetOverTools = 1.0;  ///< ours / each tool, 1 thread (speed ratio)
+constexpr double kTargetOverRichDem = 1.5;  ///< ours / RichDEM's D8 pipeline, 1 thread
+constexpr double kTargetOneThreadSeconds = 2.4;  ///< fill + routing + accumulation, 1 thread
 
 struct Options {
     std::string dem;
@@ -158,12 +163,6 @@ OurRun measureOurs(const hydro::Grid& dem, int threads, int repeat) {
 /// Strahler order and the vector forms. Not part of the targets; what the water outputs cost.
 std::string measureRest(const hydro::Grid& dem);
 
-std::string format(const char* pattern, double a = 0, double b = 0, double c = 0, double d = 0) {
-    char text[200];
-    std::snprintf(text, sizeof text, pattern, a, b, c, d);
-    return text;
-}
-
 /// `command` through /bin/sh with its output in `log`: wall seconds, or -1 when it failed;
 /// `cpu` (when given) gets the CPU seconds it took.
 double shellSeconds(const std::string& command, const std::filesystem::path& log,
@@ -261,6 +260,15 @@ std::string measureRest(const hydro::Grid& dem) {
                   double(lines.size()), polygonsSeconds);
 }
 
+/// "fill equal" when RichDEM's filled surface has our bits, else how many cells differ.
+std::string sameFill(const hydro::Grid& dem, const std::vector<float>& theirs) {
+    const std::vector<float> ours = hydro::fillDepressions(dem, hydro::Outlets{});
+    std::size_t differ = 0;
+    for (std::size_t i = 0; i < ours.size(); ++i) differ += ours[i] != theirs[i];
+    return differ == 0 ? "its filled surface has our bits"
+                       : "its filled surface differs from ours in " + std::to_string(differ) + " cells";
+}
+
 std::string measure(const Options& o) {
     const hydro::Grid dem = readDem(o.dem);
     const TempDir tmp;
@@ -273,8 +281,29 @@ std::string measure(const Options& o) {
         block += line;
         std::cout << line << std::flush;
     };
-    const OurRun one = measureOurs(dem, 1, o.repeat);
+    // Ours and RichDEM's run for run, so a change of load between them hits both alike.
+    OurRun one;
+    RichDemRun richdem;
+    for (int i = 0; i < o.repeat; ++i) {
+        const OurRun run = measureOurs(dem, 1, 1);
+        if (i == 0 || run.total() < one.total()) one = run;
+        if (!haveRichDem()) continue;
+        RichDemRun theirs = runRichDem(dem);
+        if (i == 0 || theirs.total() < richdem.total()) richdem = std::move(theirs);
+    }
     add(oursRow("terragrid, 1 thread:    ", one));
+    if (haveRichDem()) {
+        add("RichDEM " + richDemVersion() + ", 1 thread: " +
+            format("fill %6.2f s   flow dirs %6.2f s   accumulation %6.2f s   total %6.2f s wall\n",
+                   richdem.fill, richdem.flowdirs, richdem.accumulate, richdem.total()) +
+            std::string(richDemVersion().size() + 19, ' ') +
+            format("fill %6.2f s   flow dirs %6.2f s   accumulation %6.2f s   total %6.2f s CPU\n",
+                   richdem.fillCpu, richdem.flowdirsCpu, richdem.accumulateCpu, richdem.cpu()) +
+            "  (Zhou 2016 fill, Barnes 2014 Priority-Flood flow directions, D8 accumulation; " +
+            sameFill(dem, richdem.filled) + ")\n");
+    } else {
+        add("RichDEM:                n/a (no checkout: set TERRAGRID_RICHDEM_DIR)\n");
+    }
     const OurRun two = measureOurs(dem, 2, o.repeat);
     add(oursRow("terragrid, 2 threads:   ", two));
     add(measureRest(dem));
@@ -286,6 +315,16 @@ std::string measure(const Options& o) {
     const double saga = o.saga ? measureSaga(o, tmp, sagaCpu) : -1;
     add(toolRow("SAGA Fill Sinks (W&L):  ", saga,
                 format("(CPU %.2f s; ta_preprocessor 4, --cores=1; filling only; start-up, reading and writing .sdat included)", sagaCpu).c_str()));
+    // A one-thread run that got less than 90 % of a core measured the machine's load too.
+    const bool loaded = one.cpu() < 0.9 * one.total();
+    add(format("ours, 1 thread, at most %.1f s:        %6.2f s   ", kTargetOneThreadSeconds, one.total()) +
+        (one.total() <= kTargetOneThreadSeconds ? "PASS" : "MISS") +
+        (loaded ? format("   (the run got %.0f %% of a core: %.2f s of CPU)", 100 * one.cpu() / one.total(), one.cpu()) : "") +
+        "\n");
+    add(haveRichDem() ? "RichDEM / ours (1 thread):             " +
+                            targetVerdict(richdem.total() / one.total(), kTargetOverRichDem) +
+                            format("   (CPU %.2fx)", richdem.cpu() / one.cpu()) + "\n"
+                      : "RichDEM / ours (1 thread):             n/a (no checkout: set TERRAGRID_RICHDEM_DIR)\n");
     add(speedLine("GRASS r.watershed / ours (1 thread):  ", grass, one.total()));
     add(speedLine("SAGA Fill Sinks / ours (1 thread):    ", saga, one.total()));
     add("ours, 2 threads / 1 thread:            " +

@@ -120,5 +120,54 @@ TEST_F(GdalwarpNodataTest, WarpedCornersAreNodataAndClassSharesHold) {
     EXPECT_FALSE(after["counts"].contains("255"));
 }
 
+// The hydrology rasters have what classes.tif has: a nodata value no cell takes (so the warped
+// corners are empty, not land, 0 m deep or 0 flow), a unit for flow and depth, and for
+// water.tif a palette, GDAL category names, an attribute table and a QGIS style.
+TEST_F(GdalwarpNodataTest, WaterRastersKeepTheirCornersEmptyAndSayWhatTheyHold) {
+    run(shellQuote(test::cliPath()) +
+        " --width 256 --height 256 --seed 5 -q --out-dir utm"
+        " --set map.cell_size=100 --set 'map.origin=[200000, 5000000]'"
+        " --set output.crs=EPSG:32633 --set hydrology.enabled=true"
+        " --set 'output.files=[\"flow.tif\", \"water.tif\", \"water_depth.tif\"]'");
+    run("gdalwarp -q -t_srs EPSG:4326 -r near utm/water.tif water-4326.tif");
+    for (const char* name : {"flow", "water_depth"})
+        run(std::string("gdalwarp -q -t_srs EPSG:4326 -r bilinear utm/") + name + ".tif " +
+            name + "-4326.tif");
+    ASSERT_FALSE(HasFailure());
+    const json s = summary(
+        "utm/flow.tif utm/water.tif utm/water_depth.tif flow-4326.tif water-4326.tif "
+        "water_depth-4326.tif");
+    ASSERT_TRUE(s.is_object());
+    EXPECT_EQ(s["utm/flow.tif"]["nodata"], -3.4028234663852886e+38);
+    EXPECT_EQ(s["utm/water_depth.tif"]["nodata"], -3.4028234663852886e+38);
+    EXPECT_EQ(s["utm/water.tif"]["nodata"], 255.0);
+    for (const char* name : {"flow", "water", "water_depth"}) {
+        const json& original = s["utm/" + std::string(name) + ".tif"];
+        const json& warped = s[std::string(name) + "-4326.tif"];
+        EXPECT_EQ(original["empty"], 0) << name;
+        EXPECT_GT(warped["empty"].get<double>(), 0.01 * warped["valid"].get<double>()) << name;
+        EXPECT_EQ(warped["corner"], original["nodata"]) << name;
+        EXPECT_GE(warped["min"].get<double>(), 0.0) << name << ": no valid cell is negative";
+    }
+    EXPECT_FALSE(s["water-4326.tif"]["counts"].contains("255"));
+
+    const auto info = [&](const std::string& file) {
+        return json::parse(run("gdalinfo -json " + file).out, nullptr, false);
+    };
+    EXPECT_EQ(info("utm/flow.tif")["bands"][0].value("unit", ""), "cells");
+    EXPECT_EQ(info("utm/water_depth.tif")["bands"][0].value("unit", ""), "metre");
+    const json water = info("utm/water.tif")["bands"][0];
+    EXPECT_EQ(water.value("colorInterpretation", ""), "Palette");
+    EXPECT_EQ(water["categories"], json({"land", "lake or sea", "river"}));
+    EXPECT_EQ(water["colorTable"]["entries"][1], json({58, 110, 165, 255}))
+        << "lake or sea: the lake class's colour";
+    EXPECT_EQ(water["colorTable"]["entries"][2], json({74, 144, 217, 255}))
+        << "river: hydrology.river.colour";
+    const std::string qml = test::readFile(m_dir / "utm/water.qml");
+    EXPECT_THAT(qml, ::testing::HasSubstr("type=\"paletted\""));
+    EXPECT_THAT(qml, ::testing::HasSubstr("value=\"0\" color=\"#ffffff\" alpha=\"0\" label=\"land\""));
+    EXPECT_THAT(qml, ::testing::HasSubstr("label=\"river\""));
+}
+
 }  // namespace
 }  // namespace terragrid

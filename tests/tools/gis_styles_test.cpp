@@ -8,6 +8,8 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <regex>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -133,24 +135,85 @@ TEST(HeightRampTest, LandKeepsTheHypsometricRampAndWaterDarkensWithDepth) {
     }
 }
 
-TEST(HeightRampTest, PlanetsAndIslandsHaveWaterBelowSeaLevel) {
+// One water level for every output: planets and islands too draw water where the lake class
+// is (they drew it below 0 m before, whatever the classes said).
+TEST(HeightRampTest, PlanetsAndIslandsHaveWaterAtTheLakeThreshold) {
     Config c = test::outputConfig("unused", {OutputFile::HeightPng});
     c.elevation = {-6000, 4000};
-    c.terrain.lakeBelow.value = 0.9;  // ignored on planets and islands
+    c.terrain.lakeBelow.value = 0.4;
     c.map.projection = Projection::Equirectangular;
     HeightRamp ramp = heightRamp(c, nullptr);
     EXPECT_TRUE(ramp.hasWater);
-    EXPECT_EQ(ramp.waterMeters, 0.0);
+    EXPECT_EQ(ramp.waterMeters, static_cast<float>(-6000 + 0.4 * 10000));
     c.map.projection = Projection::Plane;
     c.height.falloff.shape = Falloff::Radial;
     ramp = heightRamp(c, nullptr);
-    EXPECT_TRUE(ramp.hasWater);
-    EXPECT_EQ(ramp.waterMeters, 0.0);
-    c.height.falloff.shape = Falloff::None;
-    c.terrain.customClasses = false;
-    ramp = heightRamp(c, nullptr);
-    EXPECT_EQ(ramp.waterMeters, -6000 + 0.9 * 10000);
+    EXPECT_EQ(ramp.waterMeters, static_cast<float>(-6000 + 0.4 * 10000));
     EXPECT_GT(heightColour(ramp, -5000).b, heightColour(ramp, -5000).r);  // a planet's ocean
+    c.terrain.lakeBelow.byCoverage = true;
+    EXPECT_TRUE(heightRampNeedsTerrain(c));
+    EXPECT_THROW(heightRamp(c, nullptr), std::invalid_argument);
+}
+
+// The planet preset: its lake threshold is a coverage target that resolves far below 0 m.
+// height.png's water pixels (one pixel a cell) are exactly classes.tif's lake cells, and
+// height.qml's water stops end at that level.
+TEST(HeightPngWaterTest, PlanetWaterIsTheLakeClass) {
+    test::TempDir dir;
+    const fs::path out = run(
+        dir, "--config " + test::shellQuote((test::sourceDir() / "configs" / "planet.json").string()) +
+                 " --width 256 --height 128 --set output.preview_max_size=256"
+                 " --set output.preview_legend=off --set 'output.files=[\"height.tif\","
+                 " \"classes.tif\", \"height.png\", \"height.qml\", \"stats.json\"]'");
+    const std::vector<std::uint8_t> classes = test::readByteTiff(out / "classes.tif");
+    const std::vector<float> heights = test::readFloatTiff(out / "height.tif");
+    const test::PngImage png = test::readPng(out / "height.png");
+    ASSERT_EQ(png.width, 256u);
+    ASSERT_EQ(classes.size(), std::size_t(png.width) * png.height);
+    std::size_t disagree = 0, lake = 0;
+    float highestLake = -1e30f;
+    for (std::size_t i = 0; i < classes.size(); ++i) {
+        const int r = png.rgb[3 * i], g = png.rgb[3 * i + 1], b = png.rgb[3 * i + 2];
+        const bool blue = b > r + 10 && b > g;
+        const bool isLake = classes[i] == 0;
+        lake += isLake;
+        disagree += blue != isLake;
+        if (isLake) highestLake = std::max(highestLake, heights[i]);
+    }
+    EXPECT_EQ(disagree, 0u) << "of " << classes.size() << " cells, " << lake << " lake";
+    EXPECT_GT(lake, classes.size() / 3);
+    EXPECT_LT(highestLake, 0.0f) << "the planet's lake level lies below 0 m";
+    // height.qml's last water stop is the level: above every lake cell, below every other.
+    const std::string qml = test::readFile(out / "height.qml");
+    const std::regex waterStop(R"re(<item value="([-0-9.e+]+)"[^>]*label="[^"]*\(water\)")re");
+    double level = -1e30;
+    for (auto it = std::sregex_iterator(qml.begin(), qml.end(), waterStop);
+         it != std::sregex_iterator(); ++it)
+        level = std::max(level, std::stod((*it)[1]));
+    EXPECT_GE(level, double(highestLake));
+    for (std::size_t i = 0; i < classes.size(); ++i)
+        if (classes[i] != 0) ASSERT_GT(double(heights[i]), level) << i;
+}
+
+// docs/images/classes-legend.png is the default map's classes.tif as GDAL reads it
+// (data/README.md says how it is made): made again, it is the same picture, so the docs never
+// show another map than the one they name.
+TEST(GisStylesTest, DocsClassesLegendIsTheDefaultMapsClassesTif) {
+    test::TempDir dir;
+    const fs::path out = run(dir, "--set 'output.files=[\"classes.tif\"]'");
+    const auto r = test::runCommand(
+        "/usr/bin/python3 " +
+        test::shellQuote((test::sourceDir() / "scripts" / "render_classes.py").string()) + " " +
+        test::shellQuote((out / "classes.tif").string()) + " " +
+        test::shellQuote((dir / "legend.png").string()) + " 512");
+    ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+    const test::PngImage made = test::readPng(dir / "legend.png");
+    const test::PngImage docs =
+        test::readPng(test::sourceDir() / "docs" / "images" / "classes-legend.png");
+    EXPECT_EQ(made.width, docs.width);
+    EXPECT_EQ(made.height, docs.height);
+    EXPECT_TRUE(made.rgb == docs.rgb)
+        << "regenerate docs/images/classes-legend.png as data/README.md says";
 }
 
 // preview.png with and without its legend: they differ inside the legend's box only, and

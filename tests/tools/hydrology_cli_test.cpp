@@ -47,8 +47,10 @@ TEST(HydrologyCliTest, WaterOutputsAreTheSameBytesForAnyTileSizeAndThreadCount) 
         const std::string res = std::string(" --set hydrology.resolution=") + resolution;
         test::TempDir reference;
         const auto expected = files(reference, "--tile-size 256 --threads 2" + res);
-        // The thirteen asked for, classes.tif.aux.xml, and the Tiled map's four tileset files.
-        ASSERT_EQ(expected.size(), 18u);
+        // The thirteen asked for, classes.tif.aux.xml, and the Tiled map's four tileset files;
+        // water.tif.aux.xml and water.qml; a world file and a GDAL sidecar for each of the
+        // three PNGs; and manifest.json (output.manifest).
+        ASSERT_EQ(expected.size(), 27u);
         for (const int tileSize : {64, 256, 1000}) {
             for (const int threads : {1, 2, 8}) {
                 test::TempDir dir;
@@ -112,8 +114,10 @@ TEST(HydrologyCliTest, ShardsAndRegionsEqualTheSameCellsOfTheWholeMap) {
 
 TEST(HydrologyCliTest, GdalReadsTheRastersAndOgrTheGeoJson) {
     test::TempDir dir;
+    // The GeoJSON in the map's CRS (output.geojson_crs "map"; RFC 7946 WGS 84 by default,
+    // which gis_outputs_test.cpp checks), so ogrinfo names the map's EPSG code.
     ASSERT_EQ(terragrid(dir, "--out-dir out --set output.epsg=32633 "
-                             "--set 'map.origin=[600000, 5400000]'")
+                             "--set 'map.origin=[600000, 5400000]' --set output.geojson_crs=map")
                   .exitCode,
               0);
     const json height = json::parse(

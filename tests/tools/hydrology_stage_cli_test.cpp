@@ -13,6 +13,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <string>
 #include <thread>
@@ -69,7 +70,6 @@ TEST(HydrologyStageCliTest, PiecesReadingTheStageFileWriteTheBytesOfPiecesComput
         EXPECT_THAT(stage.out, testing::MatchesRegex("terragrid: hydrology stage of 240 x 180 "
                                                      "cells.* -> stage.tgh \\([0-9.]+ KiB\\)\n"));
         EXPECT_EQ(test::listDir(dir.path()), std::vector<std::string>{"stage.tgh"});
-        json stageTimes;  // the stage's own step times, which the file carries
         for (const char* piece : {"", " --shard 0/3", " --shard 2/3",
                                         " --region 37,51,120,90"}) {
             const std::string args = kMap + settings + piece + " -q --set " + kWaterFiles;
@@ -81,16 +81,79 @@ TEST(HydrologyStageCliTest, PiecesReadingTheStageFileWriteTheBytesOfPiecesComput
                                                     " --hydrology-stage stage.tgh");
             ASSERT_EQ(read.exitCode, 0) << read.err;
             const auto expected = outputsOf(dir / "computed");
-            ASSERT_EQ(expected.size(), 12u);  // the eleven asked for and classes.tif.aux.xml
+            // The eleven asked for, classes.tif.aux.xml, water.tif.aux.xml and water.qml, and
+            // a world file and a GDAL sidecar for each of the two PNGs, and manifest.json.
+            ASSERT_EQ(expected.size(), 19u);
             EXPECT_EQ(outputsOf(dir / "read"), expected) << piece << settings;
-            // The pieces did read the file: they report the times of the one stage it holds.
-            const json stats = json::parse(test::readFile(dir / "read/stats.json"));
-            const json times = stats["hydrology"]["timing_seconds"];
-            if (stageTimes.is_null()) stageTimes = times;
-            EXPECT_EQ(times, stageTimes) << piece << settings;
+            // The pieces did read the file: they did not time the stage's steps, and the file
+            // holds no times (null), where a piece computing the stage times them.
+            EXPECT_TRUE(json::parse(test::readFile(dir / "read/stats.json"))["hydrology"]
+                            ["timing_seconds"].is_null()) << piece << settings;
+            EXPECT_TRUE(json::parse(test::readFile(dir / "computed/stats.json"))["hydrology"]
+                            ["timing_seconds"]["total"].is_number()) << piece << settings;
             std::filesystem::remove_all(dir / "computed");
             std::filesystem::remove_all(dir / "read");
         }
+    }
+}
+
+TEST(HydrologyStageCliTest, TheSameConfigGivesTheSameStageFileBytesAtAnyThreadCount) {
+    // No time, path or host in the file: two runs, one and two threads, the same bytes.
+    for (const std::string& settings :
+         {std::string(" --set hydrology.sea_level=0.3"),
+          std::string(" --set hydrology.resolution=3 --set hydrology.erosion.enabled=true"
+                      " --set hydrology.erosion.steps=10 --set hydrology.rainfall=moisture")}) {
+        test::TempDir dir;
+        std::vector<std::string> files;
+        for (const char* threads : {"1", "2", "2"}) {
+            const auto r = terragrid(dir, std::string("hydrology-stage -q --out stage.tgh") +
+                                              kMap + settings + " --threads " + threads);
+            ASSERT_EQ(r.exitCode, 0) << r.err;
+            files.push_back(test::readFile(dir / "stage.tgh"));
+        }
+        EXPECT_EQ(files[1], files[0]) << "1 and 2 threads" << settings;
+        EXPECT_EQ(files[2], files[1]) << "two runs" << settings;
+    }
+}
+
+TEST(HydrologyStageCliTest, AForgedStageFileWithValidChecksumsIsRefusedWithExitTwo) {
+    // NaN flows, water that flows in a circle, a Strahler order of 255: each section's CRC-32
+    // and the header's recomputed, as a forger would.
+    test::TempDir dir;
+    ASSERT_EQ(terragrid(dir, "hydrology-stage -q --out stage.tgh" + kMap).exitCode, 0);
+    const std::string bytes = test::readFile(dir / "stage.tgh");
+    using test::StageSection;
+    const auto receivers = test::sectionValues<std::uint32_t>(bytes, StageSection::Receiver);
+    auto flows = test::sectionValues<float>(bytes, StageSection::Accumulation);
+    auto orders = test::sectionValues<std::uint8_t>(bytes, StageSection::Strahler);
+    const auto river = std::size_t(std::max_element(orders.begin(), orders.end()) - orders.begin());
+    ASSERT_GT(orders[river], 0);
+    flows[river] = std::numeric_limits<float>::quiet_NaN();
+    orders[river] = 255;
+    // Two cells inside the map sending their water to each other.
+    auto looped = receivers;
+    const std::size_t width = 240;
+    const std::size_t inside = 90 * width + 120;
+    looped[inside] = std::uint32_t(inside + 1);
+    looped[inside + 1] = std::uint32_t(inside);
+    const std::pair<std::string, std::string> cases[] = {
+        {test::withSection(bytes, StageSection::Accumulation, flows),
+         "breaks a rule every stage obeys, that its heights, levels and flows are finite "
+         "numbers, flows never negative: the flow of hydrology cell ("},
+        {test::withSection(bytes, StageSection::Receiver, looped),
+         "breaks a rule every stage obeys, that water never flows in a circle: hydrology cell "
+         "(120, 90)'s water comes back to it after 2 steps"},
+        {test::withSection(bytes, StageSection::Strahler, orders),
+         "breaks a rule every stage obeys, that a river's Strahler order follows from the "
+         "rivers draining into it: hydrology cell ("},
+    };
+    for (const auto& [contents, problem] : cases) {
+        writeFile(dir / "forged.tgh", contents);
+        const auto r = terragrid(dir, kMap + " --hydrology-stage forged.tgh --out-dir out");
+        EXPECT_EQ(r.exitCode, 2) << problem;
+        EXPECT_THAT(r.err, HasSubstr("terragrid: error: '--hydrology-stage': hydrology stage "
+                                     "file 'forged.tgh' " + problem)) << r.err;
+        EXPECT_FALSE(std::filesystem::exists(dir / "out")) << problem;
     }
 }
 
@@ -122,9 +185,9 @@ TEST(HydrologyStageCliTest, ADamagedOrTruncatedStageFileIsRefusedWithExitTwo) {
     std::string damaged = bytes;
     damaged[damaged.size() / 2] ^= 0x40;
     std::string later = bytes;
-    later[16] = 2;  // the format version, little-endian
+    later[test::kStageFormatVersionAt] = 3;  // the format version, little-endian
     const std::pair<std::string, std::string> cases[] = {
-        {later, "has stage format version 2, and this terragrid reads version 1 only"},
+        {later, "has stage format version 3, and this terragrid reads version 2 only"},
         {test::withAlgorithmVersion(bytes, 0),
          "was made by hydrology algorithm version 0, and this terragrid's is "},
         {cut, "is truncated: it holds " + std::to_string(cut.size()) +
@@ -175,11 +238,12 @@ TEST(HydrologyStageCliTest, AFailedWriteLeavesTheOlderStageFileAndNoTemporaryFil
                                              "large\n"));
     EXPECT_EQ(test::listDir(dir.path()), std::vector<std::string>{"stage.tgh"});
     EXPECT_EQ(test::readFile(dir / "stage.tgh"), older);
-    // A directory that does not exist: nothing is created.
+    // A directory that does not exist: refused before the stage (exit 2), nothing created
+    // (hydrology_stage_paths_test.cpp has every such name).
     args[2] = "missing/stage.tgh";
     const auto missing = test::runChild({dir.path(), args});
-    EXPECT_EQ(missing.exit.shellCode(), 1);
-    EXPECT_THAT(missing.err, HasSubstr("missing/stage.tgh"));
+    EXPECT_EQ(missing.exit.shellCode(), 2);
+    EXPECT_THAT(missing.err, HasSubstr("'--out missing/stage.tgh', 'missing', does not exist"));
     EXPECT_EQ(test::listDir(dir.path()), std::vector<std::string>{"stage.tgh"});
 }
 
@@ -236,9 +300,10 @@ TEST(HydrologyStageCliTest, DryRunWithAStageFileCountsTheFinishedStageOnly) {
     };
     const std::uint64_t computing = stagePart("");
     const std::uint64_t reading = stagePart(" --hydrology-stage stage.tgh");
-    // 43,200 cells: 64 bytes each while computing, at most 19 once finished.
+    // 43,200 cells: 64 bytes each while computing, at most 19 once finished and 8 more while
+    // its rules are checked.
     EXPECT_EQ(computing, 240u * 180u * 64u);
-    EXPECT_EQ(reading, 240u * 180u * 19u);
+    EXPECT_EQ(reading, 240u * 180u * (19u + 8u));
     EXPECT_EQ(test::listDir(dir.path()), std::vector<std::string>{"stage.tgh"});
 }
 

@@ -46,10 +46,18 @@ struct RunPlan {
     int threads = 1;
     std::string directory;       ///< output.directory
     std::vector<PlannedOutput> outputs;  ///< output.files order
+    /// manifest.json (output.manifest: the commit's last file, listing every other one): its
+    /// path and the most bytes it can take; empty and 0 when the run writes none.
+    std::string manifestPath;
+    std::uint64_t manifestBytes = 0;
     std::vector<MemoryPart> memory;
+    /// Address space the threads the run starts reserve for their stacks (TBB's workers, the
+    /// signal watcher, OpenEXR's pool): counted against a process limit (ulimit -v, -d), not
+    /// in `memory`, since a stack is mostly never touched.
+    std::uint64_t threadStackBytes = 0;
 
     bool isWindow() const noexcept { return window != CellWindow{0, 0, mapWidth, mapHeight}; }
-    /// The upper bound on disk: every output at its bound.
+    /// The upper bound on disk: every output at its bound, and manifest.json at its.
     std::uint64_t diskBytes() const noexcept;
     /// What the run writes for certain: the uncompressed outputs (their bounds are their
     /// sizes up to headers); compressed outputs may shrink to almost nothing.
@@ -71,14 +79,16 @@ struct Resources {
     std::optional<std::uint64_t> freeDiskBytes;
     std::string diskPath;  ///< the directory statvfs looked at
     /// /proc/meminfo's MemAvailable, lowered to what a cgroup memory limit leaves, and to what
-    /// the process's own limits leave (RLIMIT_AS, RLIMIT_DATA).
+    /// the process's own limits leave (RLIMIT_AS, RLIMIT_DATA) once the run's thread stacks are
+    /// set aside.
     std::optional<std::uint64_t> availableMemoryBytes;
     /// The process limit that set availableMemoryBytes ("ulimit -v (RLIMIT_AS)"), else empty.
     std::string memoryLimit = {};
 };
 
-/// Looks up the free space for `directory` and the available memory. Never throws.
-Resources probeResources(const std::string& directory);
+/// Looks up the free space for `directory` and the available memory, a process limit's
+/// headroom less `threadStackBytes` (RunPlan::threadStackBytes). Never throws.
+Resources probeResources(const std::string& directory, std::uint64_t threadStackBytes = 0);
 
 /// What the run risks but is not refused for: compressed outputs whose bounds do not fit the
 /// free disk space (while the uncompressed outputs do). One sentence each.
@@ -106,6 +116,11 @@ private:
 
 /// `bytes` for people: "730 B", "512.0 KiB", "12.3 GiB" (powers of 1024).
 std::string formatBytes(std::uint64_t bytes);
+
+/// " under the process's ulimit -v (RLIMIT_AS), with 40.0 MiB of thread stacks set aside" when
+/// a process limit set resources.availableMemoryBytes, else "": what --dry-run adds to the
+/// available memory.
+std::string limitNote(const Resources& resources, std::uint64_t threadStackBytes);
 
 /// The plan as --dry-run prints it: map, tiles, threads, each output with its bound, the disk
 /// and memory estimates against what is free, and any shortfall. Lines end in '\n'.

@@ -1,4 +1,5 @@
 #pragma once
+// Detail header: internal to terragrid, may change in any commit (docs/cpp-api.md).
 // When the program's own work began, so stats.json's timers can count the start-up (reading
 // the arguments and the config, the CRS lookup, the plan) as the first step of the run: without
 // it, a fast run's timers would miss a growing share of what a user waits for.

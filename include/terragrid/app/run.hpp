@@ -16,6 +16,10 @@ namespace terragrid {
 /// What a run produced, for the summary line.
 struct RunReport {
     std::vector<std::string> files;  ///< main path of each output, files order, stats.json last
+    /// Every file of each output (OutputSink::files: its main file first, then the other
+    /// images of a set and the sidecars), in the order of `files`; then manifest.json alone,
+    /// when output.manifest wrote it.
+    std::vector<std::vector<std::string>> outputFiles;
     std::int64_t tiles = 0;
     float elevationMin = 0;
     float elevationMax = 0;

@@ -1,4 +1,5 @@
 #pragma once
+// Detail header: internal to terragrid, may change in any commit (docs/cpp-api.md).
 // Stopping a run by a signal without leaving a temporary file behind.
 //
 // SIGINT, SIGTERM, SIGHUP and the other terminating signals are blocked in every thread and

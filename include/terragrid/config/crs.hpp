@@ -1,4 +1,5 @@
 #pragma once
+// Detail header: internal to terragrid, may change in any commit (docs/cpp-api.md).
 // Resolving a CRS code against PROJ's database (the authority, not a guess from the code's
 // range). The loader calls it for output.crs; tests call it to build configs by hand. PROJ's
 // headers stay in src/config/crs.cpp.

@@ -48,6 +48,10 @@ std::string_view builtinConfigText();
 LoadedConfig parseConfig(std::string_view text, std::string_view sourceName,
                    const std::vector<std::string>& overrides = {});
 
+/// The text of the config file `path`, as loadConfig reads it (a directory, an unreadable
+/// file or one over 256 MiB is a ConfigError naming the path).
+std::string readConfigFile(const std::string& path);
+
 /// Reads `path` and calls parseConfig. An unreadable file is a ConfigError naming the path.
 LoadedConfig loadConfig(const std::string& path, const std::vector<std::string>& overrides = {});
 

@@ -1,4 +1,5 @@
 #pragma once
+// Detail header: internal to terragrid, may change in any commit (docs/cpp-api.md).
 // The terrain rules in the user's words: config keys for the thresholds of the default
 // classes, the order rule's sentence, and a TerrainError (model terms) as the ConfigError the
 // user sees. The model reports problems; this is the one place that words them.

@@ -1,4 +1,5 @@
 #pragma once
+// Detail header: internal to terragrid, may change in any commit (docs/cpp-api.md).
 // Depression filling (Priority-Flood) and the lakes it makes.
 
 #include <cstdint>

@@ -1,4 +1,5 @@
 #pragma once
+// Detail header: internal to terragrid, may change in any commit (docs/cpp-api.md).
 // Landscape evolution: stream-power fluvial incision plus linear hillslope diffusion, solved
 // implicitly step by step (Braun and Willett 2013, "A very efficient O(n), implicit and stable
 // algorithm for the evaluation of stream power erosion"):
@@ -14,6 +15,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string_view>
 #include <vector>
 
@@ -65,6 +67,10 @@ struct ErosionSummary {
 /// std::invalid_argument when there is none.
 std::vector<std::uint8_t> baseLevelCells(const Grid& terrain, const Outlets& outlets);
 
+/// Called after each step of erode() with (steps done, steps in all), on erode's thread; it
+/// may throw to stop the run (the terrain is then left as it was).
+using ErosionStepFn = std::function<void(int done, int steps)>;
+
 /// Evolves `terrain` (heights in metres, cellSize in metres) for params.steps steps in place.
 /// Base-level cells (baseLevelCells) never change. The uplift rate of cell i is params.uplift,
 /// times (*upliftField)[i] when upliftField is given (its size must be the grid's; ErosionMode
@@ -72,6 +78,7 @@ std::vector<std::uint8_t> baseLevelCells(const Grid& terrain, const Outlets& out
 /// same bits for any number of threads. Throws std::invalid_argument on bad parameters or
 /// sizes, or without an outlet. Memory: see kErosionBytesPerCell. Not thread-safe on one terrain.
 ErosionSummary erode(Grid& terrain, const ErosionParams& params, const Outlets& outlets,
-                     const std::vector<float>* upliftField = nullptr);
+                     const std::vector<float>* upliftField = nullptr,
+                     const ErosionStepFn& onStep = {});
 
 }  // namespace terragrid::hydro

@@ -1,4 +1,5 @@
 #pragma once
+// Detail header: internal to terragrid, may change in any commit (docs/cpp-api.md).
 // D8 flow routing on a filled surface, flow accumulation, rivers and their Strahler order.
 
 #include <cstdint>

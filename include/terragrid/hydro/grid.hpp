@@ -1,4 +1,5 @@
 #pragma once
+// Detail header: internal to terragrid, may change in any commit (docs/cpp-api.md).
 // The whole-map grid the hydrology stage works on, and what counts as an outlet.
 //
 // Memory per cell of the hydrology layer (n = width * height; temporaries are freed on return):

@@ -1,4 +1,5 @@
 #pragma once
+// Detail header: internal to terragrid, may change in any commit (docs/cpp-api.md).
 // Lakes as polygons along cell edges, for vector outputs (GeoJSON).
 
 #include <cstdint>

@@ -1,4 +1,5 @@
 #pragma once
+// Detail header: internal to terragrid, may change in any commit (docs/cpp-api.md).
 // Rivers as polylines: the river cells cut into reaches between sources, confluences and
 // outlets, for vector outputs (GeoJSON, Tiled).
 

@@ -1,4 +1,5 @@
 #pragma once
+// Detail header: internal to terragrid, may change in any commit (docs/cpp-api.md).
 // The slope-area relation of river cells, S = k_s A^-theta (Flint's law): in landscapes shaped
 // by rivers theta sits near m / n of the stream-power law, usually 0.35..0.65; raw fractal noise
 // has no such relation. The erosion model is checked against it.

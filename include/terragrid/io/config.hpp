@@ -63,6 +63,13 @@ enum class ExrCompression : std::uint8_t { Zip, Piz, None, Last = None };
 inline constexpr std::array<std::string_view, 3> kExrCompressionNames{"zip", "piz", "none"};
 static_assert(kExrCompressionNames.size() == std::size_t(ExrCompression::Last) + 1);
 
+/// The coordinates of rivers.geojson and lakes.geojson (output.geojson_crs): RFC 7946's WGS 84
+/// longitude and latitude (through PROJ), or the map's own CRS (output.crs) with a "crs"
+/// member, as GDAL writes projected GeoJSON.
+enum class GeoJsonCrs : std::uint8_t { Wgs84, Map, Last = Map };
+inline constexpr std::array<std::string_view, 2> kGeoJsonCrsNames{"wgs84", "map"};
+static_assert(kGeoJsonCrsNames.size() == std::size_t(GeoJsonCrs::Last) + 1);
+
 /// Tiled (level editor) export settings: output.tiled.
 struct TiledConfig {
     std::int64_t tilePixels = 0;      ///< edge of one tile in the tileset image, pixels
@@ -89,9 +96,12 @@ struct OutputConfig {
     Engine engine = Engine::None;
     /// Snap a map size the engine does not accept to the nearest one it does (else an error).
     bool engineSnap = false;
+    /// Write manifest.json (io/manifest/manifest.hpp) with the run's files.
+    bool manifest = true;
     /// height.r16 rows bottom to top instead of top to bottom.
     bool r16FlipY = false;
     ExrCompression exrCompression = ExrCompression::Zip;
+    GeoJsonCrs geojsonCrs = GeoJsonCrs::Wgs84;
     /// Splat and weight maps blend classes over this many cells around each cell (0: hard).
     std::int64_t splatBlendCells = 0;
     TiledConfig tiled;
@@ -107,6 +117,11 @@ struct Config : World {
     /// 16 hex digits: a hash of the settings the hydrology stage depends on (the resolved
     /// config without output, terrain and map.tile_size), which a stage file must match.
     std::string hydrologyHash;
+    /// The resolved config as compact JSON text without what changes no byte of the map's
+    /// files (output.directory, output.manifest, map.tile_size): `hash` is its FNV-1a, and the
+    /// manifest records it, so the same map has the same manifest wherever and in whatever
+    /// tiles it is written. Empty for a Config built in code.
+    std::string hashedJson;
 
     bool wants(OutputFile f) const;
     /// Whether any wanted output needs terrain classes (and so the moisture layer).

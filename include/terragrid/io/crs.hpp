@@ -1,4 +1,5 @@
 #pragma once
+// Detail header: internal to terragrid, may change in any commit (docs/cpp-api.md).
 // The CRS a map's world coordinates are in, as PROJ's database describes it. The config loader
 // resolves output.crs once (terragrid/config/crs.hpp) and stores the facts here, so the writers
 // and the engine sidecars never ask PROJ, nor guess from the code.

@@ -1,4 +1,5 @@
 #pragma once
+// Detail header: internal to terragrid, may change in any commit (docs/cpp-api.md).
 // The error of a run that meets, in its output directory, an entry it did not make where it
 // must make one of its own (design.md principle 8).
 

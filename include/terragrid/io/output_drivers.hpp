@@ -1,4 +1,5 @@
 #pragma once
+// Detail header: internal to terragrid, may change in any commit (docs/cpp-api.md).
 // One row per output file (GDAL's driver pattern): everything the rest of terragrid needs to
 // know about an output, defined next to its writer in src/io. makeSinks, the run plan and
 // whether a run needs classes or regions are loops over this table, so adding an output is one
@@ -16,6 +17,8 @@
 #include "terragrid/pipeline/regions.hpp"
 
 namespace terragrid {
+
+struct GeoTiffOptions;  // io/geotiff/geotiff_writer.hpp
 
 // What one output costs, known before the run: its files with an upper bound on their size on
 // disk, and what its writer holds in memory. Each driver computes them next to the writer they
@@ -79,6 +82,12 @@ struct OutputDriver {
     /// an input it needs is null, OutputError when a file cannot be created.
     std::unique_ptr<OutputSink> (*makeSink)(const Config& config,
                                             const SinkInputs& inputs) = nullptr;
+    /// For an output that is one GeoTIFF on the map's grid: the writer's options (size,
+    /// georeferencing, metadata, nodata, unit, scale, palette) for `config`, with `terrain`
+    /// when needsClasses(config). The sink writes with them, and `terragrid mosaic` writes its
+    /// VRTs and merged files with them, so a mosaic describes its pieces as the run does. Null
+    /// for every other output.
+    GeoTiffOptions (*geoTiffOptions)(const Config& config, const Terrain* terrain) = nullptr;
     /// The files the output writes for `config` and an upper bound on their size: never
     /// below what the writer really writes (OutputDriversTest runs them). Pure.
     PlannedOutput (*diskBound)(const Config& config) = nullptr;

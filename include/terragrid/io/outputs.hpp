@@ -24,8 +24,11 @@ public:
 /// target; destroying an uncommitted sink removes it, leaving any older target intact.
 class OutputSink : public TileSink {
 public:
-    /// The file this sink produces.
+    /// The file this sink produces (its main file, when it writes several).
     virtual const std::string& path() const = 0;
+    /// Every file this sink writes, path() first: a set's other images, sidecars. What a run
+    /// reports it wrote.
+    virtual std::vector<std::string> files() const { return {path()}; }
     /// Renames the finished temporary file onto path(). Call after finish().
     virtual void commit() = 0;
 };

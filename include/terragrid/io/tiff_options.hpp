@@ -1,4 +1,5 @@
 #pragma once
+// Detail header: internal to terragrid, may change in any commit (docs/cpp-api.md).
 // The GeoTIFF writer's own options: how tiles are compressed and when the file is BigTIFF.
 
 #include <array>

@@ -1,4 +1,5 @@
 #pragma once
+// Detail header: internal to terragrid, may change in any commit (docs/cpp-api.md).
 // Game engines' heightmap conventions: which sizes each accepts, and the scale figures users
 // otherwise work out by hand.
 

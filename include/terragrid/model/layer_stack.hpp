@@ -1,4 +1,5 @@
 #pragma once
+// Detail header: internal to terragrid, may change in any commit (docs/cpp-api.md).
 // A layer section (height or moisture) evaluated over a map's surface: its noise layers
 // sampled at each cell's point, combined, normalised and shaped (layers.hpp).
 

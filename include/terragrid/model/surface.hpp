@@ -1,4 +1,5 @@
 #pragma once
+// Detail header: internal to terragrid, may change in any commit (docs/cpp-api.md).
 // Where the cells of a map sample their noise: the plane of world coordinates, a torus in 4D
 // (map.wrap: a tileable map) or a sphere (map.projection equirectangular: a planet).
 //

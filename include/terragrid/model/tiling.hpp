@@ -19,6 +19,27 @@ struct TileRect {
     std::int64_t cellCount() const noexcept { return width * height; }
 };
 
+/// A separable set of map cells: cell (cols[i], rows[j]) for every i and j, row-major
+/// (rows.size() x cols.size() values). The columns and rows are any cells of the map, in any
+/// order, repeats allowed: a tile's consecutive cells (of), every step-th cell of a
+/// zoomed-out picture (strided), a margin clamped to the map's edge. Each value is the same
+/// bits as the batch run gives that cell (principle 1): only the set of cells differs.
+struct CellGrid {
+    std::vector<std::int64_t> cols;
+    std::vector<std::int64_t> rows;
+
+    std::int64_t cellCount() const noexcept {
+        return static_cast<std::int64_t>(cols.size() * rows.size());
+    }
+    /// The cells of `rect`.
+    static CellGrid of(const TileRect& rect);
+    /// Cells (col0 + i step, row0 + j step), i < width, j < height. step >= 1.
+    static CellGrid strided(std::int64_t col0, std::int64_t row0, std::int64_t width,
+                            std::int64_t height, std::int64_t step);
+    /// Whether the columns and the rows each run consecutively upwards (a TileRect's cells).
+    bool isRect() const noexcept;
+};
+
 /// The map's cell grid in the world (design.md principle 2): where its cells sample the noise.
 /// The grid is anchored at world (0, 0); the map's cell (col, row) is the global cell
 /// (originCol + col, originRow - row), where originCol and originRow are the grid lines nearest

@@ -48,9 +48,14 @@ inline constexpr std::int64_t kMaxShards = std::int64_t{1} << 20;
 struct MapWindow {
     CellWindow cells;
     std::optional<Shard> shard;  ///< set when chosen by --shard, else --region
+    /// How messages name a window that no option chose (the library's "window"); empty for
+    /// --region and --shard.
+    std::string_view label = {};
 
-    /// "--shard" or "--region", for messages.
-    std::string_view optionName() const noexcept { return shard ? "--shard" : "--region"; }
+    /// "--shard", "--region" or the label, for messages.
+    std::string_view optionName() const noexcept {
+        return !label.empty() ? label : shard ? "--shard" : "--region";
+    }
 };
 
 /// Every cell of `map`.

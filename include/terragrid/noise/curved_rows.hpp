@@ -1,4 +1,5 @@
 #pragma once
+// Detail header: internal to terragrid, may change in any commit (docs/cpp-api.md).
 // A NoiseField over whole rows of a sphere (3D, planets) or a torus (4D, tileable maps): the
 // generator's path on those surfaces, as NoiseRows is on the plane.
 

@@ -21,11 +21,10 @@ namespace terragrid {
 
 class TileSink;
 
-/// One generated tile. Owned by the pipeline; valid only during TileSink::consume.
-/// All vectors are row-major, rect.width x rect.height; classIndex and walkable are empty when
-/// the run classifies nothing (Config::needsClasses in io).
-struct Tile {
-    TileRect rect;
+/// The values of a set of map cells, row-major: what generateTile (a tile's rect) and
+/// generateCells (any CellGrid) fill. classIndex and walkable are empty when nothing is
+/// classified (Config::needsClasses in io).
+struct CellValues {
     std::vector<float> elevationMeters;
     std::vector<std::uint8_t> classIndex;  ///< index into Terrain::classes()
     std::vector<std::uint8_t> walkable;    ///< 1 walkable, 0 not (the class's flag)
@@ -35,6 +34,15 @@ struct Tile {
     std::vector<float> waterDepth;
     std::vector<float> flow;
     std::vector<std::uint8_t> riverOrder;
+    /// The moisture layer (0..1, the value the classes read, rounded to float) when
+    /// MapFields::keepMoisture, else empty: no output file shows it, the library's windows do.
+    std::vector<float> moisture;
+};
+
+/// One generated tile. Owned by the pipeline; valid only during TileSink::consume.
+/// All vectors are row-major, rect.width x rect.height.
+struct Tile : CellValues {
+    TileRect rect;
     /// Made by generateMap's workers when a sink wants it (TileSink::wantsSummary), so the
     /// serial stage does no work per cell for the statistics; else empty.
     std::optional<TileSummary> summary;
@@ -50,6 +58,7 @@ struct Tile {
         return nullptr;
     }
 };
+
 
 /// Receives the tiles of a map, one at a time, in tile order (row-major), from one thread at a
 /// time. A sink keeps what it needs; it must not hold on to the Tile.
@@ -101,11 +110,29 @@ struct MapFields {
     /// With hydrology and a terrain: the classes lake and river cells take.
     std::uint8_t lakeClass = 0;
     std::uint8_t riverClass = 0;
+    /// Whether generateTile fills Tile::moisture (the library's windows ask for it; no run
+    /// does). Changes no other field of a tile.
+    bool keepMoisture = false;
 };
 
 /// Fills `tile` for `rect`: a pure function of (config, cell), see design.md principle 1.
 /// Thread-safe; `tile` is resized as needed (so callers can reuse its storage).
 void generateTile(const MapFields& fields, const TileRect& rect, Tile& tile);
+
+/// Fills `values` with the cells of `grid` (cells of fields.config's map): for every cell the
+/// same bits as generateTile gives it in any tile, through the same row evaluation (LayerStack
+/// rows over the grid's columns), classification and hydrology rule. The explorer's tiles
+/// (every 2^k-th cell), the cell inspector (one cell) and a library's windows go through
+/// here. Cost: one row evaluation per grid row over the grid's columns, whatever the spacing
+/// of the cells; with hydrology, a grid that is not a rect looks up the river lines around
+/// each cell (about 25 hydrology cells each). Thread-safe; `values` is resized as needed.
+/// Precondition: every column in [0, map width), every row in [0, map height).
+void generateCells(const MapFields& fields, const CellGrid& grid, CellValues& values);
+
+/// The noise height in metres of map cell (col, row), before any hydrology: the value
+/// generateCells starts from, through the scalar reference (LayerStack::sample, bit-equal to
+/// the rows). For a few cells (a river line's); a grid of them goes through generateCells.
+float noiseHeightMeters(const MapFields& fields, std::int64_t col, std::int64_t row) noexcept;
 
 /// The cells the coverage estimate of terrain thresholds looks at: every cell of maps up to
 /// kCoverageSampleCells cells, else the centre cells of a regular sub-grid of about that many.
@@ -113,12 +140,25 @@ void generateTile(const MapFields& fields, const TileRect& rect, Tile& tile);
 inline constexpr std::int64_t kCoverageSampleCells = std::int64_t{1} << 20;
 CoverageSample sampleForCoverage(const World& config);
 
+/// The cells sampleForCoverage looks at, as a grid: the centre cell of each step x step block
+/// (step 1, every cell, up to kCoverageSampleCells cells). The explorer's statistics use the
+/// same cells.
+CellGrid coverageSampleGrid(const MapConfig& map);
+
 /// The run's Terrain: resolveTerrain on config.terrain, sampling only when a threshold is
 /// given by coverage. Throws TerrainError when a coverage target cannot be reached.
 /// With hydrology on, lakes come from the stage instead of terrain.lake_below (the default
 /// table's lake class then matches no height), and a class named "river" (and "lake", for a
 /// custom table without one) is appended.
 Terrain makeTerrain(const World& config);
+
+/// `classes` as makeTerrain's table ends with hydrology on: a class named "lake" (the default
+/// lake's colour and walkability) appended unless there is one, and one named "river"
+/// (hydrology.river's colour and walkability) unless there is one; unchanged with hydrology
+/// off. What the outputs that name or count the classes before the run (the splat and weight
+/// maps' bounds, water.tif's colours) take. Pure.
+std::vector<TerrainClass> withWaterClasses(const World& config,
+                                           std::vector<TerrainClass> classes);
 
 /// Where generation spent its time.
 /// Where generation spent its time. The wall-clock parts are wallSeconds = beginSeconds +

@@ -1,4 +1,5 @@
 #pragma once
+// Detail header: internal to terragrid, may change in any commit (docs/cpp-api.md).
 // The whole-map hydrology stage (design.md, data flow): the height field of the whole map
 // sampled on the hydrology grid, eroded when configured, its depressions filled into lakes,
 // its flow routed and accumulated into rivers, computed once before the tiles. Every cell of
@@ -9,10 +10,13 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <functional>
+#include <string_view>
 #include <vector>
 
 #include "terragrid/hydro/depressions.hpp"
 #include "terragrid/hydro/erosion.hpp"
+#include "terragrid/hydro/flow.hpp"
 #include "terragrid/model/tiling.hpp"
 #include "terragrid/model/world.hpp"
 
@@ -61,6 +65,10 @@ struct HydrologyFacts {
     std::vector<double> riverLengthByOrder;  ///< world units; [0] is order 1
     double theta = 0;                   ///< slope-area fit of the river cells, S ~ A^-theta
     bool thetaValid = false;
+    /// Whether the step times below were measured: true when this process computed the stage
+    /// (computeHydrology), false when it read it from a stage file, which records no times
+    /// (they would make two files of one stage differ).
+    bool stepsTimed = false;
     double erodeSeconds = 0, fillSeconds = 0, lakesSeconds = 0, routeSeconds = 0,
            accumulateSeconds = 0, riversSeconds = 0, sampleSeconds = 0, totalSeconds = 0;
 };
@@ -90,6 +98,29 @@ struct HydrologyStage {
     HydrologyFacts facts;
 };
 
+/// The stage of `world` before anything is computed: its grid's sizes and its sea, every array
+/// empty. What computeHydrology starts from and what a stage file's header must say.
+HydrologyStage hydrologyStageShape(const World& world);
+
+/// The accumulation (in map cells' worth) above which a hydrology cell is a river cell.
+float hydrologyRiverThreshold(const World& world);
+
+/// The rain a hydrology cell gets, in map cells' worth: factor^2, times the cell's moisture
+/// (0..1) when hydrology.rainfall is moisture.
+float hydrologyCellRain(const World& world);
+
+/// The Strahler order of every cell of a stage (0 off the rivers): the orders of the river
+/// mask (accumulation above `threshold`, lakes included, so a river leaving a lake keeps the
+/// order of what flows into it), then 0 in lakes (where lakeSurface is not NaN).
+std::vector<std::uint8_t> hydrologyRiverOrders(const hydro::FlowRouting& routing,
+                                               const std::vector<float>& accumulation,
+                                               const std::vector<float>& lakeSurface,
+                                               float threshold);
+
+/// River length per Strahler order ([0] is order 1) of a stage's river cells: each one's step
+/// to its receiver, in world units (the map's ground cell times the factor a side).
+std::vector<double> hydrologyRiverLengths(const HydrologyStage& stage, const World& world);
+
 /// The map cell (along one side of `cells` cells) that hydrology cell `index` was sampled at
 /// and stands for in lines and points: min(index f + f/2, cells - 1), f = factor. The one
 /// source of the rule for the stage, rivers.geojson and the Tiled river layer.
@@ -98,10 +129,19 @@ inline std::int64_t hydrologySamplePoint(std::int64_t index, std::int64_t factor
     return std::min(index * factor + factor / 2, cells - 1);
 }
 
+/// Told how far computeHydrology has come: the phase it is in ("sampling", "erosion",
+/// "filling", "lakes", "routing", "accumulation", "rivers") and the share of the whole stage
+/// done, 0..1 (a fixed weight per phase; erosion, when on, most of it, step by step). Called
+/// on the calling thread between phases and between erosion steps, never from a worker. It may
+/// throw to stop the stage (the explorer cancels the stage of a config that was replaced):
+/// the exception leaves computeHydrology, and nothing of the stage is kept.
+using StageProgressFn = std::function<void(std::string_view phase, double done)>;
+
 /// Runs the stage for the whole map of `world` (a window's cells are the whole map's: pass the
-/// configured World, not the window's). Deterministic: the same bits for any thread count.
-/// Precondition: world.hydrology.enabled, a plane map that does not wrap.
-HydrologyStage computeHydrology(const World& world);
+/// configured World, not the window's). Deterministic: the same bits for any thread count,
+/// with or without `progress`. Precondition: world.hydrology.enabled, a plane map that does
+/// not wrap.
+HydrologyStage computeHydrology(const World& world, const StageProgressFn& progress = {});
 
 /// The water of one map cell as the tiles see it.
 struct WaterCell {
@@ -123,5 +163,25 @@ struct WaterCell {
 /// Thread-safe.
 void hydrologyCells(const HydrologyStage& stage, const TileRect& rect, std::int64_t fullCol0,
                     std::int64_t fullRow0, const float* noiseMeters, WaterCell* out);
+
+/// The same for the cells of any CellGrid (row-major, grid.rows.size() x grid.cols.size()):
+/// every cell gets the bits hydrologyCells gives it in any rect. A grid that is not a rect
+/// looks up the river lines around each of its cells (the lines of the 5 x 5 hydrology cells
+/// around it), so its cost does not grow with the spacing of the cells. Thread-safe.
+void hydrologyCells(const HydrologyStage& stage, const CellGrid& grid, std::int64_t fullCol0,
+                    std::int64_t fullRow0, const float* noiseMeters, WaterCell* out);
+
+/// The noise height in metres of whole-map cell (col, row), as the generator computes it
+/// (before the stage's erosion).
+using NoiseHeightFn = std::function<float(std::int64_t col, std::int64_t row)>;
+
+/// Tile::riverOrder of every cell of `rect` (whole-map cells), row-major into `order`: the
+/// Strahler order of a river cell, 0 for every other cell, as hydrologyCells gives it. Only
+/// the cells a river line crosses need their height (a river line ends where it meets a lake
+/// or the sea), so `noiseMeters` is called for those alone: a rect far larger than a tile
+/// costs the lines in it, not its cells (the explorer's river margins and river pyramid).
+/// Thread-safe when `noiseMeters` is.
+void riverOrders(const HydrologyStage& stage, const TileRect& rect,
+                 const NoiseHeightFn& noiseMeters, std::uint8_t* order);
 
 }  // namespace terragrid

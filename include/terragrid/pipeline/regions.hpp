@@ -1,4 +1,5 @@
 #pragma once
+// Detail header: internal to terragrid, may change in any commit (docs/cpp-api.md).
 // Connected walkable regions (4-connected) over the whole map.
 //
 // Regions are a whole-map property, so this is the one place that holds something per cell:

@@ -1,4 +1,5 @@
 #pragma once
+// Detail header: internal to terragrid, may change in any commit (docs/cpp-api.md).
 // Whole-map statistics gathered while the tiles stream past.
 
 #include <cstdint>
@@ -32,6 +33,8 @@ public:
     float elevationMin() const noexcept { return m_total.elevationMin; }
     float elevationMax() const noexcept { return m_total.elevationMax; }
     double elevationMean() const noexcept;
+    /// The exact elevation sum the mean comes from, in 2^-30 m.
+    Int128 elevationSumFixed() const noexcept { return m_total.elevationSumFixed; }
     const std::vector<std::int64_t>& classCells() const noexcept { return m_classCells; }
     /// Cells whose class is walkable (before any connectivity rule).
     std::int64_t walkableCells() const noexcept { return m_total.walkableCells; }

@@ -1,9 +1,13 @@
 #pragma once
+// Detail header: internal to terragrid, may change in any commit (docs/cpp-api.md).
 // What the statistics need of one tile, computed on the worker that generated it, so the
 // serial stage only adds summaries (design.md, "Performance": no serial per-cell work).
 
 #include <array>
 #include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
 
 namespace terragrid {
 
@@ -34,6 +38,15 @@ struct TileSummary {
     /// Adds `other`'s cells to this summary.
     void add(const TileSummary& other) noexcept;
 };
+
+/// The mean of `cells` elevations whose sum is `sumFixed` (2^-30 m): 0 for no cell. Pure.
+double elevationMean(Int128 sumFixed, std::int64_t cells) noexcept;
+
+/// `sum` in decimal digits, as stats.json records the exact elevation sum (JSON numbers lose
+/// integers above 2^53 in most readers). Pure.
+std::string fixedSumText(Int128 sum);
+/// The sum fixedSumText wrote, or nullopt when `text` is not such a number. Pure.
+std::optional<Int128> parseFixedSum(std::string_view text) noexcept;
 
 /// `tile`'s summary: elevation range and cell count, and with `complete` also the elevation
 /// sum and the class and walkable counts (what stats.json needs). Thread-safe.

@@ -1,7 +1,8 @@
 // height.r16 (+ height.r16.json), height16.png and height16.tif: the height map as 16-bit
 // values for game engines and tools that take 16-bit heightmaps, all three through the one
-// mapping of io/engines/height16.hpp. Each converts a tile as it arrives and holds at most one tile
-// (r16, tif) or one band of full-width rows (png), never the map.
+// mapping of io/engines/height16.hpp over the map's height range (io/height_range.hpp: known
+// before the first tile, the same for every shard). Each converts a tile as it arrives and
+// holds at most one tile (r16, tif) or one band of full-width rows (png), never the map.
 
 #include <sys/types.h>
 #include <unistd.h>
@@ -18,6 +19,7 @@
 #include "io/transaction/atomic_file.hpp"
 #include "io/geotiff/geotiff_writer.hpp"
 #include "io/engines/height16.hpp"
+#include "io/png/png_georef.hpp"
 #include "io/png/png_writer.hpp"
 #include "io/engines/r16_sidecar.hpp"
 #include "io/sinks.hpp"
@@ -29,25 +31,25 @@ namespace {
 
 // What every 16-bit sink keeps of the config: the map's size and the mapping's range.
 struct Height16Map {
-    explicit Height16Map(const Config& config, std::uint16_t top = kHeight16Max)
-        : width(config.map.width), height(config.map.height), elevation(config.elevation),
-          top(top) {}
+    Height16Map(const Config& config, const HeightRange& range,
+                std::uint16_t top = kHeight16Max)
+        : width(config.map.width), height(config.map.height), range(range), top(top) {}
 
     std::int64_t width;
     std::int64_t height;
-    ElevationConfig elevation;
-    std::uint16_t top;  ///< the value of elevation.max
+    HeightRange range;
+    std::uint16_t top;  ///< the value of range.maxMeters
 
     void checkSize(const TileLayout& layout, const std::string& path) const {
         checkMapSize(layout, width, height, path);
     }
 
     std::uint16_t convert(float elevationMeters) const noexcept {
-        return toHeight16(elevationMeters, elevation.minMeters, elevation.maxMeters, top);
+        return toHeight16(elevationMeters, range.minMeters, range.maxMeters, top);
     }
 
     void convert(const float* elevationMeters, std::size_t count, std::uint16_t* out) const {
-        toHeight16(elevationMeters, count, elevation.minMeters, elevation.maxMeters, out, top);
+        toHeight16(elevationMeters, count, range.minMeters, range.maxMeters, out, top);
     }
 };
 
@@ -67,14 +69,15 @@ void checkTile(const Tile& tile, const std::string& path) {
 /// reordering and nothing beyond one row is held. Its sidecar height.r16.json commits with it.
 class R16Sink final : public OutputSink {
 public:
-    explicit R16Sink(const Config& config)
-        : m_map(config),
+    R16Sink(const Config& config, const HeightRange& range)
+        : m_map(config, range),
           m_flipY(config.output.r16FlipY),
-          m_sidecarText(r16Sidecar(config).dump(2) + "\n"),
+          m_sidecarText(r16Sidecar(config, range).dump(2) + "\n"),
           m_file(outputPath(config, OutputFile::HeightR16)),
           m_sidecar(m_file.targetPath() + ".json") {}
 
     const std::string& path() const override { return m_file.targetPath(); }
+    std::vector<std::string> files() const override { return {path(), m_sidecar.targetPath()}; }
 
     void begin(const TileLayout& layout) override {
         m_map.checkSize(layout, path());
@@ -127,7 +130,7 @@ public:
 private:
     Height16Map m_map;
     bool m_flipY;
-    std::string m_sidecarText;  // known before the data: it depends on the config alone
+    std::string m_sidecarText;  // known before the data, like the range
     AtomicFile m_file;
     AtomicFile m_sidecar;
     std::vector<std::uint8_t> m_row;  // one tile row as the file stores it
@@ -138,8 +141,8 @@ private:
 /// row are gathered into a band of full-width rows, which is encoded once its last tile is in.
 class Png16Sink final : public OutputSink {
 public:
-    explicit Png16Sink(const Config& config)
-        : m_map(config), m_writer(outputPath(config, OutputFile::Height16Png)) {}
+    Png16Sink(const Config& config, const HeightRange& range)
+        : m_map(config, range), m_writer(outputPath(config, OutputFile::Height16Png)) {}
 
     const std::string& path() const override { return m_writer.path(); }
 
@@ -174,24 +177,35 @@ private:
 // GDAL shows metres for height16.tif (with its offset and scale applied) on the same grid as
 // height.tif. Its heights spread over 0..65534, one step finer than 0..65535 would not be
 // worth losing nodata for: 65535 is reserved, so gdalwarp and QGIS can mark empty cells.
-GeoTiffOptions height16TifOptions(const Config& config) {
+GeoTiffOptions height16TifOptions(const Config& config, const HeightRange& range) {
     GeoTiffOptions options = mapGeoTiffOptions(config, SampleFormat::UInt16);
-    const ElevationConfig& e = config.elevation;
     options.unit = "metre";
     // fromHeight16, in GDAL's terms: metres = offset + v * scale.
-    options.offset = e.minMeters;
-    options.scale = (e.maxMeters - e.minMeters) / static_cast<double>(kHeight16TifMax);
+    options.offset = range.minMeters;
+    options.scale = (range.maxMeters - range.minMeters) / static_cast<double>(kHeight16TifMax);
     options.nodata = kHeight16Nodata;
     options.metadata.emplace_back("TERRAGRID_HEIGHT16_MAPPING", std::string(kHeight16TifFormula));
     return options;
 }
 
+// The driver's options, as `terragrid mosaic` writes them into height16.vrt. A mosaic has no
+// hydrology stage, and an eroded map's range comes from it: refused with a message rather than
+// guessed (the pieces' own height16.tif files carry the right offset and scale).
+GeoTiffOptions height16TifDriverOptions(const Config& config, const Terrain*) {
+    if (heightRangeNeedsStage(config))
+        throw std::invalid_argument(
+            "height16.tif of an eroded map: its height range comes from the whole map's "
+            "hydrology stage, which a mosaic does not have; mosaic height.tif instead");
+    return height16TifOptions(config, mapHeightRange(config, nullptr));
+}
+
 /// height16.tif: UInt16 GeoTIFF, each tile converted and handed to the writer as it arrives.
 class Height16TifSink final : public OutputSink {
 public:
-    explicit Height16TifSink(const Config& config)
-        : m_map(config, kHeight16TifMax),
-          m_writer(outputPath(config, OutputFile::Height16Tif), height16TifOptions(config)) {}
+    Height16TifSink(const Config& config, const HeightRange& range)
+        : m_map(config, range, kHeight16TifMax),
+          m_writer(outputPath(config, OutputFile::Height16Tif),
+                   height16TifOptions(config, range)) {}
 
     const std::string& path() const override { return m_writer.path(); }
 
@@ -217,16 +231,23 @@ private:
 
 }  // namespace
 
-std::unique_ptr<OutputSink> makeR16Sink(const Config& config) {
-    return std::make_unique<R16Sink>(config);
+std::unique_ptr<OutputSink> makeR16Sink(const Config& config, const HeightRange& range) {
+    return std::make_unique<R16Sink>(config, range);
 }
 
-std::unique_ptr<OutputSink> makeHeight16PngSink(const Config& config) {
-    return std::make_unique<Png16Sink>(config);
+std::unique_ptr<OutputSink> makeHeight16PngSink(const Config& config, const HeightRange& range) {
+    // Its world file and PAM sidecar, which also tells GDAL the band's metres (fromHeight16).
+    const PngBandMeaning metres{
+        .offset = range.minMeters,
+        .scale = (range.maxMeters - range.minMeters) / static_cast<double>(kHeight16Max),
+        .unit = "metre"};
+    return withSidecars(std::make_unique<Png16Sink>(config, range),
+                        pngGeoSidecars(config, outputPath(config, OutputFile::Height16Png), 1,
+                                       metres));
 }
 
-std::unique_ptr<OutputSink> makeHeight16TifSink(const Config& config) {
-    return std::make_unique<Height16TifSink>(config);
+std::unique_ptr<OutputSink> makeHeight16TifSink(const Config& config, const HeightRange& range) {
+    return std::make_unique<Height16TifSink>(config, range);
 }
 
 namespace {
@@ -258,7 +279,10 @@ constexpr OutputDriver kHeightR16Driver{
     .name = "height.r16",
     .needsClasses = neverNeeded,
     .needsRegions = neverNeeded,
-    .makeSink = [](const Config& config, const SinkInputs&) { return makeR16Sink(config); },
+    .readsHydrology = true,  // the eroded heights' range (heightRangeNeedsStage)
+    .makeSink = [](const Config& config, const SinkInputs& in) {
+        return makeR16Sink(config, mapHeightRange(config, in.hydrology));
+    },
     .diskBound = r16Disk,
     .memoryBound = [](const Config& config, int) {  // a full-width row of 16-bit values
         return WriterMemory{MemoryGroup::Writers, 2 * bounds::Bytes(config.map.width), 0};
@@ -272,13 +296,17 @@ constexpr OutputDriver kHeight16PngDriver{
     .name = "height16.png",
     .needsClasses = neverNeeded,
     .needsRegions = neverNeeded,
-    .makeSink = [](const Config& config, const SinkInputs&) {
-        return makeHeight16PngSink(config);
+    .readsHydrology = true,  // the eroded heights' range (heightRangeNeedsStage)
+    .makeSink = [](const Config& config, const SinkInputs& in) {
+        return makeHeight16PngSink(config, mapHeightRange(config, in.hydrology));
     },
-    .diskBound = [](const Config& config) {
-        return bounds::plannedFile(
+    .diskBound = [](const Config& config) {  // and its two georeferencing sidecars
+        PlannedOutput out = bounds::plannedFile(
             config, OutputFile::Height16Png,
-            bounds::pngBound(config.map.width, config.map.height, 2), true);
+            bounds::pngBound(config.map.width, config.map.height, 2) + pngGeoSidecarBytes(),
+            true);
+        out.files += kPngGeoSidecarFiles;
+        return out;
     },
     .memoryBound = png16Memory,
 };
@@ -290,9 +318,11 @@ constexpr OutputDriver kHeight16TifDriver{
     .name = "height16.tif",
     .needsClasses = neverNeeded,
     .needsRegions = neverNeeded,
-    .makeSink = [](const Config& config, const SinkInputs&) {
-        return makeHeight16TifSink(config);
+    .readsHydrology = true,  // the eroded heights' range (heightRangeNeedsStage)
+    .makeSink = [](const Config& config, const SinkInputs& in) {
+        return makeHeight16TifSink(config, mapHeightRange(config, in.hydrology));
     },
+    .geoTiffOptions = height16TifDriverOptions,
     // Its unit, offset, scale and mapping in the metadata.
     .diskBound = [](const Config& config) {
         return bounds::plannedGeoTiff(config, OutputFile::Height16Tif, SampleFormat::UInt16,

@@ -12,6 +12,7 @@
 
 #include "io/transaction/atomic_file.hpp"
 #include "io/engines/exr_writer.hpp"
+#include "io/engines/r16_sidecar.hpp"
 #include "io/sinks.hpp"
 #include "io/size_bounds.hpp"
 #include "io/tile_band.hpp"
@@ -48,14 +49,14 @@ std::int64_t hterrainResolution(std::int64_t width, std::int64_t height) {
     return std::clamp(std::min(nextSize(width), nextSize(height)), kMin, kMax);
 }
 
-nlohmann::ordered_json hterrain(const Config& config) {
+nlohmann::ordered_json hterrain(const Config& config, const HeightRange& range) {
     const std::int64_t resolution = hterrainResolution(config.map.width, config.map.height);
     const bool exact = resolution == config.map.width && resolution == config.map.height;
     const double cell = config.map.groundCell();
     nlohmann::ordered_json j;
     j["import"] = {{"heightmap", "height.exr"},
-                   {"min_height", config.elevation.minMeters},
-                   {"max_height", config.elevation.maxMeters},
+                   {"min_height", range.minMeters},
+                   {"max_height", range.maxMeters},
                    {"splatmap", std::string(config.wants(OutputFile::SplatPng) ? "splat_0.png" : "")},
                    {"colormap", ""}};
     j["heights"] = "EXR values are metres, used as they are; min_height and max_height "
@@ -73,7 +74,7 @@ nlohmann::ordered_json hterrain(const Config& config) {
     return j;
 }
 
-nlohmann::ordered_json exrSidecar(const Config& config) {
+nlohmann::ordered_json exrSidecar(const Config& config, const HeightRange& range) {
     nlohmann::ordered_json j;
     j["terragrid_version"] = kVersion;
     j["file"] = "height.exr";
@@ -89,13 +90,15 @@ nlohmann::ordered_json exrSidecar(const Config& config) {
                         {"first_column_edge", "west"}};
     // The values are elevations, not a normalised 0..1 range: 0 is sea level.
     j["levels"] = {{"value_is", "elevation in metres"}, {"zero_m", "sea level"}};
-    j["elevation"] = {{"min_m", config.elevation.minMeters}, {"max_m", config.elevation.maxMeters}};
+    j["elevation"] = {{"min_m", range.minMeters},
+                      {"max_m", range.maxMeters},
+                      {"from", heightRangeSource(range)}};
     j["cell_size"] = config.map.cellSize;  // in output.crs units
     const CellMetres cellM = cellMetres(config.map, config.output.crs);
     j["cell_size_m"] = {{"x", cellM.x}, {"y", cellM.y}};
     // In Godot -z is north and +x east; a terrain's image row 0 is its -z edge.
     j["godot"] = {{"north", "-z"}, {"east", "+x"}, {"terrain3d", terrain3d(config)},
-                  {"hterrain", hterrain(config)}};
+                  {"hterrain", hterrain(config, range)}};
     j["engine"] = std::string(kEngineNames[static_cast<std::size_t>(config.output.engine)]);
     j["seed"] = config.seed;
     j["noise_version"] = versionNumber(config.noiseVersion);
@@ -113,15 +116,16 @@ std::vector<std::pair<std::string, std::string>> exrAttributes(const Config& con
 
 class HeightExrSink final : public OutputSink {
 public:
-    explicit HeightExrSink(const Config& config)
+    HeightExrSink(const Config& config, const HeightRange& range)
         : m_width(config.map.width),
           m_height(config.map.height),
-          m_sidecarText(exrSidecar(config).dump(2) + "\n"),
+          m_sidecarText(exrSidecar(config, range).dump(2) + "\n"),
           m_writer(outputPath(config, OutputFile::HeightExr), m_width, m_height,
                    config.output.exrCompression, exrAttributes(config)),
           m_sidecar(m_writer.path() + ".json") {}
 
     const std::string& path() const override { return m_writer.path(); }
+    std::vector<std::string> files() const override { return {path(), m_sidecar.targetPath()}; }
 
     void begin(const TileLayout& layout) override {
         checkMapSize(layout, m_width, m_height, path());
@@ -195,8 +199,9 @@ constexpr OutputDriver kHeightExrDriver{
     .name = "height.exr",
     .needsClasses = neverNeeded,
     .needsRegions = neverNeeded,
-    .makeSink = [](const Config& config, const SinkInputs&) -> std::unique_ptr<OutputSink> {
-        return std::make_unique<HeightExrSink>(config);
+    .readsHydrology = true,  // the eroded heights' range for the sidecar (height_range.hpp)
+    .makeSink = [](const Config& config, const SinkInputs& in) -> std::unique_ptr<OutputSink> {
+        return std::make_unique<HeightExrSink>(config, mapHeightRange(config, in.hydrology));
     },
     .diskBound = exrDisk,
     .memoryBound = exrMemory,

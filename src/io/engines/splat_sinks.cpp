@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "io/png/png_georef.hpp"
 #include "io/png/png_writer.hpp"
 #include "io/sinks.hpp"
 #include "io/size_bounds.hpp"
@@ -38,6 +39,11 @@ public:
     }
 
     const std::string& path() const override { return m_writers.front()->path(); }
+    std::vector<std::string> files() const override {
+        std::vector<std::string> all;
+        for (const auto& writer : m_writers) all.push_back(writer->path());
+        return all;
+    }
 
     void begin(const TileLayout& layout) override {
         checkMapSize(layout, m_width, m_height, path());
@@ -195,19 +201,33 @@ std::vector<std::string> weightPaths(const Config& config, const Terrain& terrai
 
 namespace {
 
+// The images with their georeferencing (png_georef.hpp): they lie on the map's grid.
+std::unique_ptr<OutputSink> georeferenced(std::unique_ptr<OutputSink> sink,
+                                          const Config& config) {
+    std::vector<Sidecar> sidecars;
+    for (const std::string& image : sink->files())
+        for (Sidecar& s : pngGeoSidecars(config, image, 1)) sidecars.push_back(std::move(s));
+    return withSidecars(std::move(sink), std::move(sidecars));
+}
+
 // splat_N.png (RGBA, a file per four classes) or weight_<class>.png (grey, a file per class),
-// each of the map's size; shown under its first file's name.
+// each of the map's size with its two georeferencing sidecars; shown under its first file's
+// name.
 PlannedOutput weightMapsDisk(const Config& config, OutputFile file) {
-    const auto classes = static_cast<std::int64_t>(config.terrain.classes.size());
+    // The run's table: with hydrology, lake and river come at its end.
+    const std::vector<TerrainClass> table = withWaterClasses(config, config.terrain.classes);
+    const auto classes = static_cast<std::int64_t>(table.size());
     const bool splat = file == OutputFile::SplatPng;
-    const std::int64_t files = splat ? splatImageCount(classes) : classes;
+    const std::int64_t images = splat ? splatImageCount(classes) : classes;
     PlannedOutput out = bounds::plannedFile(
         config, file,
-        bounds::Bytes(files) * bounds::pngBound(config.map.width, config.map.height, splat ? 4 : 1),
+        bounds::Bytes(images) *
+            (bounds::pngBound(config.map.width, config.map.height, splat ? 4 : 1) +
+             pngGeoSidecarBytes()),
         true);
-    out.files = files;
+    out.files = images * (1 + kPngGeoSidecarFiles);
     const std::string first =
-        splat ? splatFileNames(classes).front() : weightFileNames(config.terrain.classes).front();
+        splat ? splatFileNames(classes).front() : weightFileNames(table).front();
     out.path = (std::filesystem::path(config.output.directory) / first).string();
     return out;
 }
@@ -218,7 +238,8 @@ WriterMemory weightMapsMemory(const Config& config, OutputFile file) {
     using bounds::Bytes;
     const Bytes w = Bytes(config.map.width);
     const Bytes band = Bytes(std::min(config.map.tileSizeCells, config.map.height));
-    const auto classes = static_cast<Bytes>(config.terrain.classes.size());
+    const auto classes =
+        static_cast<Bytes>(withWaterClasses(config, config.terrain.classes).size());
     const Bytes files = file == OutputFile::SplatPng ? bounds::ceilDiv(classes, 4) : classes;
     const Bytes square = 2 * Bytes(config.output.splatBlendCells) + 1;
     return {MemoryGroup::Writers,
@@ -233,8 +254,10 @@ constexpr OutputDriver kSplatPngDriver{
     .needsClasses = alwaysNeeded,
     .needsRegions = neverNeeded,
     .makeSink = [](const Config& config, const SinkInputs& in) -> std::unique_ptr<OutputSink> {
-        return std::make_unique<SplatSink>(
-            config, requiredInput(in.terrain, OutputFile::SplatPng, "a Terrain"));
+        return georeferenced(
+            std::make_unique<SplatSink>(
+                config, requiredInput(in.terrain, OutputFile::SplatPng, "a Terrain")),
+            config);
     },
     .diskBound = [](const Config& config) { return weightMapsDisk(config, OutputFile::SplatPng); },
     .memoryBound = [](const Config& config, int) {
@@ -250,8 +273,10 @@ constexpr OutputDriver kWeightPngDriver{
     .needsClasses = alwaysNeeded,
     .needsRegions = neverNeeded,
     .makeSink = [](const Config& config, const SinkInputs& in) -> std::unique_ptr<OutputSink> {
-        return std::make_unique<WeightSink>(
-            config, requiredInput(in.terrain, OutputFile::WeightPng, "a Terrain"));
+        return georeferenced(
+            std::make_unique<WeightSink>(
+                config, requiredInput(in.terrain, OutputFile::WeightPng, "a Terrain")),
+            config);
     },
     .diskBound = [](const Config& config) { return weightMapsDisk(config, OutputFile::WeightPng); },
     .memoryBound = [](const Config& config, int) {

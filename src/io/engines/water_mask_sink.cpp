@@ -7,6 +7,7 @@
 #include <memory>
 #include <string>
 
+#include "io/png/png_georef.hpp"
 #include "io/png/png_writer.hpp"
 #include "io/sinks.hpp"
 #include "io/size_bounds.hpp"
@@ -66,11 +67,17 @@ constexpr OutputDriver kWaterMaskPngDriver{
     .needsRegions = neverNeeded,
     .needsHydrology = true,
     .makeSink = [](const Config& config, const SinkInputs&) -> std::unique_ptr<OutputSink> {
-        return std::make_unique<WaterMaskSink>(config);
+        return withSidecars(
+            std::make_unique<WaterMaskSink>(config),
+            pngGeoSidecars(config, outputPath(config, OutputFile::WaterMaskPng), 1));
     },
-    .diskBound = [](const Config& config) {
-        return bounds::plannedFile(config, OutputFile::WaterMaskPng,
-                                   bounds::pngBound(config.map.width, config.map.height, 1), true);
+    .diskBound = [](const Config& config) {  // and its two georeferencing sidecars
+        PlannedOutput out = bounds::plannedFile(
+            config, OutputFile::WaterMaskPng,
+            bounds::pngBound(config.map.width, config.map.height, 1) + pngGeoSidecarBytes(),
+            true);
+        out.files += kPngGeoSidecarFiles;
+        return out;
     },
     // One band of full-width rows (a tile high) and the encoder.
     .memoryBound = [](const Config& config, int) {

@@ -35,6 +35,17 @@ GeoTiffOptions classesOptions(const Config& config, const Terrain& terrain) {
     return options;
 }
 
+GeoTiffOptions walkableOptions(const Config& config, const Terrain* = nullptr) {
+    GeoTiffOptions options = mapGeoTiffOptions(config, SampleFormat::UInt8);
+    options.resampling = Resampling::Mode;  // 0 or 1, never a blend
+    options.nodata = kNoClass;  // as classes.tif: 255 is "no data", never 0 or 1
+    options.metadata.emplace_back("TERRAGRID_WALKABLE", "1 = walkable, 0 = not walkable");
+    options.metadata.emplace_back(
+        "TERRAGRID_CONNECTIVITY",
+        std::string(kConnectivityNames[static_cast<std::size_t>(config.terrain.connectivity)]));
+    return options;
+}
+
 /// walkable.tif: 1 where a cell is walkable after the connectivity rule, 0 elsewhere. The rule
 /// needs the whole map, so the file is written from the finished WalkableRegions in finish()
 /// rather than from the tiles.
@@ -45,7 +56,7 @@ public:
           m_height(config.map.height),
           m_tileSize(mapGeoTiffOptions(config, SampleFormat::UInt8).tileSize),
           m_regions(regions),
-          m_writer(outputPath(config, OutputFile::WalkableTif), options(config)) {}
+          m_writer(outputPath(config, OutputFile::WalkableTif), walkableOptions(config)) {}
 
     const std::string& path() const override { return m_writer.path(); }
 
@@ -73,18 +84,6 @@ public:
     double parallelCpuSeconds() const override { return m_writer.parallelCpuSeconds(); }
 
 private:
-    static GeoTiffOptions options(const Config& config) {
-        GeoTiffOptions options = mapGeoTiffOptions(config, SampleFormat::UInt8);
-        options.resampling = Resampling::Mode;  // 0 or 1, never a blend
-        options.nodata = kNoClass;  // as classes.tif: 255 is "no data", never 0 or 1
-        options.metadata.emplace_back("TERRAGRID_WALKABLE", "1 = walkable, 0 = not walkable");
-        options.metadata.emplace_back(
-            "TERRAGRID_CONNECTIVITY",
-            std::string(
-                kConnectivityNames[static_cast<std::size_t>(config.terrain.connectivity)]));
-        return options;
-    }
-
     std::int64_t m_width;
     std::int64_t m_height;
     std::int64_t m_tileSize;
@@ -146,6 +145,10 @@ constexpr OutputDriver kClassesTifDriver{
         return makeClassesSink(config,
                                requiredInput(in.terrain, OutputFile::ClassesTif, "a Terrain"));
     },
+    .geoTiffOptions = [](const Config& config, const Terrain* terrain) {
+        return classesOptions(config,
+                              requiredInput(terrain, OutputFile::ClassesTif, "a Terrain"));
+    },
     // Each class name twice: in TERRAGRID_CLASSES and in its own items; twice more in the
     // sidecar classes.tif.aux.xml (its category and its attribute table row).
     .diskBound = [](const Config& config) {
@@ -171,6 +174,7 @@ constexpr OutputDriver kWalkableTifDriver{
         return makeWalkableSink(
             config, requiredInput(in.regions, OutputFile::WalkableTif, "the WalkableRegions"));
     },
+    .geoTiffOptions = walkableOptions,
     .diskBound = [](const Config& config) {
         return bounds::plannedGeoTiff(config, OutputFile::WalkableTif, SampleFormat::UInt8);
     },

@@ -16,7 +16,8 @@
 // complete and kept in scratch files until close() writes them (overview_pyramid.hpp).
 //
 // This header keeps libtiff out: geotiff_writer.cpp and tiff_tile_encoder.cpp, through
-// libtiff_support.hpp, are the only files that include tiffio.h; geotiff_writer.cpp alone
+// libtiff_support.hpp, are the only files that include tiffio.h (with geotiff_reader.cpp, which
+// reads pieces back for a mosaic); geotiff_writer.cpp alone
 // includes libgeotiff, which writes the GeoKeys.
 
 #include <cstddef>

@@ -1,6 +1,7 @@
 // classes.qml and height.qml: QGIS style files (raster_styles.hpp) written beside classes.tif
 // and height.tif, which QGIS loads as those layers' default styles. Their text depends on the
-// config and the resolved classes alone, so it is made with the sink and written at finish().
+// config, the resolved classes and the height range (with erosion, the stage's) alone, so it
+// is made with the sink and written at finish().
 
 #include <utility>
 
@@ -62,9 +63,11 @@ constexpr OutputDriver kHeightQmlDriver{
     .name = "height.qml",
     .needsClasses = heightRampNeedsTerrain,
     .needsRegions = neverNeeded,
+    .readsHydrology = true,  // the eroded heights' range (height_range.hpp)
     .makeSink = [](const Config& config, const SinkInputs& in) -> std::unique_ptr<OutputSink> {
-        return std::make_unique<TextFileSink>(outputPath(config, OutputFile::HeightQml),
-                                              heightQml(heightRamp(config, in.terrain)));
+        return std::make_unique<TextFileSink>(
+            outputPath(config, OutputFile::HeightQml),
+            heightQml(heightRamp(config, in.terrain, in.hydrology)));
     },
     .diskBound = [](const Config& config) { return qmlDisk(config, OutputFile::HeightQml); },
     .memoryBound = qmlMemory,

@@ -1,6 +1,8 @@
 #include "io/geotiff/raster_styles.hpp"
 
 #include <cmath>
+#include <optional>
+#include <stdexcept>
 
 #include "io/xml_text.hpp"
 
@@ -8,11 +10,6 @@ namespace terragrid {
 namespace {
 
 std::string metres(double value) { return exactDecimal(std::round(value)) + " m"; }
-
-bool waterAtSeaLevel(const Config& config) {
-    return config.map.projection == Projection::Equirectangular ||
-           config.height.falloff.shape != Falloff::None;
-}
 
 // QGIS's header and the parts of a raster style every renderer shares.
 std::string qmlOpen() {
@@ -46,39 +43,74 @@ const char* kMinMaxOrigin =
 }  // namespace
 
 bool heightRampNeedsTerrain(const Config& config) {
-    return !config.hydrology.enabled && !waterAtSeaLevel(config) &&
-           !config.terrain.customClasses &&
+    return !config.hydrology.enabled && !config.terrain.customClasses &&
            config.terrain.lakeBelow.byCoverage;
 }
 
-HeightRamp heightRamp(const Config& config, const Terrain* terrain) {
+HeightRamp heightRamp(const Config& config, const Terrain* terrain,
+                      const HydrologyStage* hydrology) {
+    return heightRamp(config, terrain, mapHeightRange(config, hydrology));
+}
+
+HeightRamp heightRamp(const Config& config, const Terrain* terrain, const HeightRange& range) {
     HeightRamp ramp;
-    ramp.minMeters = config.elevation.minMeters;
-    ramp.maxMeters = config.elevation.maxMeters;
+    ramp.minMeters = range.minMeters;
+    ramp.maxMeters = range.maxMeters;
+    // The water level is the one the classes and the water outputs use, in the expression
+    // the tiles compare heights with, so every output draws the same coast.
+    const double low = config.elevation.minMeters;
+    const double span = config.elevation.maxMeters - low;
     if (config.hydrology.enabled) {
         // Lakes come from the stage (height.png draws them cell by cell); the level is the
-        // sea's, when there is one.
+        // sea's (HydrologyStage::seaLevelMeters, a float), when there is one.
         ramp.hasWater = config.hydrology.seaLevel > 0;
-        ramp.waterMeters = ramp.minMeters + config.hydrology.seaLevel * (ramp.maxMeters -
-                                                                         ramp.minMeters);
-    } else if (waterAtSeaLevel(config)) {
-        ramp.hasWater = ramp.minMeters < 0;
-        ramp.waterMeters = 0;
+        ramp.waterMeters = static_cast<float>(low + span * config.hydrology.seaLevel);
     } else if (!config.terrain.customClasses) {
-        // The lake class holds normalised heights [0, lake]; elevation is min + h (max - min).
+        // The lake class holds normalised heights [0, lake] (resolved from its coverage target
+        // when it is one); a cell's elevation is float(min + h (max - min)), monotone in h, so
+        // cells at or below float(min + lake (max - min)) are the lake cells.
         double lake = config.terrain.lakeBelow.value;
-        if (config.terrain.lakeBelow.byCoverage && terrain != nullptr)
+        if (config.terrain.lakeBelow.byCoverage) {
+            if (terrain == nullptr)
+                throw std::invalid_argument(
+                    "heightRamp: a lake threshold by coverage needs the resolved Terrain");
             lake = terrain->classes()[static_cast<std::size_t>(DefaultClass::Lake)].heightMax;
+        }
         ramp.hasWater = true;
-        ramp.waterMeters = ramp.minMeters + lake * (ramp.maxMeters - ramp.minMeters);
+        ramp.waterMeters = static_cast<float>(low + span * lake);
     }
     return ramp;
 }
 
-std::string classesAuxXml(const std::vector<TerrainClass>& classes) {
-    std::string xml = "<PAMDataset>\n  <PAMRasterBand band=\"1\">\n    <CategoryNames>\n";
-    for (const TerrainClass& c : classes)
-        xml += "      <Category>" + xmlEscape(c.name) + "</Category>\n";
+namespace {
+
+// A category as both builders see it: classes add their walkability, the others nothing.
+struct Entry {
+    std::string name;
+    Rgb colour;
+    std::optional<bool> walkable;
+    bool transparent = false;
+};
+
+std::vector<Entry> entriesOf(const std::vector<TerrainClass>& classes) {
+    std::vector<Entry> entries;
+    for (const TerrainClass& c : classes) entries.push_back({c.name, c.colour, c.walkable});
+    return entries;
+}
+
+std::vector<Entry> entriesOf(const std::vector<RasterCategory>& categories) {
+    std::vector<Entry> entries;
+    for (const RasterCategory& c : categories)
+        entries.push_back({c.name, c.colour, std::nullopt, c.transparent});
+    return entries;
+}
+
+// A band's <CategoryNames> and thematic <GDALRasterAttributeTable>, as GDAL's PAM (.aux.xml)
+// and VRT files both hold them.
+std::string bandXml(const std::vector<Entry>& entries, bool walkable) {
+    std::string xml = "    <CategoryNames>\n";
+    for (const Entry& e : entries)
+        xml += "      <Category>" + xmlEscape(e.name) + "</Category>\n";
     xml += "    </CategoryNames>\n"
            "    <GDALRasterAttributeTable tableType=\"thematic\">\n";
     // GDAL's field types: 0 integer, 2 string; usages: 5 min-max (the value), 2 name,
@@ -89,40 +121,68 @@ std::string classesAuxXml(const std::vector<TerrainClass>& classes) {
         int usage;
     } fields[] = {{"Value", 0, 5}, {"Class", 2, 2}, {"Red", 0, 6},
                   {"Green", 0, 7}, {"Blue", 0, 8},  {"Walkable", 0, 0}};
-    for (std::size_t i = 0; i < std::size(fields); ++i) {
+    const std::size_t fieldCount = walkable ? std::size(fields) : std::size(fields) - 1;
+    for (std::size_t i = 0; i < fieldCount; ++i) {
         xml += "      <FieldDefn index=\"" + std::to_string(i) + "\">\n        <Name>" +
                fields[i].name + "</Name>\n        <Type>" + std::to_string(fields[i].type) +
                "</Type>\n        <Usage>" + std::to_string(fields[i].usage) +
                "</Usage>\n      </FieldDefn>\n";
     }
-    for (std::size_t i = 0; i < classes.size(); ++i) {
-        const TerrainClass& c = classes[i];
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+        const Entry& e = entries[i];
         xml += "      <Row index=\"" + std::to_string(i) + "\">\n";
-        for (const std::string& field :
-             {std::to_string(i), xmlEscape(c.name), std::to_string(c.colour.r),
-              std::to_string(c.colour.g), std::to_string(c.colour.b),
-              std::string(c.walkable ? "1" : "0")}) {
-            xml += "        <F>" + field + "</F>\n";
-        }
+        std::vector<std::string> row{std::to_string(i), xmlEscape(e.name),
+                                     std::to_string(e.colour.r), std::to_string(e.colour.g),
+                                     std::to_string(e.colour.b)};
+        if (walkable) row.push_back(e.walkable.value_or(false) ? "1" : "0");
+        for (const std::string& field : row) xml += "        <F>" + field + "</F>\n";
         xml += "      </Row>\n";
     }
-    xml += "    </GDALRasterAttributeTable>\n  </PAMRasterBand>\n</PAMDataset>\n";
+    xml += "    </GDALRasterAttributeTable>\n";
     return xml;
 }
 
-std::string classesQml(const std::vector<TerrainClass>& classes) {
+std::string auxXml(const std::vector<Entry>& entries, bool walkable) {
+    return "<PAMDataset>\n  <PAMRasterBand band=\"1\">\n" + bandXml(entries, walkable) +
+           "  </PAMRasterBand>\n</PAMDataset>\n";
+}
+
+std::string palettedQml(const std::vector<Entry>& entries) {
     std::string xml = qmlOpen();
     xml += "    <rasterrenderer type=\"paletted\" band=\"1\" opacity=\"1\" alphaBand=\"-1\" "
            "nodataColor=\"\">\n";
     xml += kMinMaxOrigin;
     xml += "      <colorPalette>\n";
-    for (std::size_t i = 0; i < classes.size(); ++i) {
+    for (std::size_t i = 0; i < entries.size(); ++i) {
         xml += "        <paletteEntry value=\"" + std::to_string(i) + "\" color=\"" +
-               hexColour(classes[i].colour) + "\" alpha=\"255\" label=\"" +
-               xmlEscape(classes[i].name) + "\"/>\n";
+               hexColour(entries[i].colour) + "\" alpha=\"" +
+               (entries[i].transparent ? "0" : "255") + "\" label=\"" +
+               xmlEscape(entries[i].name) + "\"/>\n";
     }
     xml += "      </colorPalette>\n    </rasterrenderer>\n";
     return xml + qmlClose();
+}
+
+}  // namespace
+
+std::string classesBandXml(const std::vector<TerrainClass>& classes) {
+    return bandXml(entriesOf(classes), true);
+}
+
+std::string classesAuxXml(const std::vector<TerrainClass>& classes) {
+    return auxXml(entriesOf(classes), true);
+}
+
+std::string classesQml(const std::vector<TerrainClass>& classes) {
+    return palettedQml(entriesOf(classes));
+}
+
+std::string categoriesAuxXml(const std::vector<RasterCategory>& categories) {
+    return auxXml(entriesOf(categories), false);
+}
+
+std::string categoriesQml(const std::vector<RasterCategory>& categories) {
+    return palettedQml(entriesOf(categories));
 }
 
 std::string heightQml(const HeightRamp& ramp) {

@@ -115,6 +115,7 @@ private:
 // live in the frames it jumps over.
 struct PngContext {
     int fd = -1;
+    std::vector<std::uint8_t>* memory = nullptr;  ///< encodePng: the bytes go here, not to fd
     char error[512] = {};
     char warning[512] = {};
     // The encoded bytes are gathered here so the file gets a few large writes instead of
@@ -123,8 +124,16 @@ struct PngContext {
     unsigned char buffer[64 * 1024] = {};
 };
 
+/// Appends to the context's memory, or writes to its file.
+bool emit(PngContext& context, const void* data, std::size_t size) {
+    if (context.memory == nullptr) return writeFully(context.fd, data, size);
+    const auto* bytes = static_cast<const std::uint8_t*>(data);
+    context.memory->insert(context.memory->end(), bytes, bytes + size);
+    return true;
+}
+
 bool flushBuffer(PngContext& context) {
-    const bool ok = writeFully(context.fd, context.buffer, context.buffered);
+    const bool ok = emit(context, context.buffer, context.buffered);
     context.buffered = 0;
     return ok;
 }
@@ -151,7 +160,7 @@ void onPngWrite(png_structp png, png_bytep data, std::size_t size) {
         png_error(png, std::strerror(errno));
     }
     if (size > sizeof context->buffer) {
-        if (!writeFully(context->fd, data, size)) png_error(png, std::strerror(errno));
+        if (!emit(*context, data, size)) png_error(png, std::strerror(errno));
         return;
     }
     std::memcpy(context->buffer + context->buffered, data, size);
@@ -214,6 +223,57 @@ bool writeChunk(png_structp png, const char* name, const std::byte* data, std::s
     return true;
 }
 
+/// Filters and deflates one piece (see kFirstPiece, kPieceHeader): `raw` is its flag byte,
+/// the row above it and its rows of `rowBytes` bytes of `bpp`-byte pixels.
+void encodePiece(const std::vector<std::byte>& raw, std::size_t rowBytes, std::size_t bpp,
+                 PieceDeflater& deflater, std::vector<std::byte>& out) {
+    const std::byte flags = raw[0];
+    const auto* above = reinterpret_cast<const std::uint8_t*>(raw.data() + 1);
+    const std::size_t rows = (raw.size() - 1) / rowBytes - 1;
+    std::vector<std::uint8_t> filtered((rowBytes + 1) * rows);
+    paethFilter(above, above + rowBytes, rows, rowBytes, bpp, filtered.data());
+    out.assign(kPieceHeader, std::byte{0});
+    putBigEndian(static_cast<std::uint32_t>(
+                     adler32(1, filtered.data(), static_cast<uInt>(filtered.size()))),
+                 out.data());
+    putBigEndian(static_cast<std::uint32_t>(filtered.size()), out.data() + 4);
+    // The zlib header (deflate, 32 KiB window, no dictionary, "fastest" level flag, as zlib
+    // writes it for Z_RLE) leads the first piece.
+    if ((flags & kFirstPiece) != std::byte{0})
+        out.insert(out.end(), {std::byte{0x78}, std::byte{0x01}});
+    deflater.deflatePiece(filtered, (flags & kLastPiece) != std::byte{0}, out);
+}
+
+/// One encoded piece as an IDAT chunk, its Adler-32 combined into `adler`. False when libpng
+/// failed (its words are in the context).
+bool writePiece(png_structp png, const std::vector<std::byte>& bytes, uLong& adler) {
+    const std::uint32_t pieceAdler = getBigEndian(bytes.data());
+    const std::uint32_t length = getBigEndian(bytes.data() + 4);
+    adler = adler32_combine(adler, pieceAdler, static_cast<z_off_t>(length));
+    return writeChunk(png, "IDAT", bytes.data() + kPieceHeader, bytes.size() - kPieceHeader);
+}
+
+/// The stream's Adler-32 in an IDAT of its own, then IEND.
+bool writeTrailer(png_structp png, uLong adler) {
+    std::byte trailer[4];
+    putBigEndian(static_cast<std::uint32_t>(adler), trailer);
+    return writeChunk(png, "IDAT", trailer, sizeof trailer) && writeChunk(png, "IEND", nullptr, 0);
+}
+
+/// Rows per piece of a picture with rows of `rowBytes` bytes (kPieceBytes).
+std::uint32_t rowsPerPiece(std::size_t rowBytes, std::uint32_t height) {
+    return static_cast<std::uint32_t>(
+        std::clamp<std::size_t>(kPieceBytes / (rowBytes + 1), 1, height));
+}
+
+/// Whether `width`, `height` and `bytes` describe an 8-bit picture of `format` PNG can hold.
+bool validPicture(std::uint32_t width, std::uint32_t height, std::size_t bytes,
+                  PngFormat format) {
+    constexpr std::uint32_t kLargest = 0x7fffffff;  // PNG's limit on either side
+    return format != PngFormat::Grey16 && width != 0 && height != 0 && width <= kLargest &&
+           height <= kLargest && bytes == std::size_t{width} * height * pngBytesPerPixel(format);
+}
+
 }  // namespace
 
 // libpng's state for one picture, alive from start() to close(), and the pieces of its zlib
@@ -226,8 +286,7 @@ public:
           format(format),
           bpp(format == PngFormat::Grey16 ? 2 : pngBytesPerPixel(format)),
           rowBytes(std::size_t{width} * bpp),
-          rowsPerPiece(static_cast<std::uint32_t>(
-              std::clamp<std::size_t>(kPieceBytes / (rowBytes + 1), 1, height))) {}
+          rowsPerPiece(terragrid::rowsPerPiece(rowBytes, height)) {}
     ~Encoder() {
         pieces.reset();  // waits for the jobs: they use this encoder's deflaters
         if (png != nullptr) png_destroy_write_struct(&png, info != nullptr ? &info : nullptr);
@@ -254,30 +313,14 @@ public:
 
     /// A worker's job: filters and deflates one piece (see kFirstPiece, kPieceHeader).
     void encodePiece(std::vector<std::byte>& raw, std::vector<std::byte>& out) {
-        const std::byte flags = raw[0];
-        const auto* above = reinterpret_cast<const std::uint8_t*>(raw.data() + 1);
-        const std::size_t rows = (raw.size() - 1) / rowBytes - 1;
-        std::vector<std::uint8_t> filtered((rowBytes + 1) * rows);
-        paethFilter(above, above + rowBytes, rows, rowBytes, bpp, filtered.data());
-        out.assign(kPieceHeader, std::byte{0});
-        putBigEndian(static_cast<std::uint32_t>(
-                         adler32(1, filtered.data(), static_cast<uInt>(filtered.size()))),
-                     out.data());
-        putBigEndian(static_cast<std::uint32_t>(filtered.size()), out.data() + 4);
-        // The zlib header (deflate, 32 KiB window, no dictionary, "fastest" level flag, as zlib
-        // writes it for Z_RLE) leads the first piece.
-        if ((flags & kFirstPiece) != std::byte{0}) out.insert(out.end(), {std::byte{0x78}, std::byte{0x01}});
         std::unique_ptr<PieceDeflater>& deflater = deflaters.local();
         if (!deflater) deflater = std::make_unique<PieceDeflater>();
-        deflater->deflatePiece(filtered, (flags & kLastPiece) != std::byte{0}, out);
+        terragrid::encodePiece(raw, rowBytes, bpp, *deflater, out);
     }
 
     /// In order, on the writer's thread: one IDAT chunk per piece.
     void writePiece(const std::vector<std::byte>& bytes) {
-        const std::uint32_t pieceAdler = getBigEndian(bytes.data());
-        const std::uint32_t length = getBigEndian(bytes.data() + 4);
-        adler = adler32_combine(adler, pieceAdler, static_cast<z_off_t>(length));
-        if (!writeChunk(png, "IDAT", bytes.data() + kPieceHeader, bytes.size() - kPieceHeader)) {
+        if (!terragrid::writePiece(png, bytes, adler)) {
             chunkFailed = true;
             throw std::runtime_error("libpng failed");  // the caller reads the context's words
         }
@@ -303,10 +346,7 @@ void PngWriter::write(std::uint32_t width, std::uint32_t height,
     if (m_state != State::Open) {
         throw std::logic_error("PngWriter::write called twice for '" + path() + "'");
     }
-    constexpr std::uint32_t kLargest = 0x7fffffff;  // PNG's limit on either side
-    if (format == PngFormat::Grey16 || width == 0 || height == 0 || width > kLargest ||
-        height > kLargest ||
-        pixels.size() != std::size_t{width} * height * pngBytesPerPixel(format)) {
+    if (!validPicture(width, height, pixels.size(), format)) {
         throw std::invalid_argument("PngWriter::write: " + std::to_string(pixels.size()) +
                                     " bytes for a " + std::to_string(width) + "x" +
                                     std::to_string(height) + " " +
@@ -452,12 +492,7 @@ void PngWriter::close() {
     }
     runPieces([&] { m_encoder->pieces->finish(); });
     m_parallelCpuSeconds = m_encoder->pieces->jobCpuSeconds();
-    // The stream's Adler-32 in an IDAT of its own, then IEND.
-    std::byte trailer[4];
-    putBigEndian(static_cast<std::uint32_t>(m_encoder->adler), trailer);
-    if (!writeChunk(m_encoder->png, "IDAT", trailer, sizeof trailer) ||
-        !writeChunk(m_encoder->png, "IEND", nullptr, 0))
-        failEncoder();
+    if (!writeTrailer(m_encoder->png, m_encoder->adler)) failEncoder();
     if (!flushBuffer(m_encoder->context)) fail(std::strerror(errno));
     m_encoder.reset();
     m_state = State::Written;
@@ -484,6 +519,63 @@ void PngWriter::failEncoder() {
 void PngWriter::fail(const std::string& cause) {
     m_state = State::Failed;
     throw OutputError("writing '" + path() + "': " + cause);
+}
+
+std::vector<std::uint8_t> encodePng(std::uint32_t width, std::uint32_t height,
+                                    const std::uint8_t* pixels, std::size_t size,
+                                    PngFormat format) {
+    if (!validPicture(width, height, size, format)) {
+        throw std::invalid_argument("encodePng: " + std::to_string(size) + " bytes for a " +
+                                    std::to_string(width) + "x" + std::to_string(height) + " " +
+                                    std::to_string(pngBytesPerPixel(format)) +
+                                    "-byte-per-pixel picture");
+    }
+    std::vector<std::uint8_t> out;
+    // On the heap: the context's output buffer is large. Freed with libpng's structs
+    // whatever happens.
+    struct State {
+        PngContext context;
+        png_structp png = nullptr;
+        png_infop info = nullptr;
+        ~State() {
+            if (png != nullptr) png_destroy_write_struct(&png, info != nullptr ? &info : nullptr);
+        }
+    };
+    const auto state = std::make_unique<State>();
+    state->context.memory = &out;
+    const auto failed = [&]() -> std::runtime_error {
+        return std::runtime_error(std::string("encodePng: ") +
+                                  (state->context.error[0] != '\0' ? state->context.error
+                                                                   : "libpng failed"));
+    };
+    if (!startPng(state->context, state->png, state->info, width, height, format)) throw failed();
+    // The pieces PngWriter's workers would make, one after the other on this thread: the same
+    // stream, so the same bytes as the file.
+    thread_local std::unique_ptr<PieceDeflater> deflater;
+    if (!deflater) deflater = std::make_unique<PieceDeflater>();
+    const std::size_t bpp = pngBytesPerPixel(format);
+    const std::size_t rowBytes = std::size_t{width} * bpp;
+    const std::uint32_t pieceRows = rowsPerPiece(rowBytes, height);
+    uLong adler = 1;
+    std::vector<std::byte> raw, piece;
+    const auto* bytes = reinterpret_cast<const std::byte*>(pixels);
+    for (std::uint32_t row0 = 0; row0 < height; row0 += pieceRows) {
+        const std::uint32_t rows = std::min(pieceRows, height - row0);
+        std::byte flags{0};
+        if (row0 == 0) flags |= kFirstPiece;
+        if (row0 + rows == height) flags |= kLastPiece;
+        raw.assign(1, flags);
+        if (row0 == 0)
+            raw.resize(1 + rowBytes, std::byte{0});
+        else
+            raw.insert(raw.end(), bytes + (row0 - 1) * rowBytes, bytes + row0 * rowBytes);
+        raw.insert(raw.end(), bytes + row0 * rowBytes, bytes + (row0 + rows) * rowBytes);
+        encodePiece(raw, rowBytes, bpp, *deflater, piece);
+        if (!writePiece(state->png, piece, adler)) throw failed();
+    }
+    if (!writeTrailer(state->png, adler)) throw failed();
+    flushBuffer(state->context);
+    return out;
 }
 
 }  // namespace terragrid

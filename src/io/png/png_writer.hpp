@@ -30,6 +30,14 @@ enum class PngFormat : std::uint8_t {
 /// Bytes per pixel of an 8-bit format as writeRows takes it (Grey16: 2, in host order).
 std::size_t pngBytesPerPixel(PngFormat format) noexcept;
 
+/// The bytes PngWriter::write writes for these pixels (`size` bytes: width x height pixels of
+/// `format`, 8-bit, row-major), encoded in memory on the calling thread: the explorer's tiles.
+/// Throws std::invalid_argument for Grey16, a size outside 1..2^31-1 or `size` of the wrong
+/// length; std::runtime_error with libpng's words when encoding fails. Thread-safe.
+std::vector<std::uint8_t> encodePng(std::uint32_t width, std::uint32_t height,
+                                    const std::uint8_t* pixels, std::size_t size,
+                                    PngFormat format);
+
 /// Writes one PNG. Not thread-safe: use it from one thread at a time. Every failure throws
 /// OutputError("writing '<path>': <cause>"); an uncommitted writer's destructor removes its
 /// temporary file, leaving any older file at `path` as it was.

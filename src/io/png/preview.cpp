@@ -26,15 +26,6 @@ int quantumExponent(double boundMeters, std::int64_t scale) {
 
 std::int64_t ceilDiv(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
-// std::round (halves away from zero) without the libm call it costs on every cell of a map:
-// below 2^62, value - truncated is exact, so the result is the same bits.
-double roundHalfAway(double value) noexcept {
-    if (!(std::fabs(value) < 0x1p62)) return std::round(value);  // huge or NaN: libm's way
-    const auto truncated = static_cast<std::int64_t>(value);
-    const double rest = value - static_cast<double>(truncated);
-    return static_cast<double>(truncated + (rest >= 0.5) - (rest <= -0.5));
-}
-
 // Clamps to [lo, hi], sending NaN to lo (std::clamp would pass it through).
 double clampOrLow(double value, double lo, double hi) noexcept {
     return value > lo ? (value < hi ? value : hi) : lo;
@@ -56,13 +47,19 @@ PreviewGeometry previewGeometry(std::int64_t mapWidth, std::int64_t mapHeight,
     return g;
 }
 
+HeightQuantum::HeightQuantum(double boundMeters, std::int64_t scale)
+    : m_exponent(quantumExponent(std::abs(boundMeters), scale)),
+      // Multiplying by a power of two is exact, so these two scale to and from whole steps.
+      m_toSteps(std::ldexp(1.0, -m_exponent)),
+      m_step(std::ldexp(1.0, m_exponent)) {}
+
 PreviewDownsampler::PreviewDownsampler(std::int64_t mapWidth, std::int64_t mapHeight,
                                        std::int64_t maxSize, double heightBoundMeters,
                                        bool keepClasses)
     : m_mapWidth(mapWidth),
       m_mapHeight(mapHeight),
       m_geometry(previewGeometry(mapWidth, mapHeight, maxSize)),
-      m_quantumExponent(quantumExponent(std::abs(heightBoundMeters), m_geometry.scale)) {
+      m_quantum(heightBoundMeters, m_geometry.scale) {
     const auto pixels = static_cast<std::size_t>(m_geometry.width * m_geometry.height);
     m_sums.assign(pixels, 0.0);
     m_counts.assign(pixels, 0);
@@ -95,9 +92,6 @@ PreviewDownsampler::TileSums PreviewDownsampler::sums(const TileRect& rect,
     out.height = (rect.row0 + rect.height - 1) / s - out.py0 + 1;
     out.sums.assign(static_cast<std::size_t>(out.width * out.height), 0.0);
     out.counts.assign(out.sums.size(), 0);
-    // Multiplying by a power of two is exact, so these two scale to and from whole steps.
-    const double toSteps = std::ldexp(1.0, -m_quantumExponent);
-    const double step = std::ldexp(1.0, m_quantumExponent);
     for (std::int64_t r = 0; r < rect.height; ++r) {
         const std::int64_t py = (rect.row0 + r) / s - out.py0;
         const float* row = elevation + r * rect.width;
@@ -108,7 +102,7 @@ PreviewDownsampler::TileSums PreviewDownsampler::sums(const TileRect& rect,
             const std::int64_t end = std::min(rect.width, (px + 1) * s - rect.col0);
             double sum = 0;
             for (std::int64_t i = c; i < end; ++i) {
-                sum += roundHalfAway(static_cast<double>(row[i]) * toSteps) * step;
+                sum += m_quantum(row[i]);
             }
             const auto at = static_cast<std::size_t>(py * out.width + (px - out.px0));
             out.sums[at] += sum;

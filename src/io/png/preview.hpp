@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -58,6 +59,36 @@ void forEachCentredPixel(const PreviewGeometry& geometry, std::int64_t mapWidth,
         }
     }
 }
+
+/// std::round (halves away from zero) without the libm call it costs on every cell of a map:
+/// below 2^62, value - truncated is exact, so the result is the same bits.
+inline double roundHalfAway(double value) noexcept {
+    if (!(std::fabs(value) < 0x1p62)) return std::round(value);  // huge or NaN: libm's way
+    const auto truncated = static_cast<std::int64_t>(value);
+    const double rest = value - static_cast<double>(truncated);
+    return static_cast<double>(truncated + (rest >= 0.5) - (rest <= -0.5));
+}
+
+/// How preview pictures round elevations before summing them into pixels: to a multiple of a
+/// power of two small enough to be invisible and large enough that every partial sum of a
+/// pixel of scale x scale cells of at most |boundMeters| is a whole number of steps below
+/// 2^53, so the double additions are exact and the sums equal in any order. A picture at one
+/// pixel per cell (scale 1) shows each cell's rounded elevation: the explorer's tiles round
+/// their cells with the same quantum.
+class HeightQuantum {
+public:
+    HeightQuantum(double boundMeters, std::int64_t scale);
+    /// `meters` rounded to the step (halves away from zero).
+    double operator()(float meters) const noexcept {
+        return roundHalfAway(static_cast<double>(meters) * m_toSteps) * m_step;
+    }
+    int exponent() const noexcept { return m_exponent; }
+
+private:
+    int m_exponent;     // the step is 2^m_exponent
+    double m_toSteps;   // 2^-m_exponent
+    double m_step;      // 2^m_exponent
+};
 
 /// Accumulates tiles into a picture: per pixel the mean elevation of its cells and, when
 /// asked for, the class of its centre cell (the cell at offset scale / 2 on both axes,
@@ -111,7 +142,7 @@ private:
     std::int64_t m_mapWidth;
     std::int64_t m_mapHeight;
     PreviewGeometry m_geometry;
-    int m_quantumExponent;  // elevations are rounded to multiples of 2^m_quantumExponent
+    HeightQuantum m_quantum;
     std::vector<double> m_sums;
     std::vector<std::int64_t> m_counts;
     std::vector<std::uint8_t> m_classes;

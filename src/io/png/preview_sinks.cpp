@@ -14,8 +14,10 @@
 #include <tbb/parallel_for.h>
 
 #include "io/png/legend.hpp"
+#include "io/png/png_georef.hpp"
 #include "io/png/png_writer.hpp"
 #include "io/png/preview.hpp"
+#include "io/png/preview_painter.hpp"
 #include "io/png/preview_water.hpp"
 #include "io/geotiff/raster_styles.hpp"
 #include "io/sinks.hpp"
@@ -25,65 +27,39 @@
 namespace terragrid {
 namespace {
 
-/// The index of the class named `name`, or kNoClass.
-std::uint8_t classIndexNamed(const Terrain& terrain, std::string_view name) {
-    const auto& classes = terrain.classes();
-    for (std::size_t i = 0; i < classes.size() && i < kNoClass; ++i)
-        if (classes[i].name == name) return static_cast<std::uint8_t>(i);
-    return kNoClass;
-}
-
 /// One picture: the class colours (preview.png) or the hypsometric ramp (height.png), both
 /// shaded by the same hillshade of the downsampled heights.
 class PreviewSink final : public OutputSink {
 public:
-    /// `terrain` null: height.png, coloured by `ramp`.
-    PreviewSink(const Config& config, const Terrain* terrain, const HeightRamp& ramp)
+    /// `terrain` null: height.png, coloured by `ramp`. `range`: the map's heights
+    /// (mapHeightRange), which bound the sums of the downsampling.
+    PreviewSink(const Config& config, const Terrain* terrain, const HeightRamp& ramp,
+                const HeightRange& range)
         : m_mapWidth(config.map.width),
           m_mapHeight(config.map.height),
-          m_ramp(ramp),
+          m_painter(config, terrain, ramp),
           m_legend(config.output.previewLegend),
           m_downsampler(config.map.width, config.map.height, config.output.previewMaxSize,
-                        std::max(std::abs(config.elevation.minMeters),
-                                 std::abs(config.elevation.maxMeters)),
+                        range.magnitudeMeters(),
                         terrain != nullptr),
           m_pixelSizeMeters(pixelSizeMeters(config, m_downsampler.geometry())),
-          m_writer(outputPath(config, terrain ? OutputFile::PreviewPng : OutputFile::HeightPng)) {
-        if (terrain != nullptr) {
-            m_palette.emplace();  // indices that name no class show black
-            const auto& classes = terrain->classes();
-            for (std::size_t i = 0; i < classes.size() && i < m_palette->size(); ++i) {
-                (*m_palette)[i] = classes[i].colour;
-                m_legendEntries.push_back({classes[i].colour, classes[i].name});
-            }
-        } else {
-            const std::vector<RampStop> stops = heightRampStops(m_ramp);
-            for (auto stop = stops.rbegin(); stop != stops.rend(); ++stop) {  // high at the top
-                m_legendEntries.push_back(
-                    {stop->colour, std::to_string(std::lround(stop->meters)) + " m" +
-                                       (stop->water ? " water" : "")});
-            }
-        }
+          m_writer(outputPath(config, terrain ? OutputFile::PreviewPng : OutputFile::HeightPng)),
+          // Where the picture lies: each pixel `scale` cells a side (png_georef.hpp).
+          m_georef(pngGeoSidecars(config, m_writer.path(), m_downsampler.geometry().scale)) {
         // With hydrology: rivers widened by order and lakes as level water (preview_water).
         if (config.hydrology.enabled) {
             m_rivers.emplace(config.map.width, config.map.height, m_downsampler.geometry());
-            m_riverColour = config.hydrology.riverColour;
-            if (terrain != nullptr) {
-                m_lakeClass = classIndexNamed(*terrain, kLakeClassName);
-                m_riverClass = classIndexNamed(*terrain, kRiverClassName);
-            } else {
+            if (terrain == nullptr)
                 m_lakes.emplace(config.map.width, config.map.height, m_downsampler.geometry());
-                // With a sea the ramp's water entries show the lakes' colours already.
-                if (!m_ramp.hasWater) {
-                    m_legendEntries.push_back({kWaterStops[0], "lake (shallow)"});
-                    m_legendEntries.push_back({kWaterStops[1], "lake (deep)"});
-                }
-                m_legendEntries.push_back({m_riverColour, "river"});
-            }
         }
     }
 
     const std::string& path() const override { return m_writer.path(); }
+    std::vector<std::string> files() const override {
+        std::vector<std::string> all{path()};
+        for (std::string& p : m_georef.paths()) all.push_back(std::move(p));
+        return all;
+    }
 
     void begin(const TileLayout& layout) override {
         if (layout.mapWidth() != m_mapWidth || layout.mapHeight() != m_mapHeight) {
@@ -95,12 +71,12 @@ public:
     void consume(const Tile& tile) override {
         const auto cells = static_cast<std::size_t>(tile.rect.cellCount());
         if (tile.elevationMeters.size() != cells ||
-            (m_palette && tile.classIndex.size() != cells)) {
+            (m_painter.paintsClasses() && tile.classIndex.size() != cells)) {
             throw std::logic_error("preview sink for '" + path() + "': tile " +
                                    std::to_string(tile.rect.index) +
                                    " lacks values for some of its cells");
         }
-        const std::uint8_t* classes = m_palette ? tile.classIndex.data() : nullptr;
+        const std::uint8_t* classes = m_painter.paintsClasses() ? tile.classIndex.data() : nullptr;
         const std::any* prepared = tile.preparedFor(this);
         if (prepared != nullptr && prepared->has_value()) {
             const auto& done = std::any_cast<const PreparedTile&>(*prepared);
@@ -130,17 +106,16 @@ public:
         std::vector<double> shade = hillshade(heights, g.width, g.height, m_pixelSizeMeters);
         const std::vector<std::uint8_t> rivers = m_rivers ? m_rivers->drawn()
                                                           : std::vector<std::uint8_t>{};
-        // Water is level: lake and river pixels get the shade of flat ground.
-        const double flat = hillshade({0.0}, 1, 1, m_pixelSizeMeters)[0];
         std::vector<std::uint8_t> rgb(heights.size() * 3);
         // Rows in parallel (the caller's TBB arena); each pixel is its own.
         tbb::parallel_for(std::int64_t{0}, g.height, [&](std::int64_t y) {
             for (std::int64_t x = 0; x < g.width; ++x) {
                 const auto i = static_cast<std::size_t>(y * g.width + x);
-                ColourF colour = colourOf(i, heights[i]);
-                if (!rivers.empty())
-                    colour = waterColour(i, heights[i], rivers[i], colour, shade[i], flat);
-                const Rgb c = shadeColour(colour, shade[i]);
+                PreviewPixel pixel{.surfaceMeters = heights[i], .shade = shade[i]};
+                if (m_painter.paintsClasses()) pixel.classIndex = m_downsampler.classes()[i];
+                if (m_lakes) pixel.lakeDepthMeters = m_lakes->depths()[i];
+                if (!rivers.empty()) pixel.river = rivers[i];
+                const Rgb c = m_painter.paint(pixel);
                 rgb[3 * i] = c.r;
                 rgb[3 * i + 1] = c.g;
                 rgb[3 * i + 2] = c.b;
@@ -148,13 +123,17 @@ public:
         });
         if (m_legend == PreviewLegend::On ||
             (m_legend == PreviewLegend::Auto && g.width >= kLegendMinWidth)) {
-            drawLegend(rgb, g.width, g.height, m_legendEntries);
+            drawLegend(rgb, g.width, g.height, m_painter.legend());
         }
         m_writer.write(static_cast<std::uint32_t>(g.width), static_cast<std::uint32_t>(g.height),
                        rgb);
+        m_georef.write();
     }
 
-    void commit() override { m_writer.commit(); }
+    void commit() override {
+        m_writer.commit();
+        m_georef.commit();
+    }
     double parallelCpuSeconds() const override { return m_writer.parallelCpuSeconds(); }
 
 private:
@@ -197,59 +176,30 @@ private:
         return done;
     }
 
-    // With hydrology, a pixel whose centre cell is lake (or sea) shows water: preview.png the
-    // lake class's colour, height.png kWaterStops by the cell's depth below the pixel's water
-    // surface (`surface`, the mean of its cells' surfaces) down to the elevation range's
-    // minimum; else a pixel a river is drawn over (preview_water) shows the river colour.
-    // Both are shaded as flat ground (`shade` is set to `flat`).
-    ColourF waterColour(std::size_t pixel, double surface, std::uint8_t river,
-                        const ColourF& colour, double& shade, double flat) const {
-        const bool lake = m_lakes ? m_lakes->depths()[pixel] > 0
-                                  : m_downsampler.classes()[pixel] == m_lakeClass;
-        if (lake) {
-            shade = flat;
-            if (!m_lakes) return colour;
-            const HeightRamp water{.minMeters = m_ramp.minMeters, .maxMeters = m_ramp.maxMeters,
-                                   .hasWater = true, .waterMeters = surface};
-            return heightColour(water, surface - double(m_lakes->depths()[pixel]));
-        }
-        if (river == 0) return colour;
-        shade = flat;
-        const Rgb& c = m_palette && m_riverClass != kNoClass ? (*m_palette)[m_riverClass]
-                                                              : m_riverColour;
-        return {double(c.r), double(c.g), double(c.b)};
-    }
-
-    ColourF colourOf(std::size_t pixel, double height) const {
-        if (!m_palette) return heightColour(m_ramp, height);
-        const Rgb& c = (*m_palette)[m_downsampler.classes()[pixel]];
-        return {double(c.r), double(c.g), double(c.b)};
-    }
-
     std::int64_t m_mapWidth;
     std::int64_t m_mapHeight;
-    HeightRamp m_ramp;
+    PreviewPainter m_painter;
     PreviewLegend m_legend;
-    std::vector<LegendEntry> m_legendEntries;  // preview.png: the classes; height.png: its ramp
     PreviewDownsampler m_downsampler;
     double m_pixelSizeMeters;
-    std::optional<std::array<Rgb, 256>> m_palette;  // preview.png: colour of each class index
     std::optional<PreviewRivers> m_rivers;          // with hydrology
     std::optional<PreviewLakes> m_lakes;            // height.png with hydrology
-    Rgb m_riverColour;
-    std::uint8_t m_lakeClass = kNoClass;
-    std::uint8_t m_riverClass = kNoClass;
     PngWriter m_writer;
+    SidecarFiles m_georef;  // its world file and PAM sidecar
 };
 
 }  // namespace
 
-std::unique_ptr<OutputSink> makePreviewSink(const Config& config, const Terrain& terrain) {
-    return std::make_unique<PreviewSink>(config, &terrain, HeightRamp{});
+std::unique_ptr<OutputSink> makePreviewSink(const Config& config, const Terrain& terrain,
+                                            const HydrologyStage* hydrology) {
+    return std::make_unique<PreviewSink>(config, &terrain, HeightRamp{},
+                                         mapHeightRange(config, hydrology));
 }
 
-std::unique_ptr<OutputSink> makeHeightPreviewSink(const Config& config, const Terrain* terrain) {
-    return std::make_unique<PreviewSink>(config, nullptr, heightRamp(config, terrain));
+std::unique_ptr<OutputSink> makeHeightPreviewSink(const Config& config, const Terrain* terrain,
+                                                  const HydrologyStage* hydrology) {
+    return std::make_unique<PreviewSink>(config, nullptr, heightRamp(config, terrain, hydrology),
+                                         mapHeightRange(config, hydrology));
 }
 
 namespace {
@@ -258,10 +208,13 @@ PreviewGeometry previewOf(const Config& config) {
     return previewGeometry(config.map.width, config.map.height, config.output.previewMaxSize);
 }
 
-// One 8-bit RGB PNG of the preview's size.
+// One 8-bit RGB PNG of the preview's size, and its two georeferencing sidecars.
 PlannedOutput previewDisk(const Config& config, OutputFile file) {
     const PreviewGeometry g = previewOf(config);
-    return bounds::plannedFile(config, file, bounds::pngBound(g.width, g.height, 3), true);
+    PlannedOutput out = bounds::plannedFile(
+        config, file, bounds::pngBound(g.width, g.height, 3) + pngGeoSidecarBytes(), true);
+    out.files += kPngGeoSidecarFiles;
+    return out;
 }
 
 // While the tiles stream, a preview holds per pixel a sum and a count (16 bytes) and
@@ -283,9 +236,11 @@ constexpr OutputDriver kPreviewPngDriver{
     .name = "preview.png",
     .needsClasses = alwaysNeeded,
     .needsRegions = neverNeeded,
+    .readsHydrology = true,  // the eroded heights' range (height_range.hpp)
     .makeSink = [](const Config& config, const SinkInputs& in) {
         return makePreviewSink(config,
-                               requiredInput(in.terrain, OutputFile::PreviewPng, "a Terrain"));
+                               requiredInput(in.terrain, OutputFile::PreviewPng, "a Terrain"),
+                               in.hydrology);
     },
     .diskBound = [](const Config& config) { return previewDisk(config, OutputFile::PreviewPng); },
     .memoryBound = [](const Config& config, int) {
@@ -301,8 +256,9 @@ constexpr OutputDriver kHeightPngDriver{
     // The water level needs the resolved Terrain when it is a coverage target.
     .needsClasses = heightRampNeedsTerrain,
     .needsRegions = neverNeeded,
+    .readsHydrology = true,  // the eroded heights' range (height_range.hpp)
     .makeSink = [](const Config& config, const SinkInputs& in) {
-        return makeHeightPreviewSink(config, in.terrain);
+        return makeHeightPreviewSink(config, in.terrain, in.hydrology);
     },
     .diskBound = [](const Config& config) { return previewDisk(config, OutputFile::HeightPng); },
     .memoryBound = [](const Config& config, int) { return previewMemory(config, 16, 5); },

@@ -50,13 +50,21 @@ void PreviewRivers::add(const TileOrders& orders) {
 }
 
 std::vector<std::uint8_t> PreviewRivers::drawn() const {
-    const std::int64_t w = m_geometry.width, h = m_geometry.height, s = m_geometry.scale;
-    std::vector<std::uint8_t> out = m_orders;
+    return widenRivers(m_orders, m_geometry.width, m_geometry.height, m_geometry.scale);
+}
+
+std::int64_t riverReachPixels(std::uint8_t order, std::int64_t scale) noexcept {
+    return riverRadiusCells(order) / scale;
+}
+
+std::vector<std::uint8_t> widenRivers(const std::vector<std::uint8_t>& orders,
+                                      std::int64_t w, std::int64_t h, std::int64_t s) {
+    std::vector<std::uint8_t> out = orders;
     // Every river pixel stamps its disk with its order, keeping the highest: a maximum, so
     // the order of the stamps does not matter.
     for (std::int64_t y = 0; y < h; ++y)
         for (std::int64_t x = 0; x < w; ++x) {
-            const std::uint8_t o = m_orders[static_cast<std::size_t>(y * w + x)];
+            const std::uint8_t o = orders[static_cast<std::size_t>(y * w + x)];
             const std::int64_t radius = riverRadiusCells(o);
             if (radius < s) continue;  // the disk is this pixel alone
             const std::int64_t reach = std::min(radius / s, std::max(w, h));

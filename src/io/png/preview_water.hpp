@@ -23,6 +23,22 @@ namespace terragrid {
 /// 0 for order 0 (no river). Capped at 2^30.
 std::int64_t riverRadiusCells(std::uint8_t order) noexcept;
 
+/// The river drawn over every pixel of a width x height region of a picture at `scale` map
+/// cells per pixel, from `orders`, each pixel's highest river order among its cells (0: none),
+/// row-major: a pixel takes the highest order o of the pixels of the region within
+/// riverRadiusCells(o) / scale pixels of it (its own included) whose cells hold a river of
+/// order o. Distances between pixel centres, compared in integers (dx^2 + dy^2) scale^2 <=
+/// r^2, so every platform draws the same. A region that is the whole picture gives the whole
+/// picture's rivers; a part of it gives the same pixels wherever it holds every pixel within
+/// the reach of the highest order of its own pixels (the explorer's tiles with a margin).
+std::vector<std::uint8_t> widenRivers(const std::vector<std::uint8_t>& orders,
+                                      std::int64_t width, std::int64_t height,
+                                      std::int64_t scale);
+
+/// Pixels of a picture at `scale` cells per pixel that a river of order `order` reaches
+/// beyond its own: riverRadiusCells(order) / scale.
+std::int64_t riverReachPixels(std::uint8_t order, std::int64_t scale) noexcept;
+
 /// Rivers of a preview, gathered tile by tile. Memory: one byte per pixel.
 class PreviewRivers {
 public:
@@ -42,10 +58,8 @@ public:
     /// Takes the per-pixel maxima of what gather() made; tiles in any order.
     void add(const TileOrders& orders);
 
-    /// The order of the river drawn over every pixel, row-major (0: none): a pixel takes the
-    /// highest order o of the pixels within riverRadiusCells(o) / scale pixels of it (its
-    /// own included) whose cells hold a river of order o. Distances between pixel centres,
-    /// compared in integers (dx^2 + dy^2) scale^2 <= r^2, so every platform draws the same.
+    /// The order of the river drawn over every pixel, row-major (0: none): widenRivers of the
+    /// whole picture.
     std::vector<std::uint8_t> drawn() const;
 
 private:

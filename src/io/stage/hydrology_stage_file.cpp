@@ -1,4 +1,4 @@
-// The stage file (hydrology_stage_file.hpp). Layout of format version 1, every number
+// The stage file (hydrology_stage_file.hpp). Layout of format version 2, every number
 // little-endian, no padding:
 //
 //   magic            16 bytes  "TGHYDROSTAGE\r\n\x1a\n" (the line ends and ^Z catch text-mode
@@ -10,8 +10,7 @@
 //   factor, map width, map height, grid width, grid height       5 x i64
 //   sea level (m)    f64;  has sea, theta valid: 2 x u8;  6 bytes zero
 //   lakes, lake cells, sea cells, river cells                    4 x i64 (HydrologyFacts)
-//   theta, then the stage's step times (sample, erosion, fill, lakes, routing,
-//   accumulation, rivers, total)                                 9 x f64
+//   theta                                                        f64
 //   section count    u32 (kSections.size());  hydrology algorithm version u32
 //                    (kHydrologyAlgorithmVersion; 0 in files made before it was recorded)
 //   per section: element bytes u32, 4 bytes zero, count u64, CRC-32 u32, 4 bytes zero
@@ -22,10 +21,16 @@
 // algorithms, so the file records both (the terragrid version, and the hydrology algorithm
 // version, which tells development builds of one terragrid version apart) and a run refuses a
 // file made for another map or by other algorithms: its water would not be this map's.
+//
+// The file holds nothing else: no time, no path, no host. So the same config gives the same
+// bytes, whatever the threads and whenever it runs (format version 1 also held the stage's step
+// times, which made every file differ; a version 1 file is refused as any other version is,
+// and `hydrology-stage` makes it again). A file that passes its checksums is then checked
+// against every rule a stage obeys (hydrology_stage_rules.hpp): a checksum tells a damaged
+// file, not a forged one.
 
 #include "terragrid/io/hydrology_stage_file.hpp"
 
-#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -42,6 +47,8 @@
 #include <system_error>
 #include <vector>
 
+#include "io/safe_open.hpp"
+#include "io/stage/hydrology_stage_rules.hpp"
 #include "io/transaction/atomic_file.hpp"
 #include "terragrid/hydro/grid.hpp"
 #include "terragrid/version.hpp"
@@ -89,7 +96,7 @@ constexpr std::array<SectionInfo, 10> kSections{{
 static_assert(kSections.size() == std::size_t(Section::RiverLength) + 1);
 
 constexpr std::size_t kSectionEntryBytes = 24;
-constexpr std::size_t kHeaderBytes = 16 + 4 + 4 + 16 + 16 + 5 * 8 + 8 + 8 + 4 * 8 + 9 * 8 + 8 +
+constexpr std::size_t kHeaderBytes = 16 + 4 + 4 + 16 + 16 + 5 * 8 + 8 + 8 + 4 * 8 + 8 + 8 +
                                      kSections.size() * kSectionEntryBytes + 4;
 
 /// Little-endian fields appended to a string.
@@ -174,9 +181,7 @@ std::string header(const Config& config, const HydrologyStage& s) {
     w.put(std::uint8_t(f.thetaValid));
     w.zeros(6);
     for (std::int64_t v : {f.lakes, f.lakeCells, f.seaCells, f.riverCells}) w.put(v);
-    for (double v : {f.theta, f.sampleSeconds, f.erodeSeconds, f.fillSeconds, f.lakesSeconds,
-                     f.routeSeconds, f.accumulateSeconds, f.riversSeconds, f.totalSeconds})
-        w.put(v);
+    w.put(f.theta);
     w.put(std::uint32_t(kSections.size()));
     w.put(kHydrologyAlgorithmVersion);
     const auto sections = sectionBytes(s);
@@ -193,6 +198,14 @@ std::string header(const Config& config, const HydrologyStage& s) {
 
 std::string quoted(const std::string& path) { return "'" + path + "'"; }
 
+/// "a sea at 300 m", or "no sea (level 0 m)".
+std::string seaText(bool hasSea, double levelMeters) {
+    char text[64];
+    std::snprintf(text, sizeof text, hasSea ? "a sea at %.9g m" : "no sea (level %.9g m)",
+                  levelMeters);
+    return text;
+}
+
 std::string hex32(std::uint32_t value) {
     char text[16];
     std::snprintf(text, sizeof text, "0x%08x", value);
@@ -202,19 +215,17 @@ std::string hex32(std::uint32_t value) {
 /// An open stage file, read with pread.
 class StageFile {
 public:
+    /// A FIFO without a writer or a device is refused without blocking (safe_open.hpp); so is
+    /// a pipe, which pread cannot read.
     explicit StageFile(const std::string& path) : m_path(path) {
-        m_fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-        if (m_fd < 0) fail("cannot be read: " + std::generic_category().message(errno));
-        struct stat st{};
-        if (::fstat(m_fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-            ::close(m_fd);
-            fail("is not a regular file");
-        }
+        std::string reason;
+        m_file = openForReading(path, Pipes::Refuse, reason);
+        if (!m_file) fail("cannot be read: " + reason);
+        struct stat st {};
+        if (::fstat(m_file.get(), &st) != 0)
+            fail("cannot be read: " + std::generic_category().message(errno));
         m_size = std::uint64_t(st.st_size);
     }
-    ~StageFile() { ::close(m_fd); }
-    StageFile(const StageFile&) = delete;
-    StageFile& operator=(const StageFile&) = delete;
 
     std::uint64_t size() const { return m_size; }
 
@@ -223,7 +234,8 @@ public:
         auto* bytes = static_cast<char*>(out);
         std::size_t done = 0;
         while (done < size) {
-            const ssize_t got = ::pread(m_fd, bytes + done, size - done, off_t(offset + done));
+            const ssize_t got =
+                ::pread(m_file.get(), bytes + done, size - done, off_t(offset + done));
             if (got < 0 && errno == EINTR) continue;
             if (got < 0)
                 fail("cannot be read (" + std::string(what) +
@@ -241,7 +253,7 @@ public:
 
 private:
     std::string m_path;
-    int m_fd = -1;
+    FileHandle m_file;
     std::uint64_t m_size = 0;
 };
 
@@ -251,17 +263,6 @@ struct StageHeader {
     std::array<SectionEntry, kSections.size()> sections;
     std::uint64_t dataBytes = 0;
 };
-
-/// The grid `config` asks for: what the header must hold.
-HydrologyStage expectedShape(const Config& config) {
-    HydrologyStage s;
-    s.factor = hydrologyFactor(config);
-    s.mapWidth = config.map.wholeWidth();
-    s.mapHeight = config.map.wholeHeight();
-    s.gridWidth = (s.mapWidth + s.factor - 1) / s.factor;
-    s.gridHeight = (s.mapHeight + s.factor - 1) / s.factor;
-    return s;
-}
 
 std::string sizes(const HydrologyStage& s) {
     return std::to_string(s.gridWidth) + " x " + std::to_string(s.gridHeight) +
@@ -342,27 +343,35 @@ StageHeader readHeader(const Config& config, const StageFile& file) {
     s.mapHeight = r.get<std::int64_t>();
     s.gridWidth = r.get<std::int64_t>();
     s.gridHeight = r.get<std::int64_t>();
-    const HydrologyStage expected = expectedShape(config);
+    const HydrologyStage expected = hydrologyStageShape(config);
     if (s.factor != expected.factor || s.mapWidth != expected.mapWidth ||
         s.mapHeight != expected.mapHeight || s.gridWidth != expected.gridWidth ||
         s.gridHeight != expected.gridHeight)
         file.fail("holds " + sizes(s) + ", and this config's stage is " + sizes(expected));
     s.seaLevelMeters = r.get<double>();
-    s.hasSea = r.get<std::uint8_t>() != 0;
+    const auto hasSea = r.get<std::uint8_t>();
+    const auto thetaValid = r.get<std::uint8_t>();
+    // The sea is the config's: a file that says otherwise was not made for it.
+    if (hasSea != std::uint8_t(expected.hasSea) ||
+        std::memcmp(&s.seaLevelMeters, &expected.seaLevelMeters, sizeof(double)) != 0)
+        file.fail("holds " + seaText(hasSea, s.seaLevelMeters) + ", and this config's stage has " +
+                  seaText(expected.hasSea, expected.seaLevelMeters));
+    s.hasSea = expected.hasSea;
+    if (thetaValid > 1) file.fail("has " + std::to_string(thetaValid) + " for a yes-or-no field "
+                                  "(theta valid) that format version 2 writes as 0 or 1");
     HydrologyFacts& f = s.facts;
-    f.thetaValid = r.get<std::uint8_t>() != 0;
-    r.skip(6);
+    f.thetaValid = thetaValid != 0;
+    for (int i = 0; i < 6; ++i)
+        if (r.get<std::uint8_t>() != 0)
+            file.fail("has bytes in its header where format version 2 writes zeros");
     f.factor = s.factor;
     f.gridWidth = s.gridWidth;
     f.gridHeight = s.gridHeight;
     for (std::int64_t* v : {&f.lakes, &f.lakeCells, &f.seaCells, &f.riverCells})
         *v = r.get<std::int64_t>();
-    for (double* v : {&f.theta, &f.sampleSeconds, &f.erodeSeconds, &f.fillSeconds,
-                      &f.lakesSeconds, &f.routeSeconds, &f.accumulateSeconds, &f.riversSeconds,
-                      &f.totalSeconds})
-        *v = r.get<double>();
+    f.theta = r.get<double>();
     if (r.get<std::uint32_t>() != kSections.size())
-        file.fail("has another number of sections than format version 1's " +
+        file.fail("has another number of sections than format version 2's " +
                   std::to_string(kSections.size()));
     if (const auto algorithm = r.get<std::uint32_t>(); algorithm != kHydrologyAlgorithmVersion)
         file.fail("was made by hydrology algorithm version " + std::to_string(algorithm) +
@@ -372,15 +381,16 @@ StageHeader readHeader(const Config& config, const StageFile& file) {
     const bool eroded = config.hydrology.erosion.enabled;
     for (std::size_t i = 0; i < kSections.size(); ++i) {
         const auto elementBytes = r.get<std::uint32_t>();
-        r.skip(4);
+        const auto zeros = r.get<std::uint32_t>();
         SectionEntry& e = h.sections[i];
         e.count = r.get<std::uint64_t>();
         e.crc = r.get<std::uint32_t>();
-        r.skip(4);
+        if ((zeros | r.get<std::uint32_t>()) != 0)
+            file.fail("has bytes in its header where format version 2 writes zeros");
         const std::string name(kSections[i].name);
         if (elementBytes != kSections[i].elementBytes)
             file.fail("has " + std::to_string(elementBytes) + "-byte " + name + " (format " +
-                      "version 1 has " + std::to_string(kSections[i].elementBytes) + ")");
+                      "version 2 has " + std::to_string(kSections[i].elementBytes) + ")");
         const std::int64_t required = requiredCount(i, s, eroded);
         const std::uint64_t most = mostCount(i, s, eroded);
         if ((required >= 0 && e.count != std::uint64_t(required)) || e.count > most)
@@ -390,6 +400,9 @@ StageHeader readHeader(const Config& config, const StageFile& file) {
                                      : "at most " + std::to_string(most)));
         h.dataBytes += e.count * elementBytes;
     }
+    // Entry 0 of the lake table stands for "no lake": there is always one.
+    if (h.sections[std::size_t(Section::LakeLevel)].count == 0)
+        file.fail("holds no lake table (not even its entry 0, which stands for no lake)");
     if (h.sections[std::size_t(Section::LakeLevel)].count !=
         h.sections[std::size_t(Section::LakeOutlet)].count)
         file.fail("holds " + std::to_string(h.sections[std::size_t(Section::LakeLevel)].count) +
@@ -420,36 +433,10 @@ void readSection(const StageFile& file, const StageHeader& h, Section section,
                   hex32(e.crc) + ", computed " + hex32(crc) + ")");
 }
 
-/// What hydrologyCells and the vector writers index with must lie in the grid, whatever a
-/// file that passed its checksums holds.
-void checkCells(const StageFile& file, const HydrologyStage& s) {
-    const auto cells = std::uint64_t(s.gridWidth * s.gridHeight);
-    for (std::size_t i = 0; i < s.receiver.size(); ++i)
-        if (s.receiver[i] != hydro::kNoReceiver && s.receiver[i] >= cells)
-            file.fail("sends cell " + std::to_string(i) + "'s water to cell " +
-                      std::to_string(s.receiver[i]) + ", outside the grid's " +
-                      std::to_string(cells) + " cells");
-    const std::uint64_t lakes = s.lakes.surface.empty() ? 0 : s.lakes.surface.size() - 1;
-    for (std::size_t i = 0; i < s.lakes.id.size(); ++i)
-        if (s.lakes.id[i] > lakes)
-            file.fail("puts cell " + std::to_string(i) + " in lake " +
-                      std::to_string(s.lakes.id[i]) + " of " + std::to_string(lakes));
-    for (std::size_t id = 1; id < s.lakes.outlet.size(); ++id)
-        if (s.lakes.outlet[id] >= cells)
-            file.fail("gives lake " + std::to_string(id) + " the outlet cell " +
-                      std::to_string(s.lakes.outlet[id]) + ", outside the grid");
-}
-
 }  // namespace
 
 std::uint64_t hydrologyStageFileBound(const World& world) {
-    const HydrologyStage s = [&] {
-        HydrologyStage e;
-        e.factor = hydrologyFactor(world);
-        e.gridWidth = (world.map.wholeWidth() + e.factor - 1) / e.factor;
-        e.gridHeight = (world.map.wholeHeight() + e.factor - 1) / e.factor;
-        return e;
-    }();
+    const HydrologyStage s = hydrologyStageShape(world);
     std::uint64_t bytes = kHeaderBytes;
     for (std::size_t i = 0; i < kSections.size(); ++i)
         bytes += mostCount(i, s, world.hydrology.erosion.enabled) * kSections[i].elementBytes;
@@ -475,6 +462,11 @@ std::uint64_t writeHydrologyStage(const Config& config, const HydrologyStage& st
     return bytes;
 }
 
+std::uint64_t hydrologyStageCheckBytes(const World& world) {
+    const HydrologyStage s = hydrologyStageShape(world);
+    return std::uint64_t(s.gridWidth * s.gridHeight) * kStageCheckBytesPerCell;
+}
+
 void checkHydrologyStageFile(const Config& config, const std::string& path) {
     const StageFile file(path);
     readHeader(config, file);
@@ -495,7 +487,8 @@ HydrologyStage readHydrologyStage(const Config& config, const std::string& path)
     readSection(file, h, Section::Accumulation, offset, s.accumulation);
     readSection(file, h, Section::Strahler, offset, s.strahler);
     readSection(file, h, Section::RiverLength, offset, s.facts.riverLengthByOrder);
-    checkCells(file, s);
+    if (const auto broken = firstBrokenStageRule(s, config))
+        file.fail("breaks a rule every stage obeys, that " + broken->rule + ": " + broken->where);
     return s;
 }
 

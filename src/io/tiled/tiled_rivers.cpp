@@ -58,10 +58,10 @@ TiledRivers::TiledRivers(const HydrologyStage& stage, std::int64_t col0, std::in
         reach.order = polyline.order;
         reach.discharge = polyline.discharge;
         reach.upstreamArea = double(polyline.discharge) * cellArea;
-        reach.minCol = reach.maxCol = points[0].col - col0;
-        reach.minRow = reach.maxRow = points[0].row - row0;
+        reach.minCol = reach.maxCol = points[0].col - double(col0);
+        reach.minRow = reach.maxRow = points[0].row - double(row0);
         for (const MapCellPoint& p : points) {
-            const MapCellPoint local{p.col - col0, p.row - row0};
+            const MapCellPoint local{p.col - double(col0), p.row - double(row0)};
             m_points.push_back(local);
             reach.minCol = std::min(reach.minCol, local.col);
             reach.maxCol = std::max(reach.maxCol, local.col);
@@ -79,7 +79,7 @@ std::int64_t TiledRivers::writeLayer(
     const double pixels = double(tilePixels);
     const double xMax = double(width) * pixels, yMax = double(height) * pixels;
     const auto point = [&](const MapCellPoint& p) {
-        return Point{(double(p.col - col0) + 0.5) * pixels, (double(p.row - row0) + 0.5) * pixels};
+        return Point{(p.col - double(col0) + 0.5) * pixels, (p.row - double(row0) + 0.5) * pixels};
     };
     TiledObjectLayer layer("rivers", layerId, firstObjectId, colour, write);
     std::vector<Point> piece;
@@ -95,8 +95,8 @@ std::int64_t TiledRivers::writeLayer(
     for (const Reach& reach : m_reaches) {
         // Cell centres half a cell inside: a reach whose cells all lie outside the file's
         // cells, with a cell of margin, cannot cross it.
-        if (reach.maxCol < col0 - 1 || reach.minCol > col0 + width ||
-            reach.maxRow < row0 - 1 || reach.minRow > row0 + height)
+        if (reach.maxCol < double(col0 - 1) || reach.minCol > double(col0 + width) ||
+            reach.maxRow < double(row0 - 1) || reach.minRow > double(row0 + height))
             continue;
         for (std::size_t k = 0; k + 1 < reach.count; ++k) {
             const Point a = point(m_points[reach.first + k]);

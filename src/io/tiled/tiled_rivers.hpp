@@ -26,7 +26,8 @@ public:
     /// file that shows cells [col0, col0 + width) x [row0, row0 + height) of the export at
     /// `tilePixels` pixels a cell: each reach clipped to the file's rectangle of pixels, one
     /// polyline object (type "river") per piece inside it, its x, y the piece's first point
-    /// and its points relative to them (Tiled's format), the point of a cell at its centre;
+    /// and its points relative to them (Tiled's format), the point of a cell at its centre
+    /// (a river leaving the map ends on the map's edge: forEachRiverReach);
     /// properties discharge_cells, strahler and upstream_area as rivers.geojson's. Object ids
     /// from `firstObjectId` in reach order. Returns the number of objects. Deterministic.
     std::int64_t writeLayer(std::int64_t layerId, std::int64_t firstObjectId,
@@ -43,7 +44,7 @@ private:
         std::uint8_t order = 0;
         float discharge = 0;
         double upstreamArea = 0;
-        std::int64_t minCol = 0, minRow = 0, maxCol = 0, maxRow = 0;
+        double minCol = 0, minRow = 0, maxCol = 0, maxRow = 0;
     };
     std::vector<MapCellPoint> m_points;
     std::vector<Reach> m_reaches;

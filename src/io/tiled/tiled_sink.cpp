@@ -129,6 +129,13 @@ public:
     }
 
     const std::string& path() const override { return m_mainFile->targetPath(); }
+    std::vector<std::string> files() const override {
+        std::vector<std::string> all{path()};
+        for (const auto& chunk : m_chunkFiles) all.push_back(chunk->targetPath());
+        for (const TilesetFiles* set : {m_terrainTiles.get(), m_blockedTiles.get()})
+            if (set) all.insert(all.end(), {set->json.targetPath(), set->image.path()});
+        return all;
+    }
 
     void begin(const TileLayout& layout) override {
         if (layout.mapWidth() != m_width || layout.mapHeight() != m_height) {
@@ -468,7 +475,9 @@ PlannedOutput disk(const Config& config) {
     const TiledConfig& tiled = config.output.tiled;
     const std::int64_t w = config.map.width, h = config.map.height, c = tiled.chunkCells;
     const Bytes layers = tiled.walkableLayer ? 2 : 1;
-    const auto classes = static_cast<std::int64_t>(config.terrain.classes.size());
+    // The run's table: with hydrology, lake and river come at its end.
+    const auto classes =
+        static_cast<std::int64_t>(withWaterClasses(config, config.terrain.classes).size());
     PlannedOutput out = bounds::plannedFile(config, OutputFile::TiledMap, 0, true);
     out.bytes = tilesetBound(tiled.tilePixels, terrainTileCount(classes, tiled.tilePixels),
                              bounds::classNamesBytes(config, 64));
@@ -499,7 +508,9 @@ WriterMemory memory(const Config& config, int) {
     const Bytes chunks = chunk > 0 ? bounds::ceilDiv(w, chunk) * bounds::ceilDiv(h, chunk) : 1;
     const std::int64_t p = tiled.tilePixels;
     const TilesetGrid grid = tilesetGrid(
-        terrainTileCount(static_cast<std::int64_t>(config.terrain.classes.size()), p));
+        terrainTileCount(static_cast<std::int64_t>(
+                             withWaterClasses(config, config.terrain.classes).size()),
+                         p));
     const Bytes image = Bytes(grid.columns * p) * Bytes(grid.rows * p) * 4;
     // With hydrology, the river lines (16 bytes a point, under 80 a reach) and, while they are
     // made, the stage's reaches as cell indices, a river mask and a copy of the receivers

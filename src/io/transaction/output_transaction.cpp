@@ -207,6 +207,12 @@ void OutputTransaction::stage(const std::string& stagedName, const std::string& 
         m_stagedBytes += std::uint64_t(st.st_size);
 }
 
+std::vector<StagedFile> OutputTransaction::stagedFiles() const {
+    std::vector<StagedFile> files;
+    for (const JournalEntry& e : m_entries) files.push_back({e.name, e.staged});
+    return files;
+}
+
 bool OutputTransaction::hasOlderFile(const JournalEntry& entry) const {
     struct stat st {};
     if (::fstatat(m_directoryFd.get(), entry.name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0)

@@ -46,6 +46,13 @@
 
 namespace terragrid {
 
+/// A file a transaction will rename into place: its name in the output directory and the
+/// name of the staged file holding its bytes, in the staging folder.
+struct StagedFile {
+    std::string name;
+    std::string stagedName;
+};
+
 class OutputTransaction {
 public:
     /// Locks `directory` (which must exist), recovers what dead runs left in it, and creates
@@ -75,6 +82,9 @@ public:
     /// Hands the finished file `stagedName` (in the staging folder, synced and closed) to the
     /// commit, which renames it onto `targetPath`.
     void stage(const std::string& stagedName, const std::string& targetPath);
+    /// Every file staged so far, in staging order: the manifest (terragrid/io/manifest.hpp)
+    /// hashes these exact bytes (in stagingFd()) before the commit renames them.
+    std::vector<StagedFile> stagedFiles() const;
     /// The bytes of every file staged so far, for the progress of the writing stage.
     std::uint64_t stagedBytes() const noexcept { return m_stagedBytes; }
 

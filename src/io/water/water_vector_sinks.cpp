@@ -1,8 +1,12 @@
-// rivers.geojson and lakes.geojson: the hydrology stage's rivers and lakes as vector features
-// in the map's CRS (RFC 7946 layout; the CRS named in a "crs" member as GDAL writes it for
-// projected data). They describe the whole map's water, also when a run writes a window or a
-// shard (the stage is of the whole map; the files are small): every piece writes the same
-// bytes, so any one of them serves. Written from the stage in finish(), not from the tiles.
+// rivers.geojson and lakes.geojson: the hydrology stage's rivers and lakes as vector features,
+// RFC 7946 GeoJSON in WGS 84 longitude and latitude by default, or in the map's CRS with a
+// "crs" member as GDAL writes projected GeoJSON (output.geojson_crs; geojson_coordinates.hpp).
+// Vertices lie where the GeoTIFFs put the cells they stand for. They describe the whole map's
+// water, also when a run writes a window or a shard (the stage is of the whole map; the files
+// are small): every piece writes the same bytes, so any one of them serves. Written from the
+// stage in finish(), not from the tiles. Every geometry is valid (OGC simple features, as
+// GEOS checks it): each line has two distinct points at least (forEachRiverReach), each ring
+// is closed and simple, holes lie inside their shell (hydro::lakePolygons).
 
 #include <algorithm>
 #include <cmath>
@@ -13,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "io/transaction/atomic_file.hpp"
+#include "io/water/geojson_coordinates.hpp"
 #include "io/water/river_reaches.hpp"
 #include "io/sinks.hpp"
 #include "io/size_bounds.hpp"
@@ -24,34 +29,10 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-/// World coordinates of whole-map cell corners and centres, for a config that may be a window.
-struct WorldGrid {
-    explicit WorldGrid(const Config& config)
-        : geometry(TileLayout(config.map).geometry()),
-          col0(config.map.fullCol0),
-          row0(config.map.fullRow0) {}
-
-    /// World x of the left edge of whole-map column `col`.
-    double edgeX(std::int64_t col) const {
-        return double(geometry.originCol + col - col0) * geometry.cellSize;
-    }
-    double edgeY(std::int64_t row) const {
-        return double(geometry.originRow - (row - row0)) * geometry.cellSize;
-    }
-    double centreX(std::int64_t col) const { return geometry.cellX(col - col0); }
-    double centreY(std::int64_t row) const { return geometry.cellY(row - row0); }
-
-    GridGeometry geometry;
-    std::int64_t col0, row0;
-};
-
-/// The text of a FeatureCollection before its first feature, in the map's CRS.
-std::string collectionHead(const Config& config, std::string_view name) {
-    const Json crs{{"type", "name"},
-                   {"properties",
-                    {{"name", "urn:ogc:def:crs:EPSG::" + std::to_string(config.output.crs.epsg)}}}};
-    return R"({"type":"FeatureCollection","name":)" + Json(name).dump() + R"(,"crs":)" +
-           crs.dump() + R"(,"features":[)";
+/// The text of a FeatureCollection before its first feature.
+std::string collectionHead(const GeoJsonCoordinates& coordinates, std::string_view name) {
+    return R"({"type":"FeatureCollection","name":)" + Json(name).dump() +
+           coordinates.crsMember() + R"(,"features":[)";
 }
 /// ... and after its last.
 constexpr std::string_view kCollectionTail = "]}\n";
@@ -73,12 +54,11 @@ Json lakeFeature(std::uint32_t id, float surface, double area, Json polygons) {
             {"geometry", {{"type", "MultiPolygon"}, {"coordinates", std::move(polygons)}}}};
 }
 
-/// A FeatureCollection written feature by feature (never the whole document in memory), in
-/// the map's CRS.
+/// A FeatureCollection written feature by feature (never the whole document in memory).
 class FeatureWriter {
 public:
-    FeatureWriter(AtomicFile& file, const Config& config, std::string_view name)
-        : m_file(file), m_buffer(collectionHead(config, name)) {}
+    FeatureWriter(AtomicFile& file, const GeoJsonCoordinates& coordinates, std::string_view name)
+        : m_file(file), m_buffer(collectionHead(coordinates, name)) {}
     void add(const Json& feature) {
         if (m_features++ > 0) m_buffer += ',';
         m_buffer += feature.dump();
@@ -102,16 +82,15 @@ private:
 
 /// One LineString per reach of river (forEachRiverReach: between sources, confluences and
 /// mouths) through the sample points of its hydrology cells, ending on the cell it flows into
-/// (a confluence, a lake, the sea), so reaches join.
-void riverFeatures(const Config& config, const HydrologyStage& s, AtomicFile& file) {
-    FeatureWriter features(file, config, "rivers");
-    const WorldGrid grid(config);
+/// (a confluence, a lake, the sea) or on the map's edge, so reaches join.
+void riverFeatures(const Config& config, const HydrologyStage& s,
+                   const GeoJsonCoordinates& coordinates, AtomicFile& file) {
+    FeatureWriter features(file, coordinates, "rivers");
     const double cellArea = config.map.groundCell() * config.map.groundCell();
     forEachRiverReach(s, [&](const std::vector<MapCellPoint>& points,
                              const hydro::RiverPolyline& reach) {
         Json line = Json::array();
-        for (const MapCellPoint& p : points)
-            line.push_back(Json::array({grid.centreX(p.col), grid.centreY(p.row)}));
+        for (const MapCellPoint& p : points) line.push_back(coordinates.point(p.col, p.row));
         features.add(riverFeature(reach.order, reach.discharge, double(reach.discharge) * cellArea,
                                   std::move(line)));
     });
@@ -121,14 +100,15 @@ void riverFeatures(const Config& config, const HydrologyStage& s, AtomicFile& fi
 /// One MultiPolygon per lake (hydro::lakePolygons: rings along the hydrology cells' edges),
 /// each corner at the edge of the map cells the hydrology cell stands for, with the lake's
 /// surface height.
-void lakeFeatures(const Config& config, const HydrologyStage& s, AtomicFile& file) {
-    FeatureWriter features(file, config, "lakes");
-    const WorldGrid grid(config);
+void lakeFeatures(const Config& config, const HydrologyStage& s,
+                  const GeoJsonCoordinates& coordinates, AtomicFile& file) {
+    FeatureWriter features(file, coordinates, "lakes");
     std::vector<std::int64_t> cellsOf(s.lakes.count() + 1, 0);
     for (std::uint32_t id : s.lakes.id) cellsOf[id] += 1;
+    // A corner is the top-left corner of map cell (x f, y f): half a cell before its centre.
     const auto corner = [&](const hydro::CornerPoint& p) {
-        return Json::array({grid.edgeX(std::min(std::int64_t(p.x) * s.factor, s.mapWidth)),
-                            grid.edgeY(std::min(std::int64_t(p.y) * s.factor, s.mapHeight))});
+        return coordinates.point(double(std::min(std::int64_t(p.x) * s.factor, s.mapWidth)) - 0.5,
+                                 double(std::min(std::int64_t(p.y) * s.factor, s.mapHeight)) - 0.5);
     };
     const double cellArea = config.map.groundCell() * config.map.groundCell();
     // lakePolygons orders by lake: one lake's polygons are gathered, written, dropped.
@@ -155,24 +135,29 @@ void lakeFeatures(const Config& config, const HydrologyStage& s, AtomicFile& fil
     features.close();
 }
 
+using WriteFeatures = void (*)(const Config&, const HydrologyStage&, const GeoJsonCoordinates&,
+                               AtomicFile&);
+
 /// A GeoJSON file made from the stage in finish().
 class GeoJsonSink final : public OutputSink {
 public:
     GeoJsonSink(const Config& config, OutputFile file, const HydrologyStage& stage,
-                void (*features)(const Config&, const HydrologyStage&, AtomicFile&))
+                WriteFeatures features)
         : m_config(config), m_stage(stage), m_features(features),
+          m_coordinates(std::make_unique<GeoJsonCoordinates>(config)),
           m_file(outputPath(config, file)) {}
 
     const std::string& path() const override { return m_file.targetPath(); }
     void begin(const TileLayout&) override {}
     void consume(const Tile&) override {}
-    void finish() override { m_features(m_config, m_stage, m_file); }
+    void finish() override { m_features(m_config, m_stage, *m_coordinates, m_file); }
     void commit() override { m_file.commit(); }
 
 private:
     const Config& m_config;
     const HydrologyStage& m_stage;
-    void (*m_features)(const Config&, const HydrologyStage&, AtomicFile&);
+    WriteFeatures m_features;
+    std::unique_ptr<GeoJsonCoordinates> m_coordinates;  // made first: PROJ's refusal, at once
     AtomicFile m_file;
 };
 
@@ -198,33 +183,43 @@ std::uint64_t gridCells(const Config& config) { return GridSize(config).cells();
 /// digits, the point and a three-digit exponent ("-1.2345678901234567e-308"), with a margin.
 constexpr std::uint64_t kNumberText = 25;
 
-/// The longest "[x,y]," over every x of `xs` and y of `ys`: a point of the file and its comma.
-std::uint64_t longestPoint(const std::vector<double>& xs, const std::vector<double>& ys) {
-    const auto longest = [](const std::vector<double>& values) {
-        std::uint64_t most = 0;
-        for (double v : values) most = std::max<std::uint64_t>(most, Json(v).dump().size());
-        return most;
-    };
-    return longest(xs) + longest(ys) + 4;
+/// The longest "[x,y]," of a point at any of the whole-map cell units `cols` x `rows`: in the
+/// map's CRS the longest of their texts, in WGS 84 the longest a rounded coordinate can take.
+std::uint64_t longestPoint(const Config& config, const std::vector<double>& cols,
+                           const std::vector<double>& rows) {
+    if (config.output.geojsonCrs == GeoJsonCrs::Wgs84)
+        return 2 * GeoJsonCoordinates::longestWgs84Number(config) + 4;
+    const GeoJsonCoordinates map(config);
+    std::uint64_t x = 0, y = 0;
+    for (double col : cols) x = std::max<std::uint64_t>(x, map.point(col, 0)[0].dump().size());
+    for (double row : rows) y = std::max<std::uint64_t>(y, map.point(0, row)[1].dump().size());
+    return x + y + 4;
+}
+
+/// The collection's head and tail, as the writer writes them.
+std::uint64_t frameBytes(const Config& config, std::string_view name) {
+    Config map = config;
+    map.output.geojsonCrs = GeoJsonCrs::Map;  // the longer head: with the "crs" member
+    return collectionHead(GeoJsonCoordinates(map), name).size() + kCollectionTail.size();
 }
 
 // Rivers: every reach has an own cell, so there are at most as many features as hydrology
-// cells, and a reach's points are its own cells and the one it ends on: at most two points a
-// cell. The points are sample points of the grid, whose coordinates the bound knows.
+// cells, and a reach's points are its own cells and the one it ends on (a cell, or the map's
+// edge beside a border cell): at most two points a cell.
 PlannedOutput riversBound(const Config& config) {
     const GridSize g(config);
-    const WorldGrid world(config);
-    std::vector<double> xs, ys;
+    std::vector<double> cols{-0.5, double(g.mapWidth) - 0.5}, rows{-0.5, double(g.mapHeight) - 0.5};
     for (std::int64_t i = 0; i < g.width; ++i)
-        xs.push_back(world.centreX(hydrologySamplePoint(i, g.factor, g.mapWidth)));
+        cols.push_back(double(hydrologySamplePoint(i, g.factor, g.mapWidth)));
     for (std::int64_t j = 0; j < g.height; ++j)
-        ys.push_back(world.centreY(hydrologySamplePoint(j, g.factor, g.mapHeight)));
+        rows.push_back(double(hydrologySamplePoint(j, g.factor, g.mapHeight)));
     const std::uint64_t feature = riverFeature(0, 0, 0, Json::array()).dump().size() + 1 +
                                   3 * kNumberText;
-    const std::uint64_t head = collectionHead(config, "rivers").size() + kCollectionTail.size();
     PlannedOutput bound = bounds::plannedFile(
         config, OutputFile::RiversGeojson,
-        head + g.cells() * (feature + 2 * longestPoint(xs, ys)), false);
+        frameBytes(config, "rivers") +
+            g.cells() * (feature + 2 * longestPoint(config, cols, rows)),
+        false);
     bound.mostWater = true;
     return bound;
 }
@@ -235,20 +230,20 @@ PlannedOutput riversBound(const Config& config) {
 // polygon) a cell, each in brackets with a comma. The corners lie on the grid's cell edges.
 PlannedOutput lakesBound(const Config& config) {
     const GridSize g(config);
-    const WorldGrid world(config);
-    std::vector<double> xs, ys;
+    std::vector<double> cols, rows;
     for (std::int64_t x = 0; x <= g.width; ++x)
-        xs.push_back(world.edgeX(std::min(x * g.factor, g.mapWidth)));
+        cols.push_back(double(std::min(x * g.factor, g.mapWidth)) - 0.5);
     for (std::int64_t y = 0; y <= g.height; ++y)
-        ys.push_back(world.edgeY(std::min(y * g.factor, g.mapHeight)));
+        rows.push_back(double(std::min(y * g.factor, g.mapHeight)) - 0.5);
     const std::uint64_t feature = lakeFeature(0, 0, 0, Json::array()).dump().size() + 1 +
                                   3 * kNumberText;
     const std::uint64_t lakes =
         std::uint64_t((g.width + 1) / 2) * std::uint64_t((g.height + 1) / 2);
-    const std::uint64_t head = collectionHead(config, "lakes").size() + kCollectionTail.size();
     PlannedOutput bound = bounds::plannedFile(
         config, OutputFile::LakesGeojson,
-        head + lakes * feature + g.cells() * (2 * 3 + 5 * longestPoint(xs, ys)), false);
+        frameBytes(config, "lakes") + lakes * feature +
+            g.cells() * (2 * 3 + 5 * longestPoint(config, cols, rows)),
+        false);
     bound.mostWater = true;
     return bound;
 }

@@ -1,4 +1,5 @@
 #pragma once
+// Detail header: internal to terragrid, may change in any commit (docs/cpp-api.md).
 // Internals of the row evaluators (not API): a LatticeHash's 2D hash in two steps, so a row
 // evaluator does the x step once per column, and what a SIMD hash reads of it.
 
