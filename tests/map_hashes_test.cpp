@@ -66,9 +66,11 @@ std::vector<Case> cases() {
     return all;
 }
 
-/// The keys that give an eroded map as terragrid made it before issue 29. Empty at the commit
-/// the hashes were computed at (the keys did not exist).
-const std::vector<std::string> kEarlierErosion{};
+/// The keys that give an eroded map as terragrid made it before issue 29: its edges held at
+/// their initial height, its classes read on elevation.min..max and their coverages on the
+/// noise.
+const std::vector<std::string> kEarlierErosion{"hydrology.outlets=\"edges\"",
+                                               "terrain.eroded_heights=\"elevation_range\""};
 
 Config load(const Case& c) {
     std::vector<std::string> overrides = c.overrides;

@@ -255,7 +255,8 @@ TEST(RunTest, TimingsAccountForTheWholeWallTimeOfTheRun) {
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const Json t = readStats(dir)["timing_seconds"];
 
-    const char* steps[] = {"startup", "terrain", "hydrology", "setup", "generation_wall", "commit", "other"};
+    const char* steps[] = {"startup", "terrain", "hydrology", "climate", "setup",
+                           "generation_wall", "commit", "other"};
     double sum = 0;
     for (const char* step : steps) {
         ASSERT_TRUE(t.contains(step)) << step;
