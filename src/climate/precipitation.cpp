@@ -55,6 +55,7 @@ public:
         m_loadFactor = 1.0 - kRecycling;
         m_rainKm = p.moistureRangeKm * (1.0 - kRecycling);
         buildSegments();
+        chooseBlocks();
         transpose(g.surface, m_surface);
         transpose(g.water, m_water);
         m_seaLevel.resize(rows);
@@ -65,19 +66,27 @@ public:
         }
     }
 
+    /// The sweep in blocks of steps: each segment's task carries its lines, and a halo of
+    /// the lines the air reaches them from (m_reach per step), through a block's steps on its
+    /// own, so the tasks meet once a block instead of once a step (a step's barrier waited on
+    /// the slowest of the shared cores 4096 times a pass). A halo line is computed from the
+    /// same inputs by the same operations as by the task that owns it: the same bits as a
+    /// sweep step by step, for any thread count.
     std::vector<float> run() {
         std::vector<float> rain(m_surface.size(), 0.0f);
         std::vector<Air> previous(static_cast<std::size_t>(m_lines));
         std::vector<Air> next(static_cast<std::size_t>(m_lines));
         const int rounds = m_periodic ? 2 : 1;
         for (int round = 0; round < rounds; ++round) {
-            for (std::int32_t s = 0; s < m_steps; ++s) {
-                const bool record = round + 1 == rounds;
-                const bool entry = round == 0 && s == 0;
+            const bool record = round + 1 == rounds;
+            for (std::int32_t s0 = 0; s0 < m_steps; s0 += m_blockSteps) {
+                const std::int32_t steps = std::min(m_blockSteps, m_steps - s0);
                 tbb::parallel_for(
                     tbb::blocked_range<std::size_t>(0, m_segments.size()), [&](const auto& segs) {
+                        std::vector<Air> from, to;
                         for (std::size_t k = segs.begin(); k < segs.end(); ++k)
-                            stepSegment(m_segments[k], s, entry, record, previous, next, rain);
+                            blockSegment(m_segments[k], round, s0, steps, record, previous,
+                                         next, rain, from, to);
                     });
                 std::swap(previous, next);
             }
@@ -156,9 +165,9 @@ private:
     /// The air arriving at `line` from the previous step: interpolated at line - drift between
     /// the two nearest lines of its band (clamped at the band's ends, or wrapped when the cross
     /// axis wraps and one band covers it).
-    Air upwind(const std::vector<Air>& previous, std::int32_t line, double drift) const {
-        const Segment& band = m_bands[m_bandOf[std::size_t(line)]];
-        const bool wraps = m_crossPeriodic && m_bands.size() == 1;
+    template <typename LocalOf>
+    Air upwind(const std::vector<Air>& previous, const LocalOf& localOf, const Segment& band,
+               bool wraps, std::int32_t line, double drift) const {
         double at = double(line) - drift;
         const double lo = band.first, hi = band.last - 1;
         if (!wraps) at = std::clamp(at, lo, hi);
@@ -169,38 +178,120 @@ private:
             const std::int64_t n = m_lines;
             return std::int32_t(((l % n) + n) % n);
         };
-        const Air& a = previous[std::size_t(wrap(std::int64_t(base)))];
-        const Air& b = previous[std::size_t(wrap(std::int64_t(base) + 1))];
+        const Air& a = previous[localOf(wrap(std::int64_t(base)))];
+        const Air& b = previous[localOf(wrap(std::int64_t(base) + 1))];
         return {a.vapour + (b.vapour - a.vapour) * t, a.cloud + (b.cloud - a.cloud) * t,
                 a.surface + (b.surface - a.surface) * t};
     }
 
-    void stepSegment(const Segment& seg, std::int32_t s, bool entry, bool record,
-                     const std::vector<Air>& previous, std::vector<Air>& next,
-                     std::vector<float>& rain) const {
-        const std::int32_t step = seg.direction > 0 ? s : m_steps - 1 - s;
-        for (std::int32_t line = seg.first; line < seg.last; ++line) {
-            const std::size_t at = sweepIndex(step, line);
-            const std::size_t row = std::size_t(rowOf(step, line));
-            const double surface = m_surface[at];
-            const double celsius = m_seaLevel[row] - m_params.lapseRate * std::max(0.0, surface) / 1000.0;
-            const double capacity = m_params.precipitation * m_rainKm * saturation(celsius);
+    /// How far (in lines) the air reaches across lines in one step: the drift's whole lines
+    /// and one more for the interpolation; and the steps of a block, so a segment's halo
+    /// (m_reach lines a step, both sides) stays a fraction of it.
+    void chooseBlocks() {
+        double most = 0;
+        for (std::int32_t i = 0; i < (m_zonal ? m_lines : m_steps); ++i) {
             double drift = 0, pathKm = 0;
-            motion(step, line, drift, pathKm);
-            Air air;
-            if (entry) {
-                // Air from beyond the upwind edge: its humidity at sea-level temperature.
-                air.vapour = m_params.inflowHumidity * m_params.precipitation * m_rainKm *
-                             saturation(m_seaLevel[row]);
-                air.surface = surface;
-            } else {
-                air = upwind(previous, line, drift);
-            }
-            double fell = 0;
-            next[std::size_t(line)] = cross(air, surface, m_water[at], capacity, pathKm,
-                                            m_circulation[row], fell);
-            if (record) rain[at] = static_cast<float>(fell / pathKm);
+            motion(m_zonal ? 0 : i, m_zonal ? i : 0, drift, pathKm);
+            most = std::max(most, std::fabs(drift));
         }
+        m_reach = std::int32_t(std::min(double(m_lines), std::ceil(most))) + 1;
+        m_blockSteps = std::max<std::int32_t>(1, std::min<std::int32_t>(
+                                                     kBlockSteps, kLinesPerSegment / (4 * m_reach)));
+        // A window that wraps must not meet itself round the lines: else each band is one
+        // segment (no halo).
+        const bool wraps = m_crossPeriodic && m_bands.size() == 1;
+        if (wraps && m_segments.size() > 1) {
+            const std::int64_t room = std::int64_t(m_lines) - kLinesPerSegment;
+            m_blockSteps = std::int32_t(std::min<std::int64_t>(m_blockSteps, room / (2 * m_reach)));
+            if (m_blockSteps < 1) {
+                m_blockSteps = kBlockSteps;
+                m_segments = m_bands;
+            }
+        }
+    }
+
+    static constexpr std::int32_t kBlockSteps = 32;
+
+    /// Steps [s0, s0 + steps) of round `round` for the lines of `seg`: from `previous` (every
+    /// line's air after step s0 - 1) to `next` (the segment's own lines after the block's last
+    /// step), recording the rain of its own lines. `from` and `to`: scratch.
+    void blockSegment(const Segment& seg, int round, std::int32_t s0, std::int32_t steps,
+                      bool record, const std::vector<Air>& previous, std::vector<Air>& next,
+                      std::vector<float>& rain, std::vector<Air>& from, std::vector<Air>& to) const {
+        const Segment& band = m_bands[m_bandOf[std::size_t(seg.first)]];
+        const bool wraps = m_crossPeriodic && m_bands.size() == 1;
+        // A segment that is its whole band needs no halo: the band's ends clamp (or wrap).
+        const bool whole = seg.first == band.first && seg.last == band.last;
+        const std::int32_t halo = whole ? 0 : m_reach * steps;
+        // The local window's first global line and its width; clipped to the band unless it
+        // wraps (then the halo never overlaps itself: segments are 4 halos wide or whole).
+        std::int64_t lo = std::int64_t(seg.first) - halo, hi = std::int64_t(seg.last) + halo;
+        if (!wraps) {
+            lo = std::max<std::int64_t>(lo, band.first);
+            hi = std::min<std::int64_t>(hi, band.last);
+        }
+        const std::int64_t width = hi - lo;
+        const auto global = [&](std::int64_t local) {
+            const std::int64_t g = lo + local;
+            if (!wraps) return std::int32_t(g);
+            const std::int64_t n = m_lines;
+            return std::int32_t(((g % n) + n) % n);
+        };
+        const auto localOf = [&](std::int32_t g) {
+            std::int64_t l = std::int64_t(g) - lo;
+            if (wraps) l = ((l % m_lines) + m_lines) % m_lines;
+            return std::size_t(l);
+        };
+        from.resize(std::size_t(width));
+        to.resize(std::size_t(width));
+        for (std::int64_t l = 0; l < width; ++l) from[std::size_t(l)] = previous[std::size_t(global(l))];
+        // Lines [a, b) of the window are computed at block step k: the window less the lines
+        // whose upwind air is not yet known (m_reach a step from each cut end).
+        for (std::int32_t k = 0; k < steps; ++k) {
+            const std::int32_t s = s0 + k;
+            const std::int64_t cut = std::int64_t(m_reach) * (k + 1);
+            const std::int64_t a = !whole && (wraps || lo > band.first) ? cut : 0;
+            const std::int64_t b = !whole && (wraps || hi < band.last) ? width - cut : width;
+            const std::int32_t step = seg.direction > 0 ? s : m_steps - 1 - s;
+            const bool entry = round == 0 && s == 0;
+            for (std::int64_t l = a; l < b; ++l) {
+                const std::int32_t line = global(l);
+                float fell = 0;
+                to[std::size_t(l)] = airAt(step, line, entry, from, localOf, band, wraps, fell);
+                const bool own = line >= seg.first && line < seg.last;
+                if (record && own) rain[sweepIndex(step, line)] = fell;
+            }
+            std::swap(from, to);
+        }
+        for (std::int32_t line = seg.first; line < seg.last; ++line)
+            next[std::size_t(line)] = from[localOf(line)];
+    }
+
+    /// The air leaving cell (step, line), from the air of the previous step (`previous`, read
+    /// through `localOf`); `fell`: the rain the cell gets (mm a year).
+    template <typename LocalOf>
+    Air airAt(std::int32_t step, std::int32_t line, bool entry, const std::vector<Air>& previous,
+              const LocalOf& localOf, const Segment& band, bool wraps, float& fell) const {
+        const std::size_t at = sweepIndex(step, line);
+        const std::size_t row = std::size_t(rowOf(step, line));
+        const double surface = m_surface[at];
+        const double celsius = m_seaLevel[row] - m_params.lapseRate * std::max(0.0, surface) / 1000.0;
+        const double capacity = m_params.precipitation * m_rainKm * saturation(celsius);
+        double drift = 0, pathKm = 0;
+        motion(step, line, drift, pathKm);
+        Air air;
+        if (entry) {
+            // Air from beyond the upwind edge: its humidity at sea-level temperature.
+            air.vapour = m_params.inflowHumidity * m_params.precipitation * m_rainKm *
+                         saturation(m_seaLevel[row]);
+            air.surface = surface;
+        } else {
+            air = upwind(previous, localOf, band, wraps, line, drift);
+        }
+        double rain = 0;
+        const Air out = cross(air, surface, m_water[at], capacity, pathKm, m_circulation[row], rain);
+        fell = static_cast<float>(rain / pathKm);
+        return out;
     }
 
     /// The air `air` crossing one cell: returns it as it leaves, `fell` the water it lost as rain
@@ -254,6 +345,7 @@ private:
     std::int32_t m_steps = 0, m_lines = 0;
     bool m_periodic = false, m_crossPeriodic = false;
     double m_loadFactor = 1, m_rainKm = 1;
+    std::int32_t m_reach = 2, m_blockSteps = 1;
     std::vector<Segment> m_bands, m_segments;
     std::vector<std::size_t> m_bandOf;
     std::vector<float> m_surface, m_water;
