@@ -220,11 +220,7 @@ TEST(MapHashesTest, ConfigsWithoutTheNewFeaturesKeepTheirCellsAndHashes) {
         const Config config = load(c);
         EXPECT_EQ(cellsHash(config), it->second.cells);
         EXPECT_EQ(config.hash, it->second.configHash);
-        // Only a stage file carries the hydrology hash, and only a map with hydrology has
-        // one (main after 9f2a33b gives maps without hydrology other hydrology hashes: its
-        // own change, with no file to tell).
-        if (config.hydrology.enabled)
-            EXPECT_EQ(config.hydrologyHash, it->second.hydrologyHash);
+        EXPECT_EQ(config.hydrologyHash, it->second.hydrologyHash);
     }
 }
 
