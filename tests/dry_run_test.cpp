@@ -41,7 +41,7 @@ TEST(DryRunTest, PrintsThePlanAndCreatesNothing) {
     test::TempDir dir;
     const auto r = terragrid(dir, {"--width", "4096", "--height", "2048", "--out-dir", "new/out",
                                    "--threads", "2", "--dry-run", "--set",
-                                   "hydrology.enabled=true", "--set", kEveryFile});
+                                   "hydrology.enabled=true", "--set", "climate.enabled=true", "--set", kEveryFile});
     ASSERT_EQ(r.exit.shellCode(), 0) << r.err;
     EXPECT_EQ(r.err, "");
     EXPECT_THAT(r.out, HasSubstr("map:     4096 x 2048 cells, 128 tiles of 256, 2 threads\n"));
@@ -66,7 +66,7 @@ TEST(DryRunTest, JsonDescribesTheWindowAndEveryOutput) {
     test::TempDir dir;
     const auto r = terragrid(dir, {"--width", "1000", "--height", "800", "--tile-size", "100",
                                    "--shard", "1/4", "--dry-run=json", "--set",
-                                   "hydrology.enabled=true", "--set", kEveryFile});
+                                   "hydrology.enabled=true", "--set", "climate.enabled=true", "--set", kEveryFile});
     ASSERT_EQ(r.exit.shellCode(), 0) << r.err;
     const auto plan = nlohmann::json::parse(r.out);
     EXPECT_EQ(plan["map"]["width"], 1000);

@@ -1,4 +1,5 @@
 #pragma once
+// Detail header: internal to terragrid, may change in any commit (docs/cpp-api.md).
 // The climate model: temperature from latitude and elevation, and precipitation carried by a
 // prevailing wind across a grid of the whole map (design.md: a deterministic whole-map stage).
 //

@@ -1,4 +1,5 @@
 #pragma once
+// Detail header: internal to terragrid, may change in any commit (docs/cpp-api.md).
 // Lakes by water balance: each depression holds water only up to the level where what flows
 // into it equals what evaporates from its surface; a depression that fills spills into the
 // next, and depressions that fill together merge into one lake (Fill-Spill-Merge: Barnes,

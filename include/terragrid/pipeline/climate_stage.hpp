@@ -1,4 +1,5 @@
 #pragma once
+// Detail header: internal to terragrid, may change in any commit (docs/cpp-api.md).
 // The whole-map climate stage (design.md, data flow): the climate model (climate_model.hpp) run
 // once on the stage grid of the whole map, before the tiles. The wind's path depends on the
 // land upwind, so precipitation is global; every map cell is then a pure function of (config,
