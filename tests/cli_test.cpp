@@ -36,12 +36,6 @@ test::CommandResult terragrid(const fs::path& cwd, const std::string& args) {
                       " " + args);
 }
 
-OutputFile enumNamedFile(std::string_view name) {
-    return static_cast<OutputFile>(
-        std::find(kOutputFileNames.begin(), kOutputFileNames.end(), name) -
-        kOutputFileNames.begin());
-}
-
 std::string smallConfigPath() {
     return shellQuote((test::sourceDir() / "configs/small.json").string());
 }

@@ -1,6 +1,7 @@
 // Config loading and validation (terragrid/config/loader.hpp): one table of {input, expected problem} for every
 // rule, then defaults, merging, overrides, the hash and the option reference.
 
+#include "build_paths.hpp"
 #include "terragrid/config/loader.hpp"
 #include "terragrid/config/terrain_messages.hpp"
 #include "terragrid/io/output_drivers.hpp"
@@ -36,7 +37,7 @@ using ::testing::ThrowsMessage;
 using ::testing::UnorderedElementsAre;
 using Json = nlohmann::json;
 
-const std::string kSourceDir = TERRAGRID_SOURCE_DIR;
+const std::string kSourceDir = test::sourceDir().string();
 
 std::string readText(const std::string& path) {
     std::ifstream in(path, std::ios::binary);

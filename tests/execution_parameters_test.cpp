@@ -77,7 +77,7 @@ std::map<std::string, std::string> shapeFiles(const test::TempDir& dir, const st
 TEST(ExecutionParametersTest, PlanetsAndTileableMapsAreTheSameBytesForAnyTileSizeAndThreadCount) {
     const std::string layers =
         " --set height.octaves=8 --set moisture.noise=perlin --set moisture.fractal=ridged";
-    for (const std::string shape :
+    for (const std::string& shape :
          {"--width 300 --height 150 --set map.projection=equirectangular" + layers,
           "--width 300 --height 200 --set map.wrap=true" + layers}) {
         SCOPED_TRACE(shape);

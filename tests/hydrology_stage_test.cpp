@@ -166,9 +166,13 @@ TEST(HydrologyStageTest, TilesCarryTheStagesWaterAndClasses) {
             EXPECT_EQ(tile.water[at], std::uint8_t(w.water));
             EXPECT_EQ(tile.waterDepth[at], w.depthMeters);
             const std::string& name = terrain.classes()[tile.classIndex[at]].name;
-            if (w.water == Water::Lake) EXPECT_EQ(name, "lake");
-            if (w.water == Water::River) EXPECT_EQ(name, "river");
-            if (w.water == Water::Land) EXPECT_NE(name, "lake");
+            if (w.water == Water::Lake) {
+                EXPECT_EQ(name, "lake");
+            } else if (w.water == Water::River) {
+                EXPECT_EQ(name, "river");
+            } else if (w.water == Water::Land) {
+                EXPECT_NE(name, "lake");
+            }
         }
     }
 }

@@ -1,6 +1,7 @@
 // Tests for noise.hpp: Perlin's reference values, lattice zeros, ranges, continuity, hashing
 // periods, seeding, fade curves, normalisation and a golden pin.
 
+#include "build_paths.hpp"
 #include "terragrid/noise/noise.hpp"
 
 #include <gmock/gmock.h>
@@ -78,7 +79,7 @@ std::vector<ReferencePoint> loadPerlinReference(const std::string& path) {
 // The values agree to the last bit today (same operations in the same order, no FMA); the
 // contract is 1e-12 so a harmless reassociation elsewhere does not fail this test.
 TEST(NoiseTest, PerlinReferenceMatchesJava) {
-    const std::string path = std::string(TERRAGRID_SOURCE_DIR) + "/data/perlin_reference.txt";
+    const std::string path = (test::sourceDir() / "data/perlin_reference.txt").string();
     const std::vector<ReferencePoint> points = loadPerlinReference(path);
     ASSERT_THAT(points, SizeIs(Ge(6u))) << "missing or short reference file " << path;
     const LatticeHash reference(HashKind::Reference, 0);

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "build_paths.hpp"
 #include "terragrid/config/loader.hpp"
 
 namespace terragrid {
@@ -28,7 +29,7 @@ using ::testing::IsEmpty;
 using ::testing::SizeIs;
 using Json = nlohmann::json;
 
-const fs::path kConfigDir = fs::path(TERRAGRID_SOURCE_DIR) / "configs";
+const fs::path kConfigDir = test::sourceDir() / "configs";
 
 std::string readText(const fs::path& path) {
     std::ifstream in(path, std::ios::binary);

@@ -19,8 +19,8 @@ using testing::HasSubstr;
 using testing::IsEmpty;
 
 /// The built page and completion, as the build wrote them (CMakeLists.txt).
-const std::string kManPage = TERRAGRID_MAN_PAGE;
-const std::string kCompletion = TERRAGRID_COMPLETION;
+const std::string kManPage = test::manPagePath().string();
+const std::string kCompletion = test::completionPath().string();
 
 std::string cli(const std::string& args) {
     const auto r = test::runCommand(test::shellQuote(test::cliPath()) + " " + args);

@@ -133,9 +133,6 @@ CommandResult runCommand(const std::string& command) {
     return result;
 }
 
-std::string cliPath() { return TERRAGRID_CLI_PATH; }
-fs::path sourceDir() { return TERRAGRID_SOURCE_DIR; }
-
 void MapCollector::begin(const TileLayout& layout) {
     begun = true;
     width = layout.mapWidth();

@@ -18,6 +18,7 @@
 #include <string_view>
 #include <vector>
 
+#include "build_paths.hpp"
 #include "terragrid/config/loader.hpp"
 #include "terragrid/pipeline/generator.hpp"
 #include "terragrid/io/outputs.hpp"
@@ -84,10 +85,6 @@ std::string everyFileOverride();
 
 /// Quotes a string for /bin/sh.
 std::string shellQuote(const std::string& s);
-
-/// The terragrid CLI built alongside the tests, and the repository root.
-std::string cliPath();
-std::filesystem::path sourceDir();
 
 /// Assembles every tile into one row-major elevation raster and checks the sink contract
 /// (tile order, each cell exactly once).

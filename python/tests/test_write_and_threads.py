@@ -141,18 +141,22 @@ def during(call) -> tuple[int, float]:
 def released(call) -> tuple[float, int]:
     """How much of its pace the counter thread kept while `call` ran: its count during the call
     over its count while this thread slept as long. Holding the GIL through a C++ call leaves it
-    one switch interval (5 ms) at most: a few per cent of a call of a second."""
+    one switch interval (5 ms) at most, under 2 % of a call of a quarter second or more; a
+    released GIL leaves it most of its pace, less what the other runnable threads of a busy
+    machine take (28 % was seen once in eleven runs beside a loaded machine's other work)."""
     counted, seconds = during(call)
+    assert seconds > 0.25, f"the call took {seconds:.3f} s: too short to tell"
     alone, _ = during(lambda: time.sleep(seconds))
     return counted / max(alone, 1), counted
 
 
 def test_the_gil_is_released_while_a_map_generates_and_writes(tmp):
-    m = terragrid.Map({"map": {"width": 1024, "height": 1024}})
+    m = terragrid.Map({"map": {"width": 4096, "height": 2048}})
+    # 0.1: five times what a held GIL could leave, and far below what a released one leaves.
     share, counted = released(lambda: m.generate(layers=("height", "classes"), threads=1))
-    assert share > 0.3, f"the other thread kept {share:.0%} of its pace ({counted}) while a map generated"
-    share, counted = released(lambda: m.write(tmp, files=["height.tif"], threads=1))
-    assert share > 0.3, f"the other thread kept {share:.0%} of its pace ({counted}) while a map was written"
+    assert share > 0.1, f"the other thread kept {share:.0%} of its pace ({counted}) while a map generated"
+    share, counted = released(lambda: m.write(tmp, files=["height.tif", "classes.tif", "preview.png"], threads=1))
+    assert share > 0.1, f"the other thread kept {share:.0%} of its pace ({counted}) while a map was written"
 
 
 def test_the_example_script_runs(tmp):

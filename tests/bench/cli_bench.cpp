@@ -28,6 +28,7 @@
 #include <string_view>
 #include <vector>
 
+#include "build_paths.hpp"
 #include "cli_rows.hpp"
 #include "cli_runs.hpp"
 #include "report_text.hpp"
@@ -45,7 +46,7 @@ constexpr double kBusyCpuShare = 0.9;            ///< below this CPU / wall, the
 constexpr int kThreadCounts[] = {1, 2};
 
 struct Options {
-    std::string cli = TERRAGRID_CLI_PATH;
+    std::string cli = test::cliPath();
     std::int64_t size = 4096;
     /// Runs of each headline configuration; the fastest counts, since a busy machine only
     /// ever makes a run slower. --each runs once per output: a breakdown, not a target.

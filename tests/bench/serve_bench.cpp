@@ -34,6 +34,7 @@
 #include <thread>
 #include <vector>
 
+#include "build_paths.hpp"
 #include "http_client.hpp"
 #include "report_text.hpp"
 #include "serve/tile_renderer.hpp"
@@ -131,7 +132,7 @@ public:
     explicit Server(const std::vector<std::string>& args) {
         int pipeFds[2];
         if (::pipe(pipeFds) != 0) throw std::runtime_error("pipe failed");
-        std::vector<std::string> words{TERRAGRID_CLI_PATH, "serve", "--port", "0", "--quiet"};
+        std::vector<std::string> words{test::cliPath(), "serve", "--port", "0", "--quiet"};
         words.insert(words.end(), args.begin(), args.end());
         std::vector<char*> argv;
         for (std::string& w : words) argv.push_back(w.data());
