@@ -26,6 +26,8 @@
 #      docs/shards.md's Slurm recipe (stage job, 16-task shard array, mosaic) on the test
 #      suite's local Slurm cluster against the single run of the same map with hydrology, wall
 #      and CPU, the mosaic checked byte for byte against the single run first.
+#   7. climate: the climate stage at 4096^2 and 16384^2 (wall and CPU), and the hydrology stage
+#      at 4096^2 with and without it.
 # Then prints the summary with every target as PASS or MISS, and part 2 as a markdown table
 # naming the machine and its load (the README's benchmark table is pasted from it).
 # Takes a few minutes. Benchmarks are never part of the test suite.
@@ -40,6 +42,7 @@
 #   TERRAGRID_BENCH_EROSION=0  skip part 4; TERRAGRID_BENCH_EROSION_STEPS its steps (default 100)
 #   TERRAGRID_RICHDEM_DIR      a local checkout of r-barnes/richdem (header-only) for part 3;
 #                              never vendored, never downloaded by the build
+#   TERRAGRID_BENCH_CLIMATE=0  skip part 7; TERRAGRID_BENCH_CLIMATE_SIZES its sizes (4096,16384)
 #   TERRAGRID_FASTNOISE2_DIR   a local FastNoise2 checkout (and TERRAGRID_FASTSIMD_DIR its
 #                              FastSIMD, default FastSIMD beside it), built with clang-16 -O3
 #                              beside the bench; never vendored or downloaded. Unset: n/a.
@@ -65,7 +68,7 @@ cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DTERRAGRID_BENCH=ON \
 log="$build/build.log"
 if ! cmake --build "$build" --parallel "$(nproc)" \
      --target terragrid_noise_bench terragrid_cli_bench terragrid_hydro_bench terragrid_erosion_bench \
-     terragrid_serve_bench terragrid_slurm_bench >"$log" 2>&1; then
+     terragrid_serve_bench terragrid_slurm_bench terragrid_climate_bench >"$log" 2>&1; then
   cat "$log" >&2
   echo "bench: build failed (log: $log)" >&2
   exit 1
@@ -150,6 +153,13 @@ if [ "${TERRAGRID_BENCH_SLURM:-0}" != 0 ]; then
   TMPDIR="$work" "$build/tests/bench/terragrid_slurm_bench" \
     --size="${TERRAGRID_BENCH_SLURM_SIZE:-16384}" | tee "$work/slurm.txt"
   sed -n '/slurm summary/,$p' "$work/slurm.txt" >>"$summary"
+fi
+
+if [ "${TERRAGRID_BENCH_CLIMATE:-1}" != 0 ]; then
+  echo
+  echo "== 7. climate =="
+  "$build/tests/bench/terragrid_climate_bench" \
+    --size="${TERRAGRID_BENCH_CLIMATE_SIZES:-4096,16384}" --summary-file="$summary"
 fi
 
 echo

@@ -89,7 +89,7 @@ TEST(CliTest, OnlyFinishedFilesAreLeftInTheOutputDirectory) {
     for (const auto entry : kOutputFileNames)
         every += (every.back() == '[' ? "\"" : ", \"") + std::string(entry) + "\"";
     ASSERT_EQ(terragrid(dir.path(), smallConfigArg() + " --out-dir o --set hydrology.enabled=true"
-                                                       " --set " + every + "]'")
+                                                       " --set climate.enabled=true --set " + every + "]'")
                   .exitCode,
               0);
     const auto names = test::listDir(dir / "o");

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <sstream>
 
 #include <nlohmann/json.hpp>
 
@@ -28,6 +29,30 @@ TEST(DocsTest, GuideConfigReferenceMatchesTheOptionTable) {
     EXPECT_EQ(between(page, "<!-- config-reference:begin -->\n", "<!-- config-reference:end -->"),
               optionReferenceMarkdown())
         << "regenerate the table with: terragrid --config-reference";
+}
+
+// The climate page's table of keys gives each key's default as configs/default.json has it.
+TEST(DocsTest, ClimatePageKeysShowTheirDefaults) {
+    const std::string page = test::readFile(test::sourceDir() / "docs/climate.md");
+    const std::string table = between(page, "## Keys\n", "The [config reference]");
+    const nlohmann::json defaults = nlohmann::json::parse(std::string(builtinConfigText()),
+                                                          nullptr, true, true);
+    int rows = 0;
+    std::istringstream lines(table);
+    for (std::string line; std::getline(lines, line);) {
+        // | `key.path` | `default` | meaning |
+        if (!line.starts_with("| `")) continue;
+        const auto keyEnd = line.find('`', 3);
+        const std::string key = line.substr(3, keyEnd - 3);
+        const auto valueStart = line.find('`', keyEnd + 1) + 1;
+        const auto valueEnd = line.find('`', valueStart);
+        const nlohmann::json shown = nlohmann::json::parse(line.substr(valueStart, valueEnd - valueStart));
+        std::string path = "/";
+        for (const char c : key) path += c == '.' ? '/' : c;
+        EXPECT_EQ(shown, defaults.at(nlohmann::json::json_pointer(path))) << key;
+        ++rows;
+    }
+    EXPECT_GE(rows, 10);
 }
 
 TEST(DocsTest, ReadmeGivesTheTwoSetUpCommandsAndCiRunsTheTestOne) {

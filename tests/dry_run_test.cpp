@@ -41,7 +41,7 @@ TEST(DryRunTest, PrintsThePlanAndCreatesNothing) {
     test::TempDir dir;
     const auto r = terragrid(dir, {"--width", "4096", "--height", "2048", "--out-dir", "new/out",
                                    "--threads", "2", "--dry-run", "--set",
-                                   "hydrology.enabled=true", "--set", kEveryFile});
+                                   "hydrology.enabled=true", "--set", "climate.enabled=true", "--set", kEveryFile});
     ASSERT_EQ(r.exit.shellCode(), 0) << r.err;
     EXPECT_EQ(r.err, "");
     EXPECT_THAT(r.out, HasSubstr("map:     4096 x 2048 cells, 128 tiles of 256, 2 threads\n"));
@@ -57,8 +57,9 @@ TEST(DryRunTest, PrintsThePlanAndCreatesNothing) {
                                               "[0-9.]+ [MGT]iB available\n"));
     EXPECT_THAT(r.out, HasSubstr("fits:    yes\n"));
     EXPECT_THAT(r.out, testing::ContainsRegex("overviews [0-9.]+ [KMG]iB"));
-    // The whole-map stage: 4096 x 2048 hydrology cells at 64 bytes each.
-    EXPECT_THAT(r.out, HasSubstr("hydrology stage 512.0 MiB"));
+    // The whole-map stage: 4096 x 2048 hydrology cells at 64 bytes each, and 72 more for the
+    // climate's passes and the water balance (hydrology_stage.cpp): 1088 MiB.
+    EXPECT_THAT(r.out, HasSubstr("hydrology stage 1.1 GiB"));
     EXPECT_THAT(test::listDir(dir.path()), IsEmpty());
 }
 
@@ -66,7 +67,7 @@ TEST(DryRunTest, JsonDescribesTheWindowAndEveryOutput) {
     test::TempDir dir;
     const auto r = terragrid(dir, {"--width", "1000", "--height", "800", "--tile-size", "100",
                                    "--shard", "1/4", "--dry-run=json", "--set",
-                                   "hydrology.enabled=true", "--set", kEveryFile});
+                                   "hydrology.enabled=true", "--set", "climate.enabled=true", "--set", kEveryFile});
     ASSERT_EQ(r.exit.shellCode(), 0) << r.err;
     const auto plan = nlohmann::json::parse(r.out);
     EXPECT_EQ(plan["map"]["width"], 1000);
@@ -144,7 +145,11 @@ TEST(DryRunTest, MemoryEstimateIsAboveThePeakOfRealRuns) {
           {"--width", "2000", "--height", "1000", "--threads", "2", "-q", "--set",
            R"(output.files=["height.tif", "stats.json"])"},
           {"--width", "1500", "--height", "500", "--tile-size", "100", "--threads", "2", "-q",
-           "--set", R"(output.files=["classes.tif", "height16.png", "map.tmj"])"}}) {
+           "--set", R"(output.files=["classes.tif", "height16.png", "map.tmj"])"},
+          // The climate stage alone (no hydrology) and its two rasters.
+          {"--width", "1024", "--height", "768", "--threads", "2", "-q", "--set",
+           "climate.enabled=true", "--set",
+           R"(output.files=["classes.tif", "temperature.tif", "precipitation.tif"])"}}) {
         const auto [estimate, peak] = estimateAndPeak(args);
         EXPECT_GE(estimate, peak) << testing::PrintToString(args);
         // An estimate, not a blanket: within a few times the real peak.
@@ -167,7 +172,9 @@ TEST(DryRunTest, MemoryEstimateIsAboveThePeakOfRealRunsWithHydrology) {
           // Erosion's arrays: the steps change its time, not its memory.
           {"--set", "hydrology.erosion.enabled=true", "--set", "hydrology.erosion.steps=3"},
           {"--set", "hydrology.resolution=2", "--set", "hydrology.rainfall=moisture",
-           "--set", "hydrology.sea_level=0.3"}}) {
+           "--set", "hydrology.sea_level=0.3"},
+          // The climate inside the stage: its passes and the water balance's lakes.
+          {"--set", "climate.enabled=true"}}) {
         std::vector<std::string> args = common;
         args.insert(args.end(), extra.begin(), extra.end());
         const auto [estimate, peak] = estimateAndPeak(args);

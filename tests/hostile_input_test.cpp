@@ -132,7 +132,8 @@ std::string nested(std::size_t depth) {
 const std::string kFileNames =
     "height.tif, classes.tif, walkable.tif, preview.png, height.png, stats.json, height.r16, "
     "height16.png, height16.tif, map.tmj, height.exr, splat.png, weight.png, classes.qml, height.qml, "
-    "flow.tif, water.tif, water_depth.tif, rivers.geojson, lakes.geojson, water_mask.png";
+    "flow.tif, water.tif, water_depth.tif, rivers.geojson, lakes.geojson, water_mask.png, "
+    "temperature.tif, precipitation.tif";
 
 std::vector<HostileCase> hostileCases() {
     return {

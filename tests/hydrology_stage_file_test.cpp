@@ -24,7 +24,7 @@ namespace {
 using testing::HasSubstr;
 using testing::ThrowsMessage;
 
-/// The header's length in format version 2 (hydrology_stage_file.cpp).
+/// The header's length in the format version this terragrid writes (hydrology_stage_file.cpp).
 constexpr std::size_t kHeaderBytes = test::kStageHeaderBytes;
 
 Config stageConfig(std::vector<std::string> overrides = {}) {
@@ -181,8 +181,8 @@ TEST_F(StageFileDamageTest, AnotherFormatVersionIsRefusedNamingBoth) {
     std::string bytes = m_bytes;
     const std::uint32_t version = kHydrologyStageFormatVersion + 1;
     std::memcpy(bytes.data() + 16, &version, 4);
-    EXPECT_THAT(problemWith(bytes), HasSubstr("has stage format version 3, and this terragrid "
-                                              "reads version 2 only"));
+    EXPECT_THAT(problemWith(bytes), HasSubstr("has stage format version 4, and this terragrid "
+                                              "reads version 3 only"));
 }
 
 TEST_F(StageFileDamageTest, AFileThatIsNoStageFileIsRefused) {

@@ -427,7 +427,7 @@ TEST_F(StageHeaderForgeryTest, FieldsFormatVersionTwoNeverWritesAreRefused) {
         bytes = m_bytes;
         bytes[at] = 1;
         EXPECT_THAT(problemReading(m_config, test::withHeaderCrc(bytes)),
-                    HasSubstr("has bytes in its header where format version 2 writes zeros"))
+                    HasSubstr("has bytes in its header where format version 3 writes zeros"))
             << at;
     }
 }
@@ -438,7 +438,7 @@ TEST_F(StageHeaderForgeryTest, AFormatVersionOneFileIsRefusedNamingBothVersions)
     const std::uint32_t one = 1;
     std::memcpy(bytes.data() + test::kStageFormatVersionAt, &one, 4);
     EXPECT_THAT(problemReading(m_config, bytes),
-                HasSubstr("has stage format version 1, and this terragrid reads version 2 only; "
+                HasSubstr("has stage format version 1, and this terragrid reads version 3 only; "
                           "make the stage again with this terragrid's 'hydrology-stage'"));
 }
 

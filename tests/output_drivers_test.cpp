@@ -93,6 +93,8 @@ Config configFor(const DriverCase& c, const fs::path& directory) {
     if (driverFor(c.file).needsHydrology || driverFor(c.file).readsHydrology)
         overrides.insert(overrides.end(),
                          {"hydrology.enabled=true", "hydrology.river_threshold=18000"});
+    // The climate rasters exist only with the climate.
+    if (driverFor(c.file).needsClimate) overrides.push_back("climate.enabled=true");
     return defaultConfig(overrides);
 }
 

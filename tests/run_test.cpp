@@ -109,8 +109,9 @@ TEST(RunTest, DefaultMapHasEveryClassAndStatsEqualTheCountsInClassesTif) {
                     "weight_lake.pgw", "weight_lake.png", "weight_lake.png.aux.xml",
                     "weight_mountain.pgw", "weight_mountain.png",
                     "weight_mountain.png.aux.xml"));
-    // Every output but the six water outputs, which need hydrology.
-    EXPECT_EQ(report.files.size(), kOutputFileNames.size() - 6);
+    // Every output but the six water outputs, which need hydrology, and the two climate
+    // rasters, which need the climate.
+    EXPECT_EQ(report.files.size(), kOutputFileNames.size() - 8);
 
     const std::vector<std::uint8_t> classes = test::readByteTiff(dir / "out/classes.tif");
     const Json stats = readStats(dir);
@@ -255,7 +256,8 @@ TEST(RunTest, TimingsAccountForTheWholeWallTimeOfTheRun) {
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const Json t = readStats(dir)["timing_seconds"];
 
-    const char* steps[] = {"startup", "terrain", "hydrology", "setup", "generation_wall", "commit", "other"};
+    const char* steps[] = {"startup", "terrain", "hydrology", "climate", "setup",
+                           "generation_wall", "commit", "other"};
     double sum = 0;
     for (const char* step : steps) {
         ASSERT_TRUE(t.contains(step)) << step;

@@ -14,21 +14,21 @@
 
 namespace terragrid::test {
 
-/// The header's length in format version 2 (hydrology_stage_file.cpp), and where its fields
+/// The header's length in format version 3 (hydrology_stage_file.cpp), and where its fields
 /// lie: the hydrology algorithm version after the section count, the header's CRC-32 last.
-constexpr std::size_t kStageHeaderBytes = 404;
+constexpr std::size_t kStageHeaderBytes = 452;
 constexpr std::size_t kStageFormatVersionAt = 16;
 constexpr std::size_t kStageSeaLevelAt = 96;      ///< f64, then has sea and theta valid (u8)
 constexpr std::size_t kStageThetaValidAt = 105;
 constexpr std::size_t kStagePaddingAt = 106;      ///< 6 zero bytes
 constexpr std::size_t kStageAlgorithmVersionAt = 156;
-constexpr std::size_t kStageSectionTableAt = 160;  ///< 10 entries of 24 bytes
-constexpr std::size_t kStageSections = 10;
+constexpr std::size_t kStageSectionTableAt = 160;  ///< 12 entries of 24 bytes
+constexpr std::size_t kStageSections = 12;
 
 /// The sections in file order.
 enum class StageSection : std::size_t {
     ErosionDelta, ErodedHeight, LakeSurface, LakeId, LakeLevel, LakeOutlet, Receiver,
-    Accumulation, Strahler, RiverLength
+    Accumulation, Strahler, RiverLength, ClimatePrecipitation, ClimateFigures
 };
 
 inline std::uint32_t crc32Of(const char* data, std::size_t size) {

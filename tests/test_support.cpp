@@ -72,6 +72,7 @@ std::map<std::string, std::string> withoutTimings(std::map<std::string, std::str
     auto stats = nlohmann::ordered_json::parse(files.at("stats.json"));
     stats.erase("timing_seconds");
     if (stats.contains("hydrology")) stats["hydrology"].erase("timing_seconds");
+    if (stats.contains("climate")) stats["climate"].erase("timing_seconds");
     files["stats.json"] = stats.dump(2);
     // The manifest lists stats.json's size and hash, which its timings change.
     if (files.contains("manifest.json")) {
@@ -291,7 +292,8 @@ std::array<std::uint8_t, 4> PngImage::rgbaAt(std::uint32_t x, std::uint32_t y) c
 std::string everyFileOverride() {
     std::string list;
     for (std::size_t i = 0; i < kOutputFileNames.size(); ++i) {
-        if (driverFor(static_cast<OutputFile>(i)).needsHydrology) continue;
+        const OutputDriver& driver = driverFor(static_cast<OutputFile>(i));
+        if (driver.needsHydrology || driver.needsClimate) continue;
         list += (list.empty() ? "\"" : ",\"") + std::string(kOutputFileNames[i]) + "\"";
     }
     return "output.files=[" + list + "]";

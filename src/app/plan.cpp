@@ -39,9 +39,17 @@ Bytes tileMemory(const Config& config, int threads) {
     const Bytes tileW = Bytes(std::min(map.tileSizeCells, map.width));
     const Bytes tileH = Bytes(std::min(map.tileSizeCells, map.height));
     const bool classes = config.needsClasses();
-    // Elevation float, class index and walkable bytes; with hydrology the water fields (water,
-    // depth, flow, order) and the tile's scratch of heights and WaterCells while it is made.
-    const Bytes perCell = (classes ? 6 : 4) + (config.hydrology.enabled ? 42 : 0);
+    // Elevation float, class index and walkable bytes and the tile's heights (8 B) while it is
+    // made; with hydrology the water fields (water, depth, flow, order) and the tile's
+    // WaterCells; with the climate its temperature and precipitation and their scratch (12 B);
+    // with slopes their heights and values (12 B).
+    const bool slopes =
+        classes && (config.terrain.customClasses
+                        ? std::any_of(config.terrain.classes.begin(), config.terrain.classes.end(),
+                                      [](const TerrainClass& c) { return c.restrictsSlope(); })
+                        : config.terrain.model == TerrainModel::Climate);
+    const Bytes perCell = (classes ? 6 : 4) + 8 + (config.hydrology.enabled ? 34 : 0) +
+                          (config.climate.enabled ? 12 : 0) + (slopes ? 12 : 0);
     const Bytes layers = classes ? 2 : 1;
     return 2 * Bytes(threads) * tileW * tileH * perCell +
            Bytes(threads) * tileW * (layers * kRowsPerColumn + 32);
@@ -102,6 +110,8 @@ std::vector<MemoryPart> memoryOf(const Config& config, const Config& generated, 
     m.add("hydrology stage", stageFromFile
                                  ? hydrologyStageBytes(config) + hydrologyStageCheckBytes(config)
                                  : hydrologyMemoryBytes(config));
+    // Without hydrology; with it, the climate is part of its stage.
+    if (!config.hydrology.enabled) m.add("climate stage", climateMemoryBytes(config));
     return std::move(m.parts);
 }
 

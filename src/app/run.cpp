@@ -46,14 +46,15 @@ struct RunTimes {
     double startupSeconds = 0;    ///< from main() to the run (process_start.hpp); 0 in a library
     double terrainSeconds = 0;    ///< resolving the class thresholds
     double hydrologySeconds = 0;  ///< the whole-map hydrology stage (0 without it)
+    double climateSeconds = 0;    ///< the climate stage of a map without hydrology
     double setupSeconds = 0;    ///< output directory, transaction, sinks created
     GenerationTimes generation;
     double commitSeconds = 0;  ///< the sinks' commit(): fsync and staging
     double totalSeconds = 0;   ///< from the start to stats.json's figures
     double otherSeconds() const {
         return totalSeconds -
-               (startupSeconds + terrainSeconds + hydrologySeconds + setupSeconds +
-                generation.wallSeconds + commitSeconds);
+               (startupSeconds + terrainSeconds + hydrologySeconds + climateSeconds +
+                setupSeconds + generation.wallSeconds + commitSeconds);
     }
 };
 
@@ -67,6 +68,7 @@ struct RunFacts {
     const WalkableRegions* regions;
     RunTimes times;
     const HydrologyStage* hydrology;  ///< null without hydrology
+    const ClimateStage* climate;      ///< null without a climate (hydrology's own, with it)
 };
 
 /// Where the window lies in the configured map and in the world.
@@ -106,6 +108,9 @@ Json thresholdsJson(const Config& config, const Terrain& terrain) {
         return j;
     };
     const auto& tc = config.terrain;
+    if (tc.model == TerrainModel::Climate)
+        return {{"lake_below", threshold(tc.lakeBelow, c[size_t(Biome::Lake)].heightMax)},
+                {"rock_slope", c[size_t(Biome::Rock)].slopeMin}};
     return {{"lake_below", threshold(tc.lakeBelow, c[size_t(DefaultClass::Lake)].heightMax)},
             {"mountain_above",
              threshold(tc.mountainAbove, c[size_t(DefaultClass::Mountain)].heightMin)},
@@ -149,6 +154,7 @@ Json timingJson(const RunTimes& t, double regionsSeconds) {
     return {{"startup", t.startupSeconds},
             {"terrain", t.terrainSeconds},
             {"hydrology", t.hydrologySeconds},
+            {"climate", t.climateSeconds},
             {"setup", t.setupSeconds},
             {"generation_wall", g.wallSeconds},
             {"commit", t.commitSeconds},
@@ -162,6 +168,27 @@ Json timingJson(const RunTimes& t, double regionsSeconds) {
             {"outputs_streaming", g.sinkSeconds},
             {"outputs_parallel_cpu", g.parallelOutputSeconds},
             {"process_cpu", processCpuSeconds()}};
+}
+
+/// The whole map's climate, on the stage grid (also in a window's stats).
+Json climateJson(const ClimateStage& c) {
+    const ClimateFacts& f = c.facts;
+    return {{"grid", {{"factor", c.factor}, {"width", c.gridWidth}, {"height", c.gridHeight}}},
+            {"precipitation_mm",
+             {{"mean", f.precipitationMean}, {"min", f.precipitationMin}, {"max", f.precipitationMax}}},
+            {"temperature_c",
+             {{"mean", f.temperatureMean}, {"min", f.temperatureMin}, {"max", f.temperatureMax}}},
+            {"timing_seconds", f.seconds}};
+}
+
+/// Lakes without an outlet: their evaporation matches their inflow below their spill point.
+std::int64_t closedLakes(const HydrologyStage& s) {
+    std::vector<std::uint8_t> present(s.lakes.surface.size(), 0);
+    for (const std::uint32_t id : s.lakes.id) present[id] = 1;
+    std::int64_t closed = 0;
+    for (std::size_t id = 1; id < present.size(); ++id)
+        closed += present[id] && s.lakes.outlet[id] == hydro::kNoReceiver ? 1 : 0;
+    return closed;
 }
 
 /// The whole map's water (the stage is of the whole map, also in a window's stats).
@@ -210,9 +237,21 @@ Json statsJson(const RunFacts& f) {
     if (f.hydrology) {
         const double cell = f.config.map.groundCell();
         j["hydrology"] = hydrologyJson(f.hydrology->facts, cell * cell);
+        if (f.config.climate.enabled) {
+            j["hydrology"]["lakes"]["closed"] = closedLakes(*f.hydrology);
+            j["hydrology"]["timing_seconds"]["climate"] = f.hydrology->facts.climateSeconds;
+        }
     }
+    if (f.climate) j["climate"] = climateJson(*f.climate);
     j["timing_seconds"] = timingJson(f.times, f.regions->analysisSeconds());
     return j;
+}
+
+/// The level (0..1) below which the climate of a map without hydrology finds open water: the
+/// lake class's threshold as resolved, or none (-1) for a custom table.
+double waterLevel(const Config& config, const Terrain& terrain) {
+    if (config.terrain.customClasses) return -1;
+    return terrain.classes()[std::size_t(DefaultClass::Lake)].heightMax;
 }
 
 /// Generates `generated` (config itself, or the window of it) into every output; terrain
@@ -223,26 +262,43 @@ RunReport runPiece(const Config& config, const MapWindow* window, const Config& 
     const auto start = Clock::now();
     RunTimes times;
     times.startupSeconds = secondsSinceProcessStart();
+    // The whole-map stage, of the configured map: a window reads its cells from the same
+    // stage as the single run, so the pieces mosaic exactly. Computed, or read from the file
+    // the stage command wrote (the same bits). Before the terrain: an eroded map's class
+    // thresholds are measured on its eroded heights.
+    std::optional<HydrologyStage> hydrology;
+    const auto hydrologyStart = Clock::now();
+    try {
+        if (config.hydrology.enabled)
+            hydrology.emplace(stageFile.empty() ? computeHydrology(config)
+                                                : readHydrologyStage(config, stageFile));
+    } catch (const NoOutletError& e) {
+        throw ConfigError({"config: 'hydrology.outlets' (sea): " + std::string(e.what()) +
+                           "; raise 'hydrology.sea_level' or choose open or edges"});
+    }
+    times.hydrologySeconds = secondsSince(hydrologyStart);
+    const HydrologyStage* water = hydrology ? &*hydrology : nullptr;
     // Resolving coverage targets can fail (a ConfigError to the user): before anything touches
     // the disk. Always on the configured map, so every window classifies as the single run does.
+    const auto terrainStart = Clock::now();
     std::optional<Terrain> terrain;
     try {
-        if (config.needsClasses()) terrain.emplace(makeTerrain(config));
+        if (config.needsClasses() || (config.climate.enabled && !water))
+            terrain.emplace(makeTerrain(config, water));
     } catch (const TerrainError& e) {
         throw configErrorFrom(e);
     }
-    times.terrainSeconds = secondsSince(start);
-    const Terrain* rules = terrain ? &*terrain : nullptr;
-    // The whole-map stage, of the configured map: a window reads its cells from the same
-    // stage as the single run, so the pieces mosaic exactly. Computed, or read from the file
-    // the stage command wrote (the same bits).
-    std::optional<HydrologyStage> hydrology;
-    const auto hydrologyStart = Clock::now();
-    if (config.hydrology.enabled)
-        hydrology.emplace(stageFile.empty() ? computeHydrology(config)
-                                            : readHydrologyStage(config, stageFile));
-    times.hydrologySeconds = secondsSince(hydrologyStart);
-    const HydrologyStage* water = hydrology ? &*hydrology : nullptr;
+    times.terrainSeconds = secondsSince(terrainStart);
+    const Terrain* rules = config.needsClasses() ? &*terrain : nullptr;
+    // The climate of a map without hydrology: its open water is the lake class's by height.
+    std::optional<ClimateStage> climate;
+    const auto climateStart = Clock::now();
+    if (config.climate.enabled && !water)
+        climate.emplace(computeClimate(config, waterLevel(config, *terrain)));
+    times.climateSeconds = secondsSince(climateStart);
+    const ClimateStage* weather = climate ? &*climate : water && config.climate.enabled
+                                                            ? &water->climate
+                                                            : nullptr;
 
     const auto setupStart = Clock::now();
     createOutputDirectory(generated.output.directory);
@@ -266,7 +322,7 @@ RunReport runPiece(const Config& config, const MapWindow* window, const Config& 
     if (regions) all.push_back(regions.get());
     for (auto& sink : sinks) all.push_back(sink.get());
     times.setupSeconds = secondsSince(setupStart);
-    times.generation = generateMap(generated, rules, all, progress, water);
+    times.generation = generateMap(generated, rules, all, progress, water, weather);
 
     // Every file is complete before any is renamed into place (staged, then one commit).
     // stats.json last, so its timings include the other files' commits (their fsyncs).
@@ -288,7 +344,8 @@ RunReport runPiece(const Config& config, const MapWindow* window, const Config& 
     if (statsFile) {
         times.totalSeconds = times.startupSeconds + secondsSince(start);
         statsFile->write(
-            statsJson({config, window, generated, rules, stats, regions.get(), times, water})
+            statsJson({config, window, generated, rules, stats, regions.get(), times, water,
+                       weather})
                 .dump(2) +
             "\n");
         statsFile->commit();

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <string>
 #include <string_view>
@@ -97,10 +98,49 @@ void applyOverride(Json& document, Json& written, std::string_view text, Problem
     mergeJson(written, nestedAt(path, value));
 }
 
+/// The keys added after the hashes were first defined (issue 29: climate, biomes, erosion
+/// boundaries) are left out of the hashed document while their value gives the map terragrid
+/// made before they existed (the value, or the choices around it, make them change nothing), so
+/// such a config keeps the hashes its files carried, as it keeps its bytes
+/// (tests/map_hashes_test.cpp). A value that changes the map stays in, so the hash tells the
+/// maps apart: an eroded map with the new defaults (open edges, classes on the eroded range)
+/// has a new hash, as it has new cells.
+bool givesTheEarlierMap(const Json& document, std::string_view path) {
+    const Json& hydrology = document.at("hydrology");
+    const bool eroded = hydrology.at("enabled").get<bool>() &&
+                        hydrology.at("erosion").at("enabled").get<bool>();
+    const Json& value = sectionOf(document, path)->at(lastKey(path));
+    if (path == "climate") return !value.at("enabled").get<bool>();
+    if (path == "terrain.model") return value == "noise";
+    // The biome table's alone: with the noise model it changes nothing.
+    if (path == "terrain.rock_slope") return document.at("terrain").value("model", "noise") == "noise";
+    // Without erosion the noise range is the relief's, and open edges are the edges' water.
+    if (path == "terrain.eroded_heights") return value == "elevation_range" || !eroded;
+    if (path == "hydrology.outlets") return value == "edges" || (value == "open" && !eroded);
+    return false;
+}
+
+constexpr std::array<std::string_view, 5> kKeysSinceFirstHash{
+    "climate", "terrain.model", "terrain.rock_slope", "terrain.eroded_heights",
+    "hydrology.outlets"};
+
+void dropKeysThatGiveTheEarlierMap(Json& document) {
+    std::vector<std::string_view> drop;
+    // Decided on the whole document first: terrain.rock_slope reads terrain.model.
+    for (const std::string_view path : kKeysSinceFirstHash) {
+        const Json* section = sectionOf(document, path);
+        if (section != nullptr && section->contains(lastKey(path)) &&
+            givesTheEarlierMap(document, path))
+            drop.push_back(path);
+    }
+    for (const std::string_view path : drop) sectionOf(document, path)->erase(lastKey(path));
+}
+
 /// The resolved document without output.directory: where a map is written does not change
 /// which map it is. Nor does output.manifest, which adds a file and changes no other (and came
 /// after maps whose hashes must stay as they were). Its FNV-1a is the config hash.
 std::string hashedDocument(Json document) {
+    dropKeysThatGiveTheEarlierMap(document);
     document["output"].erase("directory");
     document["output"].erase("manifest");
     // An execution parameter, like the thread count: it changes no byte of any output, so
@@ -114,6 +154,7 @@ std::string hashedDocument(Json document) {
 /// (io/hydrology_stage_file.hpp) carries it, so shards writing other files, into other
 /// directories, still read the stage of their map, and never the stage of another.
 std::string hydrologyHash(Json document) {
+    dropKeysThatGiveTheEarlierMap(document);
     document.erase("output");
     document.erase("terrain");
     document["map"].erase("tile_size");

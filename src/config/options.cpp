@@ -86,6 +86,10 @@ std::vector<TerrainClass>& defaultTable(TerrainConfig& terrain) {
 }  // namespace
 
 std::vector<TerrainClass> classesFrom(const Json& entries) {
+    // The ranges of the climate and the slope are optional in a checked entry: the whole axis.
+    const auto end = [](const Json& e, const char* key, int which, double whole) {
+        return e.contains(key) ? e.at(key)[which].get<double>() : whole;
+    };
     std::vector<TerrainClass> classes;
     for (const auto& e : entries) {
         classes.push_back({.name = e.at("name").get<std::string>(),
@@ -94,7 +98,13 @@ std::vector<TerrainClass> classesFrom(const Json& entries) {
                            .heightMin = e.at("height")[0].get<double>(),
                            .heightMax = e.at("height")[1].get<double>(),
                            .moistureMin = e.at("moisture")[0].get<double>(),
-                           .moistureMax = e.at("moisture")[1].get<double>()});
+                           .moistureMax = e.at("moisture")[1].get<double>(),
+                           .temperatureMin = end(e, "temperature", 0, kMinTemperature),
+                           .temperatureMax = end(e, "temperature", 1, kMaxTemperature),
+                           .precipitationMin = end(e, "precipitation", 0, 0),
+                           .precipitationMax = end(e, "precipitation", 1, kMaxPrecipitation),
+                           .slopeMin = end(e, "slope", 0, 0),
+                           .slopeMax = end(e, "slope", 1, kMaxSlope)});
     }
     return classes;
 }
@@ -348,13 +358,16 @@ constexpr std::array kTailRows{
                 classes[i].colour = rgbFrom(v.at(std::string(kDefaultClassNames[i])));
         }},
     Row{"terrain.classes", classTable(),
-        "Your own class table instead of the default classes ([] keeps the defaults, built "
-        "from the thresholds). Each entry is {\"name\", \"colour\", \"walkable\", \"height\", "
-        "\"moisture\"}: name is required, unique, at most 64 characters; colour (\"#rrggbb\") "
-        "and walkable (true or false) are required; height and moisture are [lo, hi] ranges "
-        "with 0 <= lo <= hi <= 1, [0, 1] when left out. A cell takes the first class whose "
-        "ranges contain its height and moisture, and every cell must match one. The "
-        "thresholds, walkable and colours then have no effect.",
+        "Your own class table instead of the built-in classes ([] keeps them, built from the "
+        "thresholds or terrain.model). Each entry is {\"name\", \"colour\", \"walkable\", "
+        "\"height\", \"moisture\", \"temperature\", \"precipitation\", \"slope\"}: name is "
+        "required, unique, at most 64 characters; colour (\"#rrggbb\") and walkable (true or "
+        "false) are required; the others are [lo, hi] ranges, the whole axis when left out: "
+        "height and moisture within 0..1, temperature within -100..100 (degrees C, the "
+        "climate's; needs climate.enabled), precipitation within 0..20000 (mm a year, the "
+        "climate's; needs climate.enabled) and slope within 0..90 (degrees). A cell takes the "
+        "first class whose ranges contain its values, and every cell must match one. The "
+        "thresholds, terrain.model, walkable and colours then have no effect.",
         [](Config& c, const Json& v) {
             if (v.empty()) {
                 defaultTable(c.terrain);
@@ -368,6 +381,32 @@ constexpr std::array kTailRows{
         "also keeps only the largest region walkable.",
         [](Config& c, const Json& v) {
             c.terrain.connectivity = enumNamed<Connectivity>(kConnectivityNames, v);
+        }},
+    Row{"terrain.model", oneOf(kTerrainModelNames),
+        "The built-in classes: noise, the five classes from the height and the moisture noise "
+        "layer (lake, mountain, forest, desert, ground); climate, Whittaker's biomes from the "
+        "climate's temperature and precipitation (ice, tundra, boreal forest, tropical rain "
+        "and seasonal forest, savanna, desert, temperate rainforest and forest, shrubland, "
+        "grassland), with rock on slopes of terrain.rock_slope and lake from "
+        "terrain.lake_below or hydrology (see docs/climate.md). climate needs climate.enabled; "
+        "terrain.mountain_above, forest_above, desert_below, walkable and colours then have no "
+        "effect.",
+        [](Config& c, const Json& v) {
+            c.terrain.model = enumNamed<TerrainModel>(kTerrainModelNames, v);
+        }},
+    Row{"terrain.rock_slope", numberIn(0, kMaxSlope),
+        "With terrain.model climate, cells at least this steep (degrees) are rock, whatever "
+        "their climate.",
+        [](Config& c, const Json& v) { c.terrain.rockSlopeDegrees = v.get<double>(); }},
+    Row{"terrain.eroded_heights", oneOf(kErodedHeightsNames),
+        "How the class rules read the heights of an eroded map (hydrology.erosion): "
+        "eroded_range on the eroded relief's own range (its lowest cell 0, its highest 1), so "
+        "thresholds and coverages mean the same share of the relief as without erosion and "
+        "coverages are measured on the eroded heights; elevation_range on elevation.min..max, "
+        "clamped to 0..1, with coverages measured on the noise (terragrid before issue 29: "
+        "erosion's uplift then lifts most land above terrain.mountain_above).",
+        [](Config& c, const Json& v) {
+            c.terrain.erodedHeights = enumNamed<ErodedHeights>(kErodedHeightsNames, v);
         }},
     Row{"hydrology.enabled", boolean(),
         "Water that flows: depressions filled into level lakes, rivers where enough water "
@@ -397,7 +436,8 @@ constexpr std::array kTailRows{
         }},
     Row{"hydrology.rainfall", oneOf(kRainfallNames),
         "uniform: every cell gets the same rain; moisture: each cell's rain is its moisture "
-        "(0..1), so dry land feeds fewer rivers.",
+        "(0..1), so dry land feeds fewer rivers; climate: each cell's rain is the climate's "
+        "precipitation in metres a year (needs climate.enabled).",
         [](Config& c, const Json& v) {
             c.hydrology.rainfall = enumNamed<Rainfall>(kRainfallNames, v);
         }},
@@ -406,6 +446,17 @@ constexpr std::array kTailRows{
         "into it, and it is drawn as lake at that level. 0: no sea; only the map's edge "
         "drains.",
         [](Config& c, const Json& v) { c.hydrology.seaLevel = v.get<double>(); }},
+    Row{"hydrology.outlets", oneOf(kOutletModeNames),
+        "Where water leaves the map. open: at every border cell, and erosion treats the "
+        "border like the land inside, draining to land beyond at the border's own height, so "
+        "no wall of uneroded land stands at the edges; edges: at every border "
+        "cell, which erosion holds at its initial height while the land inside rises "
+        "(terragrid before issue 29: eroded land ramps down to the border in parallel "
+        "gullies); sea: only the sea (needs hydrology.sea_level above 0), the edges closed. "
+        "Without erosion, open and edges give the same water.",
+        [](Config& c, const Json& v) {
+            c.hydrology.outlets = enumNamed<OutletMode>(kOutletModeNames, v);
+        }},
     Row{"hydrology.river.colour", colour(),
         "Colour (\"#rrggbb\") of the river class in classes.tif and the previews.",
         [](Config& c, const Json& v) { c.hydrology.riverColour = rgbFrom(v); }},
@@ -448,6 +499,65 @@ constexpr std::array kTailRows{
         [](Config& c, const Json& v) {
             c.hydrology.erosion.upliftMetersPerYear = v.get<double>();
         }},
+    Row{"climate.enabled", boolean(),
+        "Temperature and precipitation for the whole map, computed before the tiles: "
+        "temperature from latitude and the lapse rate, precipitation carried by the wind "
+        "(moisture taken up over water, rained out where the air climbs, a rain shadow "
+        "behind ranges; see docs/climate.md). With hydrology, lakes then hold water by "
+        "balance (inflow against evaporation) instead of filling every depression. Off: "
+        "nothing changes.",
+        [](Config& c, const Json& v) { c.climate.enabled = v.get<bool>(); }},
+    Row{"climate.latitude", pairWithin(kMaxLatitude),
+        "[north, south]: the latitude in degrees of a plane map's top and bottom edges; the "
+        "rows between lie evenly between them. A planet (map.projection equirectangular) has "
+        "its own.",
+        [](Config& c, const Json& v) {
+            c.climate.latitudeNorth = v[0].get<double>();
+            c.climate.latitudeSouth = v[1].get<double>();
+        }},
+    Row{"climate.temperature.equator", numberIn(-kMaxCelsius, kMaxCelsius),
+        "Mean annual temperature (degrees C) at sea level on the equator; at latitude l it is "
+        "pole + (equator - pole) cos(l).",
+        [](Config& c, const Json& v) { c.climate.model.equatorTemperature = v.get<double>(); }},
+    Row{"climate.temperature.pole", numberIn(-kMaxCelsius, kMaxCelsius),
+        "Mean annual temperature (degrees C) at sea level at the poles.",
+        [](Config& c, const Json& v) { c.climate.model.poleTemperature = v.get<double>(); }},
+    Row{"climate.temperature.lapse_rate", numberIn(0, kMaxLapseRate),
+        "Degrees C the temperature falls per km of elevation above 0 m (6.5 is the standard "
+        "atmosphere's).",
+        [](Config& c, const Json& v) { c.climate.model.lapseRate = v.get<double>(); }},
+    Row{"climate.wind.mode", oneOf(climate::kWindModeNames),
+        "bands: the wind of each latitude, as on Earth: trade winds from the east-north-east "
+        "(east-south-east south of the equator) below 30 degrees, westerlies from the "
+        "west-south-west (west-north-west) to 60, polar easterlies beyond; fixed: from "
+        "climate.wind.direction everywhere.",
+        [](Config& c, const Json& v) {
+            c.climate.model.windMode = enumNamed<climate::WindMode>(climate::kWindModeNames, v);
+        }},
+    Row{"climate.wind.direction", numberIn(0, 360),
+        "With climate.wind.mode fixed: where the wind comes from, in degrees clockwise from "
+        "north (270: from the west).",
+        [](Config& c, const Json& v) { c.climate.model.windFromDegrees = v.get<double>(); }},
+    Row{"climate.precipitation", numberIn(0, kMaxPrecipitation),
+        "Precipitation (mm a year) that saturated air at 15 degrees C brings to flat land; "
+        "warmer air holds more (7 % a degree), climbing air rains out more, and the "
+        "circulation cells make the equator and 60 degrees wetter and 30 degrees and the "
+        "poles drier.",
+        [](Config& c, const Json& v) { c.climate.model.precipitation = v.get<double>(); }},
+    Row{"climate.moisture_range", numberAbove(0, kMaxMoistureRangeKm),
+        "Distance in km over which the air's moisture falls to 1/e over flat land away from "
+        "water (rain, less what evaporates again): how dry the interior of a continent gets.",
+        [](Config& c, const Json& v) { c.climate.model.moistureRangeKm = v.get<double>(); }},
+    Row{"climate.inflow_humidity", numberIn(0, 1),
+        "Humidity (a share of saturation) of the air that enters the map across its upwind "
+        "edge: 1 air straight off a warm sea, 0 air from a desert. Tileable maps and planets "
+        "have no such edge.",
+        [](Config& c, const Json& v) { c.climate.model.inflowHumidity = v.get<double>(); }},
+    Row{"climate.evaporation", numberIn(0, kMaxPrecipitation),
+        "Evaporation (mm a year) from open water at 15 degrees C, along the same saturation "
+        "curve at other temperatures: what a lake loses, and what the land could lose (its "
+        "runoff follows the Budyko curve).",
+        [](Config& c, const Json& v) { c.climate.evaporation = v.get<double>(); }},
     Row{"output.directory", nonEmptyString(),
         "Directory the output files are written to; not part of the config hash.",
         [](Config& c, const Json& v) { c.output.directory = v.get<std::string>(); }},

@@ -65,6 +65,12 @@ inline constexpr std::uint64_t kMaxStrahlerOrder = 32;
 inline constexpr std::uint64_t kMaxErosionSteps = 100000;
 inline constexpr double kMaxErosionTimeStep = 1e9;
 inline constexpr double kMaxDiffusion = 1e6;
+inline constexpr double kMaxLatitude = 90;
+/// Temperatures a config may set (degrees C): beyond any climate.
+inline constexpr double kMaxCelsius = 100;
+/// climate.temperature.lapse_rate: degrees C per km; dry air cools by 9.8.
+inline constexpr double kMaxLapseRate = 20;
+inline constexpr double kMaxMoistureRangeKm = 1e6;
 
 /// The top-level key naming the JSON Schema a file follows (for editors); accepted and ignored.
 inline constexpr std::string_view kSchemaKey = "$schema";
@@ -81,14 +87,19 @@ inline constexpr std::array<std::string_view, kDefaultClasses.size()> kDefaultCl
 inline constexpr std::array<std::string_view, 1> kCoverageKeys{"coverage"};
 
 /// The keys of an entry of terrain.classes; the first three are required.
-inline constexpr std::array<std::string_view, 5> kClassEntryKeys{"name", "colour", "walkable",
-                                                                 "height", "moisture"};
+inline constexpr std::array<std::string_view, 8> kClassEntryKeys{
+    "name", "colour", "walkable", "height", "moisture", "temperature", "precipitation", "slope"};
 inline constexpr std::size_t kRequiredClassEntryKeys = 3;
 
 /// The keys of the default rules, which a custom class table makes meaningless.
-inline constexpr std::array<std::string_view, 6> kDefaultRuleKeys{
+inline constexpr std::array<std::string_view, 8> kDefaultRuleKeys{
     "terrain.lake_below",   "terrain.mountain_above", "terrain.forest_above",
-    "terrain.desert_below", "terrain.walkable",       "terrain.colours"};
+    "terrain.desert_below", "terrain.walkable",       "terrain.colours",
+    "terrain.model",        "terrain.rock_slope"};
+/// The keys of the noise model's rules, which terrain.model climate makes meaningless.
+inline constexpr std::array<std::string_view, 5> kNoiseModelKeys{
+    "terrain.mountain_above", "terrain.forest_above", "terrain.desert_below",
+    "terrain.walkable", "terrain.colours"};
 
 // ---------------------------------------------------------------------------------------------
 // The option table.

@@ -36,9 +36,12 @@ SchemaJson schemaNumber(double min, double max, bool minExclusive = false) {
 SchemaJson schemaColour() { return {{"type", "string"}, {"pattern", kColourPattern}}; }
 
 /// [lo, hi] with 0 <= lo, hi <= 1 (lo <= hi is the parser's to check).
-SchemaJson schemaUnitRange() {
-    return {{"type", "array"}, {"items", schemaNumber(0, 1)}, {"minItems", 2}, {"maxItems", 2}};
+/// [lo, hi] with both within min..max.
+SchemaJson schemaRange(double min, double max) {
+    return {{"type", "array"}, {"items", schemaNumber(min, max)}, {"minItems", 2}, {"maxItems", 2}};
 }
+
+SchemaJson schemaUnitRange() { return schemaRange(0, 1); }
 
 SchemaJson schemaNames(std::span<const std::string_view> names) {
     SchemaJson list = SchemaJson::array();
@@ -69,7 +72,18 @@ SchemaJson schemaClassEntry() {
     properties["moisture"] = schemaUnitRange();
     properties["moisture"]["description"] =
         "Moisture range [lo, hi] of the class; [0, 1] if left out.";
-    static_assert(kClassEntryKeys.size() == 5 && kRequiredClassEntryKeys == 3);
+    properties["temperature"] = schemaRange(kMinTemperature, kMaxTemperature);
+    properties["temperature"]["description"] =
+        "Temperature range [lo, hi] of the class in degrees C (the climate's; needs "
+        "climate.enabled); the whole axis if left out.";
+    properties["precipitation"] = schemaRange(0, kMaxPrecipitation);
+    properties["precipitation"]["description"] =
+        "Precipitation range [lo, hi] of the class in mm a year (the climate's; needs "
+        "climate.enabled); the whole axis if left out.";
+    properties["slope"] = schemaRange(0, kMaxSlope);
+    properties["slope"]["description"] =
+        "Slope range [lo, hi] of the class in degrees; the whole axis if left out.";
+    static_assert(kClassEntryKeys.size() == 8 && kRequiredClassEntryKeys == 3);
     return {{"type", "object"},
             {"properties", properties},
             {"required", schemaNames(std::span(kClassEntryKeys).first(kRequiredClassEntryKeys))},

@@ -51,6 +51,22 @@ Checked checkClassName(const std::string& path, const Json& value, Problems& out
     return value;
 }
 
+/// [lo, hi] with min <= lo <= hi <= max.
+Checked checkRange(const std::string& path, const Json& value, double min, double max,
+                   Problems& out) {
+    const auto within = [&](const Json& v) {
+        return v.is_number() && v.get<double>() >= min && v.get<double>() <= max;
+    };
+    const bool ok = value.is_array() && value.size() == 2 && within(value[0]) &&
+                    within(value[1]) && value[0].get<double>() <= value[1].get<double>();
+    if (!ok)
+        return failAt(out, path,
+                      "be an array of 2 numbers with " + formatNumber(min) + " <= lo <= hi <= " +
+                          formatNumber(max),
+                      value);
+    return Json::array({value[0].get<double>(), value[1].get<double>()});
+}
+
 /// [lo, hi] with 0 <= lo <= hi <= 1.
 Checked checkUnitRange(const std::string& path, const Json& value, Problems& out) {
     const bool ok = value.is_array() && value.size() == 2 && isUnitNumber(value[0]) &&
@@ -59,19 +75,37 @@ Checked checkUnitRange(const std::string& path, const Json& value, Problems& out
     return Json::array({value[0].get<double>(), value[1].get<double>()});
 }
 
+Checked checkTemperatureRange(const std::string& path, const Json& value, Problems& out) {
+    return checkRange(path, value, kMinTemperature, kMaxTemperature, out);
+}
+Checked checkPrecipitationRange(const std::string& path, const Json& value, Problems& out) {
+    return checkRange(path, value, 0, kMaxPrecipitation, out);
+}
+Checked checkSlopeRange(const std::string& path, const Json& value, Problems& out) {
+    return checkRange(path, value, 0, kMaxSlope, out);
+}
+
+/// Index of the first key of an entry that is a range of the climate or the slope: those are
+/// left out of the canonical entry when not given, so a table written before they existed keeps
+/// its resolved form (and hash).
+constexpr std::size_t kFirstNewRangeKey = 5;
+
 /// One entry of terrain.classes, at `path` ("terrain.classes[2]"); canonical with both ranges.
 Checked checkClassEntry(const std::string& path, const Json& value, Problems& out) {
     if (!value.is_object()) return failAt(out, path, "be an object", value);
     const UnknownKeys unknown = reportUnknownMembers(value, path, kClassEntryKeys, out);
     bool ok = unknown.count == 0;
     static constexpr std::array<MemberCheck, kClassEntryKeys.size()> kChecks{
-        checkClassName, checkColourAt, checkBooleanAt, checkUnitRange, checkUnitRange};
+        checkClassName, checkColourAt,         checkBooleanAt,          checkUnitRange,
+        checkUnitRange, checkTemperatureRange, checkPrecipitationRange, checkSlopeRange};
     Json canonical = Json::object();
     for (std::size_t i = 0; i < kClassEntryKeys.size(); ++i) {
         const std::string key(kClassEntryKeys[i]);
         const std::string memberPath = path + "." + key;
         const auto member = value.find(key);
-        if (member == value.end() && i >= kRequiredClassEntryKeys) {
+        if (member == value.end() && i >= kFirstNewRangeKey) {
+            continue;
+        } else if (member == value.end() && i >= kRequiredClassEntryKeys) {
             canonical[key] = Json::array({0.0, 1.0});
         } else if (member == value.end()) {
             if (!unknown.suggest(kClassEntryKeys[i]))
@@ -165,6 +199,8 @@ void checkCoverageTotal(const Validation& v, Problems& out) {
 }  // namespace
 
 void checkTerrainThresholds(const Validation& v, Problems& out) {
+    // The biome table reads the lake threshold alone.
+    if (v.passedAll({"terrain.model"}) && v.config.terrain.model == TerrainModel::Climate) return;
     checkThresholdOrder(v, DefaultClass::Lake, DefaultClass::Mountain, out);
     checkThresholdOrder(v, DefaultClass::Desert, DefaultClass::Forest, out);
     checkCoverageTotal(v, out);

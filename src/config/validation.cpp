@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <limits>
 
+#include "config/climate_rules.hpp"
 #include "config/crs_rules.hpp"
 #include "config/hydrology_rules.hpp"
 #include "config/keys.hpp"
@@ -131,6 +132,7 @@ Validation validate(Json& document, const Json& written, Problems& out) {
     deriveNoiseVersions(v);
     checkWorldShape(v, out);
     checkHydrology(v, out);
+    checkClimate(v, out);
     return v;
 }
 

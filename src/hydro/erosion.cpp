@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "hydro/erosion_edges.hpp"
 #include "hydro/erosion_routing.hpp"
 #include "hydro/hillslope_diffusion.hpp"
 #include "hydro/neighbours.hpp"
@@ -63,21 +64,43 @@ ErosionSummary erode(Grid& terrain, const ErosionParams& params, const Outlets& 
     ErosionSummary summary;
     if (params.steps == 0) return summary;
 
-    const std::size_t n = terrain.z.size();
+    // Open edges: the grid inside a ring of cells at its border's own height (erosion_edges.hpp),
+    // the ring the base level in place of the border; the map's own outlets are the sea's.
+    const bool open = params.edges == ErosionEdges::Open && outlets.edges;
+    const std::int32_t width = terrain.width + (open ? 2 : 0);
+    const std::int32_t height = terrain.height + (open ? 2 : 0);
     std::vector<double> h(terrain.z.begin(), terrain.z.end());
-    std::vector<std::uint8_t> fixed = baseLevelCells(terrain, outlets);
+    std::vector<std::uint8_t> fixed;
+    const std::vector<float>* field = upliftField;
+    std::vector<float> ringedField;
+    if (open) {
+        Outlets sea = outlets;
+        sea.edges = false;
+        fixed = detail::withRing(sea.seaLevel ? baseLevelCells(terrain, sea)
+                                              : std::vector<std::uint8_t>(terrain.z.size(), 0),
+                                 terrain.width, terrain.height, std::uint8_t{1});
+        h = detail::withRing(h, terrain.width, terrain.height, 0.0);
+        if (upliftField) {
+            ringedField = detail::withRing(*upliftField, terrain.width, terrain.height, 0.0f);
+            field = &ringedField;
+        }
+    } else {
+        fixed = baseLevelCells(terrain, outlets);
+    }
+    const std::size_t n = h.size();
     std::vector<double> upliftDt(n);
     for (std::size_t i = 0; i < n; ++i)
         upliftDt[i] = fixed[i] ? 0.0
-                               : params.uplift * params.dt * (upliftField ? double((*upliftField)[i]) : 1.0);
+                               : params.uplift * params.dt * (field ? double((*field)[i]) : 1.0);
 
-    detail::ErosionRouter router(terrain.width, terrain.height, fixed);
+    detail::ErosionRouter router(width, height, fixed);
     detail::HillslopeDiffusion diffusion(
-        terrain.width, terrain.height, std::move(fixed),
+        width, height, std::move(fixed),
         params.diffusion * params.dt / (terrain.cellSize * terrain.cellSize));
     const detail::StreamPower power{params.k, params.m, params.n, params.dt};
     std::vector<double> area(n);
     for (int step = 0; step < params.steps; ++step) {
+        if (open) detail::levelRing(h, terrain.width, terrain.height);
         const detail::D8Routing& routing = router.route(h.data());
         if (step == 0) summary.firstPits = router.pits();
         accumulateArea(routing, terrain.cellSize * terrain.cellSize, area);
@@ -85,12 +108,13 @@ ErosionSummary erode(Grid& terrain, const ErosionParams& params, const Outlets& 
         // can lift a cell above the one downstream; incision after it restores every river
         // cell above its receiver, so a step never ends with pits along the rivers.
         diffusion.apply(h);
-        detail::incise(h, routing, area, upliftDt, power, terrain.width, terrain.cellSize);
+        detail::incise(h, routing, area, upliftDt, power, width, terrain.cellSize);
         if (onStep) onStep(step + 1, params.steps);
     }
     summary.steps = params.steps;
     summary.lastPits = router.pits();
-    for (std::size_t i = 0; i < n; ++i) terrain.z[i] = float(h[i]);
+    if (open) h = detail::withoutRing(h, terrain.width, terrain.height);
+    for (std::size_t i = 0; i < terrain.z.size(); ++i) terrain.z[i] = float(h[i]);
     return summary;
 }
 

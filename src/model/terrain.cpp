@@ -1,5 +1,5 @@
-// Terrain classes: first-match classification, the default table, the coverage check of a
-// custom table, and turning coverage targets into thresholds.
+// Terrain classes: first-match classification, the default and biome tables, the coverage
+// check of a custom table, and turning coverage targets into thresholds.
 
 #include "terragrid/model/terrain.hpp"
 
@@ -9,6 +9,8 @@
 #include <cmath>
 #include <functional>
 #include <utility>
+
+#include "model/class_gaps.hpp"
 
 namespace terragrid {
 
@@ -32,6 +34,13 @@ constexpr double kAboveEverything = 2;
 bool contains(const TerrainClass& c, double height, double moisture) noexcept {
     return height >= c.heightMin && height <= c.heightMax && moisture >= c.moistureMin &&
            moisture <= c.moistureMax;
+}
+
+bool containsAll(const TerrainClass& c, const CellTraits& v) noexcept {
+    return contains(c, v.height, v.moisture) && v.temperature >= c.temperatureMin &&
+           v.temperature <= c.temperatureMax && v.precipitation >= c.precipitationMin &&
+           v.precipitation <= c.precipitationMax && v.slope >= c.slopeMin &&
+           v.slope <= c.slopeMax;
 }
 
 /// The shortest text that reads back as `value` ("0.3", "0.30000001").
@@ -177,8 +186,10 @@ TerrainError::TerrainError(const TerrainProblem& problem)
     : std::runtime_error(describeProblem(problem)), m_problem(problem) {}
 
 bool TerrainConfig::usesCoverage() const noexcept {
-    return !customClasses && (lakeBelow.byCoverage || mountainAbove.byCoverage ||
-                              forestAbove.byCoverage || desertBelow.byCoverage);
+    if (customClasses) return false;
+    if (model == TerrainModel::Climate) return lakeBelow.byCoverage;
+    return lakeBelow.byCoverage || mountainAbove.byCoverage || forestAbove.byCoverage ||
+           desertBelow.byCoverage;
 }
 
 const Threshold& TerrainConfig::threshold(DefaultClass c) const noexcept {
@@ -191,11 +202,23 @@ const Threshold& TerrainConfig::threshold(DefaultClass c) const noexcept {
     }
 }
 
+bool TerrainClass::restrictsClimate() const noexcept {
+    return temperatureMin > kMinTemperature || temperatureMax < kMaxTemperature ||
+           precipitationMin > 0 || precipitationMax < kMaxPrecipitation;
+}
+
+bool TerrainClass::restrictsSlope() const noexcept { return slopeMin > 0 || slopeMax < kMaxSlope; }
+
 Terrain::Terrain(std::vector<TerrainClass> classes) : m_classes(std::move(classes)) {
     assert(!m_classes.empty() && m_classes.size() <= 255);
     assert(!findGap(m_classes));
     for (std::size_t i = 0; i < m_classes.size() && i < m_walkable.size(); ++i)
         m_walkable[i] = m_classes[i].walkable;
+    for (const TerrainClass& c : m_classes) {
+        m_usesClimate = m_usesClimate || c.restrictsClimate();
+        m_usesSlope = m_usesSlope || c.restrictsSlope();
+        m_usesMoisture = m_usesMoisture || c.moistureMin > 0 || c.moistureMax < 1;
+    }
 }
 
 std::uint8_t Terrain::classify(double height, double moisture) const noexcept {
@@ -206,6 +229,32 @@ std::uint8_t Terrain::classify(double height, double moisture) const noexcept {
     // The table covers [0, 1]^2, so only the last class is left. Should a value outside it
     // (NaN) slip past the assert, the last class is a defined answer and nothing throws.
     return static_cast<std::uint8_t>(count - 1);
+}
+
+std::uint8_t Terrain::classify(const CellTraits& cell) const noexcept {
+    CellTraits v = cell;
+    v.temperature = std::clamp(v.temperature, kMinTemperature, kMaxTemperature);
+    v.precipitation = std::clamp(v.precipitation, 0.0, kMaxPrecipitation);
+    v.slope = std::clamp(v.slope, 0.0, kMaxSlope);
+    const std::size_t count = m_classes.size();
+    for (std::size_t i = 0; i + 1 < count; ++i)
+        if (containsAll(m_classes[i], v)) return static_cast<std::uint8_t>(i);
+    return static_cast<std::uint8_t>(count - 1);
+}
+
+std::vector<TerrainClass> biomeClassTable(double lake, double rockSlopeDegrees) {
+    std::vector<TerrainClass> table;
+    for (const BiomeInfo& b : kBiomes)
+        table.push_back({.name = std::string(b.name),
+                         .colour = b.colour,
+                         .walkable = b.walkable,
+                         .temperatureMin = b.temperatureMin,
+                         .temperatureMax = b.temperatureMax,
+                         .precipitationMin = b.precipitationMin,
+                         .precipitationMax = b.precipitationMax});
+    table[std::size_t(Biome::Lake)].heightMax = lake;
+    table[std::size_t(Biome::Rock)].slopeMin = rockSlopeDegrees;
+    return table;
 }
 
 std::vector<TerrainClass> defaultClassTable(const TerrainConfig& config, double lake,
@@ -232,6 +281,10 @@ std::vector<TerrainClass> defaultClassTable(const TerrainConfig& config, double 
 }
 
 std::optional<std::string> findGap(const std::vector<TerrainClass>& classes) {
+    if (std::any_of(classes.begin(), classes.end(), [](const TerrainClass& c) {
+            return c.restrictsClimate() || c.restrictsSlope();
+        }))
+        return findClimateGap(classes);
     std::vector<double> heightEnds, moistureEnds;
     for (const TerrainClass& c : classes) {
         heightEnds.insert(heightEnds.end(), {c.heightMin, c.heightMax});
@@ -294,6 +347,11 @@ Terrain resolveTerrain(const TerrainConfig& config, const CoverageSample& sample
                         : config.lakeBelow.byCoverage
                             ? thresholdBelow(sample.height, coverageCount(config.lakeBelow))
                             : config.lakeBelow.value;
+    if (config.model == TerrainModel::Climate) {
+        std::vector<TerrainClass> table = biomeClassTable(lake, config.rockSlopeDegrees);
+        if (!lakesByHeight) table = withoutWaterRanges(std::move(table));
+        return Terrain(std::move(table));
+    }
     const double mountain =
         config.mountainAbove.byCoverage
             ? thresholdAbove(sample.height, coverageCount(config.mountainAbove))

@@ -7,9 +7,12 @@
 #include <string_view>
 #include <utility>
 
+#include "pipeline/climate_hydrology.hpp"
 #include "pipeline/grid_sampling.hpp"
+#include "pipeline/stage_grid.hpp"
 #include "pipeline/stopwatch.hpp"
 #include "terragrid/hydro/depressions.hpp"
+#include "terragrid/hydro/water_balance.hpp"
 #include "terragrid/hydro/erosion.hpp"
 #include "terragrid/hydro/slope_area.hpp"
 #include "terragrid/hydro/flow.hpp"
@@ -33,6 +36,11 @@ constexpr std::uint64_t kErodedBytesPerCell = 8;
 /// Strahler order (1), and each lake's level and outlet (8 B a lake; lakes are 8-connected
 /// sets of cells apart from each other, so at most one per 2 x 2 cells: 2 B a cell).
 constexpr std::uint64_t kStageBytesPerCell = 4 * 4 + 1 + 2;
+/// With the climate: its passes (climate_stage.cpp's peak), the water balance's hierarchy
+/// (hydro/water_balance.hpp) and budget (8 B) and the first pass's precipitation (4 B) beside
+/// the rest; a finished stage keeps the precipitation (4 B).
+constexpr std::uint64_t kClimateBytesPerCell = 32 + 28 + 8 + 4;
+constexpr std::uint64_t kClimateStageBytesPerCell = 4;
 
 std::int64_t ceilDiv(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
@@ -76,7 +84,9 @@ void sampleStageGrid(const World& world, const HydrologyStage& s, std::vector<fl
 void erodeGrid(const World& world, hydro::Grid& dem, const hydro::Outlets& outlets,
                HydrologyStage& s, const hydro::ErosionStepFn& onStep) {
     const ErosionConfig& e = world.hydrology.erosion;
-    const hydro::ErosionParams params = erosionParams(e);
+    hydro::ErosionParams params = erosionParams(e);
+    // Open edges: the border erodes like the land inside (hydro/erosion.hpp).
+    if (world.hydrology.outlets == OutletMode::Open) params.edges = hydro::ErosionEdges::Open;
     const std::vector<float> noise = dem.z;
     std::vector<float> uplift;
     if (e.noiseRole == NoiseRole::Uplift) {
@@ -212,8 +222,9 @@ std::uint64_t hydrologyMemoryBytes(const World& world) {
     const std::int64_t f = hydrologyFactor(world);
     const auto cells = static_cast<std::uint64_t>(ceilDiv(world.map.wholeWidth(), f) *
                                                   ceilDiv(world.map.wholeHeight(), f));
-    if (!world.hydrology.erosion.enabled) return cells * kBytesPerCell;
-    return cells * std::max(kErodingBytesPerCell, kBytesPerCell + kErodedBytesPerCell);
+    const std::uint64_t climate = world.climate.enabled ? kClimateBytesPerCell : 0;
+    if (!world.hydrology.erosion.enabled) return cells * (kBytesPerCell + climate);
+    return cells * std::max(kErodingBytesPerCell, kBytesPerCell + kErodedBytesPerCell + climate);
 }
 
 std::uint64_t hydrologyStageBytes(const World& world) {
@@ -222,7 +233,8 @@ std::uint64_t hydrologyStageBytes(const World& world) {
     const auto cells = static_cast<std::uint64_t>(ceilDiv(world.map.wholeWidth(), f) *
                                                   ceilDiv(world.map.wholeHeight(), f));
     const std::uint64_t eroded = world.hydrology.erosion.enabled ? kErodedBytesPerCell : 0;
-    return cells * (kStageBytesPerCell + eroded);
+    const std::uint64_t climate = world.climate.enabled ? kClimateStageBytesPerCell : 0;
+    return cells * (kStageBytesPerCell + eroded + climate);
 }
 
 HydrologyStage computeHydrology(const World& world, const StageProgressFn& progressFn) {
@@ -245,6 +257,13 @@ HydrologyStage computeHydrology(const World& world, const StageProgressFn& progr
     facts.sampleSeconds = secondsSince(t);
     hydro::Outlets outlets;
     if (s.hasSea) outlets.seaLevel = static_cast<float>(s.seaLevelMeters);
+    outlets.edges = config.outlets != OutletMode::Sea;
+    if (!outlets.edges && std::none_of(dem.z.begin(), dem.z.end(), [&](float z) {
+            return z <= s.seaLevelMeters;
+        }))
+        throw NoOutletError("no cell of the map lies at or below the sea level (" +
+                            std::to_string(s.seaLevelMeters) + " m): with the sea as the only "
+                            "outlet, water has nowhere to leave");
     if (config.erosion.enabled) {
         progress.at("erosion");
         t = Clock::now();
@@ -255,8 +274,18 @@ HydrologyStage computeHydrology(const World& world, const StageProgressFn& progr
     }
 
     progress.at("filling");
+    // With the climate, the rain of its first pass (over the sea alone) feeds the rivers and
+    // the lakes, which hold water by balance instead of filling every depression.
+    std::vector<float> seaBorne;
+    if (world.climate.enabled) {
+        t = Clock::now();
+        seaBorne = seaBornePrecipitation(world, s, dem);
+        facts.climateSeconds = secondsSince(t);
+    }
     t = Clock::now();
-    std::vector<float> filled = hydro::fillDepressions(dem, outlets);
+    std::vector<float> filled =
+        seaBorne.empty() ? hydro::fillDepressions(dem, outlets)
+                         : hydro::balancedSurface(dem, outlets, waterBudget(world, s, dem, seaBorne));
     facts.fillSeconds = secondsSince(t);
 
     progress.at("lakes");
@@ -300,6 +329,9 @@ HydrologyStage computeHydrology(const World& world, const StageProgressFn& progr
     std::vector<float> rain(dem.z.size(), hydrologyCellRain(world));
     if (!moisture.empty())
         for (std::size_t i = 0; i < rain.size(); ++i) rain[i] *= moisture[i];
+    // The climate's precipitation in metres a year: a map cell of 1 m a year counts as one.
+    if (config.rainfall == Rainfall::Climate)
+        for (std::size_t i = 0; i < rain.size(); ++i) rain[i] *= seaBorne[i] / 1000.0f;
     s.accumulation = hydro::accumulate(routing, rain.data());
     facts.accumulateSeconds = secondsSince(t);
 
@@ -317,39 +349,18 @@ HydrologyStage computeHydrology(const World& world, const StageProgressFn& progr
     s.receiver = std::move(routing.receiver);
     facts.riverLengthByOrder = hydrologyRiverLengths(s, world);
     facts.riversSeconds = secondsSince(t);
+    if (world.climate.enabled) {
+        t = Clock::now();
+        s.climate = climateOverWater(world, s, dem);
+        facts.climateSeconds += secondsSince(t);
+        s.climate.facts.seconds = facts.climateSeconds;
+    }
     facts.totalSeconds = secondsSince(start);
     progress.done();
     return s;
 }
 
 namespace {
-
-/// Bilinear interpolation of the erosion delta at map cell (col, row), between the hydrology
-/// cells' sample points; clamped at the grid's edges.
-float interpolatedDelta(const HydrologyStage& s, std::int64_t col, std::int64_t row) {
-    const auto axis = [&](std::int64_t cell, std::int64_t cells, std::int64_t gridCells,
-                          std::int64_t& i0, std::int64_t& i1, double& t) {
-        const double u = std::clamp(double(cell - s.factor / 2) / double(s.factor), 0.0,
-                                    double(gridCells - 1));
-        i0 = static_cast<std::int64_t>(u);
-        i1 = std::min(i0 + 1, gridCells - 1);
-        // The last sample point may be clamped to the map's edge: the fraction is then taken
-        // between the real sample points.
-        const double p0 = double(hydrologySamplePoint(i0, s.factor, cells));
-        const double p1 = double(hydrologySamplePoint(i1, s.factor, cells));
-        t = p1 > p0 ? std::clamp((double(cell) - p0) / (p1 - p0), 0.0, 1.0) : 0.0;
-    };
-    std::int64_t x0, x1, y0, y1;
-    double tx, ty;
-    axis(col, s.mapWidth, s.gridWidth, x0, x1, tx);
-    axis(row, s.mapHeight, s.gridHeight, y0, y1, ty);
-    const auto at = [&](std::int64_t x, std::int64_t y) {
-        return double(s.erosionDelta[std::size_t(y * s.gridWidth + x)]);
-    };
-    const double top = at(x0, y0) * (1 - tx) + at(x1, y0) * tx;
-    const double bottom = at(x0, y1) * (1 - tx) + at(x1, y1) * tx;
-    return static_cast<float>(top * (1 - ty) + bottom * ty);
-}
 
 /// Marks the river lines that cross `rect` (whole-map cells [c0, c0+w) x [r0, r0+h)) into
 /// `order` and `flow` (w x h): every line from a river hydrology cell's sample point to its
@@ -397,6 +408,14 @@ void drawRivers(const HydrologyStage& s, std::int64_t c0, std::int64_t r0, std::
     }
 }
 
+/// groundMeters of an eroded stage, with the cell's hydrology cell `cell` known.
+float erodedGround(const HydrologyStage& s, std::size_t cell, std::int64_t col, std::int64_t row,
+                   float noiseMeters) {
+    if (s.factor == 1) return s.erodedHeight[cell];
+    const StageGridShape shape{s.factor, s.mapWidth, s.mapHeight, s.gridWidth, s.gridHeight};
+    return noiseMeters + interpolateStageField(shape, s.erosionDelta, col, row);
+}
+
 /// The water of whole-map cell (col, row) whose noise height is `noiseMeters`, given the
 /// largest order and flow of the river lines drawn through it (0: none): the rule of
 /// hydrologyCells, in one place.
@@ -408,7 +427,7 @@ WaterCell waterCellAt(const HydrologyStage& s, std::int64_t col, std::int64_t ro
     WaterCell w;
     float z = noiseMeters;
     if (!s.erosionDelta.empty())
-        z = s.factor == 1 ? s.erodedHeight[cell] : z + interpolatedDelta(s, col, row);
+        z = erodedGround(s, cell, col, row, z);
     w.elevationMeters = z;
     w.flow = s.accumulation[cell];
     const float lake = s.lakeSurface[cell];
@@ -427,6 +446,15 @@ WaterCell waterCellAt(const HydrologyStage& s, std::int64_t col, std::int64_t ro
 }
 
 }  // namespace
+
+
+float groundMeters(const HydrologyStage& s, std::int64_t col, std::int64_t row,
+                   float noiseMeters) {
+    if (s.erosionDelta.empty()) return noiseMeters;
+    const std::int64_t j = std::min(row / s.factor, s.gridHeight - 1);
+    const std::int64_t i = std::min(col / s.factor, s.gridWidth - 1);
+    return erodedGround(s, std::size_t(j * s.gridWidth + i), col, row, noiseMeters);
+}
 
 void hydrologyCells(const HydrologyStage& s, const TileRect& rect, std::int64_t fullCol0,
                     std::int64_t fullRow0, const float* noiseMeters, WaterCell* out) {

@@ -185,9 +185,9 @@ TEST(HydrologyStageCliTest, ADamagedOrTruncatedStageFileIsRefusedWithExitTwo) {
     std::string damaged = bytes;
     damaged[damaged.size() / 2] ^= 0x40;
     std::string later = bytes;
-    later[test::kStageFormatVersionAt] = 3;  // the format version, little-endian
+    later[test::kStageFormatVersionAt] = 4;  // the format version, little-endian
     const std::pair<std::string, std::string> cases[] = {
-        {later, "has stage format version 3, and this terragrid reads version 2 only"},
+        {later, "has stage format version 4, and this terragrid reads version 3 only"},
         {test::withAlgorithmVersion(bytes, 0),
          "was made by hydrology algorithm version 0, and this terragrid's is "},
         {cut, "is truncated: it holds " + std::to_string(cut.size()) +

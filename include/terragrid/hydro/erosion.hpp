@@ -30,6 +30,13 @@ enum class ErosionMode : std::uint8_t { Uplift, Relief, Last = Relief };
 inline constexpr std::array<std::string_view, 2> kErosionModeNames{"uplift", "relief"};
 static_assert(kErosionModeNames.size() == std::size_t(ErosionMode::Last) + 1);
 
+/// What erosion does at the map's edge when the edges are outlets (Outlets::edges). Fixed: the
+/// border cells are base level, held at their initial height (the land inside then rises and
+/// erodes toward them: a ramp down to the border, cut by parallel gullies). Open: the border is
+/// eroded, uplifted and diffused like the land inside, and drains to a ring of cells beyond it
+/// at its own height (hydro/erosion_edges.hpp), so the land runs on past the border.
+enum class ErosionEdges : std::uint8_t { Fixed, Open, Last = Open };
+
 /// Parameters in metres and years. For n = 1 the model is linear in height: scaling the initial
 /// surface and the uplift by c scales the result by c, so the defaults suit any relief.
 /// The model's parameters. They start neutral (no step): their defaults live in one place,
@@ -43,6 +50,7 @@ struct ErosionParams {
     double diffusion = 0;   ///< hillslope diffusivity D (>= 0), m^2/yr
     double dt = 0;          ///< years per step (> 0)
     double uplift = 0;      ///< uplift rate U (>= 0), m/yr, times the uplift field if given
+    ErosionEdges edges = ErosionEdges::Fixed;
 };
 
 /// Memory erode() holds per cell of the grid, besides the grid itself: heights, uplift, area
@@ -72,7 +80,8 @@ std::vector<std::uint8_t> baseLevelCells(const Grid& terrain, const Outlets& out
 using ErosionStepFn = std::function<void(int done, int steps)>;
 
 /// Evolves `terrain` (heights in metres, cellSize in metres) for params.steps steps in place.
-/// Base-level cells (baseLevelCells) never change. The uplift rate of cell i is params.uplift,
+/// Base-level cells (baseLevelCells) never change; with params.edges Open the border cells are
+/// not base level (the ring beyond them is). The uplift rate of cell i is params.uplift,
 /// times (*upliftField)[i] when upliftField is given (its size must be the grid's; ErosionMode
 /// Uplift passes the noise in [0, 1]). The result is a pure function of the arguments: the
 /// same bits for any number of threads. Throws std::invalid_argument on bad parameters or

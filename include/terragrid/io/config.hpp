@@ -40,14 +40,16 @@ enum class OutputFile : std::uint8_t {
     RiversGeojson,  ///< rivers.geojson: river LineStrings (hydrology)
     LakesGeojson,   ///< lakes.geojson: lake Polygons (hydrology)
     WaterMaskPng,   ///< water_mask.png: 8-bit grey water mask for engines (hydrology)
-    Last = WaterMaskPng
+    TemperatureTif,    ///< temperature.tif: Float32 degrees C (climate)
+    PrecipitationTif,  ///< precipitation.tif: Float32 mm a year (climate)
+    Last = PrecipitationTif
 };
-inline constexpr std::array<std::string_view, 21> kOutputFileNames{
+inline constexpr std::array<std::string_view, 23> kOutputFileNames{
     "height.tif",      "classes.tif",    "walkable.tif",  "preview.png",    "height.png",
     "stats.json",      "height.r16",     "height16.png",  "height16.tif",   "map.tmj",
     "height.exr",      "splat.png",      "weight.png",    "classes.qml",    "height.qml",
     "flow.tif",        "water.tif",      "water_depth.tif", "rivers.geojson", "lakes.geojson",
-    "water_mask.png"};
+    "water_mask.png",  "temperature.tif", "precipitation.tif"};
 static_assert(kOutputFileNames.size() == std::size_t(OutputFile::Last) + 1);
 
 /// Whether preview.png and height.png carry a legend: auto draws one in pictures at least

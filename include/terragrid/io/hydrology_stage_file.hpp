@@ -25,9 +25,10 @@
 namespace terragrid {
 
 /// The stage file format this terragrid writes and reads. Version 1 also held the stage's step
-/// times (so no two files of one stage were the same); a version 1 file is refused, naming
-/// both versions, and made again with `terragrid hydrology-stage`.
-inline constexpr std::uint32_t kHydrologyStageFormatVersion = 2;
+/// times (so no two files of one stage were the same); version 3 added the climate's sections
+/// (issue 29). A file of another version is refused, naming both versions, and made again
+/// with `terragrid hydrology-stage`.
+inline constexpr std::uint32_t kHydrologyStageFormatVersion = 3;
 
 /// A stage file that cannot serve this config: unreadable, not a regular file, not a stage
 /// file, another format version, made for another map, truncated, damaged, or breaking a rule

@@ -74,6 +74,8 @@ struct OutputDriver {
     bool (*needsRegions)(const Config& config) = nullptr;
     /// Whether the output shows hydrology (and so exists only with hydrology.enabled).
     bool needsHydrology = false;
+    /// Whether the output shows the climate (and so exists only with climate.enabled).
+    bool needsClimate = false;
     /// Whether the output also shows the hydrology stage when there is one, but exists
     /// without it (map.tmj's river layer): its sink gets the stage when hydrology is on.
     bool readsHydrology = false;

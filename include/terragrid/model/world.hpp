@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <string_view>
 
+#include "terragrid/climate/climate_model.hpp"
 #include "terragrid/model/terrain.hpp"
 #include "terragrid/noise/layers.hpp"
 
@@ -63,10 +64,10 @@ struct ElevationConfig {
     double maxMeters = 0;  ///< elevation written for noise value 1
 };
 
-/// Where rain falls for flow accumulation: the same on every cell, or in proportion to the
-/// moisture layer (0..1).
-enum class Rainfall : std::uint8_t { Uniform, Moisture, Last = Moisture };
-inline constexpr std::array<std::string_view, 2> kRainfallNames{"uniform", "moisture"};
+/// Where rain falls for flow accumulation: the same on every cell, in proportion to the
+/// moisture layer (0..1), or the climate stage's precipitation (metres a year).
+enum class Rainfall : std::uint8_t { Uniform, Moisture, Climate, Last = Climate };
+inline constexpr std::array<std::string_view, 3> kRainfallNames{"uniform", "moisture", "climate"};
 static_assert(kRainfallNames.size() == std::size_t(Rainfall::Last) + 1);
 
 /// What the noise height is to erosion: the uplift rate's scale (ranges rise where it is high
@@ -89,6 +90,16 @@ struct ErosionConfig {
     double upliftMetersPerYear = 0;  ///< uplift rate (times the noise height with Uplift)
 };
 
+/// Where water leaves the map, and what erosion does at the map's edge. Edges: every border
+/// cell is an outlet, held by erosion at its initial height (terragrid before issue 29: the
+/// eroded land ramps down to the border). Sea: only the sea (cells below hydrology.sea_level)
+/// drains; the edges are closed. Open: every border cell is an outlet, and erosion treats it
+/// like the land inside, draining to the land beyond, which continues the border's profile.
+/// Without erosion, edges and open are the same (water leaves at the border cell's height).
+enum class OutletMode : std::uint8_t { Edges, Sea, Open, Last = Open };
+inline constexpr std::array<std::string_view, 3> kOutletModeNames{"edges", "sea", "open"};
+static_assert(kOutletModeNames.size() == std::size_t(OutletMode::Last) + 1);
+
 /// `hydrology`: water on the whole map, computed once before the tiles (design.md, data
 /// flow) on a grid `resolution` times coarser than the map (see HydrologyStage).
 struct HydrologyConfig {
@@ -105,12 +116,24 @@ struct HydrologyConfig {
     /// Noise height (0..1) below which cells are sea: outlets, drawn as standing water at sea
     /// level. 0: no sea (only the map edge drains).
     double seaLevel = 0;
+    OutletMode outlets = OutletMode::Open;
     Rgb riverColour{};
     bool riverWalkable = false;
     /// Rivers of Strahler order up to this are fords: walkable whatever riverWalkable says
     /// (0: no fords).
     std::int32_t fordMaxOrder = 0;
     ErosionConfig erosion;
+};
+
+/// `climate`: temperature and precipitation of the whole map (climate_model.hpp), computed once
+/// before the tiles (pipeline/climate_stage.hpp). Off: nothing changes.
+struct ClimateConfig {
+    bool enabled = false;
+    /// Plane maps: the latitude (degrees) of the map's top and bottom edges; rows between lie
+    /// evenly between them. A planet has its own.
+    double latitudeNorth = 0, latitudeSouth = 0;
+    climate::Params model;
+    double evaporation = 0;  ///< mm a year from open water at 15 C (lakes' water balance)
 };
 
 /// Everything that decides a map's cells: the same World gives the same cells, bit for bit.
@@ -124,6 +147,7 @@ struct World {
     ElevationConfig elevation;
     TerrainConfig terrain;
     HydrologyConfig hydrology;
+    ClimateConfig climate;
 };
 
 }  // namespace terragrid

@@ -14,6 +14,7 @@
 #include "terragrid/model/surface.hpp"
 #include "terragrid/model/terrain.hpp"
 #include "terragrid/model/tiling.hpp"
+#include "terragrid/pipeline/climate_stage.hpp"
 #include "terragrid/pipeline/hydrology_stage.hpp"
 #include "terragrid/pipeline/tile_summary.hpp"
 
@@ -37,6 +38,10 @@ struct CellValues {
     /// The moisture layer (0..1, the value the classes read, rounded to float) when
     /// MapFields::keepMoisture, else empty: no output file shows it, the library's windows do.
     std::vector<float> moisture;
+    /// With a climate (MapFields::climate) only, else empty: each cell's temperature (degrees
+    /// C, at its surface: the ground, or the water over it) and precipitation (mm a year).
+    std::vector<float> temperature;
+    std::vector<float> precipitation;
 };
 
 /// One generated tile. Owned by the pipeline; valid only during TileSink::consume.
@@ -97,9 +102,10 @@ using ProgressFn = std::function<void(std::int64_t, std::int64_t)>;
 /// Immutable and thread-safe.
 struct MapFields {
     /// `terrain` null: heights only (no moisture layer, no classes). `hydrology` null: no
-    /// water (the stage of the whole configured map when config is a window of it).
+    /// water (the stage of the whole configured map when config is a window of it). `climate`
+    /// null: no climate (with hydrology, the climate is the hydrology stage's own: pass it).
     MapFields(const World& config, const Terrain* terrain,
-              const HydrologyStage* hydrology = nullptr);
+              const HydrologyStage* hydrology = nullptr, const ClimateStage* climate = nullptr);
 
     const World& config;
     Surface surface;
@@ -107,12 +113,17 @@ struct MapFields {
     LayerStack moisture;
     const Terrain* terrain;
     const HydrologyStage* hydrology;
+    const ClimateStage* climate;
     /// With hydrology and a terrain: the classes lake and river cells take.
     std::uint8_t lakeClass = 0;
     std::uint8_t riverClass = 0;
     /// Whether generateTile fills Tile::moisture (the library's windows ask for it; no run
     /// does). Changes no other field of a tile.
     bool keepMoisture = false;
+    /// The heights the class rules read (0..1): metres minus classLow over classSpan, clamped;
+    /// elevation.min..max, or an eroded map's own range (terrain.eroded_heights).
+    double classLow = 0;
+    double classSpan = 1;
 };
 
 /// Fills `tile` for `rect`: a pure function of (config, cell), see design.md principle 1.
@@ -137,8 +148,10 @@ float noiseHeightMeters(const MapFields& fields, std::int64_t col, std::int64_t 
 /// The cells the coverage estimate of terrain thresholds looks at: every cell of maps up to
 /// kCoverageSampleCells cells, else the centre cells of a regular sub-grid of about that many.
 /// Deterministic: independent of threads and tiles.
+/// `hydrology`: the map's stage; with erosion and terrain.eroded_heights eroded_range, the sample
+/// holds the eroded heights on the eroded range, as the tiles classify them.
 inline constexpr std::int64_t kCoverageSampleCells = std::int64_t{1} << 20;
-CoverageSample sampleForCoverage(const World& config);
+CoverageSample sampleForCoverage(const World& config, const HydrologyStage* hydrology = nullptr);
 
 /// The cells sampleForCoverage looks at, as a grid: the centre cell of each step x step block
 /// (step 1, every cell, up to kCoverageSampleCells cells). The explorer's statistics use the
@@ -149,8 +162,14 @@ CellGrid coverageSampleGrid(const MapConfig& map);
 /// given by coverage. Throws TerrainError when a coverage target cannot be reached.
 /// With hydrology on, lakes come from the stage instead of terrain.lake_below (the default
 /// table's lake class then matches no height), and a class named "river" (and "lake", for a
-/// custom table without one) is appended.
-Terrain makeTerrain(const World& config);
+/// custom table without one) is appended. `hydrology`: the map's stage, which an eroded map's
+/// coverages are measured on (sampleForCoverage).
+Terrain makeTerrain(const World& config, const HydrologyStage* hydrology = nullptr);
+
+/// The height range the class rules of `config` read heights on (MapFields::classLow and
+/// classSpan): an eroded map's own with terrain.eroded_heights eroded_range, else
+/// elevation.min..max.
+std::pair<double, double> classHeightRange(const World& config, const HydrologyStage* hydrology);
 
 /// `classes` as makeTerrain's table ends with hydrology on: a class named "lake" (the default
 /// lake's colour and walkability) appended unless there is one, and one named "river"
@@ -180,8 +199,10 @@ struct GenerationTimes {
 /// sink in tile order. `terrain` null: heights only. At most a few tiles per thread are alive
 /// at once. Exceptions from sinks propagate after the pipeline stops.
 /// `hydrology`: the stage of the whole configured map (null: no water).
+/// `climate`: the climate stage (null: none; hydrology's own when hydrology has one).
 GenerationTimes generateMap(const World& config, const Terrain* terrain,
                             const std::vector<TileSink*>& sinks, const ProgressFn& progress = {},
-                            const HydrologyStage* hydrology = nullptr);
+                            const HydrologyStage* hydrology = nullptr,
+                            const ClimateStage* climate = nullptr);
 
 }  // namespace terragrid

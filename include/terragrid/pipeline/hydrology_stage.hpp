@@ -11,6 +11,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <stdexcept>
 #include <string_view>
 #include <vector>
 
@@ -19,6 +20,7 @@
 #include "terragrid/hydro/flow.hpp"
 #include "terragrid/model/tiling.hpp"
 #include "terragrid/model/world.hpp"
+#include "terragrid/pipeline/climate_stage.hpp"
 
 namespace terragrid {
 
@@ -31,7 +33,9 @@ enum class Water : std::uint8_t { Land = 0, Lake = 1, River = 2 };
 /// and a run refuses a stage file made by other algorithms (io/hydrology_stage_file.hpp),
 /// since the terragrid version does not change between development builds. Pure refactors
 /// and speed-ups that keep every bit leave it alone (the stage's determinism tests tell).
-inline constexpr std::uint32_t kHydrologyAlgorithmVersion = 1;
+/// Version 2 (issue 29): open map edges for erosion by default (hydrology.outlets), the
+/// climate and lakes by water balance.
+inline constexpr std::uint32_t kHydrologyAlgorithmVersion = 2;
 
 /// Maps whose longer side is at most this many cells get hydrology on their own grid under
 /// hydrology.resolution 0 (auto); longer ones a grid about this long.
@@ -54,6 +58,13 @@ std::uint64_t hydrologyMemoryBytes(const World& world);
 /// that reads the stage from a file keeps instead of computing it.
 std::uint64_t hydrologyStageBytes(const World& world);
 
+/// The stage cannot run: no cell is an outlet (the sea-only outlets of a map whose sea is
+/// empty). what() says so in the stage's terms; the caller words it for the user.
+class NoOutletError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
 /// Figures for stats.json, of the whole map.
 struct HydrologyFacts {
     std::int64_t factor = 1;            ///< map cells per hydrology cell along a side
@@ -71,6 +82,8 @@ struct HydrologyFacts {
     bool stepsTimed = false;
     double erodeSeconds = 0, fillSeconds = 0, lakesSeconds = 0, routeSeconds = 0,
            accumulateSeconds = 0, riversSeconds = 0, sampleSeconds = 0, totalSeconds = 0;
+    /// The climate's two passes (0 without it; not kept in a stage file).
+    double climateSeconds = 0;
 };
 
 /// The stage's results on the hydrology grid (gridWidth x gridHeight, row-major). Hydrology
@@ -95,6 +108,9 @@ struct HydrologyStage {
     std::vector<std::uint32_t> receiver;  ///< hydro::kNoReceiver at outlets
     std::vector<float> accumulation;      ///< rainfall in map cells' worth, the cell included
     std::vector<std::uint8_t> strahler;   ///< Strahler order of river cells, 0 elsewhere
+    /// With climate.enabled: the climate of the grid (its second pass, whose air also crosses
+    /// the lakes and rivers); precipitation empty without it.
+    ClimateStage climate;
     HydrologyFacts facts;
 };
 
@@ -137,10 +153,21 @@ inline std::int64_t hydrologySamplePoint(std::int64_t index, std::int64_t factor
 /// the exception leaves computeHydrology, and nothing of the stage is kept.
 using StageProgressFn = std::function<void(std::string_view phase, double done)>;
 
+/// The ground (metres) of whole-map cell (col, row) whose noise height is `noiseMeters`: the
+/// noise height plus the erosion delta interpolated bilinearly between the hydrology cells'
+/// sample points (factor 1: the eroded height itself); the noise height without erosion. The
+/// one rule for the tiles, the coverage sample and the slopes. Pure.
+float groundMeters(const HydrologyStage& stage, std::int64_t col, std::int64_t row,
+                   float noiseMeters);
+
 /// Runs the stage for the whole map of `world` (a window's cells are the whole map's: pass the
 /// configured World, not the window's). Deterministic: the same bits for any thread count,
-/// with or without `progress`. Precondition: world.hydrology.enabled, a plane map that does
-/// not wrap.
+/// with or without `progress`.
+/// Precondition: world.hydrology.enabled, a plane map that does not wrap. With
+/// world.climate.enabled: the climate of the grid (a first pass over the sea alone, whose
+/// precipitation feeds the rivers and the lakes' water balance, hydro/water_balance.hpp, and a
+/// second over the sea, lakes and rivers: HydrologyStage::climate). Throws NoOutletError when
+/// water has nowhere to leave (hydrology.outlets sea, and no sea).
 HydrologyStage computeHydrology(const World& world, const StageProgressFn& progress = {});
 
 /// The water of one map cell as the tiles see it.

@@ -1,4 +1,4 @@
-// The stage file (hydrology_stage_file.hpp). Layout of format version 2, every number
+// The stage file (hydrology_stage_file.hpp). Layout of format version 3, every number
 // little-endian, no padding:
 //
 //   magic            16 bytes  "TGHYDROSTAGE\r\n\x1a\n" (the line ends and ^Z catch text-mode
@@ -24,7 +24,8 @@
 //
 // The file holds nothing else: no time, no path, no host. So the same config gives the same
 // bytes, whatever the threads and whenever it runs (format version 1 also held the stage's step
-// times, which made every file differ; a version 1 file is refused as any other version is,
+// times, which made every file differ, and version 2 had no climate sections; a file of another
+// version is refused as any other version is,
 // and `hydrology-stage` makes it again). A file that passes its checksums is then checked
 // against every rule a stage obeys (hydrology_stage_rules.hpp): a checksum tells a damaged
 // file, not a forged one.
@@ -38,6 +39,7 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <cmath>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -76,12 +78,14 @@ enum class Section : std::uint8_t {
     Accumulation,
     Strahler,
     RiverLength,
+    ClimatePrecipitation,  ///< format 2: the climate's precipitation per cell (climate on)
+    ClimateFacts,          ///< format 2: its figures (kClimateFactCount of them)
 };
 struct SectionInfo {
     std::string_view name;
     std::uint32_t elementBytes;
 };
-constexpr std::array<SectionInfo, 10> kSections{{
+constexpr std::array<SectionInfo, 12> kSections{{
     {"erosion delta", 4},
     {"eroded height", 4},
     {"lake surface", 4},
@@ -92,8 +96,21 @@ constexpr std::array<SectionInfo, 10> kSections{{
     {"accumulation", 4},
     {"Strahler orders", 1},
     {"river lengths", 8},
+    {"climate precipitation", 4},
+    {"climate figures", 8},
 }};
-static_assert(kSections.size() == std::size_t(Section::RiverLength) + 1);
+static_assert(kSections.size() == std::size_t(Section::ClimateFacts) + 1);
+
+/// ClimateFacts' figures in the file (its time is the run's, not the stage's).
+constexpr std::size_t kClimateFactCount = 6;
+
+/// The climate's figures as the file's section holds them; none without a climate.
+std::vector<double> climateFigures(const HydrologyStage& s) {
+    if (s.climate.precipitation.empty()) return {};
+    const ClimateFacts& f = s.climate.facts;
+    return {f.precipitationMean, f.precipitationMin, f.precipitationMax,
+            f.temperatureMean,   f.temperatureMin,   f.temperatureMax};
+}
 
 constexpr std::size_t kSectionEntryBytes = 24;
 constexpr std::size_t kHeaderBytes = 16 + 4 + 4 + 16 + 16 + 5 * 8 + 8 + 8 + 4 * 8 + 8 + 8 +
@@ -158,12 +175,15 @@ std::span<const char> bytesOf(const std::vector<T>& values) {
     return {reinterpret_cast<const char*>(values.data()), values.size() * sizeof(T)};
 }
 
-/// The stage's arrays in file order, as bytes.
-std::array<std::span<const char>, kSections.size()> sectionBytes(const HydrologyStage& s) {
+/// The stage's arrays in file order, as bytes (`figures`: climateFigures(s), which must
+/// outlive the spans).
+std::array<std::span<const char>, kSections.size()> sectionBytes(const HydrologyStage& s,
+                                                                 const std::vector<double>& figures) {
     return {bytesOf(s.erosionDelta), bytesOf(s.erodedHeight), bytesOf(s.lakeSurface),
             bytesOf(s.lakes.id),     bytesOf(s.lakes.surface), bytesOf(s.lakes.outlet),
             bytesOf(s.receiver),     bytesOf(s.accumulation), bytesOf(s.strahler),
-            bytesOf(s.facts.riverLengthByOrder)};
+            bytesOf(s.facts.riverLengthByOrder), bytesOf(s.climate.precipitation),
+            bytesOf(figures)};
 }
 
 std::string header(const Config& config, const HydrologyStage& s) {
@@ -184,7 +204,8 @@ std::string header(const Config& config, const HydrologyStage& s) {
     w.put(f.theta);
     w.put(std::uint32_t(kSections.size()));
     w.put(kHydrologyAlgorithmVersion);
-    const auto sections = sectionBytes(s);
+    const std::vector<double> figures = climateFigures(s);
+    const auto sections = sectionBytes(s, figures);
     for (std::size_t i = 0; i < kSections.size(); ++i) {
         w.put(kSections[i].elementBytes);
         w.zeros(4);
@@ -272,9 +293,11 @@ std::string sizes(const HydrologyStage& s) {
 
 /// How many elements section `i` must hold, or -1 when the count depends on the water (lakes
 /// and river orders: mostCount).
-std::int64_t requiredCount(std::size_t i, const HydrologyStage& s, bool eroded) {
+std::int64_t requiredCount(std::size_t i, const HydrologyStage& s, bool eroded, bool climate) {
     const std::int64_t cells = s.gridWidth * s.gridHeight;
     switch (Section(i)) {
+        case Section::ClimatePrecipitation: return climate ? cells : 0;
+        case Section::ClimateFacts: return climate ? std::int64_t(kClimateFactCount) : 0;
         case Section::ErosionDelta:
         case Section::ErodedHeight: return eroded ? cells : 0;
         case Section::LakeSurface:
@@ -292,8 +315,8 @@ std::int64_t requiredCount(std::size_t i, const HydrologyStage& s, bool eroded) 
 /// The most elements section `i` can hold: its required count, else one level and outlet per
 /// lake and an unused entry 0 (distinct lakes do not touch, not even at corners, so at most
 /// one lies in each 2 x 2 cells), 255 Strahler orders.
-std::uint64_t mostCount(std::size_t i, const HydrologyStage& s, bool eroded) {
-    if (const std::int64_t required = requiredCount(i, s, eroded); required >= 0)
+std::uint64_t mostCount(std::size_t i, const HydrologyStage& s, bool eroded, bool climate) {
+    if (const std::int64_t required = requiredCount(i, s, eroded, climate); required >= 0)
         return std::uint64_t(required);
     if (Section(i) == Section::RiverLength) return 255;
     return std::uint64_t((s.gridWidth + 1) / 2) * std::uint64_t((s.gridHeight + 1) / 2) + 1;
@@ -358,12 +381,12 @@ StageHeader readHeader(const Config& config, const StageFile& file) {
                   seaText(expected.hasSea, expected.seaLevelMeters));
     s.hasSea = expected.hasSea;
     if (thetaValid > 1) file.fail("has " + std::to_string(thetaValid) + " for a yes-or-no field "
-                                  "(theta valid) that format version 2 writes as 0 or 1");
+                                  "(theta valid) that format version " + std::to_string(kHydrologyStageFormatVersion) + " writes as 0 or 1");
     HydrologyFacts& f = s.facts;
     f.thetaValid = thetaValid != 0;
     for (int i = 0; i < 6; ++i)
         if (r.get<std::uint8_t>() != 0)
-            file.fail("has bytes in its header where format version 2 writes zeros");
+            file.fail("has bytes in its header where format version " + std::to_string(kHydrologyStageFormatVersion) + " writes zeros");
     f.factor = s.factor;
     f.gridWidth = s.gridWidth;
     f.gridHeight = s.gridHeight;
@@ -371,7 +394,8 @@ StageHeader readHeader(const Config& config, const StageFile& file) {
         *v = r.get<std::int64_t>();
     f.theta = r.get<double>();
     if (r.get<std::uint32_t>() != kSections.size())
-        file.fail("has another number of sections than format version 2's " +
+        file.fail("has another number of sections than format version " +
+                  std::to_string(kHydrologyStageFormatVersion) + "'s " +
                   std::to_string(kSections.size()));
     if (const auto algorithm = r.get<std::uint32_t>(); algorithm != kHydrologyAlgorithmVersion)
         file.fail("was made by hydrology algorithm version " + std::to_string(algorithm) +
@@ -379,6 +403,7 @@ StageHeader readHeader(const Config& config, const StageFile& file) {
                   " (another terragrid build, whose lakes and rivers may differ for the same "
                   "settings); make the stage again with this terragrid's 'hydrology-stage'");
     const bool eroded = config.hydrology.erosion.enabled;
+    const bool climate = config.climate.enabled;
     for (std::size_t i = 0; i < kSections.size(); ++i) {
         const auto elementBytes = r.get<std::uint32_t>();
         const auto zeros = r.get<std::uint32_t>();
@@ -386,16 +411,18 @@ StageHeader readHeader(const Config& config, const StageFile& file) {
         e.count = r.get<std::uint64_t>();
         e.crc = r.get<std::uint32_t>();
         if ((zeros | r.get<std::uint32_t>()) != 0)
-            file.fail("has bytes in its header where format version 2 writes zeros");
+            file.fail("has bytes in its header where format version " + std::to_string(kHydrologyStageFormatVersion) + " writes zeros");
         const std::string name(kSections[i].name);
         if (elementBytes != kSections[i].elementBytes)
             file.fail("has " + std::to_string(elementBytes) + "-byte " + name + " (format " +
-                      "version 2 has " + std::to_string(kSections[i].elementBytes) + ")");
-        const std::int64_t required = requiredCount(i, s, eroded);
-        const std::uint64_t most = mostCount(i, s, eroded);
+                      "version " + std::to_string(kHydrologyStageFormatVersion) + " has " +
+                      std::to_string(kSections[i].elementBytes) + ")");
+        const std::int64_t required = requiredCount(i, s, eroded, climate);
+        const std::uint64_t most = mostCount(i, s, eroded, climate);
         if ((required >= 0 && e.count != std::uint64_t(required)) || e.count > most)
             file.fail("holds " + std::to_string(e.count) + " " + name + ", and " + sizes(s) +
-                      (eroded ? " with erosion" : " without erosion") + " needs " +
+                      (eroded ? " with erosion" : " without erosion") +
+                      (climate ? " and climate" : "") + " needs " +
                       (required >= 0 ? std::to_string(required)
                                      : "at most " + std::to_string(most)));
         h.dataBytes += e.count * elementBytes;
@@ -439,7 +466,8 @@ std::uint64_t hydrologyStageFileBound(const World& world) {
     const HydrologyStage s = hydrologyStageShape(world);
     std::uint64_t bytes = kHeaderBytes;
     for (std::size_t i = 0; i < kSections.size(); ++i)
-        bytes += mostCount(i, s, world.hydrology.erosion.enabled) * kSections[i].elementBytes;
+        bytes += mostCount(i, s, world.hydrology.erosion.enabled, world.climate.enabled) *
+                 kSections[i].elementBytes;
     return bytes;
 }
 
@@ -454,7 +482,8 @@ std::uint64_t writeHydrologyStage(const Config& config, const HydrologyStage& st
         throw std::logic_error("hydrology stage file: the header takes " +
                                std::to_string(head.size()) + " bytes, not " +
                                std::to_string(kHeaderBytes));
-    for (const std::span<const char> section : sectionBytes(stage)) {
+    const std::vector<double> figures = climateFigures(stage);
+    for (const std::span<const char> section : sectionBytes(stage, figures)) {
         file.write(std::string_view(section.data(), section.size()));
         bytes += section.size();
     }
@@ -487,6 +516,23 @@ HydrologyStage readHydrologyStage(const Config& config, const std::string& path)
     readSection(file, h, Section::Accumulation, offset, s.accumulation);
     readSection(file, h, Section::Strahler, offset, s.strahler);
     readSection(file, h, Section::RiverLength, offset, s.facts.riverLengthByOrder);
+    readSection(file, h, Section::ClimatePrecipitation, offset, s.climate.precipitation);
+    std::vector<double> figures;
+    readSection(file, h, Section::ClimateFacts, offset, figures);
+    if (!figures.empty()) {
+        s.climate.factor = s.factor;
+        s.climate.mapWidth = s.mapWidth;
+        s.climate.mapHeight = s.mapHeight;
+        s.climate.gridWidth = s.gridWidth;
+        s.climate.gridHeight = s.gridHeight;
+        ClimateFacts& f = s.climate.facts;
+        f.precipitationMean = figures[0];
+        f.precipitationMin = figures[1];
+        f.precipitationMax = figures[2];
+        f.temperatureMean = figures[3];
+        f.temperatureMin = figures[4];
+        f.temperatureMax = figures[5];
+    }
     if (const auto broken = firstBrokenStageRule(s, config))
         file.fail("breaks a rule every stage obeys, that " + broken->rule + ": " + broken->where);
     return s;

@@ -29,6 +29,11 @@ struct Check {
     std::int64_t height = s.gridHeight;
     std::size_t cells = std::size_t(s.gridWidth * s.gridHeight);
     bool eroded = !s.erodedHeight.empty();
+    /// With the climate, lakes hold water by balance: a closed basin ends its water (a pit of
+    /// the water surface, an outlet inside the map), and its lake has no outlet.
+    bool climate = world.climate.enabled;
+    /// Whether every border cell is an outlet (hydrology.outlets edges or open).
+    bool borderOutlets = world.hydrology.outlets != OutletMode::Sea;
     /// Every cell once, each before its receiver: found by the rule that water never flows in
     /// a circle, for the rules after it.
     std::vector<std::uint32_t> order = {};
@@ -134,10 +139,13 @@ Breach receiversAreNeighbours(Check& c) {
 
 Breach outletsAreBorderOrSea(Check& c) {
     const HydrologyStage& s = c.s;
-    const std::string rule = "water leaves the map across its border and into the sea only";
+    // With the climate, a closed basin is where its water ends too (it evaporates there).
+    const std::string rule = std::string(c.borderOutlets ? "water leaves the map across its border and into the sea only"
+                                                         : "water leaves the map into the sea only (hydrology.outlets sea)") +
+                             (c.climate ? ", or ends in a closed basin" : "");
     return c.forEachCell([&](std::size_t i, std::int64_t x, std::int64_t y) -> Breach {
         const bool outlet = s.receiver[i] == kNoReceiver;
-        if (c.onBorder(x, y)) {
+        if (c.borderOutlets && c.onBorder(x, y)) {
             if (!outlet)
                 return breach(rule, c.cell(i) + ", on the border, sends its water to " +
                                         c.cell(s.receiver[i]));
@@ -151,10 +159,10 @@ Breach outletsAreBorderOrSea(Check& c) {
                 return breach(rule, c.cell(i) + " lies in the sea (ground " + number(ground) +
                                         " m, sea level " + number(s.seaLevelMeters) +
                                         " m) and sends its water to " + c.cell(s.receiver[i]));
-            if (!c.isSea(ground) && outlet)
+            if (!c.isSea(ground) && outlet && !c.climate)
                 return breach(rule, c.cell(i) + " lets its water leave the map, inside it and "
                                     "above the sea (ground " + number(ground) + " m)");
-        } else if (!s.hasSea && outlet) {
+        } else if (!s.hasSea && outlet && !c.climate) {
             return breach(rule, c.cell(i) + " lets its water leave the map, inside a map "
                                 "without a sea");
         }
@@ -203,9 +211,15 @@ Breach flowAddsUp(Check& c) {
     // the sums for no rain and for full rain (a sum of floats grows with each term).
     const float rain = hydrologyCellRain(c.world);
     const bool moisture = c.world.hydrology.rainfall == Rainfall::Moisture;
-    const std::string rule = "a cell's flow is its rain (" + number(rain) +
-                             " map cells' worth" + (moisture ? " at most" : "") +
-                             ") plus the flows of the cells draining into it";
+    // With the climate's rain (its first pass, which the file does not hold) a cell's own rain
+    // is any amount of 0 or more.
+    const bool climateRain = c.world.hydrology.rainfall == Rainfall::Climate;
+    const std::string rule =
+        climateRain ? std::string("a cell's flow is its own rain (0 or more) plus the flows of the "
+                                  "cells draining into it")
+                    : "a cell's flow is its rain (" + number(rain) + " map cells' worth" +
+                          (moisture ? " at most" : "") +
+                          ") plus the flows of the cells draining into it";
     return c.forEachCell([&](std::size_t i, std::int64_t x, std::int64_t y) -> Breach {
         float none = 0, full = rain;
         c.forEachNeighbour(i, x, y, [&](std::size_t nb) {
@@ -214,6 +228,13 @@ Breach flowAddsUp(Check& c) {
             full += s.accumulation[nb];
         });
         const float flow = s.accumulation[i];
+        if (climateRain) {
+            if (!(flow >= none))
+                return breach(rule, c.cell(i) + " has a flow of " + number(flow) +
+                                        ", less than the " + number(none) +
+                                        " that drains into it");
+            return std::nullopt;
+        }
         if (moisture ? !(flow >= none && flow <= full) : flow != full)
             return breach(rule, c.cell(i) + " has a flow of " + number(flow) + ", and that sum " +
                                     (moisture ? "lies between " + number(none) + " and " +
@@ -274,6 +295,8 @@ Breach lakesAreLakes(Check& c) {
                                 " has no cell");
     for (std::uint32_t id = 1; id <= count; ++id) {
         const std::uint32_t outlet = lakes.outlet[id];
+        // A lake in balance below its spill point (climate) spills nowhere.
+        if (c.climate && outlet == kNoReceiver) continue;
         if (outlet >= c.cells)
             return breach(rule, "lake " + std::to_string(id) + "'s outlet is cell " +
                                     std::to_string(outlet) + ", outside the grid's " +
@@ -367,10 +390,36 @@ Breach figuresAreTheCells(Check& c) {
     return std::nullopt;
 }
 
+Breach climateIsAClimate(Check& c) {
+    const ClimateStage& climate = c.s.climate;
+    const std::string rule = "its climate's precipitation is a finite amount of 0 or more, and "
+                             "its figures are finite and bound its cells";
+    const auto badRain = [](float v) { return !(std::isfinite(v) && v >= 0); };
+    if (const auto i = firstWhere<float>(climate.precipitation, badRain);
+        i < climate.precipitation.size())
+        return breach(rule, "the precipitation of " + c.cell(i) + " is " +
+                                number(climate.precipitation[i]) + " mm a year");
+    if (climate.precipitation.empty()) return std::nullopt;
+    const ClimateFacts& f = climate.facts;
+    for (const double v : {f.precipitationMean, f.precipitationMin, f.precipitationMax,
+                           f.temperatureMean, f.temperatureMin, f.temperatureMax})
+        if (!std::isfinite(v)) return breach(rule, "a figure is " + number(v));
+    const auto [lo, hi] =
+        std::minmax_element(climate.precipitation.begin(), climate.precipitation.end());
+    if (double(*lo) != f.precipitationMin || double(*hi) != f.precipitationMax ||
+        !(f.precipitationMean >= f.precipitationMin && f.precipitationMean <= f.precipitationMax) ||
+        !(f.temperatureMean >= f.temperatureMin && f.temperatureMean <= f.temperatureMax))
+        return breach(rule, "its precipitation figures (" + number(f.precipitationMin) + " .. " +
+                                number(f.precipitationMax) + " mm) are not its cells' (" +
+                                number(*lo) + " .. " + number(*hi) + " mm)");
+    return std::nullopt;
+}
+
 /// The rules in the order they are checked: the later ones rely on the earlier ones.
-constexpr std::array<Breach (*)(Check&), 8> kRules{
+constexpr std::array<Breach (*)(Check&), 9> kRules{
     finiteValues,  receiversAreNeighbours, outletsAreBorderOrSea, noFlowInACircle,
-    flowAddsUp,    lakesAreLakes,          riversFollowTheFlow,   figuresAreTheCells};
+    flowAddsUp,    lakesAreLakes,          riversFollowTheFlow,   figuresAreTheCells,
+    climateIsAClimate};
 
 }  // namespace
 
