@@ -199,8 +199,7 @@ if [ "$mode" = asan ]; then
       -E "$regex|^CApiInstallTest\.|^DocsSiteTest\." "$@"
     exit
   fi
-  # The whole suite. The tests outside the gtest binary (the C API's, the docs site's) through
-  # ctest; the gtest binary's tests in one process per core, each a shard of the binary
+  # The whole suite. The tests outside the gtest binary (the C API's) through ctest; the gtest binary's tests in one process per core, each a shard of the binary
   # (GTEST_TOTAL_SHARDS: the tests dealt out in turn). ctest starts a process per test, and an
   # ASan process of terragrid_tests takes 0.3 s of CPU to start and exit (its relocations,
   # gtest's registration of 1500 tests and their parameters, the sanitizer allocator's first
