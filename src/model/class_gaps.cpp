@@ -8,6 +8,9 @@
 #include <array>
 #include <charconv>
 #include <cstddef>
+#include <utility>
+
+#include "model/axis_pieces.hpp"
 
 namespace terragrid {
 
@@ -31,26 +34,10 @@ constexpr std::array<AxisInfo, kAxes> kAxisInfo{{
     {"slope", 0, kMaxSlope, &TerrainClass::slopeMin, &TerrainClass::slopeMax},
 }};
 
-/// A point of an axis (lo == hi) or the open interval between two range ends, with a value
-/// inside it.
-struct Piece {
-    double lo, hi, probe;
-};
-
-std::vector<Piece> piecesOf(const std::vector<TerrainClass>& classes, const AxisInfo& axis) {
-    std::vector<double> ends{axis.lo, axis.hi};
+std::vector<AxisPiece> piecesOf(const std::vector<TerrainClass>& classes, const AxisInfo& axis) {
+    std::vector<double> ends;
     for (const TerrainClass& c : classes) ends.insert(ends.end(), {c.*axis.min, c.*axis.max});
-    std::erase_if(ends, [&](double v) { return !(v >= axis.lo && v <= axis.hi); });
-    std::sort(ends.begin(), ends.end());
-    ends.erase(std::unique(ends.begin(), ends.end()), ends.end());
-    std::vector<Piece> pieces;
-    for (std::size_t i = 0; i < ends.size(); ++i) {
-        pieces.push_back({ends[i], ends[i], ends[i]});
-        if (i + 1 == ends.size()) break;
-        const double mid = ends[i] + (ends[i + 1] - ends[i]) / 2;
-        if (ends[i] < mid && mid < ends[i + 1]) pieces.push_back({ends[i], ends[i + 1], mid});
-    }
-    return pieces;
+    return axisPieces(std::move(ends), axis.lo, axis.hi);
 }
 
 std::string number(double value) {
@@ -146,8 +133,8 @@ private:
     }
 
     std::string span(std::size_t k, std::size_t first, std::size_t last) const {
-        const Piece& a = m_pieces[k][first];
-        const Piece& b = m_pieces[k][last];
+        const AxisPiece& a = m_pieces[k][first];
+        const AxisPiece& b = m_pieces[k][last];
         if (a.lo == b.hi) return number(a.lo);
         return number(a.lo) + ".." + number(b.hi);
     }
@@ -165,7 +152,7 @@ private:
 
     const std::vector<TerrainClass>& m_classes;
     std::vector<std::size_t> m_axes;
-    std::vector<std::vector<Piece>> m_pieces;
+    std::vector<std::vector<AxisPiece>> m_pieces;
 };
 
 }  // namespace

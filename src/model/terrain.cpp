@@ -10,6 +10,7 @@
 #include <functional>
 #include <utility>
 
+#include "model/axis_pieces.hpp"
 #include "model/class_gaps.hpp"
 
 namespace terragrid {
@@ -52,35 +53,6 @@ std::string formatNumber(double value) {
 
 // ---------------------------------------------------------------------------------------------
 // findGap: the arrangement of range endpoints.
-
-/// One elementary piece of an axis: the point `lo` (== hi) or the open interval (lo, hi),
-/// with `probe` a double inside it.
-struct AxisPiece {
-    double lo;
-    double hi;
-    double probe;
-};
-
-/// The elementary pieces of [0, 1] cut at every endpoint in `ends`: each endpoint, and each open
-/// interval between consecutive endpoints. Within a piece every closed range [a, b] whose ends
-/// are among `ends` either holds every point or none, so one probe per piece decides it. An
-/// interval with no double strictly inside (consecutive doubles) is left out: no cell can
-/// have a value there.
-std::vector<AxisPiece> axisPieces(std::vector<double> ends) {
-    ends.push_back(0);
-    ends.push_back(1);
-    std::erase_if(ends, [](double v) { return !(v >= 0 && v <= 1); });
-    std::sort(ends.begin(), ends.end());
-    ends.erase(std::unique(ends.begin(), ends.end()), ends.end());
-    std::vector<AxisPiece> pieces;
-    for (std::size_t i = 0; i < ends.size(); ++i) {
-        pieces.push_back({ends[i], ends[i], ends[i]});
-        if (i + 1 == ends.size()) break;
-        const double mid = ends[i] + (ends[i + 1] - ends[i]) / 2;
-        if (ends[i] < mid && mid < ends[i + 1]) pieces.push_back({ends[i], ends[i + 1], mid});
-    }
-    return pieces;
-}
 
 bool coveredAt(const std::vector<TerrainClass>& classes, double height, double moisture) {
     return std::any_of(classes.begin(), classes.end(),
@@ -290,8 +262,8 @@ std::optional<std::string> findGap(const std::vector<TerrainClass>& classes) {
         heightEnds.insert(heightEnds.end(), {c.heightMin, c.heightMax});
         moistureEnds.insert(moistureEnds.end(), {c.moistureMin, c.moistureMax});
     }
-    const std::vector<AxisPiece> hs = axisPieces(std::move(heightEnds));
-    const std::vector<AxisPiece> ms = axisPieces(std::move(moistureEnds));
+    const std::vector<AxisPiece> hs = axisPieces(std::move(heightEnds), 0, 1);
+    const std::vector<AxisPiece> ms = axisPieces(std::move(moistureEnds), 0, 1);
     const auto uncovered = [&](std::size_t i, std::size_t j) {
         return !coveredAt(classes, hs[i].probe, ms[j].probe);
     };
