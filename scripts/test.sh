@@ -4,4 +4,5 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 TERRAGRID_BUILD_MODE=test "$root/scripts/build.sh"
-ctest --test-dir "${TERRAGRID_BUILD_DIR:-$root/build}" --output-on-failure --parallel "$(nproc)"
+. "$root/scripts/common.sh"
+ctest --test-dir "${TERRAGRID_BUILD_DIR:-$root/build}" --output-on-failure --parallel "$test_jobs"
