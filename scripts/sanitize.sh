@@ -53,6 +53,10 @@ shift
 #                         the CLI itself: its global_control, --threads 1, 2 and 8
 #   HeightExrTest.SameBytesWhateverTheThreadCount
 #                         height.exr's blocks compressed on OpenEXR's own thread pool
+#   ClimateModelTest.SameBitsForOneTwoAndEightThreads, ClimateTest.ClimateBiomesAndLakes...
+#                         the climate stage's wind sweep (segments of lines in parallel, a
+#                         block of steps per task) and its blurs, alone on 1, 2, 8 threads and
+#                         in CLI runs with hydrology
 #   WindowArraysTest      the library's windows: tiles of a window in parallel, several
 #                         threads sharing one Map whose whole-map terrain is made once
 # Left out: NoiseRowsTest and TilingTest start no thread (TSan has nothing to check there;
@@ -80,9 +84,11 @@ TSAN_SUITES=(
   'GeoTiffTest\.Parallel'
   'CliTest\.OutputIsByteIdenticalForAnyThreadCount$'
   'HeightExrTest\.SameBytesWhateverTheThreadCount$'
+  'ClimateModelTest\.SameBitsForOneTwoAndEightThreads$'
+  'ClimateTest\.ClimateBiomesAndLakesAreTheSameBytesForAnyThreadCountAndTileSize$'
 )
 # The test files that hold those suites (tests/<stem>.cpp or tests/tools/<stem>.cpp).
-TSAN_FILES='window_arrays_test;generator_test;generic_lattice_test;geotiff_test;tile_job_queue_test;run_test;world_shapes_test;signal_test;fault_test;cli_test;height_exr_test'
+TSAN_FILES='window_arrays_test;generator_test;generic_lattice_test;geotiff_test;tile_job_queue_test;run_test;world_shapes_test;signal_test;fault_test;cli_test;height_exr_test;climate_model_test;climate_test'
 tsan_prefix='^([A-Za-z]+/)?'
 TSAN_TESTS="$tsan_prefix($(IFS='|'; echo "${TSAN_SUITES[*]}"))"
 

@@ -140,9 +140,7 @@ climate::Grid planet(std::int32_t w) {
     return g;
 }
 
-// MISS (issue 29, planet bands): the polar front (55 degrees) gets less rain than the
-// subtropics (28) on this sea; disabled until the circulation cells are calibrated.
-TEST(ClimateModelTest, DISABLED_APlanetsSeaRainsMostAtTheEquatorAndLeastUnderTheSubtropicalHighs) {
+TEST(ClimateModelTest, APlanetsSeaRainsMostAtTheEquatorAndLeastUnderTheSubtropicalHighs) {
     const climate::Grid g = planet(128);
     climate::Params p = defaults();
     p.windMode = climate::WindMode::Bands;

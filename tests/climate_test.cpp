@@ -248,10 +248,7 @@ TEST(ClimateTest, FourShardsMosaicIntoTheWholeMapAndAStageFileGivesTheSameBytes)
         EXPECT_TRUE(fromFile.at(name) == bytes) << name << " differs when read from the stage file";
 }
 
-// MISS (issue 29, planet bands): the continents' interiors stay dry (no tropical rain forest
-// near the equator, desert there too) with the wind model as it is; disabled until the model
-// carries the oceans' moisture inland. Run with --gtest_also_run_disabled_tests to see it fail.
-TEST(ClimateTest, DISABLED_APlanetHasIceCapsDesertsNearThirtyDegreesAndRainforestAtTheEquator) {
+TEST(ClimateTest, APlanetHasIceCapsDesertsNearThirtyDegreesAndRainforestAtTheEquator) {
     test::TempDir dir;
     ASSERT_NO_FATAL_FAILURE(terragrid(
         dir, "--config " +

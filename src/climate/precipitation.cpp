@@ -326,13 +326,19 @@ private:
             air.vapour += evaporated;
         }
         const double fromCloud = air.cloud * -std::expm1(-pathKm / kCloudFallKm);
+        // The background rain is weighted by the circulation cells, but the air's loss is not:
+        // the rain a convergence zone takes beyond the plain rain-out comes from the air that
+        // converges into it across the wind (the trades from both hemispheres into the
+        // equator's), and the rain a subsiding high withholds is carried out of it sideways.
+        // (Weighting the loss too emptied a continent's air over moisture_range / 1.6 at the
+        // equator, the wettest band: no rain forest inland.)
         const double background = air.vapour * -std::expm1(-pathKm * circulation / m_rainKm);
         air.cloud -= fromCloud;
-        // Most of the background rain evaporates again, over land and water alike: the air
+        // Most of the plain rain-out evaporates again, over land and water alike: the air
         // keeps a humidity near what its surface gives it. (Taking the whole of it over water
         // left the air over an ocean at a fifth of saturation, since the uptake closes its gap
-        // over 300 km and the rain-out over 150 km / f(lat): a planet's equator got 700 mm.)
-        air.vapour -= background * m_loadFactor;
+        // over 300 km and the rain-out over 150 km: a planet's equator got 700 mm.)
+        air.vapour -= air.vapour * -std::expm1(-pathKm / m_rainKm) * m_loadFactor;
         fell = fromCloud + background;
         air.surface = surface;
         return air;

@@ -35,7 +35,7 @@ double temperature(const Params& p, double latitudeDegrees, double elevationMete
 double saturation(double celsius) { return std::exp2((celsius - 15.0) / 10.0); }
 
 double circulationFactor(double latitudeDegrees) {
-    return 1.0 + 0.6 * std::cos(radians(6.0 * latitudeDegrees));
+    return 1.0 + kCirculationAmplitude * std::cos(radians(6.0 * latitudeDegrees));
 }
 
 WindVector windAt(const Params& p, double latitudeDegrees) {

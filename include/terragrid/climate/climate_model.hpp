@@ -20,10 +20,12 @@
 //     condenses whatever the path; both become cloud water;
 //   - air that descends warms and evaporates part of its cloud water (the lee dries out);
 //   - cloud water falls as rain over kFallKm (so rain falls on the windward slopes and crests);
-//   - vapour rains out over L / f(lat) (background rain), of which kRecycling evaporates again
-//     over land: the moisture of a continent's interior fades over L / (1 - kRecycling) =
-//     climate.moisture_range. f(lat) = 1 + 0.6 cos(6 lat): the three circulation cells, rainy
-//     at the equator (ITCZ) and the polar front, dry under the subtropical and polar highs.
+//   - vapour rains out over L / f(lat) (background rain), while the air loses it over L, of
+//     which kRecycling evaporates again: the moisture of a continent's interior fades over
+//     L / (1 - kRecycling) = climate.moisture_range at every latitude. f(lat) = 1 + a cos(6 lat):
+//     the three circulation cells, rainy at the equator (ITCZ) and the polar front, dry under
+//     the subtropical and polar highs; the rain f adds or withholds is the moisture the cells
+//     bring in or carry off across the wind.
 // The rain a cell receives is what the air lost over it, per km: mm a year, finally spread over
 // kSpreadKm (rain falls from clouds that drift and spread).
 //
@@ -84,7 +86,13 @@ double temperature(const Params& p, double latitudeDegrees, double elevationMete
 /// one source of the saturation curve for the air's capacity and for evaporation. Pure.
 double saturation(double celsius);
 
-/// The background-rain factor of the circulation cells at `latitudeDegrees`: 1 + 0.6 cos(6 lat).
+/// The circulation cells' swing: background rain from 1 - a (the subtropical highs, the
+/// poles) to 1 + a (the equator, the polar front). 0.8: the sea's rain near 55 degrees then
+/// exceeds the sea's near 28, though the air holds half as much there (0.6 left it below).
+inline constexpr double kCirculationAmplitude = 0.8;
+
+/// The background-rain factor of the circulation cells at `latitudeDegrees`:
+/// 1 + kCirculationAmplitude cos(6 lat).
 double circulationFactor(double latitudeDegrees);
 
 /// Where the wind blows toward at `latitudeDegrees`, as a unit vector (east, south) on the
