@@ -32,6 +32,7 @@
 #include "cli_rows.hpp"
 #include "cli_runs.hpp"
 #include "report_text.hpp"
+#include "size_runs.hpp"
 #include "terragrid/config/loader.hpp"
 #include "terragrid/io/output_drivers.hpp"
 
@@ -320,13 +321,6 @@ Report measure(const Options& o) {
     headlineTable(r, table);
     out.markdown += "\n" + table.markdown;
     return out;
-}
-
-void appendTo(const std::string& path, const std::string& text) {
-    if (path.empty()) return;
-    std::ofstream out(path, std::ios::app);
-    out << text;
-    if (!out) throw std::runtime_error("cannot write '" + path + "'");
 }
 
 }  // namespace

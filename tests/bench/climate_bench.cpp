@@ -6,20 +6,18 @@
 // (no erosion) with and without the climate side by side: what the climate's two passes and
 // the water balance add to filling every depression. Figures only: never a timed test.
 
-#include <tbb/global_control.h>
 
 #include <chrono>
 #include <cstdio>
 #include <ctime>
-#include <fstream>
 #include <iostream>
-#include <memory>
 #include <sstream>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "size_runs.hpp"
 #include "terragrid/config/loader.hpp"
 #include "terragrid/pipeline/climate_stage.hpp"
 #include "terragrid/pipeline/hydrology_stage.hpp"
@@ -106,21 +104,7 @@ std::string runSize(int size) {
 
 int main(int argc, char** argv) try {
     const Options o = parseOptions(argc, argv);
-    std::unique_ptr<tbb::global_control> limit;
-    if (o.threads > 0)
-        limit = std::make_unique<tbb::global_control>(tbb::global_control::max_allowed_parallelism,
-                                                      std::size_t(o.threads));
-    std::string summary;
-    for (const int size : o.sizes) {
-        const std::string line = runSize(size);
-        std::cout << line << std::flush;
-        summary += line;
-    }
-    if (!o.summaryFile.empty()) {
-        std::ofstream out(o.summaryFile, std::ios::app);
-        out << summary;
-        if (!out) throw std::runtime_error("cannot write '" + o.summaryFile + "'");
-    }
+    terragrid::bench::runSizes(o.threads, o.sizes, o.summaryFile, [](int size) { return runSize(size); });
     return 0;
 } catch (const std::exception& e) {
     std::cerr << "terragrid_climate_bench: " << e.what() << "\n";

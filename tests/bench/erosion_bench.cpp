@@ -6,7 +6,6 @@
 // step, depressions routed out at the first and last step, and the slope-area theta of the
 // raw noise and of the eroded surface (Flint's law: 0.35..0.65 expected after erosion).
 
-#include <tbb/global_control.h>
 
 #include <chrono>
 #include <ctime>
@@ -20,6 +19,7 @@
 #include <vector>
 
 #include "hydro_terrain.hpp"
+#include "size_runs.hpp"
 #include "terragrid/hydro/erosion.hpp"
 #include "terragrid/hydro/slope_area.hpp"
 
@@ -105,21 +105,7 @@ std::string runSize(const Options& o, int size) {
 
 int main(int argc, char** argv) try {
     const Options o = parseOptions(argc, argv);
-    std::unique_ptr<tbb::global_control> limit;
-    if (o.threads > 0)
-        limit = std::make_unique<tbb::global_control>(tbb::global_control::max_allowed_parallelism,
-                                                      std::size_t(o.threads));
-    std::string summary;
-    for (const int size : o.sizes) {
-        const std::string line = runSize(o, size);
-        std::cout << line << std::flush;
-        summary += line;
-    }
-    if (!o.summaryFile.empty()) {
-        std::ofstream out(o.summaryFile, std::ios::app);
-        out << summary;
-        if (!out) throw std::runtime_error("cannot write '" + o.summaryFile + "'");
-    }
+    terragrid::bench::runSizes(o.threads, o.sizes, o.summaryFile, [&](int size) { return runSize(o, size); });
     return 0;
 } catch (const std::exception& e) {
     std::cerr << "terragrid_erosion_bench: " << e.what() << "\n";
