@@ -22,8 +22,7 @@ std::unique_ptr<OutputSink> climateRaster(const Config& config, OutputFile file,
 }
 
 WriterMemory floatMemory(const Config& config, int threads) {
-    return {MemoryGroup::Writers, bounds::geoTiffMemory(config, SampleFormat::Float32, threads),
-            0};
+    return bounds::geoTiffWriterMemory(config, SampleFormat::Float32, threads);
 }
 
 // The metadata texts, one place each: the sink writes them and the bound counts them.
