@@ -23,7 +23,7 @@
 namespace terragrid {
 namespace {
 
-using Json = nlohmann::ordered_json;
+using OrderedJson = nlohmann::ordered_json;
 
 /// Runs the CLI in `dir` with `args`; the exit code must be 0.
 void terragrid(const test::TempDir& dir, const std::string& args) {
@@ -37,15 +37,18 @@ void terragrid(const test::TempDir& dir, const std::string& args) {
 }
 
 /// Writes `config` to dir/name and returns "--config name".
-std::string configFile(const test::TempDir& dir, const std::string& name, const Json& config) {
+std::string configFile(const test::TempDir& dir, const std::string& name,
+                       const OrderedJson& config) {
     std::ofstream(dir / name) << config.dump(2);
     return "--config " + name;
 }
 
-Json readJson(const std::filesystem::path& path) { return Json::parse(test::readFile(path)); }
+OrderedJson readOrderedJson(const std::filesystem::path& path) {
+    return OrderedJson::parse(test::readFile(path));
+}
 
 /// The default map with the climate and its biomes, small.
-Json climateMap(int width = 192, int height = 128) {
+OrderedJson climateMap(int width = 192, int height = 128) {
     return {{"map", {{"width", width}, {"height", height}, {"tile_size", 64}}},
             {"climate", {{"enabled", true}}},
             {"terrain", {{"model", "climate"}}}};
@@ -61,20 +64,21 @@ TEST(ClimateTest, TemperatureFallsWithElevationAtTheConfiguredLapseRateExactly) 
         for (const bool hydrology : {false, true}) {
             SCOPED_TRACE(std::to_string(lapse) + (hydrology ? " with hydrology" : ""));
             test::TempDir dir;
-            Json config = climateMap();
+            OrderedJson config = climateMap();
             config["climate"]["temperature"] = {{"lapse_rate", lapse}};
             config["hydrology"] = {{"enabled", hydrology}, {"sea_level", hydrology ? 0.3 : 0.0}};
-            config["output"] = {{"files", hydrology ? Json::array({"height.tif", "temperature.tif",
-                                                                  "water_depth.tif", "stats.json"})
-                                                    : Json::array({"height.tif", "temperature.tif",
-                                                                  "stats.json"})}};
+            const OrderedJson files =
+                hydrology ? OrderedJson::array({"height.tif", "temperature.tif", "water_depth.tif",
+                                                "stats.json"})
+                          : OrderedJson::array({"height.tif", "temperature.tif", "stats.json"});
+            config["output"] = {{"files", files}};
             ASSERT_NO_FATAL_FAILURE(
                 terragrid(dir, configFile(dir, "c.json", config) + " --out-dir out"));
             const auto z = test::readFloatTiff(dir / "out/height.tif");
             const auto t = test::readFloatTiff(dir / "out/temperature.tif");
             std::vector<float> depth(z.size(), 0.0f);
             if (hydrology) depth = test::readFloatTiff(dir / "out/water_depth.tif");
-            const Json stats = readJson(dir / "out/stats.json");
+            const OrderedJson stats = readOrderedJson(dir / "out/stats.json");
             // Without hydrology the lake class's cells are water at its level.
             const double lake = stats["thresholds"]["lake_below"]["value"].get<double>();
             const auto level = static_cast<float>(0.0 + 1000.0 * lake);
@@ -101,7 +105,7 @@ TEST(ClimateTest, TemperatureFallsWithElevationAtTheConfiguredLapseRateExactly) 
 
 /// A 51.2 km map of one north-south ridge (marble stripes without turbulence: a sine across x)
 /// peaking in its middle, 1500 m high, the wind fixed from `from` degrees.
-Json ridgeMap(double from) {
+OrderedJson ridgeMap(double from) {
     return {{"map", {{"width", 256}, {"height", 32}, {"tile_size", 64}, {"cell_size", 200.0},
                      {"origin", {-12800.0, 0.0}}}},
             {"height", {{"noise", "perlin"}, {"fractal", "marble"}, {"octaves", 1},
@@ -142,7 +146,7 @@ TEST(ClimateTest, EveryBiomeCellLiesInItsClassesRegionOfTheTable) {
     for (const bool hydrology : {false, true}) {
         SCOPED_TRACE(hydrology ? "with hydrology" : "without hydrology");
         test::TempDir dir;
-        Json config = climateMap(256, 192);
+        OrderedJson config = climateMap(256, 192);
         // Latitudes and heights that reach from tundra to the tropics.
         config["climate"]["latitude"] = {62.0, 12.0};
         config["elevation"] = {{"min", 0.0}, {"max", 3000.0}};
@@ -179,7 +183,7 @@ TEST(ClimateTest, EveryBiomeCellLiesInItsClassesRegionOfTheTable) {
 /// Every file of the climate map with hydrology (`extra`: CLI options), stats.json without its
 /// timings.
 std::map<std::string, std::string> climateFiles(const test::TempDir& dir, const std::string& extra) {
-    Json config = climateMap();
+    OrderedJson config = climateMap();
     config["hydrology"] = {{"enabled", true}, {"sea_level", 0.25}, {"rainfall", "climate"},
                            {"river_threshold", 300000}};
     config["output"] = {{"files", {"height.tif", "classes.tif", "walkable.tif", "temperature.tif",

@@ -33,9 +33,7 @@ MapCollector generate(const Config& config, int threads = 2) {
     return map;
 }
 
-bool sameBits(const std::vector<float>& a, const std::vector<float>& b) {
-    return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
-}
+using test::sameBits;
 
 TEST(GeneratorTest, SinksSeeEveryTileOnceInOrder) {
     const Config config = smallConfig({"map.tile_size=48"});

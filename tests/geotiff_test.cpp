@@ -65,9 +65,7 @@ std::vector<float> makeRaster(std::int64_t width, std::int64_t height) {
     return cells;
 }
 
-bool sameBits(const std::vector<float>& a, const std::vector<float>& b) {
-    return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
-}
+using test::sameBits;
 
 GeoTiffOptions smallOptions(Compression compression = Compression::Deflate,
                             std::int64_t tileSize = 32) {

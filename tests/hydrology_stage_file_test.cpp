@@ -27,19 +27,9 @@ using testing::ThrowsMessage;
 /// The header's length in the format version this terragrid writes (hydrology_stage_file.cpp).
 constexpr std::size_t kHeaderBytes = test::kStageHeaderBytes;
 
-Config stageConfig(std::vector<std::string> overrides = {}) {
-    overrides.insert(overrides.begin(), {"map.width=160", "map.height=120", "seed=5",
-                                         "hydrology.enabled=true",
-                                         "hydrology.river_threshold=90000"});
-    return defaultConfig(overrides);
-}
+using test::stageConfig;
 
-/// Float arrays compared by their bits (NaN lake surfaces included).
-template <typename T>
-bool sameBits(const std::vector<T>& a, const std::vector<T>& b) {
-    return a.size() == b.size() &&
-           (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
-}
+using test::sameBits;  // NaN lake surfaces compare equal
 
 void expectSameStage(const HydrologyStage& a, const HydrologyStage& b) {
     EXPECT_EQ(a.factor, b.factor);

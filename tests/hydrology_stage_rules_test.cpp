@@ -28,12 +28,7 @@ using hydro::kNoReceiver;
 
 constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
 
-Config stageConfig(std::vector<std::string> overrides) {
-    overrides.insert(overrides.begin(), {"map.width=160", "map.height=120", "seed=5",
-                                         "hydrology.enabled=true",
-                                         "hydrology.river_threshold=90000"});
-    return defaultConfig(overrides);
-}
+using test::stageConfig;
 
 /// What reading `stage`, written for `config` by the real writer, says.
 std::string problemReading(const Config& config, const HydrologyStage& stage) {

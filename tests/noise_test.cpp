@@ -36,8 +36,8 @@ using ::testing::Ge;
 using ::testing::Le;
 using ::testing::SizeIs;
 
-constexpr std::array kNoiseKinds{NoiseKind::Value, NoiseKind::Perlin, NoiseKind::Simplex};
-constexpr std::array kFractals{FractalKind::None, FractalKind::Fbm, FractalKind::Turbulence,
+constexpr std::array kNoiseKindsTested{NoiseKind::Value, NoiseKind::Perlin, NoiseKind::Simplex};
+constexpr std::array kFractalsTested{FractalKind::None, FractalKind::Fbm, FractalKind::Turbulence,
                                FractalKind::Ridged};
 
 // 3D Perlin noise is deliberately unclamped (it must equal Perlin's Java); its bound with the
@@ -204,8 +204,8 @@ TEST(NoiseTest, SimplexScaleUsesTheRangeWithoutClipping) {
 
 TEST(NoiseTest, NoiseFieldStaysInUnitInterval) {
     Points points(4);
-    for (NoiseKind noise : kNoiseKinds) {
-        for (FractalKind fractal : kFractals) {
+    for (NoiseKind noise : kNoiseKindsTested) {
+        for (FractalKind fractal : kFractalsTested) {
             for (HashKind hash : kHashKinds) {
                 for (FadeCurve fade : kFades) {
                     const NoiseField field(paramsFor(noise, fractal, hash, fade), 7);
@@ -295,8 +295,8 @@ TEST(NoiseTest, LatticeNoiseIsContinuousAcrossCellWalls) {
 
 TEST(NoiseTest, NoiseFieldIsContinuousInWorldCoordinates) {
     Points points(7);
-    for (NoiseKind noise : kNoiseKinds) {
-        for (FractalKind fractal : kFractals) {
+    for (NoiseKind noise : kNoiseKindsTested) {
+        for (FractalKind fractal : kFractalsTested) {
             const NoiseField field(paramsFor(noise, fractal, HashKind::Lattice,
                                              FadeCurve::Quintic), 7);
             for (int i = 0; i < 200; ++i) {
@@ -454,7 +454,7 @@ TEST(NoiseTest, SmoothFadesHaveFlatEnds) {
 
 TEST(NoiseTest, FbmOfOneOctaveEqualsNone) {
     Points points(12);
-    for (NoiseKind noise : kNoiseKinds) {
+    for (NoiseKind noise : kNoiseKindsTested) {
         for (HashKind hash : kHashKinds) {
             NoiseParams fbm = paramsFor(noise, FractalKind::Fbm, hash, FadeCurve::Quintic);
             fbm.octaves = 1;
@@ -541,7 +541,7 @@ TEST(NoiseTest, FarFromTheOriginKeepsTheDetailOfTheOrigin) {
     constexpr double kCell = 30.0;
     constexpr int kSamples = 512;
     for (NoiseVersion version : {NoiseVersion::V1, NoiseVersion::V2, NoiseVersion::V3}) {
-        for (NoiseKind noise : kNoiseKinds) {
+        for (NoiseKind noise : kNoiseKindsTested) {
             SCOPED_TRACE(name(noise) + " v" + std::to_string(versionNumber(version)));
             NoiseParams p = paramsFor(noise, FractalKind::Fbm, HashKind::Lattice,
                                       FadeCurve::Quintic);

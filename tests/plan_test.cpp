@@ -22,7 +22,7 @@ namespace {
 namespace fs = std::filesystem;
 using testing::HasSubstr;
 
-const std::string kAllFiles =
+const std::string kAllFilesOverride =
     R"(output.files=["height.tif", "classes.tif", "walkable.tif", "preview.png", "height.png",
        "stats.json", "height.r16", "height16.png", "height16.tif", "map.tmj", "height.exr",
        "splat.png", "weight.png"])";
@@ -61,7 +61,7 @@ TEST_P(PlanDiskTest, BoundHoldsForEveryFileARealRunWrites) {
     const PlanCase& c = GetParam();
     test::TempDir dir;
     std::vector<std::string> overrides{"map.width=130", "map.height=100", "map.tile_size=64",
-                                       kAllFiles,
+                                       kAllFilesOverride,
                                        "output.directory=\"" + dir.path().string() + "\""};
     overrides.insert(overrides.end(), c.overrides.begin(), c.overrides.end());
     const Config config =
@@ -118,7 +118,8 @@ INSTANTIATE_TEST_SUITE_P(
 RunPlan planOf(std::int64_t width, std::int64_t height, int threads = 2,
                std::vector<std::string> overrides = {}) {
     overrides.insert(overrides.begin(), {"map.width=" + std::to_string(width),
-                                         "map.height=" + std::to_string(height), kAllFiles});
+                                         "map.height=" + std::to_string(height),
+                                         kAllFilesOverride});
     const Config config = defaultConfig(overrides);
     return planRun(config, MapWindow{wholeMap(config.map), std::nullopt}, threads);
 }
@@ -196,7 +197,7 @@ TEST(PlanTest, MemoryFollowsTheOutputsThatHoldSomethingPerCellOrPixel) {
 }
 
 TEST(PlanTest, WindowPlansOnlyItsCells) {
-    const Config config = defaultConfig({"map.width=4096", "map.height=4096", kAllFiles});
+    const Config config = defaultConfig({"map.width=4096", "map.height=4096", kAllFilesOverride});
     const RunPlan whole = planRun(config, {wholeMap(config.map), std::nullopt}, 2);
     const RunPlan piece = planRun(config, {{0, 1024, 4096, 1024}, Shard{1, 4}}, 2);
     EXPECT_FALSE(whole.isWindow());

@@ -12,7 +12,17 @@
 
 #include <zlib.h>
 
+#include "terragrid/config/loader.hpp"
+
 namespace terragrid::test {
+
+/// The map whose stage these tests write and read: 160 x 120 with hydrology, then `overrides`.
+inline Config stageConfig(std::vector<std::string> overrides = {}) {
+    overrides.insert(overrides.begin(), {"map.width=160", "map.height=120", "seed=5",
+                                         "hydrology.enabled=true",
+                                         "hydrology.river_threshold=90000"});
+    return defaultConfig(overrides);
+}
 
 /// The header's length in format version 3 (hydrology_stage_file.cpp), and where its fields
 /// lie: the hydrology algorithm version after the section count, the header's CRC-32 last.

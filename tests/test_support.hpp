@@ -10,6 +10,7 @@
 
 #include <array>
 #include <cstdint>
+#include <cstring>
 #include <filesystem>
 #include <functional>
 #include <map>
@@ -26,6 +27,13 @@
 #include "terragrid/model/terrain.hpp"
 
 namespace terragrid::test {
+
+/// Arrays compared by their bits, not by value: NaN equals the same NaN, -0 differs from 0.
+template <typename T>
+bool sameBits(const std::vector<T>& a, const std::vector<T>& b) {
+    return a.size() == b.size() &&
+           (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
+}
 
 /// Runs `body` in an arena of `threads` threads and returns its result. Lifts TBB's default
 /// cap (one worker per core) so 8 threads really are 8 on a 2-core machine.

@@ -17,6 +17,7 @@
 #include "terragrid/app/run.hpp"
 #include "terragrid/config/loader.hpp"
 #include "terragrid/pipeline/hydrology_stage.hpp"
+#include "json_file.hpp"
 #include "test_support.hpp"
 
 namespace terragrid {
@@ -36,7 +37,7 @@ Config riverMap(const fs::path& directory, std::vector<std::string> more = {}) {
     return defaultConfig(more);
 }
 
-json readJson(const fs::path& path) { return json::parse(test::readFile(path)); }
+using test::readJson;
 
 const json& layerNamed(const json& map, const std::string& name) {
     for (const json& layer : map.at("layers"))

@@ -22,6 +22,7 @@
 #include "terragrid/pipeline/regions.hpp"
 #include "terragrid/model/terrain.hpp"
 #include "terragrid/version.hpp"
+#include "json_file.hpp"
 #include "test_support.hpp"
 
 namespace terragrid {
@@ -53,7 +54,7 @@ std::string writeTiled(const Config& config, const Terrain& terrain,
     return paths.at(0);
 }
 
-json readJson(const fs::path& path) { return json::parse(readFile(path)); }
+using test::readJson;
 
 // The gids of a .tmj layer, after checking it says how they are encoded.
 std::vector<std::uint32_t> layerGids(const json& layer) {

@@ -59,9 +59,7 @@ std::vector<T> cut(const std::vector<T>& whole, std::int64_t wholeWidth, const C
     return out;
 }
 
-bool sameBits(const std::vector<float>& a, const std::vector<float>& b) {
-    return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
-}
+using test::sameBits;
 
 TEST(WindowArraysTest, WindowsAreTheBatchPipelinesCellsForAnyTileSizeAndThreads) {
     const test::MapCollector whole = batch(libraryConfig());

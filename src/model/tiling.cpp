@@ -3,11 +3,9 @@
 #include <algorithm>
 #include <cmath>
 
-namespace terragrid {
+#include "model/ceil_div.hpp"
 
-namespace {
-std::int64_t ceilDiv(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
-}  // namespace
+namespace terragrid {
 
 std::int64_t gridIndex(double value, double cellSize) noexcept {
     return std::llround(value / cellSize);

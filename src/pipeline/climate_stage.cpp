@@ -10,12 +10,11 @@
 #include "pipeline/stopwatch.hpp"
 #include "terragrid/pipeline/generator.hpp"
 #include "terragrid/pipeline/hydrology_stage.hpp"
+#include "model/ceil_div.hpp"
 
 namespace terragrid {
 
 namespace {
-
-std::int64_t ceilDiv(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
 /// What the stage keeps per grid cell (precipitation) and what computeClimate holds at its
 /// peak: the surface, water and precipitation (4 B each), the sweep's transposed copies of

@@ -17,6 +17,7 @@
 #include "terragrid/hydro/slope_area.hpp"
 #include "terragrid/hydro/flow.hpp"
 #include "terragrid/pipeline/generator.hpp"
+#include "model/ceil_div.hpp"
 
 namespace terragrid {
 
@@ -41,8 +42,6 @@ constexpr std::uint64_t kStageBytesPerCell = 4 * 4 + 1 + 2;
 /// the rest; a finished stage keeps the precipitation (4 B).
 constexpr std::uint64_t kClimateBytesPerCell = 32 + 28 + 8 + 4;
 constexpr std::uint64_t kClimateStageBytesPerCell = 4;
-
-std::int64_t ceilDiv(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
 /// Noise height (metres) and, when `moisture` is non-null, moisture of every hydrology cell's
 /// sample point, stored as floats row by row (no double grid of the whole stage is held).

@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "model/ceil_div.hpp"
+
 namespace terragrid::serve {
 namespace {
-
-std::int64_t ceilDiv(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
 // Rows of map cells drawn at a time: an even number, so level 1's pixels never straddle two
 // bands; the band's orders (and riverOrders' scratch, 5 bytes a cell) stay small.

@@ -2,10 +2,10 @@
 
 #include <algorithm>
 
+#include "model/ceil_div.hpp"
+
 namespace terragrid::serve {
 namespace {
-
-std::int64_t ceilDiv(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
 /// Plain decimal digits, at most 18 (below 10^18 < 2^63): nullopt otherwise.
 std::optional<std::int64_t> parseIndex(std::string_view text) {

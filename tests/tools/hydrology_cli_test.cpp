@@ -28,7 +28,7 @@ const std::string kWaterFiles =
     "\"water_mask.png\", \"preview.png\", \"height.png\", \"map.tmj\"]'";
 
 /// terragrid with hydrology on a 300 x 200 map, run in `dir`.
-test::CommandResult terragrid(const test::TempDir& dir, const std::string& args) {
+test::CommandResult terragridWithWater(const test::TempDir& dir, const std::string& args) {
     return runCommand("cd " + shellQuote(dir.path().string()) + " && " +
                       shellQuote(test::cliPath()) +
                       " -q --width 300 --height 200 --seed 11 --set hydrology.enabled=true"
@@ -37,7 +37,7 @@ test::CommandResult terragrid(const test::TempDir& dir, const std::string& args)
 }
 
 std::map<std::string, std::string> files(const test::TempDir& dir, const std::string& args) {
-    const auto r = terragrid(dir, args + " --out-dir out");
+    const auto r = terragridWithWater(dir, args + " --out-dir out");
     EXPECT_EQ(r.exitCode, 0) << r.err;
     return test::withoutTimings(test::snapshotDir(dir / "out"));
 }
@@ -80,7 +80,7 @@ TEST(HydrologyCliTest, ShardsAndRegionsEqualTheSameCellsOfTheWholeMap) {
         const std::string res = std::string(" --tile-size 32 --set hydrology.resolution=") +
                                 resolution;
         test::TempDir dir;
-        ASSERT_EQ(terragrid(dir, "--out-dir full" + res).exitCode, 0);
+        ASSERT_EQ(terragridWithWater(dir, "--out-dir full" + res).exitCode, 0);
         std::uint32_t width = 0;
         const auto water = test::readByteTiff(dir / "full/water.tif", &width);
         const auto depth = test::readFloatTiff(dir / "full/water_depth.tif");
@@ -92,7 +92,7 @@ TEST(HydrologyCliTest, ShardsAndRegionsEqualTheSameCellsOfTheWholeMap) {
         pieces.push_back("--region 37,51,120,90");
         for (std::size_t p = 0; p < pieces.size(); ++p) {
             const std::string out = "piece-" + std::to_string(p);
-            const auto r = terragrid(dir, pieces[p] + " --out-dir " + out + res);
+            const auto r = terragridWithWater(dir, pieces[p] + " --out-dir " + out + res);
             ASSERT_EQ(r.exitCode, 0) << r.err;
             const json w = json::parse(test::readFile(dir / out / "stats.json"))["window"];
             const auto cut = [&](const auto& cells) {
@@ -116,7 +116,7 @@ TEST(HydrologyCliTest, GdalReadsTheRastersAndOgrTheGeoJson) {
     test::TempDir dir;
     // The GeoJSON in the map's CRS (output.geojson_crs "map"; RFC 7946 WGS 84 by default,
     // which gis_outputs_test.cpp checks), so ogrinfo names the map's EPSG code.
-    ASSERT_EQ(terragrid(dir, "--out-dir out --set output.epsg=32633 "
+    ASSERT_EQ(terragridWithWater(dir, "--out-dir out --set output.epsg=32633 "
                              "--set 'map.origin=[600000, 5400000]' --set output.geojson_crs=map")
                   .exitCode,
               0);
@@ -150,7 +150,7 @@ TEST(HydrologyCliTest, GdalReadsTheRastersAndOgrTheGeoJson) {
 
 TEST(HydrologyCliTest, WaterMaskIsWaterTifAsGreyLevels) {
     test::TempDir dir;
-    ASSERT_EQ(terragrid(dir, "--out-dir out").exitCode, 0);
+    ASSERT_EQ(terragridWithWater(dir, "--out-dir out").exitCode, 0);
     std::uint32_t width = 0, height = 0;
     const auto water = test::readByteTiff(dir / "out/water.tif", &width, &height);
     const test::PngImage mask = test::readPng(dir / "out/water_mask.png");
@@ -174,7 +174,7 @@ TEST(HydrologyCliTest, WaterMaskIsWaterTifAsGreyLevels) {
 // height.png shows the river cells alike and lakes in the blues of its water ramp.
 TEST(HydrologyCliTest, PreviewShowsLakesAsLevelWaterAndEveryRiverCell) {
     test::TempDir dir;
-    ASSERT_EQ(terragrid(dir, "--out-dir out --set output.preview_legend=off").exitCode, 0);
+    ASSERT_EQ(terragridWithWater(dir, "--out-dir out --set output.preview_legend=off").exitCode, 0);
     std::uint32_t width = 0, height = 0;
     const auto water = test::readByteTiff(dir / "out/water.tif", &width, &height);
     const test::PngImage preview = test::readPng(dir / "out/preview.png");

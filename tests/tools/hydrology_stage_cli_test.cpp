@@ -34,7 +34,7 @@ using test::shellQuote;
 using testing::HasSubstr;
 using testing::IsEmpty;
 
-const std::string kWaterFiles =
+const std::string kStageWaterFiles =
     "'output.files=[\"height.tif\", \"classes.tif\", \"walkable.tif\", \"stats.json\", "
     "\"flow.tif\", \"water.tif\", \"water_depth.tif\", \"rivers.geojson\", \"lakes.geojson\", "
     "\"water_mask.png\", \"preview.png\"]'";
@@ -72,7 +72,7 @@ TEST(HydrologyStageCliTest, PiecesReadingTheStageFileWriteTheBytesOfPiecesComput
         EXPECT_EQ(test::listDir(dir.path()), std::vector<std::string>{"stage.tgh"});
         for (const char* piece : {"", " --shard 0/3", " --shard 2/3",
                                         " --region 37,51,120,90"}) {
-            const std::string args = kMap + settings + piece + " -q --set " + kWaterFiles;
+            const std::string args = kMap + settings + piece + " -q --set " + kStageWaterFiles;
             const auto computed = terragrid(dir, args + " --out-dir computed --threads 1");
             ASSERT_EQ(computed.exitCode, 0) << computed.err;
             // Other threads and tiles too: the stage read is the stage computed.

@@ -32,12 +32,12 @@ using test::shellQuote;
 using testing::HasSubstr;
 
 /// The map of these tests: 240 x 180 with hydrology.
-const std::string kMap = " --width 240 --height 180 --seed 13 --set hydrology.enabled=true"
+const std::string kPathsMap = " --width 240 --height 180 --seed 13 --set hydrology.enabled=true"
                          " --set hydrology.river_threshold=180000";
 
 /// A stage of several seconds (2048^2 hydrology cells eroded): a refusal that came only after
 /// computing it would take that long.
-const std::vector<std::string> kLongStage{
+const std::vector<std::string> kLongStageArgs{
     "--width", "2048", "--height", "2048", "--threads", "2", "-q", "--set",
     "hydrology.enabled=true", "--set", "hydrology.resolution=1", "--set",
     "hydrology.erosion.enabled=true", "--set", "hydrology.erosion.steps=10"};
@@ -143,7 +143,7 @@ TEST_P(BadOutTest, IsRefusedBeforeTheStageIsComputedAndNothingIsTouched) {
     c.plant(dir.path());
     const auto before = tree(dir.path());
     std::vector<std::string> args{"hydrology-stage", "--out", c.out};
-    args.insert(args.end(), kLongStage.begin(), kLongStage.end());
+    args.insert(args.end(), kLongStageArgs.begin(), kLongStageArgs.end());
     const auto r = test::runChild({dir.path(), args});
     EXPECT_EQ(r.exit.shellCode(), 2) << r.err;
     EXPECT_EQ(r.err, "terragrid: error: " + c.problem + "\n");
@@ -169,7 +169,7 @@ TEST(HydrologyStagePathsTest, ARegularFileIsReplacedAndItsHardLinkKeepsTheOlderB
     fs::create_hard_link(dir / "stage.tgh", dir / "kept");
     const auto r = test::runCommand("cd " + shellQuote(dir.path().string()) + " && " +
                                     shellQuote(test::cliPath()) +
-                                    " hydrology-stage -q --out stage.tgh" + kMap);
+                                    " hydrology-stage -q --out stage.tgh" + kPathsMap);
     ASSERT_EQ(r.exitCode, 0) << r.err;
     EXPECT_EQ(test::readFile(dir / "kept"), "older");
     EXPECT_NE(test::readFile(dir / "stage.tgh"), "older");
@@ -185,7 +185,7 @@ TEST(HydrologyStagePathsTest, AnUnwritableDirectoryIsRefusedBeforeTheStageIsComp
     fs::create_directory(dir / "ro");
     fs::permissions(dir / "ro", fs::perms(0555));
     std::vector<std::string> args{"hydrology-stage", "--out", "ro/stage.tgh"};
-    args.insert(args.end(), kLongStage.begin(), kLongStage.end());
+    args.insert(args.end(), kLongStageArgs.begin(), kLongStageArgs.end());
     const auto r = test::runChild({dir.path(), args, {}, user});
     fs::permissions(dir / "ro", fs::perms(0755));
     EXPECT_EQ(r.exit.shellCode(), 2) << r.err;
@@ -205,7 +205,7 @@ TEST(HydrologyStagePathsTest, AnotherUsersFileInAStickyDirectoryIsRefusedBeforeT
     fs::permissions(dir / "shared", fs::perms(01777));
     std::ofstream(dir / "shared/stage.tgh") << "root's";
     std::vector<std::string> args{"hydrology-stage", "--out", "shared/stage.tgh"};
-    args.insert(args.end(), kLongStage.begin(), kLongStage.end());
+    args.insert(args.end(), kLongStageArgs.begin(), kLongStageArgs.end());
     const auto r = test::runChild({dir.path(), args, {}, user});
     EXPECT_EQ(r.exit.shellCode(), 2) << r.err;
     EXPECT_EQ(r.err, "terragrid: error: '--out shared/stage.tgh' belongs to another user in the "
@@ -254,7 +254,7 @@ TEST(HydrologyStagePathsTest, AFifoPlantedWhileTheStageIsComputedIsRefusedBefore
 test::CommandResult runReading(const test::TempDir& dir, const std::string& stage,
                                const std::string& more = {}) {
     return test::runCommand("cd " + shellQuote(dir.path().string()) + " && timeout 20 " +
-                            shellQuote(test::cliPath()) + kMap + " --hydrology-stage " +
+                            shellQuote(test::cliPath()) + kPathsMap + " --hydrology-stage " +
                             shellQuote(stage) + " --out-dir out" + more);
 }
 

@@ -26,10 +26,10 @@ using ::testing::HasSubstr;
 
 // 300 x 260 cells in blocks of 32: overviews 150x130, 75x65, 38x33 and 19x17 (the first
 // that fits in one block), odd sides on the way so the edge cells are exercised.
-const std::string kMap =
+const std::string kOverviewMap =
     " --width 300 --height 260 --seed 5 --set output.geotiff.block_size=32 --set "
     "'output.files=[\"height.tif\",\"height16.tif\",\"classes.tif\",\"walkable.tif\"]'";
-const std::vector<std::pair<std::string, std::string>> kRasters = {
+const std::vector<std::pair<std::string, std::string>> kOverviewRasters = {
     {"height.tif", "mean"}, {"height16.tif", "mean"}, {"classes.tif", "mode"},
     {"walkable.tif", "mode"}};
 
@@ -37,7 +37,7 @@ const std::vector<std::pair<std::string, std::string>> kRasters = {
 fs::path run(const test::TempDir& dir, const std::string& extra) {
     const auto r = test::runCommand("cd " + test::shellQuote(dir.path().string()) + " && " +
                                     test::shellQuote(test::cliPath()) + " -q --out-dir out" +
-                                    kMap + extra);
+                                    kOverviewMap + extra);
     EXPECT_EQ(r.exitCode, 0) << r.err;
     return dir / "out";
 }
@@ -76,7 +76,7 @@ std::string referenceScript() {
 TEST(OverviewTest, GdalListsOverviewsHalvingDownToOneBlock) {
     test::TempDir dir;
     const fs::path out = run(dir, "");
-    for (const auto& [name, method] : kRasters) {
+    for (const auto& [name, method] : kOverviewRasters) {
         EXPECT_EQ(overviewSizes(out / name),
                   (std::vector<std::string>{"150x130", "75x65", "38x33", "19x17"}))
             << name;
@@ -86,7 +86,7 @@ TEST(OverviewTest, GdalListsOverviewsHalvingDownToOneBlock) {
 TEST(OverviewTest, EveryOverviewCellIsTheMeanOrModeOfTheLevelBelow) {
     test::TempDir dir;
     const fs::path out = run(dir, "");
-    for (const auto& [name, method] : kRasters) {
+    for (const auto& [name, method] : kOverviewRasters) {
         const auto r = test::runCommand("/usr/bin/python3 " + test::shellQuote(referenceScript()) +
                                         " " + test::shellQuote((out / name).string()) + " " +
                                         method);
@@ -98,7 +98,7 @@ TEST(OverviewTest, EveryOverviewCellIsTheMeanOrModeOfTheLevelBelow) {
 TEST(OverviewTest, ThePlainLayoutHasNone) {
     test::TempDir dir;
     const fs::path out = run(dir, " --set output.layout=plain");
-    for (const auto& [name, method] : kRasters)
+    for (const auto& [name, method] : kOverviewRasters)
         EXPECT_TRUE(overviewSizes(out / name).empty()) << name;
 }
 
@@ -118,7 +118,7 @@ TEST(OverviewTest, TheCogLayoutPassesGdalsValidatorWithTheSamePixels) {
     test::TempDir cogDir, defaultDir;
     const fs::path cog = run(cogDir, " --set output.layout=cog");
     const fs::path internal = run(defaultDir, "");
-    for (const auto& [name, method] : kRasters) {
+    for (const auto& [name, method] : kOverviewRasters) {
         const auto r = test::runCommand(
             "/usr/bin/python3 -m osgeo_utils.samples.validate_cloud_optimized_geotiff "
             "--full-check=yes " +

@@ -8,6 +8,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "model/ceil_div.hpp"
+
 namespace terragrid {
 namespace {
 
@@ -23,8 +25,6 @@ int quantumExponent(double boundMeters, std::int64_t scale) {
     std::frexp(largestSum, &exponent);  // largestSum < 2^exponent
     return exponent - 52;
 }
-
-std::int64_t ceilDiv(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
 // Clamps to [lo, hi], sending NaN to lo (std::clamp would pass it through).
 double clampOrLow(double value, double lo, double hi) noexcept {

@@ -9,7 +9,9 @@
 namespace terragrid {
 namespace {
 
-using Json = nlohmann::json;
+// Keys sorted (std::map), where the Tiled files of this folder built as ordered_json keep
+// insertion order.
+using SortedJson = nlohmann::json;
 
 // Stand-ins for the layers' data while the document is built; the dumped text is cut at them.
 // No other string in a map can look like this (the others are names, digits and hex).
@@ -21,11 +23,11 @@ std::string placeholder(std::size_t layer) {
 constexpr std::string_view kNextObjectIdMarker =
     kTiledNextObjectId.substr(1, kTiledNextObjectId.size() - 2);
 
-Json property(const std::string& name, const std::string& type, Json value) {
+SortedJson property(const std::string& name, const std::string& type, SortedJson value) {
     return {{"name", name}, {"type", type}, {"value", std::move(value)}};
 }
 
-Json tileLayer(std::int64_t id, const std::string& name, double opacity,
+SortedJson tileLayer(std::int64_t id, const std::string& name, double opacity,
                const TiledMapInfo& info) {
     return {
         {"compression", "zlib"},
@@ -46,14 +48,14 @@ Json tileLayer(std::int64_t id, const std::string& name, double opacity,
 }  // namespace
 
 std::vector<std::string> tiledMapPieces(const TiledMapInfo& info) {
-    Json layers = Json::array({tileLayer(1, "terrain", 1.0, info)});
+    SortedJson layers = SortedJson::array({tileLayer(1, "terrain", 1.0, info)});
     // Opaque: the blocked tile itself is transparent but for its outline and hatching.
     if (info.blockedLayer) layers.push_back(tileLayer(2, "blocked", 1.0, info));
     // The water layers' whole objects go here, written when the map file is finished.
     if (info.waterLayers) layers.push_back(placeholder(layers.size()));
 
     // In name order, as Tiled writes them.
-    Json properties = Json::array();
+    SortedJson properties = SortedJson::array();
     if (info.chunk) {
         properties.push_back(property("cell_x", "int", info.chunk->col0));
         properties.push_back(property("cell_y", "int", info.chunk->row0));
@@ -65,14 +67,15 @@ std::vector<std::string> tiledMapPieces(const TiledMapInfo& info) {
     properties.push_back(property("seed", "string", info.seed));
     properties.push_back(property("terragrid_version", "string", info.version));
 
-    Json tilesets = Json::array({{{"firstgid", 1}, {"source", std::string(kTerrainTilesetFile)}}});
+    SortedJson tilesets =
+        SortedJson::array({{{"firstgid", 1}, {"source", std::string(kTerrainTilesetFile)}}});
     if (info.blockedLayer) {
         tilesets.push_back({{"firstgid", tiledBlockedGid(info.terrainTileCount)},
                             {"source", std::string(kBlockedTilesetFile)}});
     }
 
     const auto layerCount = static_cast<std::int64_t>(layers.size());
-    const Json document = {
+    const SortedJson document = {
         // Tiled uses this level when it saves the map again, so its files stay like ours.
         {"compressionlevel", kTiledZlibLevel},
         {"height", info.height},
@@ -80,7 +83,7 @@ std::vector<std::string> tiledMapPieces(const TiledMapInfo& info) {
         {"layers", std::move(layers)},
         // The water's one cut holds two layers.
         {"nextlayerid", layerCount + (info.waterLayers ? 2 : 1)},
-        {"nextobjectid", info.waterLayers ? Json(kNextObjectIdMarker) : Json(1)},
+        {"nextobjectid", info.waterLayers ? SortedJson(kNextObjectIdMarker) : SortedJson(1)},
         {"orientation", "orthogonal"},
         {"properties", std::move(properties)},
         {"renderorder", "right-down"},
@@ -121,7 +124,7 @@ std::string tiledNextObjectId(std::string piece, std::int64_t objects) {
 }
 
 std::string tiledWorldJson(const std::vector<TiledWorldMap>& maps) {
-    Json entries = Json::array();
+    SortedJson entries = SortedJson::array();
     for (const TiledWorldMap& map : maps) {
         entries.push_back({{"fileName", map.fileName},
                            {"height", map.height},
@@ -129,7 +132,7 @@ std::string tiledWorldJson(const std::vector<TiledWorldMap>& maps) {
                            {"x", map.x},
                            {"y", map.y}});
     }
-    const Json document = {
+    const SortedJson document = {
         {"maps", std::move(entries)},
         // Every chunk at once: the world is one map cut for size, not rooms to walk between.
         {"onlyShowAdjacentMaps", false},

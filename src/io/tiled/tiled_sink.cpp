@@ -40,6 +40,7 @@
 #include "io/tiled/tiled_rivers.hpp"
 #include "io/tiled/tiled_tileset.hpp"
 #include "terragrid/version.hpp"
+#include "model/ceil_div.hpp"
 
 namespace terragrid {
 namespace {
@@ -49,8 +50,6 @@ namespace fs = std::filesystem;
 // Descriptors left for everything else a run has open (the other sinks, TBB, the standard
 // streams) when checking that every chunk map can stay open until commit.
 constexpr std::int64_t kDescriptorsForOthers = 64;
-
-std::int64_t ceilDiv(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
 /// One tileset: its image and its .tsj, written in finish() and committed together.
 struct TilesetFiles {

@@ -6,7 +6,9 @@
 
 namespace terragrid {
 
-using Json = nlohmann::json;
+// Keys sorted (std::map), where the Tiled files of this folder built as ordered_json keep
+// insertion order.
+using SortedJson = nlohmann::json;
 
 namespace {
 
@@ -43,8 +45,8 @@ std::array<std::uint8_t, 4> tilePixel(const TiledTile& tile, std::int64_t x, std
     return {c.r, c.g, c.b, 255};
 }
 
-Json wangSetJson(const TiledTileset& tileset) {
-    Json colours = Json::array();
+SortedJson wangSetJson(const TiledTileset& tileset) {
+    SortedJson colours = SortedJson::array();
     for (std::size_t i = 0; i < tileset.wangColours.size(); ++i) {
         const TerrainClass& c = tileset.wangColours[i];
         colours.push_back({{"color", hexColour(c.colour)},
@@ -52,7 +54,7 @@ Json wangSetJson(const TiledTileset& tileset) {
                            {"probability", 1},
                            {"tile", i}});
     }
-    Json wangTiles = Json::array();
+    SortedJson wangTiles = SortedJson::array();
     for (std::size_t i = 0; i < tileset.tiles.size(); ++i) {
         const auto& w = tileset.tiles[i].wangCorners;
         if (w == std::array<std::uint8_t, 4>{}) continue;
@@ -119,11 +121,11 @@ std::vector<std::uint8_t> tilesetImageRgba(const TiledTileset& tileset) {
 }
 
 std::string tilesetJson(const TiledTileset& tileset) {
-    Json tiles = Json::array();
+    SortedJson tiles = SortedJson::array();
     for (std::size_t i = 0; i < tileset.tiles.size(); ++i) {
         const TiledTile& tile = tileset.tiles[i];
-        Json entry = {{"id", i},
-                      {"properties", Json::array({{{"name", "walkable"},
+        SortedJson entry = {{"id", i},
+                      {"properties", SortedJson::array({{{"name", "walkable"},
                                                    {"type", "bool"},
                                                    {"value", tile.walkable}}})}};
         if (!tile.className.empty()) {
@@ -136,7 +138,7 @@ std::string tilesetJson(const TiledTileset& tileset) {
     }
     const auto count = static_cast<std::int64_t>(tileset.tiles.size());
     const TilesetGrid grid = tilesetGrid(count);
-    Json document = {
+    SortedJson document = {
         {"columns", grid.columns},
         {"image", tileset.imageFile},
         {"imageheight", tileset.tilePixels * grid.rows},
@@ -152,7 +154,9 @@ std::string tilesetJson(const TiledTileset& tileset) {
         {"type", "tileset"},
         {"version", std::string(kTiledFormatVersion)},
     };
-    if (!tileset.wangColours.empty()) document["wangsets"] = Json::array({wangSetJson(tileset)});
+    if (!tileset.wangColours.empty()) {
+        document["wangsets"] = SortedJson::array({wangSetJson(tileset)});
+    }
     return document.dump(1) + "\n";
 }
 

@@ -21,11 +21,6 @@
 namespace terragrid {
 namespace {
 
-std::string directoryOf(const std::string& path) {
-    std::string dir = std::filesystem::path(path).parent_path().string();
-    return dir.empty() ? std::string(".") : dir;
-}
-
 // mkstemp-like files are created with mode 0600; a finished output should get the mode any new
 // file would get. The umask can only be read race-free from /proc (umask() sets it while
 // reading it, which would race with other threads creating files), so the set-and-restore
@@ -61,6 +56,11 @@ TempRegistry& registry() {
 std::atomic<bool> g_stopRequested{false};
 
 }  // namespace
+
+std::string directoryOf(const std::string& path) {
+    std::string dir = std::filesystem::path(path).parent_path().string();
+    return dir.empty() ? std::string(".") : dir;
+}
 
 AbandonedOutputs abandonAllTemporaryFiles() noexcept {
     // Before taking the lock: a commit holding it sees the request at its next step and rolls

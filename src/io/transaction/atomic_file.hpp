@@ -19,6 +19,9 @@
 
 namespace terragrid {
 
+/// The directory `path` is in: "." for a bare file name.
+std::string directoryOf(const std::string& path);
+
 /// Writes all `size` bytes to `fd` at its position, through short writes and EINTR. Returns
 /// false with errno set when the system refuses: for callers that must not throw (libpng's
 /// callbacks).

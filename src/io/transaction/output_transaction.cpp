@@ -28,11 +28,6 @@ std::string in(const std::string& directory, const std::string& name) {
     return (fs::path(directory) / name).string();
 }
 
-std::string directoryOf(const std::string& path) {
-    const std::string dir = fs::path(path).parent_path().string();
-    return dir.empty() ? std::string(".") : dir;
-}
-
 /// The open transactions, guarded by outputFilesMutex(). Never destroyed: the signal watcher
 /// may read it while the process exits.
 std::vector<OutputTransaction*>& openTransactions() {
