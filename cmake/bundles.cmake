@@ -1,4 +1,4 @@
-# Source bundles: a few .cpp files of one folder compiled as one translation unit.
+# Source bundles: up to a dozen .cpp files of one folder compiled as one translation unit.
 #
 # Why: most of a cold build's CPU went into what every file repeats, not into its own code:
 # parsing the same headers (the standard library, nlohmann/json, GoogleTest) and compiling the
@@ -17,14 +17,18 @@
 # says "redefinition of ..."). Share such a helper or name it after what it does.
 # -DTERRAGRID_BUNDLE_SIZE=1 compiles every file alone (quicker to rebuild one edited file).
 
-set(TERRAGRID_BUNDLE_SIZE 6 CACHE STRING
+set(TERRAGRID_BUNDLE_SIZE 12 CACHE STRING
     "Source files per translation unit (cmake/bundles.cmake); 1 compiles every file alone")
 
-# terragrid_bundle(<out-var> NAME <name> BASE <include-dir> SOURCES <files...>)
+# terragrid_bundle(<out-var> NAME <name> BASE <include-dir> SOURCES <files...> [ONLY <files...>])
 # Sets <out-var> to the sources to compile: the files in bundles of up to TERRAGRID_BUNDLE_SIZE,
-# one folder per bundle, each written to <build>/bundles/<name>_<n>.cpp as #include lines
-# relative to BASE (which must be an include directory of the target); a file alone in its
-# bundle is compiled as itself.
+# each from one folder right under BASE (io/geotiff and io/png may share one; tests/tools has its
+# own), written to <build>/bundles/<name>_<n>.cpp as #include lines relative to BASE (which must
+# be an include directory of the target); a file alone in its bundle is compiled as itself.
+# ONLY: a build of a few of the files (the ThreadSanitizer build's tests) keeps just these, each
+# in the bundle the whole list puts it in, so its bundles are parts of bundles every full build
+# compiles, and a name two files share cannot meet for the first time there.
+
 # The files gathered so far (chunk: paths relative to BASE; chunk_files: full paths) become a
 # bundle, or stay themselves when alone; a macro, so it sets terragrid_bundle's variables.
 macro(_terragrid_bundle_flush)
@@ -40,37 +44,44 @@ macro(_terragrid_bundle_flush)
     # Written only when the text changes, so a reconfigure does not rebuild it.
     file(CONFIGURE OUTPUT ${bundle} CONTENT "${text}" @ONLY)
     list(APPEND result ${bundle})
-    math(EXPR index "${index} + 1")
   endif()
+  math(EXPR index "${index} + 1")
   set(chunk)
   set(chunk_files)
+  set(chunk_size 0)
 endmacro()
 
 function(terragrid_bundle out_var)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "NAME;BASE" "SOURCES")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "NAME;BASE" "SOURCES;ONLY")
+  set(sources ${arg_SOURCES})
   if(TERRAGRID_BUNDLE_SIZE LESS_EQUAL 1)
-    set(${out_var} ${arg_SOURCES} PARENT_SCOPE)
+    if(arg_ONLY)
+      set(sources ${arg_ONLY})
+    endif()
+    set(${out_var} ${sources} PARENT_SCOPE)
     return()
   endif()
   # Sorted by path, so a folder's files are next to each other and the bundles come out the
   # same on every machine.
-  set(sources ${arg_SOURCES})
   list(SORT sources)
   set(result)
   set(chunk)
   set(chunk_files)
+  set(chunk_size 0)
   set(chunk_folder "")
   set(index 0)
   foreach(source IN LISTS sources)
     file(RELATIVE_PATH relative ${arg_BASE} ${source})
-    get_filename_component(folder ${relative} DIRECTORY)
-    list(LENGTH chunk count)
-    if(count EQUAL TERRAGRID_BUNDLE_SIZE OR NOT folder STREQUAL chunk_folder)
+    string(REGEX MATCH "^[^/]*/" folder ${relative})
+    if(chunk_size EQUAL TERRAGRID_BUNDLE_SIZE OR NOT folder STREQUAL chunk_folder)
       _terragrid_bundle_flush()
     endif()
-    list(APPEND chunk ${relative})
-    list(APPEND chunk_files ${source})
+    math(EXPR chunk_size "${chunk_size} + 1")
     set(chunk_folder "${folder}")
+    if(NOT arg_ONLY OR source IN_LIST arg_ONLY)
+      list(APPEND chunk ${relative})
+      list(APPEND chunk_files ${source})
+    endif()
   endforeach()
   _terragrid_bundle_flush()
   set(${out_var} ${result} PARENT_SCOPE)

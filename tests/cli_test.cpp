@@ -45,13 +45,10 @@ std::string smallConfigArg() { return "--config " + smallConfigPath(); }
 /// Only height.tif, the quickest output, for tests about sizes.
 const std::string kHeightOnly = R"(--set 'output.files=["height.tif"]')";
 
-/// Every output file, not only the default ones.
-// A function, not a namespace-scope string: the output drivers register themselves during
-// static initialisation, in an order across files that C++ leaves open.
-const std::string& everyFile() {
-    static const std::string option = " --set " + test::shellQuote(test::everyFileOverride());
-    return option;
-}
+// Every output file, not only the default ones. A function, not a namespace-scope string: the
+// output drivers register themselves during static initialisation, in an order across files
+// that C++ leaves open.
+using test::everyFileOption;
 
 /// Whether any entry of `names` is hidden (an unfinished temporary file is).
 bool anyHidden(const std::vector<std::string>& names) {
@@ -113,7 +110,7 @@ TEST(CliTest, OutputIsByteIdenticalForAnyThreadCount) {
 // threads and the tile size.
 TEST(CliTest, EngineExportsAreByteIdenticalForAnyThreadsAndTileSize) {
     test::TempDir dir;
-    const std::string common = smallConfigArg() + everyFile() + " --set output.splat_blend=2 -q";
+    const std::string common = smallConfigArg() + everyFileOption() + " --set output.splat_blend=2 -q";
     ASSERT_EQ(terragrid(dir.path(), common + " --threads 1 --tile-size 64 --out-dir a").exitCode, 0);
     ASSERT_EQ(terragrid(dir.path(), common + " --threads 8 --tile-size 64 --out-dir b").exitCode, 0);
     ASSERT_EQ(terragrid(dir.path(), common + " --threads 8 --tile-size 100 --out-dir c").exitCode, 0);

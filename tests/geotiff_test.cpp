@@ -42,8 +42,8 @@ using ::testing::ThrowsMessage;
 // ---------------------------------------------------------------------------------------------
 // Helpers
 
-constexpr std::int64_t kWidth = 301;  // odd sizes: the right and bottom TIFF tiles are partial
-constexpr std::int64_t kHeight = 203;
+constexpr std::int64_t kTiffWidth = 301;  // odd sizes: the right and bottom TIFF tiles are partial
+constexpr std::int64_t kTiffHeight = 203;
 
 // Distinct, hard-to-compress values, with the awkward ones (NaN, -0, infinities, subnormals,
 // extremes) at fixed cells: the round trip must preserve every bit.
@@ -70,8 +70,8 @@ using test::sameBits;
 GeoTiffOptions smallOptions(Compression compression = Compression::Deflate,
                             std::int64_t tileSize = 32) {
     GeoTiffOptions options;
-    options.width = kWidth;
-    options.height = kHeight;
+    options.width = kTiffWidth;
+    options.height = kTiffHeight;
     options.tileSize = tileSize;
     options.compression = compression;
     options.geo = {3857, 600000.0, 5400000.0, 30.0};
@@ -129,15 +129,15 @@ protected:
 // What the file holds
 
 TEST_F(GeoTiffTest, ReopensWithTagsAndPixels) {
-    const std::vector<float> cells = makeRaster(kWidth, kHeight);
+    const std::vector<float> cells = makeRaster(kTiffWidth, kTiffHeight);
     const std::string path = writeFile("height.tif", smallOptions(), cells);
 
     TiffReader tiff(path);
     ASSERT_NE(tiff.tif, nullptr);
     EXPECT_FALSE(TIFFIsBigTIFF(tiff.tif));
     EXPECT_TRUE(TIFFIsTiled(tiff.tif));
-    EXPECT_EQ(tiff.field<std::uint32_t>(TIFFTAG_IMAGEWIDTH), kWidth);
-    EXPECT_EQ(tiff.field<std::uint32_t>(TIFFTAG_IMAGELENGTH), kHeight);
+    EXPECT_EQ(tiff.field<std::uint32_t>(TIFFTAG_IMAGEWIDTH), kTiffWidth);
+    EXPECT_EQ(tiff.field<std::uint32_t>(TIFFTAG_IMAGELENGTH), kTiffHeight);
     EXPECT_EQ(tiff.field<std::uint32_t>(TIFFTAG_TILEWIDTH), 32u);
     EXPECT_EQ(tiff.field<std::uint32_t>(TIFFTAG_TILELENGTH), 32u);
     EXPECT_EQ(tiff.field<std::uint16_t>(TIFFTAG_SAMPLESPERPIXEL), 1);
@@ -171,7 +171,7 @@ TEST_F(GeoTiffTest, ReopensWithTagsAndPixels) {
 TEST_F(GeoTiffTest, GeographicEpsgWritesGeodeticCrsKey) {
     GeoTiffOptions options = smallOptions();
     options.geo = {4326, -10.0, 50.0, 0.25, /*geographic=*/true};
-    const std::string path = writeFile("height.tif", options, makeRaster(kWidth, kHeight));
+    const std::string path = writeFile("height.tif", options, makeRaster(kTiffWidth, kTiffHeight));
     TiffReader tiff(path);
     EXPECT_THAT(tiff.arrayField<std::uint16_t>(34735),
                 ElementsAre(1, 1, 0, 3,            //
@@ -183,7 +183,7 @@ TEST_F(GeoTiffTest, GeographicEpsgWritesGeodeticCrsKey) {
 }
 
 TEST_F(GeoTiffTest, EdgeTilesArePaddedWithZeros) {
-    const std::string path = writeFile("height.tif", smallOptions(), makeRaster(kWidth, kHeight));
+    const std::string path = writeFile("height.tif", smallOptions(), makeRaster(kTiffWidth, kTiffHeight));
     TiffReader tiff(path);
     std::vector<float> tile(32 * 32, 1.0f);
     // The bottom-right tile holds cells 288..300 x 192..202; the rest is padding.
@@ -193,7 +193,7 @@ TEST_F(GeoTiffTest, EdgeTilesArePaddedWithZeros) {
               bytes);
     for (int r = 0; r < 32; ++r) {
         for (int c = 0; c < 32; ++c) {
-            if (288 + c >= kWidth || 192 + r >= kHeight) {
+            if (288 + c >= kTiffWidth || 192 + r >= kTiffHeight) {
                 ASSERT_EQ(tile[r * 32 + c], 0.0f) << "padding at " << c << ", " << r;
             }
         }
@@ -204,14 +204,14 @@ TEST_F(GeoTiffTest, NoMetadataOrUnitWritesNoGdalMetadataTag) {
     GeoTiffOptions options = smallOptions();
     options.metadata.clear();
     options.unit.clear();
-    const std::string path = writeFile("height.tif", options, makeRaster(kWidth, kHeight));
+    const std::string path = writeFile("height.tif", options, makeRaster(kTiffWidth, kTiffHeight));
     TiffReader tiff(path);
     const char* text = nullptr;
     EXPECT_EQ(TIFFGetField(tiff.tif, 42112, &text), 0);
 }
 
 TEST_F(GeoTiffTest, UncompressedFileHasNoPredictor) {
-    const std::vector<float> cells = makeRaster(kWidth, kHeight);
+    const std::vector<float> cells = makeRaster(kTiffWidth, kTiffHeight);
     const std::string path = writeFile("height.tif", smallOptions(Compression::None), cells);
     TiffReader tiff(path);
     EXPECT_EQ(tiff.field<std::uint16_t>(TIFFTAG_COMPRESSION), COMPRESSION_NONE);
@@ -221,7 +221,7 @@ TEST_F(GeoTiffTest, UncompressedFileHasNoPredictor) {
 }
 
 TEST_F(GeoTiffTest, IdenticalInputGivesIdenticalBytes) {
-    const std::vector<float> cells = makeRaster(kWidth, kHeight);
+    const std::vector<float> cells = makeRaster(kTiffWidth, kTiffHeight);
     const std::string first = writeFile("first.tif", smallOptions(), cells);
     const std::string second = writeFile("second.tif", smallOptions(), cells);
     const std::string bytes = readFile(first);
@@ -242,8 +242,8 @@ struct Delivery {
 constexpr Delivery kDeliveries[] = {
     {"whole TIFF tiles", 0, 0, false},
     {"70x70 blocks", 70, 70, false},
-    {"the whole map at once", kWidth, kHeight, false},
-    {"single rows", kWidth, 1, false},
+    {"the whole map at once", kTiffWidth, kTiffHeight, false},
+    {"single rows", kTiffWidth, 1, false},
     {"37x23 blocks, shuffled", 37, 23, true},
 };
 
@@ -253,7 +253,7 @@ class GeoTiffBlocksTest
 
 TEST_P(GeoTiffBlocksTest, AnyBlockSizeGivesSamePixels) {
     const auto [compression, tileSize] = GetParam();
-    const std::vector<float> cells = makeRaster(kWidth, kHeight);
+    const std::vector<float> cells = makeRaster(kTiffWidth, kTiffHeight);
     const GeoTiffOptions options = smallOptions(compression, tileSize);
     // Whole TIFF tiles of an uncompressed file go to it without being assembled first: still
     // the bytes of every other delivery.
@@ -263,7 +263,7 @@ TEST_P(GeoTiffBlocksTest, AnyBlockSizeGivesSamePixels) {
         const std::string path = pathOf("height.tif");
         {
             GeoTiffWriter writer(path, options);
-            writeInBlocks(writer, cells, kWidth, kHeight,
+            writeInBlocks(writer, cells, kTiffWidth, kTiffHeight,
                           delivery.blockWidth ? delivery.blockWidth : tileSize,
                           delivery.blockHeight ? delivery.blockHeight : tileSize,
                           delivery.shuffled);
@@ -296,16 +296,16 @@ INSTANTIATE_TEST_SUITE_P(
     });
 
 TEST_F(GeoTiffTest, MatchingBlocksKeepOnlyOneTilePending) {
-    const std::vector<float> cells = makeRaster(kWidth, kHeight);
+    const std::vector<float> cells = makeRaster(kTiffWidth, kTiffHeight);
     GeoTiffWriter writer(pathOf("height.tif"), smallOptions());
-    writeInBlocks(writer, cells, kWidth, kHeight, 32, 32);
+    writeInBlocks(writer, cells, kTiffWidth, kTiffHeight, 32, 32);
     EXPECT_EQ(writer.peakPendingTiles(), 1u);
 }
 
 TEST_F(GeoTiffTest, PendingTilesGrowWithWidthNotArea) {
-    const std::vector<float> cells = makeRaster(kWidth, kHeight);
+    const std::vector<float> cells = makeRaster(kTiffWidth, kTiffHeight);
     GeoTiffWriter writer(pathOf("height.tif"), smallOptions());
-    writeInBlocks(writer, cells, kWidth, kHeight, kWidth, 1);  // one row at a time
+    writeInBlocks(writer, cells, kTiffWidth, kTiffHeight, kTiffWidth, 1);  // one row at a time
     EXPECT_EQ(writer.peakPendingTiles(), 10u);                 // one row of TIFF tiles
 }
 
@@ -319,7 +319,7 @@ TEST_F(GeoTiffTest, OverlappingBlocksAreRejected) {
 TEST_F(GeoTiffTest, BlocksOutsideTheRasterAreRejected) {
     const std::vector<float> cells(70 * 70, 1.0f);
     GeoTiffWriter writer(pathOf("height.tif"), smallOptions());
-    EXPECT_THROW(writer.writeBlock(kWidth - 69, 0, 70, 70, cells.data()), std::invalid_argument);
+    EXPECT_THROW(writer.writeBlock(kTiffWidth - 69, 0, 70, 70, cells.data()), std::invalid_argument);
     EXPECT_THROW(writer.writeBlock(0, -1, 70, 70, cells.data()), std::invalid_argument);
     EXPECT_THROW(writer.writeBlock(0, 0, 0, 70, cells.data()), std::invalid_argument);
 }
@@ -343,12 +343,12 @@ TEST_F(GeoTiffTest, ImpossibleOptionsAreRejected) {
 TEST_F(GeoTiffTest, ForcedBigTiffReadsBack) {
     GeoTiffOptions options = smallOptions();
     options.bigTiff = BigTiffMode::Always;
-    const std::vector<float> cells = makeRaster(kWidth, kHeight);
+    const std::vector<float> cells = makeRaster(kTiffWidth, kTiffHeight);
     std::string path;
     {
         GeoTiffWriter writer(pathOf("height.tif"), options);
         EXPECT_TRUE(writer.isBigTiff());
-        writer.writeBlock(0, 0, kWidth, kHeight, cells.data());
+        writer.writeBlock(0, 0, kTiffWidth, kTiffHeight, cells.data());
         writer.close();
         writer.commit();
         path = writer.path();
@@ -362,7 +362,7 @@ TEST_F(GeoTiffTest, ForcedBigTiffReadsBack) {
 }
 
 TEST_F(GeoTiffTest, AutoModeWritesClassicTiffForSmallMaps) {
-    const std::string path = writeFile("height.tif", smallOptions(), makeRaster(kWidth, kHeight));
+    const std::string path = writeFile("height.tif", smallOptions(), makeRaster(kTiffWidth, kTiffHeight));
     EXPECT_EQ(readFile(path).substr(0, 4), std::string("II\x2a\0", 4)) << "TIFF magic 42";
 }
 
@@ -388,18 +388,18 @@ TEST(NeedsBigTiffTest, Thresholds) {
 TEST_F(GeoTiffTest, AbandonedWriterLeavesNoFile) {
     {
         GeoTiffWriter writer(pathOf("height.tif"), smallOptions());
-        writeInBlocks(writer, makeRaster(kWidth, kHeight), kWidth, kHeight, 70, 70);
+        writeInBlocks(writer, makeRaster(kTiffWidth, kTiffHeight), kTiffWidth, kTiffHeight, 70, 70);
     }
     {
         GeoTiffWriter writer(pathOf("closed.tif"), smallOptions());
-        writer.writeBlock(0, 0, kWidth, kHeight, makeRaster(kWidth, kHeight).data());
+        writer.writeBlock(0, 0, kTiffWidth, kTiffHeight, makeRaster(kTiffWidth, kTiffHeight).data());
         writer.close();  // closed but never committed
     }
     EXPECT_THAT(listDir(m_dir.path()), IsEmpty());
 }
 
 TEST_F(GeoTiffTest, AbandonedWriterKeepsOlderFileByteForByte) {
-    const std::string path = writeFile("height.tif", smallOptions(), makeRaster(kWidth, kHeight));
+    const std::string path = writeFile("height.tif", smallOptions(), makeRaster(kTiffWidth, kTiffHeight));
     const std::string old = readFile(path);
     {
         GeoTiffWriter writer(path, smallOptions(Compression::Zstd));
@@ -410,7 +410,7 @@ TEST_F(GeoTiffTest, AbandonedWriterKeepsOlderFileByteForByte) {
 }
 
 TEST_F(GeoTiffTest, MissingCellsFailCloseAndKeepOlderFile) {
-    const std::string path = writeFile("height.tif", smallOptions(), makeRaster(kWidth, kHeight));
+    const std::string path = writeFile("height.tif", smallOptions(), makeRaster(kTiffWidth, kTiffHeight));
     const std::string old = readFile(path);
     {
         GeoTiffWriter writer(path, smallOptions());
@@ -425,7 +425,7 @@ TEST_F(GeoTiffTest, MissingCellsFailCloseAndKeepOlderFile) {
 }
 
 TEST_F(GeoTiffTest, FailedWriteNamesFileAndKeepsOlderFile) {
-    const std::string path = writeFile("height.tif", smallOptions(), makeRaster(kWidth, kHeight));
+    const std::string path = writeFile("height.tif", smallOptions(), makeRaster(kTiffWidth, kTiffHeight));
     const std::string old = readFile(path);
     {
         GeoTiffOptions options = smallOptions(Compression::None, 256);
@@ -491,20 +491,20 @@ class GeoTiffBytesTest : public GeoTiffTest,
                          public ::testing::WithParamInterface<Compression> {};
 
 TEST_P(GeoTiffBytesTest, UInt8RoundTripsWithHorizontalPredictor) {
-    const std::vector<std::uint8_t> cells = makeBytes(kWidth, kHeight);
+    const std::vector<std::uint8_t> cells = makeBytes(kTiffWidth, kTiffHeight);
     const std::string path = pathOf("bytes.tif");
     {
         GeoTiffWriter writer(path, byteOptions(GetParam()));
         EXPECT_FALSE(writer.isBigTiff());
         // In pieces that straddle TIFF tiles, as the generator's tiles may.
-        for (std::int64_t row0 = 0; row0 < kHeight; row0 += 50) {
-            for (std::int64_t col0 = 0; col0 < kWidth; col0 += 45) {
-                const std::int64_t w = std::min<std::int64_t>(45, kWidth - col0);
-                const std::int64_t h = std::min<std::int64_t>(50, kHeight - row0);
+        for (std::int64_t row0 = 0; row0 < kTiffHeight; row0 += 50) {
+            for (std::int64_t col0 = 0; col0 < kTiffWidth; col0 += 45) {
+                const std::int64_t w = std::min<std::int64_t>(45, kTiffWidth - col0);
+                const std::int64_t h = std::min<std::int64_t>(50, kTiffHeight - row0);
                 std::vector<std::uint8_t> part;
                 for (std::int64_t r = row0; r < row0 + h; ++r) {
-                    part.insert(part.end(), cells.begin() + r * kWidth + col0,
-                                cells.begin() + r * kWidth + col0 + w);
+                    part.insert(part.end(), cells.begin() + r * kTiffWidth + col0,
+                                cells.begin() + r * kTiffWidth + col0 + w);
                 }
                 writer.writeBlock(col0, row0, w, h, part.data());
             }
@@ -537,7 +537,7 @@ INSTANTIATE_TEST_SUITE_P(EveryCompression, GeoTiffBytesTest,
 TEST_F(GeoTiffTest, PaletteIsWrittenAsColorMapTimes257) {
     GeoTiffOptions options = byteOptions();
     options.palette = {{58, 110, 165}, {255, 0, 1}, {0, 0, 0}, {128, 170, 90}};
-    const std::string path = writeBytes(pathOf("classes.tif"), options, makeBytes(kWidth, kHeight));
+    const std::string path = writeBytes(pathOf("classes.tif"), options, makeBytes(kTiffWidth, kTiffHeight));
     TiffReader tiff(path);
     ASSERT_NE(tiff.tif, nullptr);
     EXPECT_EQ(tiff.field<std::uint16_t>(TIFFTAG_PHOTOMETRIC), PHOTOMETRIC_PALETTE);
@@ -547,7 +547,7 @@ TEST_F(GeoTiffTest, PaletteIsWrittenAsColorMapTimes257) {
 TEST_F(GeoTiffTest, UInt8IdenticalInputGivesIdenticalBytes) {
     GeoTiffOptions options = byteOptions(Compression::Lzw);
     options.palette = {{1, 2, 3}, {4, 5, 6}};
-    const std::vector<std::uint8_t> cells = makeBytes(kWidth, kHeight);
+    const std::vector<std::uint8_t> cells = makeBytes(kTiffWidth, kTiffHeight);
     const std::string first = readFile(writeBytes(pathOf("a.tif"), options, cells));
     EXPECT_TRUE(first == readFile(writeBytes(pathOf("b.tif"), options, cells)));
 }
@@ -641,13 +641,13 @@ protected:
         inArena(encoding.threads, [&] {
             GeoTiffWriter writer(path, options);
             std::vector<T> part;
-            for (std::int64_t row0 = 0; row0 < kHeight; row0 += 45) {
-                for (std::int64_t col0 = 0; col0 < kWidth; col0 += 70) {
-                    const std::int64_t w = std::min<std::int64_t>(70, kWidth - col0);
-                    const std::int64_t h = std::min<std::int64_t>(45, kHeight - row0);
+            for (std::int64_t row0 = 0; row0 < kTiffHeight; row0 += 45) {
+                for (std::int64_t col0 = 0; col0 < kTiffWidth; col0 += 70) {
+                    const std::int64_t w = std::min<std::int64_t>(70, kTiffWidth - col0);
+                    const std::int64_t h = std::min<std::int64_t>(45, kTiffHeight - row0);
                     part.clear();
                     for (std::int64_t r = row0; r < row0 + h; ++r) {
-                        const auto first = cells.begin() + r * kWidth + col0;
+                        const auto first = cells.begin() + r * kTiffWidth + col0;
                         part.insert(part.end(), first, first + w);
                     }
                     writer.writeBlock(col0, row0, w, h, part.data());
@@ -661,7 +661,7 @@ protected:
 
     template <typename T>
     void expectSameBytesEverywhere() {
-        const std::vector<T> cells = patternOf<T>(kWidth, kHeight);
+        const std::vector<T> cells = patternOf<T>(kTiffWidth, kTiffHeight);
         const std::string serial = write("serial.tif", cells, kSerial);
         ASSERT_TRUE(sameCells(readBack<T>(pathOf("serial.tif")), cells)) << "serial pixels";
         for (const Encoding& encoding : kEncodings) {
@@ -702,7 +702,7 @@ INSTANTIATE_TEST_SUITE_P(
 // A tile that cannot be written surfaces, from writeBlock or close(), as this file's
 // OutputError, and the older file stays.
 TEST_F(GeoTiffTest, ParallelWriteFailureNamesFileAndKeepsOlderFile) {
-    const std::string path = writeFile("height.tif", smallOptions(), makeRaster(kWidth, kHeight));
+    const std::string path = writeFile("height.tif", smallOptions(), makeRaster(kTiffWidth, kTiffHeight));
     const std::string old = readFile(path);
     inArena(4, [&] {
         GeoTiffOptions options = smallOptions(Compression::Deflate, 256);
@@ -732,8 +732,8 @@ TEST_F(GeoTiffTest, ParallelWriterDroppedMidwayLeavesNoFile) {
         GeoTiffOptions options = smallOptions(Compression::Zstd);
         options.tileJobs = 16;
         GeoTiffWriter writer(pathOf("height.tif"), options);
-        const std::vector<float> cells = makeRaster(kWidth, kHeight);
-        writer.writeBlock(0, 0, kWidth, 160, cells.data());  // 50 tiles complete, 20 do not
+        const std::vector<float> cells = makeRaster(kTiffWidth, kTiffHeight);
+        writer.writeBlock(0, 0, kTiffWidth, 160, cells.data());  // 50 tiles complete, 20 do not
     });
     EXPECT_THAT(listDir(m_dir.path()), IsEmpty());
 }

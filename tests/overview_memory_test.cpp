@@ -15,14 +15,14 @@
 namespace terragrid {
 namespace {
 
-struct Case {
+struct OverviewCase {
     std::int64_t width, height, tileSize, blockSize;
 };
 
 TEST(OverviewMemoryTest, PyramidAndWaitingTilesStayWithinThePlannedBounds) {
-    for (const Case& k : {Case{1000, 700, 100, 32}, Case{1000, 700, 256, 64},
-                          Case{777, 555, 17, 16}, Case{1024, 1024, 32, 32},
-                          Case{600, 900, 1000, 32}, Case{2048, 300, 128, 16}}) {
+    for (const OverviewCase& k : {OverviewCase{1000, 700, 100, 32}, OverviewCase{1000, 700, 256, 64},
+                          OverviewCase{777, 555, 17, 16}, OverviewCase{1024, 1024, 32, 32},
+                          OverviewCase{600, 900, 1000, 32}, OverviewCase{2048, 300, 128, 16}}) {
         test::TempDir dir;
         for (const TiffLayout layout : {TiffLayout::Overviews, TiffLayout::Cog}) {
             Config c = test::outputConfig(dir.path().string(), {OutputFile::HeightTif});

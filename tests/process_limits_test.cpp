@@ -57,7 +57,7 @@ INSTANTIATE_TEST_SUITE_P(
 
 /// Every output but the water ones, as the run had them (height.exr starts OpenEXR's
 /// thread pool: more threads, more stacks).
-std::string everyFile() { return " --set " + test::shellQuote(test::everyFileOverride()); }
+using test::everyFileOption;
 
 TEST(AddressSpaceLimitTest, ARunThePlanLetsStartDoesNotDieOfItsThreadsAddressSpace) {
     // From a limit the plan refuses to one far above it, in steps: every run is refused
@@ -71,7 +71,7 @@ TEST(AddressSpaceLimitTest, ARunThePlanLetsStartDoesNotDieOfItsThreadsAddressSpa
         const auto r = test::runCommand(
             "cd " + test::shellQuote(dir.path().string()) + " && ulimit -v " +
             std::to_string(mib * 1024) + " && " + test::shellQuote(test::cliPath()) +
-            " -q --out-dir out --width 512 --height 512 --threads 2" + everyFile());
+            " -q --out-dir out --width 512 --height 512 --threads 2" + everyFileOption());
         if (r.exitCode == 2) {
             ++refused;
             EXPECT_THAT(r.err, testing::StartsWith("terragrid: error: the run needs up to "))

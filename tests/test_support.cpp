@@ -299,6 +299,8 @@ std::string everyFileOverride() {
     return "output.files=[" + list + "]";
 }
 
+std::string everyFileOption() { return " --set " + shellQuote(everyFileOverride()); }
+
 std::string firstFileOf(std::string_view entry) {
     if (entry == "splat.png") return "splat_0.png";
     if (entry == "weight.png") return "weight_lake.png";

@@ -91,6 +91,9 @@ std::string firstFileOf(std::string_view entry);
 /// the water outputs (flow.tif, ...: they need hydrology.enabled, tests/hydrology_*_test.cpp).
 std::string everyFileOverride();
 
+/// everyFileOverride as command-line arguments: ` --set 'output.files=[...]'`.
+std::string everyFileOption();
+
 /// Quotes a string for /bin/sh.
 std::string shellQuote(const std::string& s);
 

@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "app/plan_format.hpp"
 #include "app/process_limits.hpp"
 #include "io/safe_open.hpp"
 #include "io/transaction/dir_lock.hpp"
@@ -134,15 +135,6 @@ std::vector<std::string> stageShortfalls(const StagePlan& plan, const Resources&
                            "; a coarser hydrology.resolution needs less");
     return problems;
 }
-
-namespace {
-std::string unknownOr(const std::optional<std::uint64_t>& bytes, const std::string& what) {
-    return bytes ? formatBytes(*bytes) + " " + what : what + " unknown";
-}
-nlohmann::ordered_json optionalBytes(const std::optional<std::uint64_t>& bytes) {
-    return bytes ? nlohmann::ordered_json(*bytes) : nlohmann::ordered_json(nullptr);
-}
-}  // namespace
 
 std::string stagePlanText(const StagePlan& plan, const Resources& resources) {
     const auto n = [](std::int64_t v) { return std::to_string(v); };

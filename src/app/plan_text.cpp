@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <string>
 
+#include "app/plan_format.hpp"
 #include "terragrid/app/plan.hpp"
 
 namespace terragrid {
@@ -35,10 +36,6 @@ std::string outputLine(const PlannedOutput& o, std::size_t pathWidth) {
     return line + "\n";
 }
 
-std::string unknownOr(const std::optional<std::uint64_t>& bytes, const std::string& what) {
-    return bytes ? formatBytes(*bytes) + " " + what : what + " unknown";
-}
-
 std::string memoryParts(const RunPlan& plan) {
     std::string text;
     for (const MemoryPart& part : plan.memory)
@@ -46,11 +43,15 @@ std::string memoryParts(const RunPlan& plan) {
     return text;
 }
 
+}  // namespace
+
+std::string unknownOr(const std::optional<std::uint64_t>& bytes, const std::string& what) {
+    return bytes ? formatBytes(*bytes) + " " + what : what + " unknown";
+}
+
 Json optionalBytes(const std::optional<std::uint64_t>& bytes) {
     return bytes ? Json(*bytes) : Json(nullptr);
 }
-
-}  // namespace
 
 std::string limitNote(const Resources& resources, std::uint64_t threadStackBytes) {
     if (resources.memoryLimit.empty()) return {};

@@ -34,7 +34,7 @@ const std::vector<std::pair<std::string, std::string>> kOverviewRasters = {
     {"walkable.tif", "mode"}};
 
 // Runs terragrid into `dir`/out with `extra` arguments; returns the output directory.
-fs::path run(const test::TempDir& dir, const std::string& extra) {
+fs::path runInto(const test::TempDir& dir, const std::string& extra) {
     const auto r = test::runCommand("cd " + test::shellQuote(dir.path().string()) + " && " +
                                     test::shellQuote(test::cliPath()) + " -q --out-dir out" +
                                     kOverviewMap + extra);
@@ -75,7 +75,7 @@ std::string referenceScript() {
 
 TEST(OverviewTest, GdalListsOverviewsHalvingDownToOneBlock) {
     test::TempDir dir;
-    const fs::path out = run(dir, "");
+    const fs::path out = runInto(dir, "");
     for (const auto& [name, method] : kOverviewRasters) {
         EXPECT_EQ(overviewSizes(out / name),
                   (std::vector<std::string>{"150x130", "75x65", "38x33", "19x17"}))
@@ -85,7 +85,7 @@ TEST(OverviewTest, GdalListsOverviewsHalvingDownToOneBlock) {
 
 TEST(OverviewTest, EveryOverviewCellIsTheMeanOrModeOfTheLevelBelow) {
     test::TempDir dir;
-    const fs::path out = run(dir, "");
+    const fs::path out = runInto(dir, "");
     for (const auto& [name, method] : kOverviewRasters) {
         const auto r = test::runCommand("/usr/bin/python3 " + test::shellQuote(referenceScript()) +
                                         " " + test::shellQuote((out / name).string()) + " " +
@@ -97,14 +97,14 @@ TEST(OverviewTest, EveryOverviewCellIsTheMeanOrModeOfTheLevelBelow) {
 
 TEST(OverviewTest, ThePlainLayoutHasNone) {
     test::TempDir dir;
-    const fs::path out = run(dir, " --set output.layout=plain");
+    const fs::path out = runInto(dir, " --set output.layout=plain");
     for (const auto& [name, method] : kOverviewRasters)
         EXPECT_TRUE(overviewSizes(out / name).empty()) << name;
 }
 
 TEST(OverviewTest, GdaladdoCleanRemovesThemAndLeavesTheFullResolution) {
     test::TempDir dir;
-    const fs::path out = run(dir, "");
+    const fs::path out = runInto(dir, "");
     const fs::path file = out / "height.tif";
     const std::string before = checksums(file);
     const auto r = test::runCommand("gdaladdo -clean " + test::shellQuote(file.string()));
@@ -116,8 +116,8 @@ TEST(OverviewTest, GdaladdoCleanRemovesThemAndLeavesTheFullResolution) {
 
 TEST(OverviewTest, TheCogLayoutPassesGdalsValidatorWithTheSamePixels) {
     test::TempDir cogDir, defaultDir;
-    const fs::path cog = run(cogDir, " --set output.layout=cog");
-    const fs::path internal = run(defaultDir, "");
+    const fs::path cog = runInto(cogDir, " --set output.layout=cog");
+    const fs::path internal = runInto(defaultDir, "");
     for (const auto& [name, method] : kOverviewRasters) {
         const auto r = test::runCommand(
             "/usr/bin/python3 -m osgeo_utils.samples.validate_cloud_optimized_geotiff "
@@ -140,7 +140,7 @@ TEST(OverviewTest, SameBytesForEveryTileSizeAndThreadCount) {
     for (const std::string layout : {"overviews", "cog"}) {
         test::TempDir reference;
         const auto expected =
-            test::snapshotDir(run(reference, " --tile-size 32 --threads 1 --set output.layout=" +
+            test::snapshotDir(runInto(reference, " --tile-size 32 --threads 1 --set output.layout=" +
                                                  layout));
         // The four GeoTIFFs, classes.tif.aux.xml and manifest.json.
         ASSERT_EQ(expected.size(), 6u);
@@ -149,7 +149,7 @@ TEST(OverviewTest, SameBytesForEveryTileSizeAndThreadCount) {
             for (const int threads : {1, 2}) {
                 test::TempDir dir;
                 const auto files = test::snapshotDir(
-                    run(dir, " --tile-size " + std::to_string(tileSize) + " --threads " +
+                    runInto(dir, " --tile-size " + std::to_string(tileSize) + " --threads " +
                                  std::to_string(threads) + " --set output.layout=" + layout));
                 for (const auto& [name, bytes] : expected) {
                     EXPECT_TRUE(files.at(name) == bytes)
