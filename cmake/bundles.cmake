@@ -1,4 +1,4 @@
-# Source bundles: up to a dozen .cpp files of one folder compiled as one translation unit.
+# Source bundles: up to six .cpp files of one folder compiled as one translation unit.
 #
 # Why: most of a cold build's CPU went into what every file repeats, not into its own code:
 # parsing the same headers (the standard library, nlohmann/json, GoogleTest) and compiling the
@@ -17,7 +17,7 @@
 # says "redefinition of ..."). Share such a helper or name it after what it does.
 # -DTERRAGRID_BUNDLE_SIZE=1 compiles every file alone (quicker to rebuild one edited file).
 
-set(TERRAGRID_BUNDLE_SIZE 12 CACHE STRING
+set(TERRAGRID_BUNDLE_SIZE 6 CACHE STRING
     "Source files per translation unit (cmake/bundles.cmake); 1 compiles every file alone")
 
 # terragrid_bundle(<out-var> NAME <name> BASE <include-dir> SOURCES <files...> [ONLY <files...>])
