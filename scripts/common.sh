@@ -9,11 +9,8 @@
 # cache (file:line in sanitizer reports stay right: the sources are the same bytes).
 export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$root}"
 export CCACHE_NOHASHDIR="${CCACHE_NOHASHDIR:-true}"
-# CCACHE_DEPEND: ccache keys an object by the source, the flags and the headers the compiler's own
-# dependency file (-MD, which CMake passes) lists, instead of running the preprocessor first on
-# every miss; a cold build then preprocesses nothing twice. The headers are listed relative to
-# the build directory like the paths above, so a clone elsewhere still hits.
-export CCACHE_DEPEND="${CCACHE_DEPEND:-true}"
+# Not CCACHE_DEPEND (no preprocessing of a miss before compiling it): a cold CI with it took
+# longer, test.sh 730 s against 620 and the ASan step 1057 s against 885 (docs/development.md).
 
 # How many tests run at once (ctest --parallel, the ASan step's shards): two more than the
 # cores. Some tests spend most of their time waiting (on a Slurm job's poll, a browser, a
