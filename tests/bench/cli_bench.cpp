@@ -1,7 +1,8 @@
 // terragrid_cli_bench [--size=N] [--repeat=N] [--each] [--cli=PATH] [--summary-file=FILE]
 //                     [--markdown-file=FILE]
 // The real CLI on an N x N default map (4096 unless told), on 1 and on 2 threads, against the
-// issue-16 targets, each printed as PASS or MISS:
+// issue-16 targets, each printed as PASS or MISS (1 and 2 without a verdict: issue 30 retired
+// them, below floors measured; their figures stay):
 //   1. height.tif alone, uncompressed, against its rows: the same height layer evaluated in
 //      this process (cli_rows.hpp), so what the whole run adds (process start, pipeline,
 //      conversion, file, fsync) is all that differs; wall time is the target, CPU beside it;
@@ -39,8 +40,6 @@
 namespace terragrid::bench {
 namespace {
 
-constexpr double kTargetHeightOverRows = 1.15;     ///< height.tif-only run / its rows, wall
-constexpr double kTargetDefaultOverStats = 1.5;    ///< default run / stats.json only, CPU
 constexpr double kTargetTwoThreadSpeedup = 1.7;    ///< default run, 1 thread / 2 threads, wall
 constexpr double kTargetTimersCoverWall = 0.95;    ///< stats.json total_wall / process wall
 constexpr double kBusyCpuShare = 0.9;            ///< below this CPU / wall, the machine was busy
@@ -171,33 +170,35 @@ void measureHeadline(const Options& o, const TempDir& tmp, Results& r, Report& o
 
 void judge(const Results& r, Report& out) {
     std::string md = "| target | 1 thread | 2 threads | goal | verdict |\n|---|---|---|---|---|\n";
+    // goal 0: a figure kept without a verdict (a retired target).
     const auto both = [&](const std::string& what, double one, double two, double goal,
                           bool atMost, const char* unit) {
         const auto ok = [&](double v) { return atMost ? v <= goal : v >= goal; };
-        const std::string g = format(atMost ? "<= %.2f" : ">= %.2f", goal) + unit;
+        const std::string g =
+            goal > 0 ? format(atMost ? "<= %.2f" : ">= %.2f", goal) + unit : "retired";
         for (int i = 0; i < 2; ++i) {
             const double v = i == 0 ? one : two;
             std::string l = what + ", " + std::to_string(kThreadCounts[i]) +
                             (kThreadCounts[i] == 1 ? " thread" : " threads");
             l.resize(62, ' ');
-            out.line(l + format("%6.2f", v) + unit + "   target " + g + "   " + verdict(ok(v)));
+            out.line(l + format("%6.2f", v) + unit +
+                     (goal > 0 ? "   target " + g + "   " + verdict(ok(v)) : "   (no target)"));
         }
         md += "| " + what + " | " + format("%.2f", one) + unit + " | " + format("%.2f", two) +
-              unit + " | " + g + " | " + verdict(ok(one) && ok(two)) + " |\n";
+              unit + " | " + g + " | " + (goal > 0 ? verdict(ok(one) && ok(two)) : "-") + " |\n";
     };
     const auto ratio = [](double a, double b) { return b > 0 ? a / b : 0.0; };
+    // Issue 30 retired these two targets: below floors measured (program start and the file
+    // are half the rows; only without compression and without preview.png). The figures stay.
     both("height.tif only (none) / its rows, wall",
          ratio(r.heightOnly[0].run.cost.wallSeconds, r.rows[0].wallSeconds),
-         ratio(r.heightOnly[1].run.cost.wallSeconds, r.rows[1].wallSeconds),
-         kTargetHeightOverRows, true, "x");
+         ratio(r.heightOnly[1].run.cost.wallSeconds, r.rows[1].wallSeconds), 0, true, "x");
     both("height.tif only (none) / its rows, CPU",
          ratio(r.heightOnly[0].run.cost.cpuSeconds, r.rows[0].cpuSeconds),
-         ratio(r.heightOnly[1].run.cost.cpuSeconds, r.rows[1].cpuSeconds),
-         kTargetHeightOverRows, true, "x");
+         ratio(r.heightOnly[1].run.cost.cpuSeconds, r.rows[1].cpuSeconds), 0, true, "x");
     both("default outputs / stats.json only, CPU",
          ratio(r.defaults[0].run.cost.cpuSeconds, r.statsOnly[0].run.cost.cpuSeconds),
-         ratio(r.defaults[1].run.cost.cpuSeconds, r.statsOnly[1].run.cost.cpuSeconds),
-         kTargetDefaultOverStats, true, "x");
+         ratio(r.defaults[1].run.cost.cpuSeconds, r.statsOnly[1].run.cost.cpuSeconds), 0, true, "x");
     both("stats.json timers / process wall, default run",
          ratio(r.defaults[0].run.stages.totalWall, r.defaults[0].run.cost.wallSeconds),
          ratio(r.defaults[1].run.stages.totalWall, r.defaults[1].run.cost.wallSeconds),
@@ -242,16 +243,17 @@ void headlineTable(const Results& r, Report& out) {
     out.markdown += md + "\n";
 }
 
-/// On 1 thread, what each output adds to the stats.json-only run. Hydrology's outputs are
-/// left out: they exist only with hydrology.enabled, whose whole-map stage would be most of
-/// what they add (part 3 of scripts/bench.sh measures that stage on its own).
+/// On 1 thread, what each output adds to the stats.json-only run. Hydrology's and climate's
+/// outputs are left out: they exist only with hydrology.enabled or climate.enabled, whose
+/// whole-map stages would be most of what they add (parts 3 and 7 of scripts/bench.sh measure
+/// those stages on their own), and the CLI refuses them without.
 void measureEach(const Options& o, const TempDir& tmp, const Measured& base, Report& out) {
     out.line("each output with stats.json, 1 thread: adds to stats.json only (wall, CPU), bytes");
     std::string md = "| output (with stats.json), 1 thread | adds wall s | adds CPU s | MB |\n"
                      "|---|---|---|---|\n";
     for (const OutputDriver* driver : outputDrivers()) {
         const std::string_view name = driver->name;
-        if (name == "stats.json" || driver->needsHydrology) continue;
+        if (name == "stats.json" || driver->needsHydrology || driver->needsClimate) continue;
         const Measured m = fastestRun(o, tmp, {"stats.json", std::string(name)}, 1, 1);
         const double wall = m.run.cost.wallSeconds - base.run.cost.wallSeconds;
         const double cpu = m.run.cost.cpuSeconds - base.run.cost.cpuSeconds;
