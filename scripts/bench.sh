@@ -28,7 +28,10 @@
 #      suite's local Slurm cluster against the single run of the same map with hydrology, wall
 #      and CPU, the mosaic checked byte for byte against the single run first.
 #   7. climate: the climate stage at 4096^2 and 16384^2 (wall and CPU), and the hydrology stage
-#      at 4096^2 with and without it.
+#      at 4096^2 with and without it;
+#   8. only when asked (TERRAGRID_BENCH_STAGE=1: about 6 min): the hydrology stage of
+#      configs/rivers.json (erosion on) at 16384^2 on 1 and 2 threads, its CPU time and speedup
+#      against issue 30's targets, and the two stage files compared byte for byte.
 # Then prints the summary with every target as PASS or MISS, and part 2 as a markdown table
 # naming the machine and its load (the README's benchmark table is pasted from it).
 # Takes a few minutes. Benchmarks are never part of the test suite.
@@ -50,6 +53,8 @@
 #   TERRAGRID_BENCH_SERVE=0    skip part 5; TERRAGRID_BENCH_SERVE_SECONDS its load test (default 30)
 #   TERRAGRID_BENCH_SLURM=1    run part 6; TERRAGRID_BENCH_SLURM_SIZE its map edge (default 16384;
 #                              the scratch directory, under TMPDIR, then needs about 10 GiB)
+#   TERRAGRID_BENCH_STAGE=1    run part 8 (about 6 min, 1.3 GiB); TERRAGRID_BENCH_STAGE_SIZE its
+#                              map edge (default 16384)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build="${TERRAGRID_BENCH_BUILD_DIR:-$root/build-bench}"
@@ -176,6 +181,38 @@ if [ "${TERRAGRID_BENCH_CLIMATE:-1}" != 0 ]; then
   echo "== 7. climate =="
   "$build/tests/bench/terragrid_climate_bench" \
     --size="${TERRAGRID_BENCH_CLIMATE_SIZES:-4096,16384}" --summary-file="$summary"
+fi
+
+if [ "${TERRAGRID_BENCH_STAGE:-0}" != 0 ]; then
+  echo
+  echo "== 8. the hydrology stage with erosion at 16384^2 =="
+  # Issue 30: configs/rivers.json (erosion on) at 16384 x 16384 through `terragrid
+  # hydrology-stage`, on 1 and 2 threads: at most half the 123 s of CPU the issue measured, and
+  # 2 threads at least 1.6x faster than 1; the two stage files must be the same bytes.
+  stage_size="${TERRAGRID_BENCH_STAGE_SIZE:-16384}"
+  declare -A stage_real stage_cpu
+  for threads in 1 2; do
+    TIMEFORMAT='%R %U %S'
+    { time "$build/terragrid" hydrology-stage --config "$root/configs/rivers.json" \
+        --width "$stage_size" --height "$stage_size" --threads "$threads" \
+        --out "$work/stage-$threads.bin" 2>"$work/stage-$threads.log"; } 2>"$work/stage-$threads.time"
+    read -r real user sys <"$work/stage-$threads.time"
+    stage_real[$threads]=$real
+    stage_cpu[$threads]=$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.1f", u + s }')
+    echo "hydrology stage, configs/rivers.json at ${stage_size}^2, $threads thread(s): ${real} s wall, ${stage_cpu[$threads]} s CPU"
+  done
+  same=MISS
+  cmp -s "$work/stage-1.bin" "$work/stage-2.bin" && same=PASS
+  rm -f "$work"/stage-?.bin
+  awk -v size="$stage_size" -v r1="${stage_real[1]}" -v r2="${stage_real[2]}" -v c1="${stage_cpu[1]}" \
+      -v c2="${stage_cpu[2]}" -v same="$same" -v load="$(load)" 'BEGIN {
+    printf "== hydrology stage with erosion, configs/rivers.json at %d^2, load %s ==\n", size, load
+    printf "1 thread: %.1f s wall, %.1f s CPU; 2 threads: %.1f s wall, %.1f s CPU\n", r1, c1, r2, c2
+    verdict = size != 16384 ? "n/a (the target is for 16384^2)" : (c1 <= 61.5 ? "PASS" : "MISS")
+    printf "CPU, 1 thread, at most half of 123 s:    %6.1f s   target <= 61.5 s   %s\n", c1, verdict
+    printf "2 threads / 1 thread, wall:              %6.2fx   target >= 1.6x   %s\n", r1 / r2, (r1 / r2 >= 1.6 ? "PASS" : "MISS")
+    printf "same stage bytes on 1 and 2 threads:              %s\n", same
+  }' | tee -a "$summary"
 fi
 
 echo
