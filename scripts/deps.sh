@@ -20,6 +20,7 @@ build=(
   libgeotiff-dev                   # GeoTIFF writer: the GeoKeys (libgeotiff, the reference library)
   libproj-dev proj-data            # output.crs: PROJ's EPSG database says what a CRS is
   libpng-dev                       # PNG previews
+  libdeflate-dev                   # the explorer's PNG tiles (terragrid serve)
   zlib1g-dev                       # Tiled layer data
   libtbb-dev                       # parallel tiles
   libhwy-dev                       # SIMD rows (Google Highway)

@@ -11,6 +11,7 @@
 #include "serve/explorer.hpp"
 #include "serve/http_server.hpp"
 #include "serve/render_pool.hpp"
+#include "serve/tile_memory.hpp"
 
 namespace terragrid {
 namespace {
@@ -46,6 +47,7 @@ void serveExplorer(const LoadedConfig& config, const ServeOptions& options,
     settings.threads = std::max(1, options.threads);
     settings.outDir = options.outDir;
     settings.cacheBytes = options.cacheBytes;
+    serve::keepFreedTileMemory();
     serve::Explorer explorer(config, settings);
     serve::RenderPool pool(settings.threads);
     serve::ServerLimits limits;

@@ -23,7 +23,8 @@ namespace terragrid::serve {
 std::vector<std::uint8_t> renderTileRgba(const ExploredMap& map, const MapWater* water,
                                          const TileAddress& address);
 
-/// The tile as a PNG: RGBA, or RGB for TileLayer::Terrarium (its alpha carries nothing).
+/// The tile as a PNG: RGB when every pixel is opaque (terrarium tiles always, the other layers
+/// inside the map), else RGBA.
 std::vector<std::uint8_t> renderTilePng(const ExploredMap& map, const MapWater* water,
                                         const TileAddress& address);
 

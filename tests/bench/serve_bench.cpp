@@ -37,6 +37,7 @@
 #include "build_paths.hpp"
 #include "http_client.hpp"
 #include "report_text.hpp"
+#include "serve/tile_memory.hpp"
 #include "serve/tile_renderer.hpp"
 #include "terragrid/config/loader.hpp"
 
@@ -281,6 +282,7 @@ int main(int argc, char** argv) {
                                          std::to_string(std::thread::hardware_concurrency()) +
                                          " cores, load " + loadAverage() + " =="};
         std::cout << "-- 1. one tile on one thread\n";
+        terragrid::serve::keepFreedTileMemory();  // as `terragrid serve` does before its first tile
         for (const auto& l : tilesInProcess(o)) summary.push_back(l);
         std::cout << "-- 2. a view from a cold cache\n";
         summary.push_back(coldView());
