@@ -33,7 +33,9 @@ std::size_t pngBytesPerPixel(PngFormat format) noexcept;
 /// A PNG of these pixels (`size` bytes: width x height pixels of `format`, 8-bit, row-major),
 /// encoded in memory on the calling thread: the explorer's tiles. PngWriter's chunks and
 /// Paeth-filtered rows, but its image data one zlib stream made by libdeflate (twice as fast as
-/// the batch writer's zlib pieces, the same size): the same pixels, not the same bytes.
+/// the batch writer's zlib pieces, the same size): the same pixels, not the same bytes. Made for
+/// pictures a tile's size: the filtered picture and its stream are held whole, in buffers the
+/// calling thread keeps for its next call (PngWriter streams larger pictures).
 /// Throws std::invalid_argument for Grey16, a size outside 1..2^31-1 or `size` of the wrong
 /// length; std::runtime_error with libpng's words when encoding fails. Thread-safe.
 std::vector<std::uint8_t> encodePng(std::uint32_t width, std::uint32_t height,
