@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <numbers>
 #include <random>
+#include <utility>
 #include <vector>
 
 namespace terragrid {
@@ -211,6 +212,33 @@ TEST(HillshadeTest, EdgesReuseTheNearestPixels) {
     EXPECT_DOUBLE_EQ(shade[4], planeShade(1.0, 0.0, 1.0));
     EXPECT_DOUBLE_EQ(shade[0], shade[2]);
     EXPECT_THROW(hillshade(heights, 2, 3, 1.0), std::invalid_argument);
+}
+
+// Every pixel's shade is a function of its 3 x 3 neighbourhood, the picture's edge pixels
+// reused beyond it: the same bits as the centre of a 3 x 3 picture of those heights, for
+// pictures of any shape (inner pixels, edges, corners, pictures one pixel wide or high).
+TEST(HillshadeTest, APixelsShadeIsItsNeighbourhoodsWhateverThePicturesShape) {
+    std::mt19937 random(5);
+    std::uniform_real_distribution<double> z(-50.0, 900.0);
+    const std::pair<std::int64_t, std::int64_t> shapes[] = {{1, 1}, {1, 5}, {5, 1}, {2, 2},
+                                                            {3, 3}, {7, 4}, {16, 9}};
+    for (const auto& [w, h] : shapes) {
+        std::vector<double> heights(static_cast<std::size_t>(w * h));
+        for (double& v : heights) v = z(random);
+        const std::vector<double> shade = hillshade(heights, w, h, 30.0);
+        for (std::int64_t y = 0; y < h; ++y)
+            for (std::int64_t x = 0; x < w; ++x) {
+                std::vector<double> around;
+                for (std::int64_t dy = -1; dy <= 1; ++dy)
+                    for (std::int64_t dx = -1; dx <= 1; ++dx) {
+                        const std::int64_t cx = std::clamp<std::int64_t>(x + dx, 0, w - 1);
+                        const std::int64_t cy = std::clamp<std::int64_t>(y + dy, 0, h - 1);
+                        around.push_back(heights[static_cast<std::size_t>(cy * w + cx)]);
+                    }
+                ASSERT_EQ(shade[static_cast<std::size_t>(y * w + x)], hillshade(around, 3, 3, 30.0)[4])
+                    << w << "x" << h << " at " << x << "," << y;
+            }
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
