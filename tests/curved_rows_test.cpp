@@ -1,7 +1,9 @@
 // Tests for CurvedRows: the SIMD rows of planets (3D, a sphere) and tileable maps (4D, a torus)
 // equal the scalar NoiseField::sample bit for bit, for every 3D / 4D noise, fractal, hash and
-// fade, on every SIMD target this CPU can run; for windows that start mid-map, odd widths,
-// rows in any order (the cell cache carries from row to row) and points far from the origin.
+// fade, in noise versions 2 (double lanes, curved_rows_kernels.cpp) and 4 (float lanes,
+// curved_v4_rows.cpp), on every SIMD target this CPU can run; for windows that start mid-map,
+// odd widths, rows in any order (the cell cache carries from row to row) and points far from
+// the origin.
 
 #include "terragrid/noise/curved_rows.hpp"
 
@@ -120,7 +122,7 @@ bool rowsEqualSamples(const NoiseField& field, const Geometry& g) {
 }
 
 
-void checkShape(CurvedShape shape) {
+void checkShape(CurvedShape shape, NoiseVersion version) {
     const std::vector<std::int64_t> targets = hwy::SupportedAndGeneratedTargets();
     ASSERT_FALSE(targets.empty());
     const int dimensions = shape == CurvedShape::Sphere ? 3 : 4;
@@ -154,6 +156,7 @@ void checkShape(CurvedShape shape) {
                             p.fade = fade;
                             p.frequency = frequency;
                             p.octaves = frequency < 1e-3 ? 8 : 3;
+                            p.version = version;
                             // Offsets move x and y only: a row adding them in another order,
                             // or to z and w, rounds differently and fails.
                             p.offsetX = 0.3;
@@ -170,11 +173,41 @@ void checkShape(CurvedShape shape) {
 }
 
 TEST(CurvedRowsTest, PlanetRowsEqualSamplesBitForBitOnEveryTarget) {
-    checkShape(CurvedShape::Sphere);
+    checkShape(CurvedShape::Sphere, NoiseVersion::V2);
 }
 
 TEST(CurvedRowsTest, TileableRowsEqualSamplesBitForBitOnEveryTarget) {
-    checkShape(CurvedShape::Torus);
+    checkShape(CurvedShape::Torus, NoiseVersion::V2);
+}
+
+TEST(CurvedRowsTest, VersionFourPlanetRowsEqualSamplesBitForBitOnEveryTarget) {
+    checkShape(CurvedShape::Sphere, NoiseVersion::V4);
+}
+
+TEST(CurvedRowsTest, VersionFourTileableRowsEqualSamplesBitForBitOnEveryTarget) {
+    checkShape(CurvedShape::Torus, NoiseVersion::V4);
+}
+
+// Version 4's lanes hash every corner with the key of high index halves 0: a row whose lattice
+// indices reach 2^31 - 2 is computed by the reference instead. The offset puts x's indices of a
+// window's rows on both sides of that bound and of 2^31, where the high half and so the key
+// change: rows of one rows object take either path.
+TEST(CurvedRowsTest, VersionFourRowsBeyondTheHashBoundStillEqualSamples) {
+    const double radius = kWidth * 30.0 / (2.0 * std::numbers::pi);
+    for (std::int64_t target : hwy::SupportedAndGeneratedTargets()) {
+        SCOPED_TRACE(hwy::TargetName(target));
+        const OnlyTarget only(target);
+        for (NoiseKind noise : {NoiseKind::Value, NoiseKind::Perlin, NoiseKind::Simplex})
+            for (CurvedShape shape : {CurvedShape::Sphere, CurvedShape::Torus}) {
+                if (!hasDimensions(noise, shape == CurvedShape::Sphere ? 3 : 4)) continue;
+                NoiseParams p = test::perlinFbm();
+                p.noise = noise;
+                p.version = NoiseVersion::V4;
+                p.frequency = 3e-3;
+                p.offsetX = 2147483600.0;  // 2^31 - 48; the map's x reaches +-58 cells
+                ASSERT_TRUE(rowsEqualSamples(NoiseField(p, 5), geometry(shape, radius)));
+            }
+    }
 }
 
 // A warped layer moves each point its own way: the rows fall back to sample() and still agree.

@@ -1,5 +1,5 @@
 // noise_version: every older version reproduces the maps main made before the next one
-// existed, bit for bit. data/noise_v1_hashes.txt and data/noise_v2_hashes.txt hold FNV-1a 64
+// existed, bit for bit. data/noise_v1_hashes.txt to data/noise_v4_hashes.txt hold FNV-1a 64
 // hashes of the height and moisture values of several configs, computed at the commit before
 // the next version (data/README.md says how); these tests load the same configs with that
 // noise_version and compare.
@@ -29,7 +29,7 @@ namespace {
 
 /// The configs the stored hashes cover: the built-in default, every config in configs/, and
 /// the default with each other noise of both layers.
-struct Case {
+struct VersionCase {
     std::string name;
     std::string file;  ///< configs/<file>.json, or "" for the built-in default
     std::vector<std::string> overrides;
@@ -38,8 +38,8 @@ struct Case {
 /// The overrides that select version 1.
 const std::vector<std::string> kVersionOne{"noise_version=1"};
 
-std::vector<Case> cases() {
-    std::vector<Case> all{{"default", "", {}}};
+std::vector<VersionCase> versionCases() {
+    std::vector<VersionCase> all{{"default", "", {}}};
     for (const char* preset : {"archipelago", "continent", "custom-classes", "desert", "islands",
                                "planet", "small", "tileable"})
         all.push_back({preset, preset, {}});
@@ -52,7 +52,7 @@ std::vector<Case> cases() {
     return all;
 }
 
-Config load(const Case& c, const std::vector<std::string>& extra) {
+Config load(const VersionCase& c, const std::vector<std::string>& extra) {
     std::vector<std::string> overrides = c.overrides;
     // Small maps: the hash covers every cell through the generator's rows.
     overrides.push_back("map.width=80");
@@ -111,9 +111,9 @@ std::map<std::string, std::string> storedHashes(int version) {
 /// Every case with noise_version `version` against data/noise_v<version>_hashes.txt.
 void expectStoredMaps(int version) {
     const auto stored = storedHashes(version);
-    ASSERT_EQ(stored.size(), cases().size())
+    ASSERT_EQ(stored.size(), versionCases().size())
         << "data/noise_v" << version << "_hashes.txt has a line per case";
-    for (const Case& c : cases()) {
+    for (const VersionCase& c : versionCases()) {
         const auto it = stored.find(c.name);
         ASSERT_NE(it, stored.end()) << c.name;
         EXPECT_EQ(mapHash(load(c, {"noise_version=" + std::to_string(version)})), it->second)
@@ -130,11 +130,14 @@ TEST(NoiseVersionTest, VersionTwoReproducesTheStoredMaps) { expectStoredMaps(2);
 // float lanes) cannot move a version-3 map unnoticed.
 TEST(NoiseVersionTest, VersionThreeReproducesTheStoredMaps) { expectStoredMaps(3); }
 
+// Version 4's maps pinned when its rows were first built and tested on every SIMD target.
+TEST(NoiseVersionTest, VersionFourReproducesTheStoredMaps) { expectStoredMaps(4); }
+
 // Version 2 changes simplex maps with the lattice hash, and only those: the default map (simplex)
 // differs between the versions, the Perlin and value maps do not.
 TEST(NoiseVersionTest, VersionTwoChangesSimplexMapsOnly) {
     const std::vector<std::string> kVersionTwo{"noise_version=2"};
-    for (const Case& c : cases()) {
+    for (const VersionCase& c : versionCases()) {
         const bool changes = c.name == "default" || c.name == "archipelago" ||
                              c.name == "continent" || c.name == "custom-classes" ||
                              c.name == "desert" || c.name == "islands" || c.name == "small" ||
@@ -144,14 +147,14 @@ TEST(NoiseVersionTest, VersionTwoChangesSimplexMapsOnly) {
     }
     // A config that says nothing gets version 2, the default.
     EXPECT_EQ(defaultConfig().noiseVersion, NoiseVersion::V2);
-    EXPECT_EQ(mapHash(load(cases()[0], {})), mapHash(load(cases()[0], kVersionTwo)));
+    EXPECT_EQ(mapHash(load(versionCases()[0], {})), mapHash(load(versionCases()[0], kVersionTwo)));
 }
 
 // Version 3 changes the same maps as version 2 (2D simplex with the lattice hash), and only
 // those: the others keep version 2's bits.
 TEST(NoiseVersionTest, VersionThreeChangesSimplexMapsOnly) {
     const auto stored = storedHashes(2);
-    for (const Case& c : cases()) {
+    for (const VersionCase& c : versionCases()) {
         const bool changes = c.name == "default" || c.name == "archipelago" ||
                              c.name == "continent" || c.name == "custom-classes" ||
                              c.name == "desert" || c.name == "islands" || c.name == "small" ||
@@ -160,10 +163,20 @@ TEST(NoiseVersionTest, VersionThreeChangesSimplexMapsOnly) {
     }
 }
 
+// Version 4 changes planets and tileable maps (3D and 4D noise with the lattice hash), and only
+// those: every flat map keeps version 3's bits.
+TEST(NoiseVersionTest, VersionFourChangesPlanetsAndTileableMapsOnly) {
+    const auto stored = storedHashes(3);
+    for (const VersionCase& c : versionCases()) {
+        const bool changes = c.name == "planet" || c.name == "tileable";
+        EXPECT_EQ(mapHash(load(c, {"noise_version=4"})) != stored.at(c.name), changes) << c.name;
+    }
+}
+
 // Every file that records the seed and config hash records the noise version too: GeoTIFF
 // metadata, stats.json, the r16 and exr sidecars, the exr header and the Tiled map.
 TEST(NoiseVersionTest, EveryFileRecordsTheVersion) {
-    for (const int version : {1, 2, 3}) {
+    for (const int version : {1, 2, 3, 4}) {
         SCOPED_TRACE(version);
         test::TempDir dir;
         runMap(defaultConfig(

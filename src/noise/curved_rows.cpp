@@ -12,6 +12,8 @@
 #include "terragrid/noise/detail/lattice_hash_parts.hpp"
 
 #include "noise/curved_rows_kernels.hpp"
+#include "noise/curved_v4.hpp"
+#include "noise/curved_v4_rows.hpp"
 #include "noise/lattice.hpp"
 #include "noise/simd_support.hpp"
 
@@ -126,21 +128,39 @@ struct CurvedRows::State {
     const NoiseField& field;
     CurvedShape shape;
     std::size_t n;
-    bool simd;
+    bool simd;  // version 2's kernel (curved_rows_kernels.cpp)
     std::vector<double> a, b;  // padded by repeating the last column
     std::vector<curved::CellCache> caches;
     std::vector<curved::Octave> octaves;
     std::vector<double> values;
+    std::unique_ptr<curved_v4::RowPlan> v4;  // version 4's kernel (curved_v4_rows.cpp)
 };
 
 CurvedRows::CurvedRows(const NoiseField& field, CurvedShape shape, const double* a,
                        const double* b, std::size_t n)
-    : m_state(new State{field, shape, n, hasSimdRows(field.params()), {}, {}, {}, {}, {}}) {
+    : m_state(new State{field, shape, n, false, {}, {}, {}, {}, {}, {}}) {
     State& st = *m_state;
     st.a.assign(a, a + n);
     st.b.assign(b, b + n);
     st.a.resize(padded(n), n > 0 ? a[n - 1] : 0.0);
     st.b.resize(padded(n), n > 0 ? b[n - 1] : 0.0);
+    const NoiseParams& params = field.params();
+    if (curved_v4::usesCurvedV4(params)) {
+        // Version 4 never takes version 2's kernel: without its own (a warp, a fractal
+        // without a SIMD sum) it is the scalar reference.
+        if (!hasSimdRows(params)) return;
+        std::vector<curved_v4::OctaveParams> octaves;
+        for (int i = 0; i < field.m_octaves; ++i) {
+            const NoiseField::Octave& o = field.m_octave[i];
+            octaves.push_back({o.frequency, o.amplitude, {o.shiftX, o.shiftY, o.shiftZ, o.shiftW}, &o.hash});
+        }
+        st.values.resize(st.a.size());
+        st.v4 = std::make_unique<curved_v4::RowPlan>(params, field.m_amplitudeSum, std::move(octaves),
+                                                     shape == CurvedShape::Torus, st.a.data(),
+                                                     st.b.data(), st.a.size());
+        return;
+    }
+    st.simd = hasSimdRows(params);
     if (!st.simd) return;
     const int dimensions = shape == CurvedShape::Sphere ? 3 : 4;
     st.values.resize(st.a.size());
@@ -159,11 +179,27 @@ CurvedRows::CurvedRows(const NoiseField& field, CurvedShape shape, const double*
 
 CurvedRows::~CurvedRows() = default;
 
+void CurvedRows::finishRow(const State& st, double A, double* out) {
+    std::copy_n(st.values.begin(), st.n, out);
+    const NoiseParams& params = st.field.params();
+    if (params.fractal != FractalKind::Marble) return;
+    // sample()'s last step for marble: the stripes over the turbulence sum, at the point's
+    // first coordinate (the one row() builds for the reference above).
+    const bool torus = st.shape == CurvedShape::Torus;
+    for (std::size_t i = 0; i < st.n; ++i)
+        out[i] = lattice::marble(params, torus ? st.a[i] : A * st.a[i], out[i]);
+}
+
 std::size_t CurvedRows::size() const noexcept { return m_state->n; }
 
 void CurvedRows::row(double A, double B, double* out) {
     State& st = *m_state;
     const bool torus = st.shape == CurvedShape::Torus;
+    const NoiseParams& params = st.field.params();
+    if (st.v4 != nullptr && st.v4->row(A, B, st.values.data())) {
+        finishRow(st, A, out);
+        return;
+    }
     if (!st.simd) {
         for (std::size_t i = 0; i < st.n; ++i) {
             const NoisePoint p = torus ? NoisePoint{{st.a[i], st.b[i], A, B}, 4}
@@ -172,17 +208,11 @@ void CurvedRows::row(double A, double B, double* out) {
         }
         return;
     }
-    const NoiseParams& params = st.field.params();
     curved::evaluateRow({params.noise, lattice::summedFractal(params.fractal), params.fade, torus,
                          st.a.data(), st.b.data(), A, B, params.offsetX, params.offsetY,
                          st.field.m_octaves, st.octaves.data(), st.field.m_amplitudeSum,
                          st.a.size(), st.values.data()});
-    std::copy_n(st.values.begin(), st.n, out);
-    if (params.fractal != FractalKind::Marble) return;
-    // sample()'s last step for marble: the stripes over the turbulence sum, at the point's
-    // first coordinate (the one row() builds for the reference above).
-    for (std::size_t i = 0; i < st.n; ++i)
-        out[i] = lattice::marble(params, torus ? st.a[i] : A * st.a[i], out[i]);
+    finishRow(st, A, out);
 }
 
 }  // namespace terragrid

@@ -18,6 +18,8 @@
 
 #include "terragrid/noise/noise.hpp"
 
+#include "noise/fused-inl.hpp"
+
 HWY_BEFORE_NAMESPACE();
 namespace terragrid {
 namespace HWY_NAMESPACE {
@@ -58,6 +60,18 @@ HWY_INLINE V normalise(D d, V sum, double amplitudeSum) {
     if constexpr (kKind == FractalKind::None || kKind == FractalKind::Fbm)
         value = hn::Div(hn::Add(value, hn::Set(d, 1.0)), hn::Set(d, 2.0));
     return hn::Min(hn::Max(value, hn::Zero(d)), hn::Set(d, 1.0));
+}
+
+// simplex_v3::normalise per lane (the float sums of versions 3 and 4): one fused multiply-add
+// for the signed fractals, a product for the others, then the clamp.
+template <FractalKind kKind, class D, class V = hn::Vec<D>>
+HWY_INLINE V normaliseFloat(D d, V sum, float scale) {
+    V value;
+    if constexpr (kKind == FractalKind::None || kKind == FractalKind::Fbm)
+        value = fused::mulAdd(sum, hn::Set(d, scale), hn::Set(d, 0.5f));
+    else
+        value = hn::Mul(sum, hn::Set(d, scale));
+    return hn::Min(hn::Max(value, hn::Zero(d)), hn::Set(d, 1.0f));
 }
 
 }  // namespace fractal_lanes

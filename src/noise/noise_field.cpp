@@ -3,6 +3,7 @@
 
 #include "terragrid/noise/noise.hpp"
 
+#include "noise/curved_v4.hpp"
 #include "noise/lattice.hpp"
 #include "noise/simplex_v3.hpp"
 
@@ -191,22 +192,27 @@ double NoiseField::sample(const NoisePoint& p) const noexcept {
     return unwarped(moved);
 }
 
+std::array<double, 4> NoiseField::latticeCoordinates(const NoisePoint& p,
+                                                     const Octave& octave) const noexcept {
+    const std::array<double, 4> offset{m_params.offsetX, m_params.offsetY, 0.0, 0.0};
+    const std::array<double, 4> shift{octave.shiftX, octave.shiftY, octave.shiftZ, octave.shiftW};
+    // The lattice coordinate is always ((x * f_o) + offset) + shift, in that order:
+    // floating-point addition is not associative, and sampleRow / SIMD rows must perform
+    // the same operations to agree bit for bit.
+    std::array<double, 4> u{};
+    for (std::size_t d = 0; d < static_cast<std::size_t>(p.dimensions); ++d)
+        u[d] = (p.at[d] * octave.frequency + offset[d]) + shift[d];
+    return u;
+}
+
 double NoiseField::unwarped(const NoisePoint& p) const noexcept {
     if (p.dimensions == 2 && lattice::usesSimplexV3(m_params))
         return unwarpedSimplexV3(p.at[0], p.at[1]);
-    const std::array<double, 4> offset{m_params.offsetX, m_params.offsetY, 0.0, 0.0};
+    if (p.dimensions > 2 && curved_v4::usesCurvedV4(m_params)) return unwarpedCurvedV4(p);
     double sum = 0.0;
     for (int o = 0; o < m_octaves; ++o) {
         const Octave& octave = m_octave[o];
-        const std::array<double, 4> shift{octave.shiftX, octave.shiftY, octave.shiftZ,
-                                          octave.shiftW};
-        // The lattice coordinate is always ((x * f_o) + offset) + shift, in that order:
-        // floating-point addition is not associative, and sampleRow / SIMD rows must perform
-        // the same operations to agree bit for bit.
-        std::array<double, 4> u{};
-        for (std::size_t d = 0; d < static_cast<std::size_t>(p.dimensions); ++d)
-            u[d] = (p.at[d] * octave.frequency + offset[d]) + shift[d];
-        const double n = layerNoise(u, p.dimensions, octave.hash);
+        const double n = layerNoise(latticeCoordinates(p, octave), p.dimensions, octave.hash);
         sum += octave.amplitude * lattice::octaveTerm(m_params.fractal, n);
     }
     const double value = normalise(sum);
@@ -230,6 +236,24 @@ double NoiseField::unwarpedSimplexV3(double x, double y) const noexcept {
     const auto value = static_cast<double>(simplex_v3::normalise(
         summed, sum, simplex_v3::normaliseScale(summed, m_amplitudeSum)));
     return m_params.fractal == FractalKind::Marble ? lattice::marble(m_params, x, value) : value;
+}
+
+double NoiseField::unwarpedCurvedV4(const NoisePoint& p) const noexcept {
+    // The lattice coordinates as in unwarped(); the octaves in float as unwarpedSimplexV3's,
+    // which the rows of planets and tileable maps (curved_v4_rows.cpp) repeat lane by lane.
+    const FractalKind summed = lattice::summedFractal(m_params.fractal);
+    float sum = 0.0f;
+    for (int o = 0; o < m_octaves; ++o) {
+        const Octave& octave = m_octave[o];
+        const float n = curved_v4::noise(m_params.noise, m_params.fade, latticeCoordinates(p, octave),
+                                         p.dimensions, octave.hash);
+        sum = std::fma(static_cast<float>(octave.amplitude), simplex_v3::octaveTerm(summed, n),
+                       sum);
+    }
+    const auto value = static_cast<double>(simplex_v3::normalise(
+        summed, sum, simplex_v3::normaliseScale(summed, m_amplitudeSum)));
+    return m_params.fractal == FractalKind::Marble ? lattice::marble(m_params, p.at[0], value)
+                                                   : value;
 }
 
 double NoiseField::normalise(double sum) const noexcept {

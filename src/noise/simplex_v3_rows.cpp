@@ -17,6 +17,7 @@
 #include <array>
 #include <cstdint>
 
+#include "noise/fractal_lanes-inl.hpp"
 #include "noise/fused-inl.hpp"
 #include "noise/point_lanes-inl.hpp"
 #include "noise/simplex_row_lanes-inl.hpp"
@@ -142,29 +143,6 @@ VF simplexV3(const OctaveLanes& o, std::size_t c) {
     return hn::Mul(hn::Set(df, kScale2f), cornerSum(f, dot));
 }
 
-// simplex_v3::octaveTerm per lane.
-template <FractalKind kKind, class VFT>
-HWY_INLINE VFT octaveTerm(VFT n) {
-    if constexpr (kKind == FractalKind::Turbulence) return hn::Abs(n);
-    if constexpr (kKind == FractalKind::Ridged) {
-        const VFT r = hn::Sub(hn::Set(hn::DFromV<VFT>(), 1.0f), hn::Abs(n));
-        return hn::Mul(r, r);
-    }
-    return n;
-}
-
-// simplex_v3::normalise per lane.
-template <FractalKind kKind, class VFT>
-HWY_INLINE VFT normalise(VFT sum, float scale) {
-    const hn::DFromV<VFT> df;
-    VFT value;
-    if constexpr (kKind == FractalKind::None || kKind == FractalKind::Fbm)
-        value = mulAdd(sum, hn::Set(df, scale), hn::Set(df, 0.5f));
-    else
-        value = hn::Mul(sum, hn::Set(df, scale));
-    return hn::Min(hn::Max(value, hn::Zero(df)), hn::Set(df, 1.0f));
-}
-
 // One octave over the row, its terms summed into sums[0, columns): the octave's constants stay
 // in registers for the whole row (every octave of a vector at once would reload them per vector
 // and spill), and a row of floats stays in L1. The octaves are added in the reference's order,
@@ -179,12 +157,12 @@ HWY_INLINE void addOctave(const rows::SimplexV2Octave& octave, bool first, float
     std::size_t c = 0;
     if (first) {
         for (; c < columns; c += step)
-            hn::Store(mulAdd(amplitude, octaveTerm<kKind>(simplexV3(o, c)), hn::Zero(df)),
+            hn::Store(mulAdd(amplitude, fractal_lanes::octaveTerm<kKind>(df, simplexV3(o, c)), hn::Zero(df)),
                       df, sums + c);
         return;
     }
     for (; c < columns; c += step)
-        hn::Store(mulAdd(amplitude, octaveTerm<kKind>(simplexV3(o, c)), hn::Load(df, sums + c)),
+        hn::Store(mulAdd(amplitude, fractal_lanes::octaveTerm<kKind>(df, simplexV3(o, c)), hn::Load(df, sums + c)),
                   df, sums + c);
 }
 
@@ -196,7 +174,7 @@ void rowOf(const rows::SimplexV3Row& row) {
     for (int i = 0; i < row.octaves; ++i) addOctave<kKind>(row.octave[i], i == 0, row.sums, row.columns);
     const std::size_t step = hn::Lanes(df);
     for (std::size_t c = 0; c < row.columns; c += step) {
-        hn::Store(normalise<kKind>(hn::Load(df, row.sums + c), row.scale), df, row.sums + c);
+        hn::Store(fractal_lanes::normaliseFloat<kKind>(df, hn::Load(df, row.sums + c), row.scale), df, row.sums + c);
         for (std::size_t k = 0; k < step; k += hn::Lanes(d))
             hn::StoreU(hn::PromoteTo(d, hn::LoadU(dHalf, row.sums + c + k)), d, row.out + c + k);
     }
@@ -256,9 +234,9 @@ void pointsOf(const rows::SimplexV3Points& p) {
             const V u = hn::Add(hn::Add(hn::Mul(x, frequency), offsetX), hn::Set(d, o.shiftX));
             const V v = hn::Add(hn::Add(hn::Mul(y, frequency), offsetY), hn::Set(d, o.shiftY));
             const VH n = simplexV3Point(o.key, u, v);
-            sum = mulAdd(hn::Set(dh, static_cast<float>(o.amplitude)), octaveTerm<kKind>(n), sum);
+            sum = mulAdd(hn::Set(dh, static_cast<float>(o.amplitude)), fractal_lanes::octaveTerm<kKind>(dh, n), sum);
         }
-        hn::StoreU(hn::PromoteTo(d, normalise<kKind>(sum, p.scale)), d, p.out + c);
+        hn::StoreU(hn::PromoteTo(d, fractal_lanes::normaliseFloat<kKind>(dh, sum, p.scale)), d, p.out + c);
     }
 }
 

@@ -38,6 +38,8 @@ public:
 
 private:
     struct State;  // src/noise/curved_rows.cpp
+    /// out[0, size()) from the kernel's padded row, and marble's stripes.
+    static void finishRow(const State& st, double A, double* out);
     std::unique_ptr<State> m_state;
 };
 

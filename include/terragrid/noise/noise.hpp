@@ -54,8 +54,10 @@ static_assert(kHashKindNames.size() == std::size_t(HashKind::Last) + 1);
 /// and dimension is the same in both versions. V3: 2D simplex noise with the lattice hash in
 /// float throughout (simplexNoiseV3): fused multiply-adds, a kernel cut off with max(t, 0), no
 /// clamp per octave, and the octaves summed and normalised in float, so the rows sum every
-/// octave in one pass of float lanes; everything else is as in V2.
-enum class NoiseVersion : std::uint8_t { V1, V2, V3, Last = V3 };
+/// octave in one pass of float lanes; everything else is as in V2. V4: V3, and the 3D and 4D
+/// value, Perlin and simplex noise of planets and tileable maps in float the same way, with a
+/// 32-bit hash (src/noise/curved_v4.hpp), for the lattice hash; flat maps are V3's.
+enum class NoiseVersion : std::uint8_t { V1, V2, V3, V4, Last = V4 };
 /// The config's number of a version (1, 2, ...).
 inline constexpr int versionNumber(NoiseVersion v) noexcept { return static_cast<int>(v) + 1; }
 
@@ -332,6 +334,8 @@ private:
     double unwarped(const NoisePoint& p) const noexcept;
     /// unwarped() of a version 3 simplex layer at a 2D point: the octaves summed in float.
     double unwarpedSimplexV3(double x, double y) const noexcept;
+    /// unwarped() of a version 4 layer at a 3D or 4D point: the octaves summed in float.
+    double unwarpedCurvedV4(const NoisePoint& p) const noexcept;
 
     // Default member initialisers make Octave (and so the array) default-constructible;
     // the constructor then fills the octaves in use.
@@ -344,6 +348,8 @@ private:
         double shiftW = 0.0;
         LatticeHash hash{HashKind::Lattice, 0};
     };
+    /// A point's lattice coordinates in an octave: ((p_d f) + offset_d) + shift_d.
+    std::array<double, 4> latticeCoordinates(const NoisePoint& p, const Octave& octave) const noexcept;
     NoiseParams m_params;
     int m_octaves;
     double m_amplitudeSum;
