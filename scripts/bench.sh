@@ -124,10 +124,14 @@ fi
 # Issue 30's planets and tileable maps within 3x flat Perlin: noise_version 4 computes their 3D
 # and 4D noise in float lanes (the runs above measure the default version's double lanes).
 if [ $# -eq 0 ]; then
-  echo
-  echo "== 1d. planets and tileable maps, noise_version 4 =="
-  "$build/tests/bench/terragrid_noise_bench" --summary-file="$summary" --noise-version=4 \
-    --benchmark_repetitions=3 --benchmark_filter='^surface/.*/threads:[12]/'
+  for target in "${targets[@]}"; do
+    echo
+    echo "== 1d. planets and tileable maps, noise_version 4, target $target =="
+    max=()
+    [ "$target" = best ] || max=(--max-target="$target")
+    "$build/tests/bench/terragrid_noise_bench" --summary-file="$summary" --noise-version=4 "${max[@]}" \
+      --benchmark_repetitions=3 --benchmark_filter='^surface/.*/threads:[12]/'
+  done
 fi
 
 if [ "${TERRAGRID_BENCH_CLI:-1}" != 0 ]; then

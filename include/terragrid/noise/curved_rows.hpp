@@ -16,12 +16,14 @@ namespace terragrid {
 ///   Torus:  the point (a_c, b_c, A, B)   (one circle per column, one per row).
 enum class CurvedShape : unsigned char { Sphere, Torus };
 
-/// row(A, B)[i] equals field.sample(point of column i) bit for bit, on every CPU. Octave by
-/// octave each lane finds its lattice (or skewed simplex) cell; the hashes of a cell's corners
-/// are computed once and kept in a small per-octave cache, which neighbouring columns and rows
-/// share, and the noise itself runs in SIMD lanes (Highway, dispatched at run time); marble's
-/// stripes are added per column after its turbulence sum. Layers with a warp fall back to
-/// sample() per cell. Not thread-safe (it caches): one per thread / tile.
+/// row(A, B)[i] equals field.sample(point of column i) bit for bit, on every CPU. Versions 1 to
+/// 3: octave by octave each lane finds its lattice (or skewed simplex) cell; the hashes of a
+/// cell's corners are computed once and kept in a small per-octave cache, which neighbouring
+/// columns and rows share, and the noise itself runs in double SIMD lanes (Highway, dispatched
+/// at run time). Version 4 (the lattice hash): float lanes that hash every corner themselves
+/// (src/noise/curved_v4_rows.cpp). Marble's stripes are added per column after its turbulence
+/// sum. Layers with a warp fall back to sample() per cell. Not thread-safe (it caches): one per
+/// thread / tile.
 class CurvedRows {
 public:
     /// Copies the column pairs; `field` must outlive this object and have 3 (sphere) or 4
