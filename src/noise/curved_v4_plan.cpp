@@ -50,11 +50,22 @@ RowPlan::RowPlan(const NoiseParams& params, double amplitudeSum, std::vector<Oct
         m_largest[1] = std::max(m_largest[1], std::fabs(b[c]));
     }
     m_octaves.resize(count);
+    // A torus's Perlin noise keeps its columns' fades and hash inputs too: the split is made
+    // once per tile (Columns).
+    const bool prepared = torus && splitOf(params, torus) == Split::Lattice;
+    if (prepared) {
+        m_fade.resize(count * 2 * columns);
+        m_origin.resize(count * columns);
+    }
     for (std::size_t i = 0; i < count; ++i) {
         Octave& o = m_octaves[i];
         for (std::size_t axis = 0; axis < 4; ++axis) {
             o.columns.frac[axis] = &m_frac[(4 * i + axis) * columns];
             o.columns.low[axis] = &m_low[(4 * i + axis) * columns];
+        }
+        if (prepared) {
+            o.columns.fade = {&m_fade[2 * i * columns], &m_fade[(2 * i + 1) * columns]};
+            o.columns.origin = &m_origin[i * columns];
         }
         o.key = key(*m_octaveParams[i].hash, {0, 0, 0, 0});
         o.amplitude = static_cast<float>(m_octaveParams[i].amplitude);
@@ -93,6 +104,7 @@ bool RowPlan::fill(std::size_t octave, double A, double rowU) {
                  splitOf(m_params, m_torus),
                  rowU,
                  !bounded(o, A, rowU),
+                 m_params.fade,
                  m_octaves[octave].columns};
     return fillColumns(f);
 }

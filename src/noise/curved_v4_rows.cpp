@@ -36,6 +36,24 @@ namespace cv = terragrid::curved_v4;
 using fused::mulAdd;
 using fused::negMulAdd;
 
+// curved_v4::fade per lane (float lanes of any width).
+template <class VFT>
+HWY_INLINE VFT fade(FadeCurve curve, VFT t) {
+    const hn::DFromV<VFT> df;
+    switch (curve) {
+    case FadeCurve::Cubic:
+        return hn::Mul(hn::Mul(t, t), mulAdd(hn::Set(df, -2.0f), t, hn::Set(df, 3.0f)));
+    case FadeCurve::Quintic:
+        return hn::Mul(hn::Mul(hn::Mul(t, t), t),
+                       mulAdd(t, mulAdd(t, hn::Set(df, 6.0f), hn::Set(df, -15.0f)), hn::Set(df, 10.0f)));
+    default:
+        return t;
+    }
+}
+
+constexpr std::uint32_t premix(std::uint32_t x) { return x * simplex_v3::kGradientMix1; }
+constexpr std::uint32_t axisStep(int axis) { return premix(cv::kHashAxis[static_cast<std::size_t>(axis)]); }
+
 // ---------------------------------------------------------------------------------------------
 // The split: double lanes, the fractions and low halves stored as many floats and int32s.
 
@@ -72,6 +90,7 @@ bool fillAxes(const cv::Fill& f) {
     const V shift[2] = {hn::Set(d, f.shift[0]), hn::Set(d, f.shift[1])};
     const V rowU = hn::Set(d, f.rowU);
     const std::size_t columns = f.columns;
+    const bool prepared = kSplit == cv::Split::Lattice && f.out.origin != nullptr;
     V largest = hn::Zero(d);
     for (std::size_t c = 0; c < columns; c += hn::Lanes(d)) {
         V u[3];
@@ -92,12 +111,22 @@ bool fillAxes(const cv::Fill& f) {
             u[1] = hn::Add(u[1], cs);
             u[2] = cs;
         }
+        hn::Vec<decltype(dhu)> origin = hn::Zero(dhu);
         for (int a = 0; a < kAxes; ++a) {
             const V cell = hn::Floor(u[a]);
             if constexpr (kChecked) largest = hn::Max(largest, hn::Abs(cell));
-            hn::StoreU(hn::DemoteTo(dh, hn::Sub(u[a], cell)), dh, frac[a] + c);
-            hn::StoreU(hn::BitCast(dhu, hn::DemoteTo(dhi, cell)), dhu, low[a] + c);
+            const auto fraction = hn::DemoteTo(dh, hn::Sub(u[a], cell));
+            const auto lowHalf = hn::BitCast(dhu, hn::DemoteTo(dhi, cell));
+            hn::StoreU(fraction, dh, frac[a] + c);
+            hn::StoreU(lowHalf, dhu, low[a] + c);
+            if constexpr (kSplit == cv::Split::Lattice) {
+                if (prepared) {
+                    hn::StoreU(fade(f.fade, fraction), dh, f.out.fade[static_cast<std::size_t>(a)] + c);
+                    origin = hn::Add(origin, hn::Mul(lowHalf, hn::Set(dhu, axisStep(a))));
+                }
+            }
         }
+        if (prepared) hn::StoreU(origin, dhu, f.out.origin + c);
     }
     if constexpr (!kChecked) return true;
     const double bound = kSplit == cv::Split::TorusSkew ? kTorusSkewBound : kIndexBound;
@@ -191,8 +220,6 @@ HWY_INLINE VU finishMix(VU premixed) {
 HWY_INLINE VI gradientOf(VU premixed) {
     return hn::BitCast(DI(), hn::ShiftRight<28>(finishMix(premixed)));
 }
-constexpr std::uint32_t premix(std::uint32_t x) { return x * simplex_v3::kGradientMix1; }
-constexpr std::uint32_t axisStep(int axis) { return premix(cv::kHashAxis[static_cast<std::size_t>(axis)]); }
 // The premixed step to the corner with bit a of `corner` along axis a.
 constexpr std::uint32_t cornerStep(int corner) {
     std::uint32_t s = 0;
@@ -202,20 +229,6 @@ constexpr std::uint32_t cornerStep(int corner) {
 }
 
 HWY_INLINE VF lerp(VF t, VF a, VF b) { return mulAdd(t, hn::Sub(b, a), a); }
-
-// curved_v4::fade per lane.
-HWY_INLINE VF fade(FadeCurve curve, VF t) {
-    const DF df;
-    switch (curve) {
-    case FadeCurve::Cubic:
-        return hn::Mul(hn::Mul(t, t), mulAdd(hn::Set(df, -2.0f), t, hn::Set(df, 3.0f)));
-    case FadeCurve::Quintic:
-        return hn::Mul(hn::Mul(hn::Mul(t, t), t),
-                       mulAdd(t, mulAdd(t, hn::Set(df, 6.0f), hn::Set(df, -15.0f)), hn::Set(df, 10.0f)));
-    default:
-        return t;
-    }
-}
 
 // The premixed hash input of each lane's cell origin: the lane axes' low halves times their
 // premixed multipliers plus `rest` (the row axes' part and the key, premixed).
@@ -321,12 +334,14 @@ struct Perlin4 {
 
     HWY_INLINE VF operator()(std::size_t c) const {
         const DF df;
-        const LaneCell l = laneCell(o, curve, c, rest);
-        const VF* x = l.x;
-        const VF* y = l.y;
-        const VF fx = l.fx;
-        const VF fy = l.fy;
-        const VU origin = l.origin;
+        const DU du;
+        // The torus's columns were split once, with their fades and hash inputs (fillColumns).
+        const VF one = hn::Set(df, 1.0f);
+        const VF x[2] = {hn::LoadU(df, o.columns.frac[0] + c), hn::Sub(hn::LoadU(df, o.columns.frac[0] + c), one)};
+        const VF y[2] = {hn::LoadU(df, o.columns.frac[1] + c), hn::Sub(hn::LoadU(df, o.columns.frac[1] + c), one)};
+        const VF fx = hn::LoadU(df, o.columns.fade[0] + c);
+        const VF fy = hn::LoadU(df, o.columns.fade[1] + c);
+        const VU origin = hn::Add(hn::LoadU(du, o.columns.origin + c), hn::Set(du, rest));
         const auto corner = [&](int a, int b, int e, int g) {
             const Entry<DF> grad = entryOf(df, gradientOf(hn::Add(origin, hn::Set(DU(), cornerStep(a | b << 1 | e << 2 | g << 3)))));
             return mulAdd(lookup(df, gx, grad), x[a],

@@ -18,6 +18,10 @@ namespace terragrid::curved_v4 {
 struct Columns {
     std::array<float*, 4> frac{};
     std::array<std::uint32_t*, 4> low{};
+    /// A torus's Perlin noise (its columns split once per tile): x's and y's fades, and the hash
+    /// input of x's and y's low halves, premultiplied by kGradientMix1.
+    std::array<float*, 2> fade{};
+    std::uint32_t* origin = nullptr;
 };
 
 /// How fillColumns splits a column (p the column's point: (pScale p[0][c], pScale p[1][c]),
@@ -41,6 +45,8 @@ struct Fill {
     double rowU;  ///< Skewed3: the row's lattice coordinate z
     /// Whether the lanes check the bound below (else the caller has bounded the coordinates).
     bool checked;
+    /// Lattice: also out.fade (with this curve) and out.origin, when out.origin is set.
+    FadeCurve fade;
     Columns out;
 };
 /// Splits the columns; if `checked`, false where a lane's index lies outside (-2^31 + 2, 2^31 - 2) (TorusSkew:
@@ -110,6 +116,8 @@ private:
     std::array<double, 2> m_largest{};  ///< the largest |a| and |b| of the columns
     std::vector<float> m_frac;          ///< octaves x 4 axes x columns
     std::vector<std::uint32_t> m_low;   ///< the same
+    std::vector<float> m_fade;          ///< a torus's Perlin: octaves x 2 axes x columns
+    std::vector<std::uint32_t> m_origin;  ///< ... and octaves x columns (Columns::origin)
     std::vector<Octave> m_octaves;
     std::vector<float> m_sums;          ///< Row::sums
     /// A torus's columns are split once: -1 not yet, else whether they were within the bound.
