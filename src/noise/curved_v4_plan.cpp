@@ -45,6 +45,7 @@ RowPlan::RowPlan(const NoiseParams& params, double amplitudeSum, std::vector<Oct
     m_frac.resize(count * 4 * columns);
     m_low.resize(count * 4 * columns);
     m_sums.resize(2 * columns);
+    if (!torus) m_points.resize(2 * columns);
     for (std::size_t c = 0; c < columns; ++c) {
         m_largest[0] = std::max(m_largest[0], std::fabs(a[c]));
         m_largest[1] = std::max(m_largest[1], std::fabs(b[c]));
@@ -95,8 +96,9 @@ bool RowPlan::bounded(const OctaveParams& o, double A, double rowU) const {
 
 bool RowPlan::fill(std::size_t octave, double A, double rowU) {
     const OctaveParams& o = m_octaveParams[octave];
-    const Fill f{{m_a, m_b},
-                 m_torus ? 1.0 : A,
+    const double* x = m_torus ? m_a : m_points.data();
+    const double* y = m_torus ? m_b : m_points.data() + m_columns;
+    const Fill f{{x, y},
                  m_columns,
                  o.frequency,
                  {m_params.offsetX, m_params.offsetY},
@@ -132,7 +134,17 @@ bool RowPlan::splitRow(Octave& o, const std::array<double, 2>& rowU) const {
     return true;
 }
 
+// A sphere's points on the row, as the reference builds them: (A a_c, A b_c), once for every
+// octave's split.
+void RowPlan::placeRow(double A) {
+    for (std::size_t c = 0; c < m_columns; ++c) {
+        m_points[c] = A * m_a[c];
+        m_points[m_columns + c] = A * m_b[c];
+    }
+}
+
 bool RowPlan::row(double A, double B, double* out) {
+    if (!m_torus) placeRow(A);
     for (std::size_t i = 0; i < m_octaves.size(); ++i) {
         const OctaveParams& o = m_octaveParams[i];
         // The point's row coordinates: (A a_c .., B) on a sphere, (.., A, B) on a torus.

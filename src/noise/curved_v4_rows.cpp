@@ -84,7 +84,6 @@ bool fillAxes(const cv::Fill& f) {
         frac[a] = f.out.frac[static_cast<std::size_t>(a)];
         low[a] = f.out.low[static_cast<std::size_t>(a)];
     }
-    const V scale = hn::Set(d, f.pScale);
     const V frequency = hn::Set(d, f.frequency);
     const V offset[2] = {hn::Set(d, f.offset[0]), hn::Set(d, f.offset[1])};
     const V shift[2] = {hn::Set(d, f.shift[0]), hn::Set(d, f.shift[1])};
@@ -95,8 +94,7 @@ bool fillAxes(const cv::Fill& f) {
     for (std::size_t c = 0; c < columns; c += hn::Lanes(d)) {
         V u[3];
         for (int a = 0; a < 2; ++a) {
-            const V point = hn::Mul(hn::LoadU(d, p[a] + c), scale);
-            u[a] = hn::Add(hn::Add(hn::Mul(point, frequency), offset[a]), shift[a]);
+            u[a] = hn::Add(hn::Add(hn::Mul(hn::LoadU(d, p[a] + c), frequency), offset[a]), shift[a]);
         }
         if constexpr (kSplit == cv::Split::Skewed3) {
             // curved_v4.cpp's skewedCell3.

@@ -24,8 +24,8 @@ struct Columns {
     std::uint32_t* origin = nullptr;
 };
 
-/// How fillColumns splits a column (p the column's point: (pScale p[0][c], pScale p[1][c]),
-/// pScale a sphere's row radius or 1 on a torus, whose columns are their points; u_d = (p_d f +
+/// How fillColumns splits a column (p the column's point (p[0][c], p[1][c]): on a sphere the
+/// row radius times the column's pair, on a torus the pair itself; u_d = (p_d f +
 /// offset[d]) + shift[d] its lattice coordinates):
 ///   Lattice:   u_0 and u_1 (Perlin and value noise; the row's axes are split per row);
 ///   Skewed3:   a sphere's simplex cell, u_d + s for d < 3, s = ((u_0 + u_1) + rowU[0]) F3 and
@@ -36,7 +36,6 @@ enum class Split : unsigned char { Lattice, Skewed3, TorusSkew };
 
 struct Fill {
     const double* p[2];
-    double pScale;
     std::size_t columns;  ///< a multiple of kPadding
     double frequency;
     std::array<double, 2> offset;
@@ -103,6 +102,7 @@ public:
 
 private:
     bool bounded(const OctaveParams& o, double A, double rowU) const;
+    void placeRow(double A);
     bool fill(std::size_t octave, double A, double rowU);
     bool splitRow(Octave& o, const std::array<double, 2>& rowU) const;
 
@@ -120,6 +120,7 @@ private:
     std::vector<std::uint32_t> m_origin;  ///< ... and octaves x columns (Columns::origin)
     std::vector<Octave> m_octaves;
     std::vector<float> m_sums;          ///< Row::sums
+    std::vector<double> m_points;       ///< a sphere's row: A a_c, then A b_c (the points' x, y)
     /// A torus's columns are split once: -1 not yet, else whether they were within the bound.
     int m_fixedColumns = -1;
 };
