@@ -56,18 +56,15 @@ constexpr int kLanes = 4;
 __attribute__((target_clones("avx2", "default")))
 void steepestInRow(const double* h, const std::uint8_t* fixed, const std::int64_t* offset,
                    std::int64_t x0, std::int64_t x1, std::uint8_t* direction) {
-    const auto loadDoubles = [](const double* p) {
-        Doubles v;
-        std::memcpy(&v, p, sizeof v);
-        return v;
-    };
     std::int64_t x = x0;
     for (; x + kLanes <= x1; x += kLanes) {
-        const Doubles centre = loadDoubles(h + x);
+        Doubles centre, neighbour;
+        std::memcpy(&centre, h + x, sizeof centre);
         Doubles bestSlope = {0, 0, 0, 0};
         Longs best = {kSelf, kSelf, kSelf, kSelf};
         for (int k = 0; k < 8; ++k) {
-            const Doubles slope = (centre - loadDoubles(h + x + offset[k])) * kInvDistance[k];
+            std::memcpy(&neighbour, h + x + offset[k], sizeof neighbour);
+            const Doubles slope = (centre - neighbour) * kInvDistance[k];
             const Longs steeper = slope > bestSlope;
             bestSlope = steeper ? slope : bestSlope;
             best = steeper ? Longs{k, k, k, k} : best;

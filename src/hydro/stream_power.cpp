@@ -8,14 +8,12 @@
 #include <atomic>
 #include <cmath>
 
+#include "hydro/incision_factors.hpp"
 #include "hydro/one_thread.hpp"
 
 namespace terragrid::hydro::detail {
 
 namespace {
-
-/// A^m: sqrt for the usual m = 1/2 (exact and fast), pow otherwise.
-double areaPower(double area, double m) { return m == 0.5 ? std::sqrt(area) : std::pow(area, m); }
 
 /// The height x above the receiver that solves x - x0 + f x^n = 0 (x0 > 0, f > 0): Newton's
 /// method from x0, which the solution lies below; a step that would cross zero halves instead.
@@ -40,13 +38,12 @@ struct CellSolver {
     const double* h;
     double* next;
     const std::uint8_t* direction;
-    const double* area;
+    const double* factor;  ///< incisionFactors()
     const double* upliftDt;
     const std::int64_t* offset;
     std::uint8_t* marks;
     std::uint8_t mark;
     StreamPower power;
-    double cellSize, diagonal;
 
     bool solved(std::uint32_t i) const {
         return std::atomic_ref<std::uint8_t>(marks[i]).load(std::memory_order_acquire) == mark;
@@ -63,13 +60,8 @@ struct CellSolver {
         const double hr = std::atomic_ref<double>(next[r]).load(std::memory_order_relaxed);
         const double raised = h[i] + upliftDt[i];
         if (!(raised > hr) || power.k == 0) return raised;
-        const double length = kInvDistance[k] == 1 ? cellSize : diagonal;
-        const double drive = power.dt * power.k * areaPower(area[i], power.m);
-        if (power.n == 1) {
-            const double f = drive / length;
-            return (raised + f * hr) / (1 + f);
-        }
-        const double f = drive / std::pow(length, power.n);
+        const double f = factor[i];
+        if (power.n == 1) return (raised + f * hr) / (1 + f);
         return hr + solveDrop(raised - hr, f, power.n);
     }
     /// From cell c, whose receiver is not solved: follows the flow down to the first cell
@@ -108,12 +100,20 @@ void Incision::apply(const std::vector<double>& h, std::vector<double>& next, co
     const Shape& shape = flow.shape();
     const std::size_t n = shape.cells();
     next.resize(n);
-    const CellSolver solve{h.data(), next.data(), flow.directions().data(), area.area().data(),
-                           upliftDt.data(), shape.offset, nullptr, 0, m_power, m_cellSize,
-                           m_cellSize * std::sqrt(2.0)};
-    CellSolver s = solve;
-    s.mark = m_solved.begin(n);
-    s.marks = m_solved.data();
+    m_factor.resize(n);
+    // L^n per direction (L for n = 1): the divisor of each cell's factor.
+    double divisor[kSelf + 1];
+    for (int k = 0; k <= kSelf; ++k) {
+        const double length = k < kSelf && kInvDistance[k] != 1 ? m_cellSize * std::sqrt(2.0) : m_cellSize;
+        divisor[k] = m_power.n == 1 ? length : std::pow(length, m_power.n);
+    }
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, 1 << 14), [&](const auto& range) {
+        incisionFactors(m_power, area.area().data(), flow.directions().data(), divisor, range.begin(),
+                        range.end(), m_factor.data());
+    });
+    const std::uint8_t mark = m_solved.begin(n);  // before data(): it may clear the marks anew
+    const CellSolver s{h.data(), next.data(), flow.directions().data(), m_factor.data(), upliftDt.data(),
+                       shape.offset, m_solved.data(), mark, m_power};
     std::vector<std::pair<const std::uint32_t*, const std::uint32_t*>> pieces;
     constexpr std::size_t kPiece = 1 << 16;
     area.forEachWalked([&](const std::uint32_t* first, const std::uint32_t* last) {

@@ -42,6 +42,7 @@ private:
     StreamPower m_power;
     double m_cellSize;
     PassMarks m_solved;  ///< the cells solved in this step
+    std::vector<double> m_factor;  ///< each cell's F (incision_factors.hpp)
 };
 
 }  // namespace terragrid::hydro::detail
