@@ -88,7 +88,10 @@ ErosionSummary erode(Grid& terrain, const ErosionParams& params, const Outlets& 
     detail::Incision incision({params.k, params.m, params.n, params.dt}, terrain.cellSize);
     for (int step = 0; step < params.steps; ++step) {
         if (open) detail::levelRing(h, terrain.width, terrain.height);
-        flow.route(h.data());
+        // The last step's walks, whose order labels the basins quicker (erosion_pits.cpp).
+        detail::ErosionFlow::CellLists walked;
+        if (step > 0) area.forEachWalked([&](const std::uint32_t* first, const std::uint32_t* last) { walked.emplace_back(first, last); });
+        flow.route(h.data(), walked);
         if (step == 0) summary.firstPits = flow.pits();
         area.compute(flow, terrain.cellSize * terrain.cellSize);
         // Diffusion first: it fills valley floors from their sides, which along a gentle river

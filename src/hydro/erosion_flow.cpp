@@ -21,9 +21,9 @@ ErosionFlow::ErosionFlow(std::int32_t width, std::int32_t height, std::vector<st
     m_basin.assign(n, 0);  // the outlets' basin, for good: an outlet is always its own root
 }
 
-void ErosionFlow::route(const double* h) {
+void ErosionFlow::route(const double* h, const CellLists& hint) {
     steepestDescent(h);
-    if (!m_pits.empty()) drainDepressions(h);
+    if (!m_pits.empty()) drainDepressions(h, hint);
 }
 
 namespace {

@@ -15,6 +15,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "hydro/basin_graph.hpp"
@@ -36,9 +37,14 @@ public:
     /// `fixed[i]` != 0 marks the outlet cells (base level); at least one must be set.
     ErosionFlow(std::int32_t width, std::int32_t height, std::vector<std::uint8_t> fixed);
 
+    /// Lists of cells, each [first, last); together every cell once, or none.
+    using CellLists = std::vector<std::pair<const std::uint32_t*, const std::uint32_t*>>;
+
     /// Routes flow on `h` (width * height heights, row-major): the receivers
-    /// ErosionRouter::route gives on the same heights.
-    void route(const double* h);
+    /// ErosionRouter::route gives on the same heights. `hint`: lists whose reverse orders put
+    /// most receivers before their donors (the last step's walks, DrainageArea::forEachWalked),
+    /// or none; the receivers do not depend on it, only the time to label the basins.
+    void route(const double* h, const CellLists& hint = {});
 
     /// Per cell: the direction k of its receiver, or kSelf for a base-level cell.
     const std::vector<std::uint8_t>& directions() const noexcept { return m_direction; }
@@ -54,8 +60,8 @@ public:
 private:
     void steepestDescent(const double* h);
     // erosion_pits.cpp
-    void drainDepressions(const double* h);
-    void labelBasins();
+    void drainDepressions(const double* h, const CellLists& hint);
+    void labelBasins(const CellLists& hint);
     std::vector<PassEdge> lowestPasses(const double* h) const;
 
     Shape m_shape;

@@ -9,6 +9,7 @@
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
 
+#include <algorithm>
 #include <atomic>
 #include <unordered_map>
 
@@ -35,8 +36,8 @@ constexpr int kLaterDy[4] = {0, 1, 1, 1};
 
 }  // namespace
 
-void ErosionFlow::drainDepressions(const double* h) {
-    labelBasins();
+void ErosionFlow::drainDepressions(const double* h, const CellLists& hint) {
+    labelBasins(hint);
     drainThroughPasses(
         m_basin.data(), std::uint32_t(m_pits.size()) + 1, lowestPasses(h),
         [&](std::uint32_t cell) { return receiver(cell); },
@@ -47,7 +48,10 @@ void ErosionFlow::drainDepressions(const double* h) {
 // always its own root), a pit's number. From each cell not labelled yet the walk follows the
 // flow down to a labelled cell or a root, then labels the cells on the way. Threads may label
 // a cell twice, with the same value: no claims needed, only the marks' release and acquire.
-void ErosionFlow::labelBasins() {
+// In the reverse order of the hint's lists (the last step's flow, receivers first) most cells
+// find their receiver labelled and take its basin at once; the walks are for the rest, and for
+// the first step, which visits the cells in index order.
+void ErosionFlow::labelBasins(const CellLists& hint) {
     const std::size_t n = m_shape.cells();
     for (std::uint32_t p = 0; p < m_pits.size(); ++p) m_basin[m_pits[p]] = p + 1;
     const std::uint8_t mark = m_labelled.begin(n);
@@ -72,9 +76,36 @@ void ErosionFlow::labelBasins() {
         }
     };
     tbb::enumerable_thread_specific<std::vector<std::uint32_t>> paths;
-    tbb::parallel_for(tbb::blocked_range<std::uint32_t>(0, std::uint32_t(n), 16384), [&](const auto& range) {
+    if (hint.empty()) {
+        tbb::parallel_for(tbb::blocked_range<std::uint32_t>(0, std::uint32_t(n), 16384), [&](const auto& range) {
+            std::vector<std::uint32_t>& path = paths.local();
+            for (std::uint32_t c = range.begin(); c < range.end(); ++c) labelFrom(c, path);
+        });
+        return;
+    }
+    // The lists in pieces, each piece last cell first.
+    constexpr std::size_t kPiece = 1 << 16;
+    CellLists pieces;
+    for (const auto& [first, last] : hint)
+        for (const std::uint32_t* end = last; end != first;) {
+            const std::uint32_t* begin = end - std::min<std::size_t>(kPiece, std::size_t(end - first));
+            pieces.emplace_back(begin, end);
+            end = begin;
+        }
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, pieces.size(), 1), [&](const auto& range) {
         std::vector<std::uint32_t>& path = paths.local();
-        for (std::uint32_t c = range.begin(); c < range.end(); ++c) labelFrom(c, path);
+        for (std::size_t p = range.begin(); p < range.end(); ++p)
+            for (const std::uint32_t* c = pieces[p].second; c-- != pieces[p].first;) {
+                const std::uint32_t r = receiver(*c);
+                if (m_direction[*c] != kSelf && std::atomic_ref<std::uint8_t>(marks[r]).load(std::memory_order_acquire) == mark) {
+                    // The common case: the receiver is labelled (a root is not marked: walk).
+                    std::atomic_ref<std::uint32_t>(basin[*c]).store(
+                        std::atomic_ref<std::uint32_t>(basin[r]).load(std::memory_order_relaxed), std::memory_order_relaxed);
+                    std::atomic_ref<std::uint8_t>(marks[*c]).store(mark, std::memory_order_release);
+                    continue;
+                }
+                labelFrom(*c, path);
+            }
     });
 }
 
@@ -89,25 +120,44 @@ std::vector<PassEdge> ErosionFlow::lowestPasses(const double* h) const {
         Lowest& lowest = found.local();
         std::uint64_t lastPair = ~std::uint64_t{0};
         PassEdge* last = nullptr;  // a ridge meets the same pair of basins many times in a row
-        for (std::int32_t y = rows.begin(); y < rows.end(); ++y)
-            for (std::int32_t x = 0; x < shape.width; ++x) {
-                const std::uint32_t i = std::uint32_t(y) * std::uint32_t(shape.width) + std::uint32_t(x);
-                const std::uint32_t bi = basin[i];
+        const auto pass = [&](std::uint32_t i, std::uint32_t j) {
+            const std::uint32_t bi = basin[i], bj = basin[j];
+            if (bi == bj) return;
+            const PassEdge e{std::max(h[i], h[j]), i, j};
+            const std::uint64_t pair = std::uint64_t(std::min(bi, bj)) << 32 | std::max(bi, bj);
+            if (pair != lastPair) {
+                last = &lowest.try_emplace(pair, e).first->second;
+                lastPair = pair;
+            }
+            if (passOrder(e, *last)) *last = e;
+        };
+        const std::uint32_t w = std::uint32_t(shape.width);
+        for (std::int32_t y = rows.begin(); y < rows.end(); ++y) {
+            const std::uint32_t row = std::uint32_t(y) * w;
+            const auto edgeCell = [&](std::int32_t x) {
                 for (int k = 0; k < 4; ++k) {
                     const std::int32_t nx = x + kLaterDx[k], ny = y + kLaterDy[k];
-                    if (nx < 0 || nx >= shape.width || ny >= shape.height) continue;
-                    const std::uint32_t j = std::uint32_t(ny) * std::uint32_t(shape.width) + std::uint32_t(nx);
-                    const std::uint32_t bj = basin[j];
-                    if (bi == bj) continue;
-                    const PassEdge e{std::max(h[i], h[j]), i, j};
-                    const std::uint64_t pair = std::uint64_t(std::min(bi, bj)) << 32 | std::max(bi, bj);
-                    if (pair != lastPair) {
-                        last = &lowest.try_emplace(pair, e).first->second;
-                        lastPair = pair;
-                    }
-                    if (passOrder(e, *last)) *last = e;
+                    if (nx >= 0 && nx < shape.width && ny < shape.height)
+                        pass(row + std::uint32_t(x), std::uint32_t(ny) * w + std::uint32_t(nx));
                 }
+            };
+            if (y == shape.height - 1 || w < 3) {
+                for (std::int32_t x = 0; x < shape.width; ++x) edgeCell(x);
+                continue;
             }
+            edgeCell(0);
+            // Inside, most cells share their basin with all four later neighbours: one test.
+            for (std::uint32_t i = row + 1; i < row + w - 1; ++i) {
+                const std::uint32_t b = basin[i];
+                if (((b ^ basin[i + 1]) | (b ^ basin[i + w - 1]) | (b ^ basin[i + w]) | (b ^ basin[i + w + 1])) == 0)
+                    continue;
+                pass(i, i + 1);
+                pass(i, i + w - 1);
+                pass(i, i + w);
+                pass(i, i + w + 1);
+            }
+            edgeCell(shape.width - 1);
+        }
     });
     Lowest all;
     for (Lowest& lowest : found)

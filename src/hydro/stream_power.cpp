@@ -125,8 +125,12 @@ void Incision::apply(const std::vector<double>& h, std::vector<double>& next, co
         }
     });
     if (runsOnOneThread()) {
-        std::vector<std::uint32_t> path;
-        for (const auto& [first, last] : pieces) s.list(first, last, path);
+        // One list in topological order: every receiver is solved before its donors, so
+        // no marks to read or write.
+        double* next_ = next.data();
+        area.forEachWalked([&](const std::uint32_t* first, const std::uint32_t* last) {
+            for (const std::uint32_t* p = last; p-- != first;) next_[*p] = s.height(*p);
+        });
         return;
     }
     tbb::enumerable_thread_specific<std::vector<std::uint32_t>> paths;
