@@ -9,6 +9,9 @@
 #include <numeric>
 #include <vector>
 
+#include "erosion_reference.hpp"
+#include "hydro/drainage_area.hpp"
+#include "hydro/erosion_flow.hpp"
 #include "hydro/erosion_routing.hpp"
 #include "hydro/hillslope_diffusion.hpp"
 #include "hydro_terrain.hpp"
@@ -208,6 +211,109 @@ TEST(ErosionTest, RejectsBadParametersAndSizes) {
     EXPECT_THROW(erode(g, test::defaultErosion(), Outlets{}, &wrongSize), std::invalid_argument);
     Grid broken{4, 5, 30.0, std::vector<float>(16, 1.0f)};
     EXPECT_THROW(erode(broken, test::defaultErosion(), Outlets{}), std::invalid_argument);
+}
+
+// --- against the model as first written ---------------------------------------------------------
+// erode() against erosion_reference.hpp, bit for bit: every faster pass (the flow as
+// directions, the walks along it, the basin labels, the diffusion's solver) must keep each
+// height's terms and their order, on any thread count.
+
+/// A rough surface full of depressions and flats: hashed heights in whole metres.
+Grid roughRelief(std::int32_t w, std::int32_t h, std::uint64_t seed) {
+    Grid g{w, h, 29.3, {}};
+    for (std::int32_t i = 0; i < w * h; ++i) g.z.push_back(float(mix64(seed * 7919u + std::uint64_t(i)) % 25));
+    return g;
+}
+
+struct ReferenceCase {
+    std::string name;
+    Grid terrain;
+    ErosionParams params;
+    Outlets outlets;
+    std::vector<float> uplift;  ///< empty: none
+};
+
+std::vector<ReferenceCase> referenceCases() {
+    std::vector<ReferenceCase> all;
+    test::NoiseTerrain noise = test::noiseTerrain(72);
+    // Cells of 29.3 m: areas of many cells are then not exact in binary, so the order a
+    // cell's donors are added in shows in its bits (with 30 m cells every sum is exact).
+    noise.metres.cellSize = 29.3;
+    std::vector<float> sorted = noise.metres.z;
+    std::sort(sorted.begin(), sorted.end());
+    const float sea = sorted[sorted.size() / 4];  // a quarter of the map under the sea
+    ErosionParams p = test::defaultErosion();
+    p.steps = 12;
+    all.push_back({"noise, fixed edges", noise.metres, p, Outlets{}, {}});
+    ErosionParams open = p;
+    open.edges = ErosionEdges::Open;
+    all.push_back({"noise, open edges, uplift field", noise.metres, open, Outlets{}, noise.unit});
+    all.push_back({"noise, open edges and a sea", noise.metres, open, Outlets{true, sea}, {}});
+    all.push_back({"noise, sea only", noise.metres, p, Outlets{false, sea}, noise.unit});
+    ErosionParams newton = open;
+    newton.n = 1.6;
+    newton.m = 0.7;
+    newton.diffusion = 0.5;
+    all.push_back({"noise, n and m not 1 and 1/2, strong diffusion", noise.metres, newton, Outlets{}, {}});
+    ErosionParams rough = open;
+    rough.steps = 6;
+    rough.k = 2e-4;  // cuts deep into the flats
+    all.push_back({"rough 41 x 29, open edges", roughRelief(41, 29, 3), rough, Outlets{}, {}});
+    all.push_back({"rough 41 x 29, fixed edges", roughRelief(41, 29, 4), p, Outlets{}, {}});
+    // Grids one and two cells wide: neighbours there share index steps.
+    all.push_back({"rough 1 x 23", roughRelief(1, 23, 5), p, Outlets{false, 3.0f}, {}});
+    all.push_back({"rough 2 x 19", roughRelief(2, 19, 6), p, Outlets{false, 3.0f}, {}});
+    all.push_back({"rough 2 x 19, open edges", roughRelief(2, 19, 7), open, Outlets{}, {}});
+    return all;
+}
+
+TEST(ErosionReferenceTest, EveryStepEqualsTheFirstFormOfTheModelBitForBit) {
+    for (const ReferenceCase& c : referenceCases()) {
+        Grid expected = c.terrain;
+        test::referenceErode(expected, c.params, c.outlets, c.uplift.empty() ? nullptr : &c.uplift);
+        EXPECT_NE(expected.z, c.terrain.z) << c.name << ": the case erodes nothing";
+        for (const int threads : {1, 2, 3}) {
+            Grid g = c.terrain;
+            test::inArena(threads, [&] { erode(g, c.params, c.outlets, c.uplift.empty() ? nullptr : &c.uplift); });
+            EXPECT_EQ(std::memcmp(g.z.data(), expected.z.data(), g.z.size() * sizeof(float)), 0)
+                << c.name << ", " << threads << " threads";
+        }
+    }
+}
+
+/// The routing and drainage areas of one step alone, in doubles (erode's floats can hide an
+/// area's last bits): the directions name ErosionRouter's receivers, and each area has the
+/// bits of the stack's sums.
+TEST(ErosionReferenceTest, RoutingAndAreasEqualTheStacksBitForBit) {
+    for (const std::uint64_t seed : {11u, 12u, 13u})
+        for (const Outlets& outlets : {Outlets{true, {}}, Outlets{false, 6.0f}}) {
+            const Grid g = roughRelief(53, 31, seed);
+            const std::vector<std::uint8_t> fixed = baseLevelCells(g, outlets);
+            const std::vector<double> h(g.z.begin(), g.z.end());
+            detail::ErosionRouter router(g.width, g.height, fixed);
+            const detail::D8Routing& routing = router.route(h.data());
+            const double cellArea = g.cellSize * g.cellSize;
+            std::vector<double> expected(h.size(), cellArea);
+            for (std::size_t s = h.size(); s-- > 0;) {
+                const std::uint32_t c = routing.stack[s];
+                if (routing.receiver[c] != c) expected[routing.receiver[c]] += expected[c];
+            }
+            for (const int threads : {1, 2}) {
+                detail::ErosionFlow flow(g.width, g.height, fixed);
+                detail::DrainageArea area;
+                test::inArena(threads, [&] {
+                    flow.route(h.data());
+                    area.compute(flow, cellArea);
+                });
+                EXPECT_GT(flow.pits(), 2u);
+                EXPECT_EQ(flow.pits(), router.pits());
+                for (std::uint32_t i = 0; i < h.size(); ++i) {
+                    ASSERT_EQ(flow.receiver(i), routing.receiver[i]) << "cell " << i << ", seed " << seed;
+                    ASSERT_EQ(std::memcmp(&area.area()[i], &expected[i], sizeof(double)), 0)
+                        << "cell " << i << ": " << area.area()[i] << " against " << expected[i];
+                }
+            }
+        }
 }
 
 // --- the per-step routing ----------------------------------------------------------------------

@@ -1,9 +1,7 @@
 // Flow accumulation (in parallel on D8 grids), the river mask and Strahler order.
 
 #include <tbb/blocked_range.h>
-#include <tbb/global_control.h>
 #include <tbb/parallel_for.h>
-#include <tbb/task_arena.h>
 
 #include <algorithm>
 #include <atomic>
@@ -12,17 +10,12 @@
 #include <vector>
 
 #include "donor_masks.hpp"
+#include "one_thread.hpp"
 #include "terragrid/hydro/flow.hpp"
 
 namespace terragrid::hydro {
 
 namespace {
-
-/// Whether TBB may run only one thread here (a one-thread arena, or a global limit of 1).
-bool oneThread() {
-    return tbb::this_task_arena::max_concurrency() == 1 ||
-           tbb::global_control::active_value(tbb::global_control::max_allowed_parallelism) == 1;
-}
 
 /// D8 routing: each cell pulls its donors' accumulations (the bits of its donor mask, in
 /// increasing index). A walk runs down from every source and carries on into a cell when it
@@ -49,7 +42,7 @@ std::vector<float> accumulateOnGrid(const FlowRouting& routing, const float* wei
             c = next;
         }
     };
-    if (oneThread()) {
+    if (detail::runsOnOneThread()) {
         for (std::size_t c = 0; c < n; ++c) waiting[c] = detail::donorCount(donors[c]);
         for (std::size_t source = 0; source < n; ++source)
             walkFrom(source, [&](std::uint32_t r) { return --waiting[r] == 0; });

@@ -5,8 +5,9 @@
 #include <stdexcept>
 #include <string>
 
+#include "hydro/drainage_area.hpp"
 #include "hydro/erosion_edges.hpp"
-#include "hydro/erosion_routing.hpp"
+#include "hydro/erosion_flow.hpp"
 #include "hydro/hillslope_diffusion.hpp"
 #include "hydro/neighbours.hpp"
 #include "hydro/stream_power.hpp"
@@ -28,21 +29,6 @@ void checkArguments(const Grid& terrain, const ErosionParams& p,
         fail("k, diffusion and uplift must be >= 0, m, n and dt > 0, all finite");
     if (upliftField && upliftField->size() != terrain.z.size())
         fail("the uplift field's size does not match the grid");
-}
-
-/// Drainage area of every cell in m^2: its own cell plus everything upstream, summed from the
-/// sources down (each group of the stack backwards, groups in parallel: same sums in the same
-/// order for any thread count).
-void accumulateArea(const detail::D8Routing& routing, double cellArea,
-                    std::vector<double>& area) {
-    std::fill(area.begin(), area.end(), cellArea);
-    detail::forEachStackGroup(routing, [&](std::size_t first, std::size_t last) {
-        for (std::size_t s = last; s-- > first;) {
-            const std::uint32_t c = routing.stack[s];
-            const std::uint32_t r = routing.receiver[c];
-            if (r != c) area[r] += area[c];
-        }
-    });
 }
 
 }  // namespace
@@ -93,26 +79,31 @@ ErosionSummary erode(Grid& terrain, const ErosionParams& params, const Outlets& 
         upliftDt[i] = fixed[i] ? 0.0
                                : params.uplift * params.dt * (field ? double((*field)[i]) : 1.0);
 
-    detail::ErosionRouter router(width, height, fixed);
+    detail::ErosionFlow flow(width, height, fixed);
     detail::HillslopeDiffusion diffusion(
         width, height, std::move(fixed),
         params.diffusion * params.dt / (terrain.cellSize * terrain.cellSize));
-    const detail::StreamPower power{params.k, params.m, params.n, params.dt};
-    std::vector<double> area(n);
+    detail::DrainageArea area;
+    std::vector<double> next;  // the incision's new heights
+    detail::Incision incision({params.k, params.m, params.n, params.dt}, terrain.cellSize);
     for (int step = 0; step < params.steps; ++step) {
         if (open) detail::levelRing(h, terrain.width, terrain.height);
-        const detail::D8Routing& routing = router.route(h.data());
-        if (step == 0) summary.firstPits = router.pits();
-        accumulateArea(routing, terrain.cellSize * terrain.cellSize, area);
+        // The last step's walks, whose order labels the basins quicker (erosion_pits.cpp).
+        detail::ErosionFlow::CellLists walked;
+        if (step > 0) area.forEachWalked([&](const std::uint32_t* first, const std::uint32_t* last) { walked.emplace_back(first, last); });
+        flow.route(h.data(), walked);
+        if (step == 0) summary.firstPits = flow.pits();
+        area.compute(flow, terrain.cellSize * terrain.cellSize);
         // Diffusion first: it fills valley floors from their sides, which along a gentle river
         // can lift a cell above the one downstream; incision after it restores every river
         // cell above its receiver, so a step never ends with pits along the rivers.
         diffusion.apply(h);
-        detail::incise(h, routing, area, upliftDt, power, width, terrain.cellSize);
+        incision.apply(h, next, flow, area, upliftDt);
+        h.swap(next);
         if (onStep) onStep(step + 1, params.steps);
     }
     summary.steps = params.steps;
-    summary.lastPits = router.pits();
+    summary.lastPits = flow.pits();
     if (open) h = detail::withoutRing(h, terrain.width, terrain.height);
     for (std::size_t i = 0; i < terrain.z.size(); ++i) terrain.z[i] = float(h[i]);
     return summary;

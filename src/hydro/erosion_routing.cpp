@@ -1,5 +1,6 @@
 #include "hydro/erosion_routing.hpp"
 
+#include "hydro/basin_graph.hpp"
 #include "hydro/neighbours.hpp"
 
 #include <tbb/blocked_range.h>
@@ -10,44 +11,8 @@
 #include <cmath>
 #include <numeric>
 #include <stdexcept>
-#include <tuple>
 
 namespace terragrid::hydro::detail {
-
-namespace {
-
-/// A place where two basins touch: the pair of neighbouring cells and the height water must
-/// reach to pass between them.
-constexpr std::uint32_t kNone = 0xFFFFFFFFu;
-
-struct PassEdge {
-    double pass;
-    std::uint32_t a, b;  ///< a < b
-};
-
-inline bool passOrder(const PassEdge& x, const PassEdge& y) {
-    return std::tie(x.pass, x.a, x.b) < std::tie(y.pass, y.a, y.b);
-}
-
-/// Union-find with path halving; union by smaller index keeps it a pure function of the input.
-struct DisjointSets {
-    std::vector<std::uint32_t> parent;
-    explicit DisjointSets(std::size_t n) : parent(n) { std::iota(parent.begin(), parent.end(), 0u); }
-    std::uint32_t find(std::uint32_t x) {
-        while (parent[x] != x) x = parent[x] = parent[parent[x]];
-        return x;
-    }
-    bool unite(std::uint32_t x, std::uint32_t y) {
-        x = find(x);
-        y = find(y);
-        if (x == y) return false;
-        if (x < y) std::swap(x, y);
-        parent[x] = y;
-        return true;
-    }
-};
-
-}  // namespace
 
 ErosionRouter::ErosionRouter(std::int32_t width, std::int32_t height,
                              std::vector<std::uint8_t> fixed)
@@ -176,18 +141,14 @@ void ErosionRouter::buildOutletStack() {
     });
 }
 
-// The basin graph: nodes are the depressions' basins plus one node (0) for everything that
-// drains to an outlet; an edge per pair of neighbouring basins, weighted by their lowest pass
-// (over pairs of neighbouring cells, one in each, the higher of the two heights). Its minimum spanning tree from node 0 is the path
-// water takes when each depression fills to its spill point (Cordonnier et al. 2019). Each
-// depression then drains through its tree edge: the receivers on the path from its pass cell
-// down to its pit are reversed ("carving"), so every cell's receiver stays a neighbour.
+// The basin graph (basin_graph.hpp). The lowest pass between each pair of neighbouring basins
+// is found from the side of the higher-numbered basin: only the depressions' cells are
+// scanned (they are contiguous in the stack, basin by basin), never the outlets' basin, which
+// is most of the map.
 void ErosionRouter::routeDepressions(const double* h) {
+    constexpr std::uint32_t kNone = 0xFFFFFFFFu;
     const std::uint32_t basins = std::uint32_t(m_pits) + 1;
     const Shape shape(m_width, m_height);
-    // The lowest pass between each pair of neighbouring basins, found from the side of the
-    // higher-numbered basin: only the depressions' cells are scanned (they are contiguous in
-    // the stack, basin by basin), never the outlets' basin, which is most of the map.
     std::vector<PassEdge> edges;
     std::vector<std::uint32_t> bestOf(basins, kNone), touched;
     const std::vector<std::uint32_t>& stack = m_routing.stack;
@@ -213,56 +174,10 @@ void ErosionRouter::routeDepressions(const double* h) {
         for (const std::uint32_t t : touched) bestOf[t] = kNone;
         touched.clear();
     }
-    // Keys are unique (cell pairs), so the sorted order, and the tree, are unique too.
-    std::sort(edges.begin(), edges.end(), passOrder);
-
-    DisjointSets sets(basins);
-    std::vector<PassEdge> tree;
-    tree.reserve(basins - 1);
-    for (const PassEdge& e : edges) {
-        if (sets.unite(m_basin[e.a], m_basin[e.b])) {
-            tree.push_back(e);
-            if (tree.size() + 1 == basins) break;
-        }
-    }
-    // The tree as adjacency lists, walked breadth first from the outlets' node.
-    std::vector<std::uint32_t> start(basins + 1, 0), adjacent(2 * tree.size());
-    for (const PassEdge& e : tree) {
-        ++start[m_basin[e.a] + 1];
-        ++start[m_basin[e.b] + 1];
-    }
-    std::partial_sum(start.begin(), start.end(), start.begin());
-    std::vector<std::uint32_t> cursor(start.begin(), start.end() - 1);
-    for (std::uint32_t t = 0; t < tree.size(); ++t) {
-        adjacent[cursor[m_basin[tree[t].a]]++] = t;
-        adjacent[cursor[m_basin[tree[t].b]]++] = t;
-    }
-    std::vector<std::uint8_t> reached(basins, 0);
-    std::vector<std::uint32_t> queue{0};
-    reached[0] = 1;
     auto& receiver = m_routing.receiver;
-    for (std::size_t q = 0; q < queue.size(); ++q) {
-        const std::uint32_t from = queue[q];
-        for (std::uint32_t k = start[from]; k < start[from + 1]; ++k) {
-            const PassEdge& e = tree[adjacent[k]];
-            const bool aInFrom = m_basin[e.a] == from;
-            const std::uint32_t outside = aInFrom ? e.a : e.b, inside = aInFrom ? e.b : e.a;
-            const std::uint32_t basin = m_basin[inside];
-            if (reached[basin]) continue;
-            reached[basin] = 1;
-            queue.push_back(basin);
-            // Reverse the path inside -> ... -> pit, then let `inside` drain across the pass.
-            std::uint32_t previous = outside, cell = inside;
-            for (;;) {
-                const std::uint32_t next = receiver[cell];
-                receiver[cell] = previous;
-                if (next == cell) break;
-                previous = cell;
-                cell = next;
-            }
-        }
-    }
-    assert(queue.size() == basins);
+    drainThroughPasses(
+        m_basin.data(), basins, std::move(edges), [&](std::uint32_t cell) { return receiver[cell]; },
+        [&](std::uint32_t cell, std::uint32_t to) { receiver[cell] = to; });
 }
 
 }  // namespace terragrid::hydro::detail

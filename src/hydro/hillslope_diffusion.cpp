@@ -1,5 +1,7 @@
 #include "hydro/hillslope_diffusion.hpp"
 
+#include "hydro/diffusion_lanes.hpp"
+
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 
@@ -46,12 +48,19 @@ void HillslopeDiffusion::apply(std::vector<double>& h) {
     columns(h);
 }
 
+// Rows four at a time in lanes where the CPU has them (diffusion_lanes.hpp), the rest alone.
 void HillslopeDiffusion::rows(std::vector<double>& h) {
     const std::size_t w = std::size_t(m_width);
     double* scratch = m_scratch.data();
-    tbb::parallel_for(tbb::blocked_range<std::int32_t>(0, m_height), [&](const auto& range) {
-        for (std::int32_t y = range.begin(); y < range.end(); ++y) {
-            const std::size_t first = std::size_t(y) * w;
+    const std::size_t lanes = diffusionLanes() ? 4 : 1;
+    const std::size_t groups = std::size_t(m_height) / lanes;
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, groups + std::size_t(m_height) % lanes), [&](const auto& range) {
+        for (std::size_t g = range.begin(); g < range.end(); ++g) {
+            if (g < groups && lanes == 4) {
+                solveFourRows(h.data(), m_fixed.data(), scratch, w, 4 * g, m_ratio);
+                continue;
+            }
+            const std::size_t first = (g < groups ? g * lanes : groups * lanes + (g - groups)) * w;
             solveLine(h.data() + first, m_fixed.data() + first, scratch + first, w, 1, m_ratio);
         }
     });
@@ -66,7 +75,15 @@ void HillslopeDiffusion::columns(std::vector<double>& h) {
     const double r = m_ratio;
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, blocks), [&](const auto& range) {
         for (std::size_t b = range.begin(); b < range.end(); ++b) {
-            const std::size_t x0 = b * kBlock, x1 = std::min(w, x0 + kBlock);
+            std::size_t x0 = b * kBlock;
+            const std::size_t x1 = std::min(w, x0 + kBlock);
+            if (diffusionLanes())
+                while (x0 + 4 <= x1) {
+                    const std::size_t groups = std::min(kColumnGroups, (x1 - x0) / 4);
+                    solveColumns(h.data(), m_fixed.data(), m_scratch.data(), w, rowsCount, x0, groups, r);
+                    x0 += 4 * groups;
+                }
+            if (x0 == x1) continue;
             for (std::size_t y = 0; y < rowsCount; ++y) {
                 const std::size_t row = y * w;
                 for (std::size_t x = x0; x < x1; ++x) {

@@ -1,13 +1,19 @@
 #include "hydro/stream_power.hpp"
 
+#include <tbb/blocked_range.h>
+#include <tbb/enumerable_thread_specific.h>
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
+#include <atomic>
 #include <cmath>
+
+#include "hydro/incision_factors.hpp"
+#include "hydro/one_thread.hpp"
 
 namespace terragrid::hydro::detail {
 
 namespace {
-
-/// A^m: sqrt for the usual m = 1/2 (exact and fast), pow otherwise.
-double areaPower(double area, double m) { return m == 0.5 ? std::sqrt(area) : std::pow(area, m); }
 
 /// The height x above the receiver that solves x - x0 + f x^n = 0 (x0 > 0, f > 0): Newton's
 /// method from x0, which the solution lies below; a step that would cross zero halves instead.
@@ -25,38 +31,112 @@ double solveDrop(double x0, double f, double n) {
     return x;
 }
 
+/// Solves cells whose receivers are solved, from the heights before the step into the new
+/// ones. Two threads may solve one cell at once: they write the same value, read from inputs
+/// nobody writes in the step (hence atomic_ref, relaxed: plain moves on x86).
+struct CellSolver {
+    const double* h;
+    double* next;
+    const std::uint8_t* direction;
+    const double* factor;  ///< incisionFactors()
+    const double* upliftDt;
+    const std::int64_t* offset;
+    std::uint8_t* marks;
+    std::uint8_t mark;
+    StreamPower power;
+
+    bool solved(std::uint32_t i) const {
+        return std::atomic_ref<std::uint8_t>(marks[i]).load(std::memory_order_acquire) == mark;
+    }
+    std::uint32_t receiver(std::uint32_t i) const { return std::uint32_t(std::int64_t(i) + offset[direction[i]]); }
+    void operator()(std::uint32_t i) const {
+        std::atomic_ref<double>(next[i]).store(height(i), std::memory_order_relaxed);
+        std::atomic_ref<std::uint8_t>(marks[i]).store(mark, std::memory_order_release);
+    }
+    double height(std::uint32_t i) const {
+        const std::uint8_t k = direction[i];
+        if (k == kSelf) return h[i];
+        const std::uint32_t r = std::uint32_t(std::int64_t(i) + offset[k]);
+        const double hr = std::atomic_ref<double>(next[r]).load(std::memory_order_relaxed);
+        const double raised = h[i] + upliftDt[i];
+        if (!(raised > hr) || power.k == 0) return raised;
+        const double f = factor[i];
+        if (power.n == 1) return (raised + f * hr) / (1 + f);
+        return hr + solveDrop(raised - hr, f, power.n);
+    }
+    /// From cell c, whose receiver is not solved: follows the flow down to the first cell
+    /// solved, then solves the cells on the way back up. `path` is scratch.
+    void down(std::uint32_t c, std::vector<std::uint32_t>& path) const {
+        path.clear();
+        for (std::uint32_t x = c;;) {
+            path.push_back(x);
+            if (direction[x] == kSelf) break;
+            x = receiver(x);
+            if (solved(x)) break;
+        }
+        for (auto p = path.rbegin(); p != path.rend(); ++p) (*this)(*p);
+    }
+    /// The cells of one walk list, last first: receivers before donors within the list; a
+    /// receiver another list holds and no thread has solved yet is solved on the way down.
+    void list(const std::uint32_t* first, const std::uint32_t* last, std::vector<std::uint32_t>& path) const {
+        for (const std::uint32_t* p = last; p-- != first;) {
+            const std::uint32_t c = *p;
+            if (direction[c] != kSelf && !solved(receiver(c))) down(c, path);
+            else if (!solved(c)) (*this)(c);
+        }
+    }
+};
+
 }  // namespace
 
-void incise(std::vector<double>& h, const D8Routing& routing, const std::vector<double>& area,
-            const std::vector<double>& upliftDt, const StreamPower& power, std::int32_t width,
-            double cellSize) {
-    const std::uint32_t w = std::uint32_t(width);
-    const double diagonal = cellSize * std::sqrt(2.0);
-    forEachStackGroup(routing, [&](std::size_t first, std::size_t last) {
-        for (std::size_t s = first; s < last; ++s) {
-            const std::uint32_t i = routing.stack[s];
-            const std::uint32_t r = routing.receiver[i];
-            if (r == i) continue;
-            const double raised = h[i] + upliftDt[i];
-            if (!(raised > h[r]) || power.k == 0) {
-                h[i] = raised;
-                continue;
-            }
-            const std::int64_t step = std::int64_t(r) - std::int64_t(i);
-            // From the index step alone when the width is over 2 (then +-1 and +-w name the
-            // straight neighbours only); divisions otherwise.
-            const bool straight = w > 2 ? step == 1 || step == -1 || step == std::int64_t(w) || step == -std::int64_t(w)
-                                        : i % w == r % w || i / w == r / w;
-            const double length = straight ? cellSize : diagonal;
-            const double drive = power.dt * power.k * areaPower(area[i], power.m);
-            if (power.n == 1) {
-                const double f = drive / length;
-                h[i] = (raised + f * h[r]) / (1 + f);
-            } else {
-                const double f = drive / std::pow(length, power.n);
-                h[i] = h[r] + solveDrop(raised - h[r], f, power.n);
-            }
+// In the reverse of the order the drainage area's walks finished the cells in: receivers
+// before donors, and near memory order (the walks start from the sources in index order), unlike a
+// stack's order, which scatters along whole river trees. On one thread that is every cell in
+// one list, solved straight through; with more, the lists (one per thread) run in parallel,
+// in pieces, and a cell whose receiver lies in another list waits for nobody: it is solved
+// on the way down from it.
+void Incision::apply(const std::vector<double>& h, std::vector<double>& next, const ErosionFlow& flow,
+                     const DrainageArea& area, const std::vector<double>& upliftDt) {
+    const Shape& shape = flow.shape();
+    const std::size_t n = shape.cells();
+    next.resize(n);
+    m_factor.resize(n);
+    // L^n per direction (L for n = 1): the divisor of each cell's factor.
+    double divisor[kSelf + 1];
+    for (int k = 0; k <= kSelf; ++k) {
+        const double length = k < kSelf && kInvDistance[k] != 1 ? m_cellSize * std::sqrt(2.0) : m_cellSize;
+        divisor[k] = m_power.n == 1 ? length : std::pow(length, m_power.n);
+    }
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, 1 << 14), [&](const auto& range) {
+        incisionFactors(m_power, area.area().data(), flow.directions().data(), divisor, range.begin(),
+                        range.end(), m_factor.data());
+    });
+    const std::uint8_t mark = m_solved.begin(n);  // before data(): it may clear the marks anew
+    const CellSolver s{h.data(), next.data(), flow.directions().data(), m_factor.data(), upliftDt.data(),
+                       shape.offset, m_solved.data(), mark, m_power};
+    std::vector<std::pair<const std::uint32_t*, const std::uint32_t*>> pieces;
+    constexpr std::size_t kPiece = 1 << 16;
+    area.forEachWalked([&](const std::uint32_t* first, const std::uint32_t* last) {
+        // Last piece first: on one thread that is the reverse of the whole list.
+        for (const std::uint32_t* end = last; end != first;) {
+            const std::uint32_t* begin = end - std::min<std::size_t>(kPiece, std::size_t(end - first));
+            pieces.emplace_back(begin, end);
+            end = begin;
         }
+    });
+    if (runsOnOneThread()) {
+        // One list in topological order: every receiver is solved before its donors, so
+        // no marks to read or write.
+        double* next_ = next.data();
+        area.forEachWalked([&](const std::uint32_t* first, const std::uint32_t* last) {
+            for (const std::uint32_t* p = last; p-- != first;) next_[*p] = s.height(*p);
+        });
+        return;
+    }
+    tbb::enumerable_thread_specific<std::vector<std::uint32_t>> paths;
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, pieces.size(), 1), [&](const auto& range) {
+        std::vector<std::uint32_t>& path = paths.local();
+        for (std::size_t p = range.begin(); p < range.end(); ++p) s.list(pieces[p].first, pieces[p].second, path);
     });
 }
 

@@ -4,7 +4,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "hydro/erosion_routing.hpp"
+#include "hydro/drainage_area.hpp"
+#include "hydro/erosion_flow.hpp"
+#include "hydro/pass_marks.hpp"
 
 namespace terragrid::hydro::detail {
 
@@ -16,17 +18,31 @@ struct StreamPower {
     double dt = 0;
 };
 
-/// One step of dh/dt = U - K A^m S^n on `h`, cells visited in routing.stack order (receivers
-/// first), so each cell is solved against its receiver's new height:
-///   n = 1:  h' = (h + U dt + F h_r') / (1 + F),  F = dt K A^m / L
-///   n != 1: h' - h - U dt + dt K A^m ((h' - h_r') / L)^n = 0 by Newton's method,
-/// L the distance to the receiver. A cell not above its receiver after uplift (a depression's
-/// floor, a lake the river crosses) is only uplifted: stream power cuts, it never deposits.
-/// Base-level cells (their own receiver) do not change. `area` in m^2, `upliftDt` = U dt per
-/// cell in metres. The stack's groups (independent outlet subtrees) run in parallel; within a
-/// group, the stack's order: each cell's result is the same for any thread count.
-void incise(std::vector<double>& h, const D8Routing& routing, const std::vector<double>& area,
-            const std::vector<double>& upliftDt, const StreamPower& power, std::int32_t width,
-            double cellSize);
+/// One step of dh/dt = U - K A^m S^n, reusable on one grid. Not thread-safe; apply() uses TBB
+/// inside.
+class Incision {
+public:
+    Incision(const StreamPower& power, double cellSize) : m_power(power), m_cellSize(cellSize) {}
+
+    /// One step from `h` into `next` (both width * height), each cell solved against its
+    /// receiver's new height (receivers first):
+    ///   n = 1:  h' = (h + U dt + F h_r') / (1 + F),  F = dt K A^m / L
+    ///   n != 1: h' - h - U dt + dt K A^m ((h' - h_r') / L)^n = 0 by Newton's method,
+    /// L the distance to the receiver. A cell not above its receiver after uplift (a
+    /// depression's floor, a lake the river crosses) is only uplifted: stream power cuts, it
+    /// never deposits. Base-level cells (their own receiver) do not change. `area` gives the
+    /// drainage areas in m^2 and the order its walks finished the cells in; `upliftDt` = U dt
+    /// per cell in metres. Each cell's new height is a function of its own inputs and its
+    /// receiver's new height alone, so any order with receivers first (the stack's order of
+    /// Braun and Willett's solver, or this one's) gives the same bits, for any thread count.
+    void apply(const std::vector<double>& h, std::vector<double>& next, const ErosionFlow& flow,
+               const DrainageArea& area, const std::vector<double>& upliftDt);
+
+private:
+    StreamPower m_power;
+    double m_cellSize;
+    PassMarks m_solved;  ///< the cells solved in this step
+    std::vector<double> m_factor;  ///< each cell's F (incision_factors.hpp)
+};
 
 }  // namespace terragrid::hydro::detail

@@ -1,0 +1,112 @@
+#include "hydro/drainage_area.hpp"
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
+#include <atomic>
+#include <bit>
+
+#include "hydro/donor_masks.hpp"
+#include "hydro/one_thread.hpp"
+
+namespace terragrid::hydro::detail {
+
+namespace {
+
+/// Donor masks of the cells of an inner row but its first and last: every neighbour exists,
+/// and the 8 loads sit at fixed distances, which the compiler turns into vector compares.
+void innerDonorRow(const std::uint8_t* direction, std::int64_t w, std::int64_t row,
+                   std::uint8_t* donors, std::uint8_t* waiting) {
+    const std::uint8_t* above = direction + (row - w);
+    const std::uint8_t* here = direction + row;
+    const std::uint8_t* below = direction + (row + w);
+    for (std::int64_t x = 1; x < w - 1; ++x) {
+        // Neighbour k drains here when its direction is the opposite one, 7 - k.
+        const auto mask = std::uint8_t((above[x - 1] == 7) | (above[x] == 6) << 1 | (above[x + 1] == 5) << 2 |
+                                       (here[x - 1] == 4) << 3 | (here[x + 1] == 3) << 4 |
+                                       (below[x - 1] == 2) << 5 | (below[x] == 1) << 6 | (below[x + 1] == 0) << 7);
+        donors[row + x] = mask;
+        waiting[row + x] = donorCount(mask);
+    }
+}
+
+}  // namespace
+
+void DrainageArea::findDonors(const ErosionFlow& flow) {
+    const Shape& shape = flow.shape();
+    const std::uint8_t* direction = flow.directions().data();
+    const std::int64_t w = shape.width;
+    const auto edgeCell = [&](std::int32_t x, std::int32_t y) {
+        const auto i = std::size_t(std::int64_t{y} * w + x);
+        std::uint8_t mask = 0;
+        shape.forEachNeighbour(x, y, [&](int k, std::uint32_t j) {
+            mask |= std::uint8_t((direction[j] == opposite(k)) << k);
+        });
+        m_donors[i] = mask;
+        m_waiting[i] = donorCount(mask);
+    };
+    tbb::parallel_for(tbb::blocked_range<std::int32_t>(0, shape.height, 16), [&](const auto& rows) {
+        for (std::int32_t y = rows.begin(); y < rows.end(); ++y) {
+            if (y == 0 || y == shape.height - 1 || shape.width < 3) {
+                for (std::int32_t x = 0; x < shape.width; ++x) edgeCell(x, y);
+                continue;
+            }
+            innerDonorRow(direction, w, std::int64_t{y} * w, m_donors.data(), m_waiting.data());
+            edgeCell(0, y);
+            edgeCell(shape.width - 1, y);
+        }
+    });
+}
+
+// A walk runs down from every source and carries on into a cell when it finishes the cell's
+// last donor, so every cell is summed once, after all its donors, pulling them in the order of
+// its mask's bits (increasing index). On one thread the walks run in index order with plain
+// counters; on more, blocks of sources run in parallel and the counters are atomic: whichever
+// thread finishes a cell's last donor sums it, with the same terms in the same order.
+void DrainageArea::compute(const ErosionFlow& flow, double cellArea) {
+    const Shape& shape = flow.shape();
+    const std::size_t n = shape.cells();
+    m_area.resize(n);
+    m_donors.resize(n);
+    m_waiting.resize(n);
+    findDonors(flow);
+    for (std::vector<std::uint32_t>& cells : m_walked) cells.clear();
+    // Raw pointers: the byte stores would otherwise make the compiler reload every vector.
+    const std::uint8_t* direction = flow.directions().data();
+    const std::uint8_t* donors = m_donors.data();
+    std::uint8_t* waiting = m_waiting.data();
+    double* area = m_area.data();
+    const std::int64_t* offset = shape.offset;
+    const auto walkFrom = [&](std::uint32_t source, std::vector<std::uint32_t>& walked, auto lastDonor) {
+        area[source] = cellArea;  // a source has no donor
+        walked.push_back(source);
+        for (std::uint32_t c = source;;) {
+            const std::uint8_t k = direction[c];
+            if (k == kSelf) return;
+            c = std::uint32_t(std::int64_t(c) + offset[k]);
+            if (!lastDonor(c)) return;
+            double sum = cellArea;
+            for (unsigned m = donors[c]; m; m &= m - 1) sum += area[std::int64_t(c) + offset[std::countr_zero(m)]];
+            area[c] = sum;
+            walked.push_back(c);
+        }
+    };
+    if (runsOnOneThread()) {
+        std::vector<std::uint32_t>& walked = m_walked.local();
+        walked.reserve(n);
+        for (std::uint32_t source = 0; source < n; ++source)
+            if (!donors[source]) walkFrom(source, walked, [&](std::uint32_t r) { return --waiting[r] == 0; });
+        return;
+    }
+    tbb::parallel_for(tbb::blocked_range<std::uint32_t>(0, std::uint32_t(n), 16384), [&](const auto& r) {
+        std::vector<std::uint32_t>& walked = m_walked.local();
+        for (std::uint32_t source = r.begin(); source < r.end(); ++source)
+            if (!donors[source])
+                walkFrom(source, walked, [&](std::uint32_t next) {
+                    // Release this cell's sum, and acquire the other donors' when it is the last.
+                    return std::atomic_ref<std::uint8_t>(waiting[next]).fetch_sub(1, std::memory_order_acq_rel) == 1;
+                });
+    });
+}
+
+}  // namespace terragrid::hydro::detail
