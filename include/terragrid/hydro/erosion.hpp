@@ -53,11 +53,12 @@ struct ErosionParams {
     ErosionEdges edges = ErosionEdges::Fixed;
 };
 
-/// Memory erode() holds per cell of the grid, besides the grid itself: heights, uplift, area
-/// and the diffusion's scratch (8 B each), the routing (receiver, stack and its groups' copies,
-/// donors and their starts, basins, work stack: 4 B each) and two outlet masks. Typical:
-/// erosion removes depressions within a few steps.
-inline constexpr std::size_t kErosionBytesPerCell = 64;
+/// Memory erode() holds per cell of the grid, besides the grid itself: heights, the incision's
+/// new heights, uplift, area, incision factors and the diffusion's scratch (8 B each), the
+/// flow's walks and the last step's copy of them, basins (4 B each), directions, donor bits,
+/// waiting counts, pass marks and three outlet masks (1 B each). Measured peaks of the stage
+/// with erosion stay below this plus the stage's 16 B (tests/dry_run_test.cpp).
+inline constexpr std::size_t kErosionBytesPerCell = 72;
 /// The worst case, on a surface where most cells are exact local minima (large flats): the
 /// depression routing then adds up to 4 pass edges per cell (16 B each, up to twice that while
 /// the vector grows), the spanning tree and its walk.
