@@ -19,10 +19,6 @@ double rowCoordinate(double p, const OctaveParams& o, int axis) {
     return (p * o.frequency + 0.0) + o.shift[static_cast<std::size_t>(axis)];
 }
 
-// fillColumns' bounds, for the row's part.
-constexpr std::int64_t kBound = 2147483646;      // 2^31 - 2
-constexpr std::int64_t kTorusSkewBound = (1LL << 30) - 2;  // the columns' part is added
-
 bool within(std::int64_t index, std::int64_t bound) { return index > -bound && index < bound; }
 
 Split splitOf(const NoiseParams& params, bool torus) {
@@ -91,7 +87,7 @@ bool RowPlan::bounded(const OctaveParams& o, double A, double rowU) const {
         largest += (x + y) * noise4d::kF4;
         return largest * (1.0 + 1e-9) + 4.0 < static_cast<double>(kTorusSkewBound);
     }
-    return largest * (1.0 + 1e-9) + 4.0 < static_cast<double>(kBound);
+    return largest * (1.0 + 1e-9) + 4.0 < static_cast<double>(kIndexBound);
 }
 
 bool RowPlan::fill(std::size_t octave, double A, double rowU) {
@@ -121,7 +117,7 @@ bool RowPlan::splitRow(Octave& o, const std::array<double, 2>& rowU) const {
     };
     switch (splitOf(m_params, m_torus)) {
     case Split::Lattice:
-        return put(0, rowU[0], kBound) && (!m_torus || put(1, rowU[1], kBound));
+        return put(0, rowU[0], kIndexBound) && (!m_torus || put(1, rowU[1], kIndexBound));
     case Split::TorusSkew: {
         // curved_v4.cpp's skewedCell4: the row's part of the skew.
         const double rs = (rowU[0] + rowU[1]) * noise4d::kF4;

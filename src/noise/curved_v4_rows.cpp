@@ -62,12 +62,6 @@ using V = hn::Vec<D>;
 using DH = hn::Rebind<float, D>;
 using DHI = hn::Rebind<std::int32_t, D>;
 
-// Lattice index bound: a cell and the cell after it keep high halves 0 (LatticeHashParts::high)
-// within +-(2^31 - 2).
-constexpr double kIndexBound = 2147483646.0;
-
-constexpr double kTorusSkewBound = 1073741822.0;  // 2^30 - 2: the row's part is added
-
 // fillColumns for one kind of split, its loops over axes unrolled (a loop over a run-time count
 // kept the coordinates in memory, and stores through the struct's pointers reloaded them).
 template <cv::Split kSplit, bool kChecked>
@@ -127,7 +121,7 @@ bool fillAxes(const cv::Fill& f) {
         if (prepared) hn::StoreU(origin, dhu, f.out.origin + c);
     }
     if constexpr (!kChecked) return true;
-    const double bound = kSplit == cv::Split::TorusSkew ? kTorusSkewBound : kIndexBound;
+    const auto bound = static_cast<double>(kSplit == cv::Split::TorusSkew ? cv::kTorusSkewBound : cv::kIndexBound);
     // Not "largest < bound", which a NaN would pass.
     return hn::AllTrue(d, hn::Lt(largest, hn::Set(d, bound)));
 }

@@ -48,6 +48,12 @@ struct Fill {
     FadeCurve fade;
     Columns out;
 };
+/// The lattice indices whose cell keeps high halves 0 (LatticeHashParts::high) with the cell
+/// after it, where the rows' one hash key holds: |index| < kIndexBound; a torus's simplex skew
+/// adds a row's part to a column's, each below kTorusSkewBound.
+inline constexpr std::int64_t kIndexBound = (std::int64_t{1} << 31) - 2;
+inline constexpr std::int64_t kTorusSkewBound = (std::int64_t{1} << 30) - 2;
+
 /// Splits the columns; if `checked`, false where a lane's index lies outside (-2^31 + 2, 2^31 - 2) (TorusSkew:
 /// (-2^30 + 2, 2^30 - 2), the row's part being added), where the rows' shared hash key does not hold
 /// (the caller then takes the scalar reference).
