@@ -52,10 +52,12 @@ constexpr int kLanes = 4;
 /// time with no branch: the neighbours' order is kept, a later slope wins only when greater,
 /// and the arithmetic is the scalar one, so the directions are the same. Where the compiler
 /// was left to it, the branches of the scalar rule (which neighbour is steepest: no pattern
-/// to predict) cost more than the rest of the pass. A clone for AVX2, picked at load time.
-__attribute__((target_clones("avx2", "default")))
-void steepestInRow(const double* h, const std::uint8_t* fixed, const std::int64_t* offset,
-                   std::int64_t x0, std::int64_t x1, std::uint8_t* direction) {
+/// to predict) cost more than the rest of the pass. Compiled twice, for AVX2 and for every
+/// x86-64, and picked on the first call (not with target_clones: its ifunc resolver runs
+/// before a sanitizer's runtime is up and crashed every program of the TSan build at start).
+__attribute__((always_inline)) inline void steepestInRowLanes(
+    const double* h, const std::uint8_t* fixed, const std::int64_t* offset, std::int64_t x0,
+    std::int64_t x1, std::uint8_t* direction) {
     std::int64_t x = x0;
     for (; x + kLanes <= x1; x += kLanes) {
         Doubles centre, neighbour;
@@ -76,6 +78,23 @@ void steepestInRow(const double* h, const std::uint8_t* fixed, const std::int64_
         direction[x] = fixed[x] ? kSelf : steepest(h, std::uint32_t(x), [&](auto&& f) {
             for (int k = 0; k < 8; ++k) f(k, std::uint32_t(x + offset[k]));
         });
+}
+
+#if defined(__x86_64__)
+__attribute__((target("avx2"))) void steepestInRowAvx2(const double* h, const std::uint8_t* fixed,
+                                                       const std::int64_t* offset, std::int64_t x0,
+                                                       std::int64_t x1, std::uint8_t* direction) {
+    steepestInRowLanes(h, fixed, offset, x0, x1, direction);
+}
+#endif
+
+void steepestInRow(const double* h, const std::uint8_t* fixed, const std::int64_t* offset,
+                   std::int64_t x0, std::int64_t x1, std::uint8_t* direction) {
+#if defined(__x86_64__)
+    static const bool avx2 = __builtin_cpu_supports("avx2");
+    if (avx2) return steepestInRowAvx2(h, fixed, offset, x0, x1, direction);
+#endif
+    steepestInRowLanes(h, fixed, offset, x0, x1, direction);
 }
 
 }  // namespace

@@ -1,3 +1,6 @@
+// The incision factor F = dt K A^m / L of every cell, computed for the whole grid before the
+// incision runs (stream_power.cpp), so that no cell waits for it on the chain of receivers.
+
 #include "hydro/incision_factors.hpp"
 
 #include <cmath>
@@ -41,7 +44,12 @@ void squareRootFactorsSse2(double scale, const double* area, const std::uint8_t*
     for (; i < last; ++i) factor[i] = scale * _mm_cvtsd_f64(_mm_sqrt_sd(_mm_setzero_pd(), _mm_set_sd(area[i]))) / divisor[direction[i]];
 }
 
-const bool kHasAvx2 = __builtin_cpu_supports("avx2");
+// Asked on the first call, not while the program starts: __builtin_cpu_supports reads what a
+// libgcc constructor fills in, which a namespace-scope initializer may run before.
+bool hasAvx2() {
+    static const bool avx2 = __builtin_cpu_supports("avx2");
+    return avx2;
+}
 #endif
 
 }  // namespace
@@ -51,7 +59,7 @@ void incisionFactors(const StreamPower& power, const double* area, const std::ui
     const double scale = power.dt * power.k;
     if (power.m == 0.5) {
 #if defined(__x86_64__)
-        if (kHasAvx2) return squareRootFactorsAvx2(scale, area, direction, divisor, first, last, factor);
+        if (hasAvx2()) return squareRootFactorsAvx2(scale, area, direction, divisor, first, last, factor);
         return squareRootFactorsSse2(scale, area, direction, divisor, first, last, factor);
 #else
         for (std::size_t i = first; i < last; ++i) factor[i] = scale * std::sqrt(area[i]) / divisor[direction[i]];

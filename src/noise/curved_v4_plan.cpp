@@ -57,12 +57,12 @@ RowPlan::RowPlan(const NoiseParams& params, double amplitudeSum, std::vector<Oct
     for (std::size_t i = 0; i < count; ++i) {
         Octave& o = m_octaves[i];
         for (std::size_t axis = 0; axis < 4; ++axis) {
-            o.columns.frac[axis] = &m_frac[(4 * i + axis) * columns];
-            o.columns.low[axis] = &m_low[(4 * i + axis) * columns];
+            o.columns.frac[axis] = m_frac.data() + (4 * i + axis) * columns;
+            o.columns.low[axis] = m_low.data() + (4 * i + axis) * columns;
         }
-        if (prepared) {
-            o.columns.fade = {&m_fade[2 * i * columns], &m_fade[(2 * i + 1) * columns]};
-            o.columns.origin = &m_origin[i * columns];
+        if (prepared) {  // (data() + offset: a window of no columns has empty arrays)
+            o.columns.fade = {m_fade.data() + 2 * i * columns, m_fade.data() + (2 * i + 1) * columns};
+            o.columns.origin = m_origin.data() + i * columns;
         }
         o.key = key(*m_octaveParams[i].hash, {0, 0, 0, 0});
         o.amplitude = static_cast<float>(m_octaveParams[i].amplitude);
