@@ -105,32 +105,27 @@ if [ $# -eq 0 ] && $avx512; then
   "$build/tests/bench/terragrid_noise_bench" --summary-file="$summary" --max-target=AVX2 \
     --benchmark_filter='^(rows/(perlin|simplex)/fbm8|rows/perlin-warped|libnoise|fastnoise2|surface/.*threads:1/)'
 fi
-# Issue 30's noise targets against FastNoise2 are for noise_version 3 (float lanes, 32-bit
-# hash), which a config selects; the runs above measure the default's version. Fastest of 5, on
-# the best target and, on a CPU with AVX-512, limited to AVX2.
+# Issue 30's noise targets, on the best target and, on a CPU with AVX-512, limited to AVX2:
+# 1c, the rows against FastNoise2 with noise_version 3 (float lanes, 32-bit hash), which a
+# config selects (the runs above measure the default's version), fastest of 5; 1d, planets and
+# tileable maps within 3x flat Perlin with noise_version 4 (their 3D and 4D noise in float
+# lanes), fastest of 3.
 if [ $# -eq 0 ]; then
   targets=(best)
   ! $avx512 || targets+=(AVX2)
+  noise_run() {  # TARGET VERSION REPETITIONS FILTER
+    local max=()
+    [ "$1" = best ] || max=(--max-target="$1")
+    "$build/tests/bench/terragrid_noise_bench" --summary-file="$summary" --noise-version="$2" \
+      "${max[@]}" --benchmark_repetitions="$3" --benchmark_filter="$4"
+  }
   for target in "${targets[@]}"; do
     echo
     echo "== 1c. noise_version 3 against FastNoise2, target $target =="
-    max=()
-    [ "$target" = best ] || max=(--max-target="$target")
-    "$build/tests/bench/terragrid_noise_bench" --summary-file="$summary" --noise-version=3 "${max[@]}" \
-      --benchmark_repetitions=5 --benchmark_filter='^(rows/(perlin|simplex)/fbm8/threads:[12]|fastnoise2)'
-  done
-fi
-
-# Issue 30's planets and tileable maps within 3x flat Perlin: noise_version 4 computes their 3D
-# and 4D noise in float lanes (the runs above measure the default version's double lanes).
-if [ $# -eq 0 ]; then
-  for target in "${targets[@]}"; do
+    noise_run "$target" 3 5 '^(rows/(perlin|simplex)/fbm8/threads:[12]|fastnoise2)'
     echo
     echo "== 1d. planets and tileable maps, noise_version 4, target $target =="
-    max=()
-    [ "$target" = best ] || max=(--max-target="$target")
-    "$build/tests/bench/terragrid_noise_bench" --summary-file="$summary" --noise-version=4 "${max[@]}" \
-      --benchmark_repetitions=3 --benchmark_filter='^surface/.*/threads:[12]/'
+    noise_run "$target" 4 3 '^surface/.*/threads:[12]/'
   done
 fi
 
