@@ -7,9 +7,11 @@
 #include <cstdint>
 #include <cstring>
 #include <numeric>
+#include <optional>
 #include <vector>
 
 #include "erosion_reference.hpp"
+#include "hydro/avx2_lanes.hpp"
 #include "hydro/drainage_area.hpp"
 #include "hydro/erosion_flow.hpp"
 #include "hydro/erosion_routing.hpp"
@@ -267,16 +269,22 @@ std::vector<ReferenceCase> referenceCases() {
     return all;
 }
 
+// Both ways the CPU can take: its AVX2 lanes where it has them, and the portable paths every
+// x86-64 takes (avx2_lanes.hpp), which this machine would otherwise never run.
 TEST(ErosionReferenceTest, EveryStepEqualsTheFirstFormOfTheModelBitForBit) {
     for (const ReferenceCase& c : referenceCases()) {
         Grid expected = c.terrain;
         test::referenceErode(expected, c.params, c.outlets, c.uplift.empty() ? nullptr : &c.uplift);
         EXPECT_NE(expected.z, c.terrain.z) << c.name << ": the case erodes nothing";
-        for (const int threads : {1, 2, 3}) {
-            Grid g = c.terrain;
-            test::inArena(threads, [&] { erode(g, c.params, c.outlets, c.uplift.empty() ? nullptr : &c.uplift); });
-            EXPECT_EQ(std::memcmp(g.z.data(), expected.z.data(), g.z.size() * sizeof(float)), 0)
-                << c.name << ", " << threads << " threads";
+        for (const bool portable : {false, true}) {
+            std::optional<detail::PortableLanesForTest> lanesOff;
+            if (portable) lanesOff.emplace();
+            for (const int threads : {1, 2, 3}) {
+                Grid g = c.terrain;
+                test::inArena(threads, [&] { erode(g, c.params, c.outlets, c.uplift.empty() ? nullptr : &c.uplift); });
+                EXPECT_EQ(std::memcmp(g.z.data(), expected.z.data(), g.z.size() * sizeof(float)), 0)
+                    << c.name << ", " << threads << " threads" << (portable ? ", portable paths" : "");
+            }
         }
     }
 }
@@ -298,10 +306,12 @@ TEST(ErosionReferenceTest, RoutingAndAreasEqualTheStacksBitForBit) {
                 const std::uint32_t c = routing.stack[s];
                 if (routing.receiver[c] != c) expected[routing.receiver[c]] += expected[c];
             }
-            for (const int threads : {1, 2}) {
+            for (const int threads : {1, 2, -1}) {  // -1: 1 thread, the portable paths
+                std::optional<detail::PortableLanesForTest> lanesOff;
+                if (threads < 0) lanesOff.emplace();
                 detail::ErosionFlow flow(g.width, g.height, fixed);
                 detail::DrainageArea area;
-                test::inArena(threads, [&] {
+                test::inArena(std::max(threads, 1), [&] {
                     flow.route(h.data());
                     area.compute(flow, cellArea);
                 });

@@ -36,10 +36,6 @@ __attribute__((target("avx2"))) inline __m256d freeLanes(std::uint8_t a, std::ui
 
 }  // namespace
 
-bool diffusionLanes() {
-    static const bool lanes = __builtin_cpu_supports("avx2");
-    return lanes;
-}
 
 __attribute__((target("avx2"))) void solveFourRows(double* h, const std::uint8_t* fixed, double* super,
                                                    std::size_t width, std::size_t y0, double r) {
@@ -106,7 +102,6 @@ __attribute__((target("avx2"))) void solveColumns(double* h, const std::uint8_t*
 
 #else
 
-bool diffusionLanes() { return false; }
 void solveFourRows(double*, const std::uint8_t*, double*, std::size_t, std::size_t, double) {}
 void solveColumns(double*, const std::uint8_t*, double*, std::size_t, std::size_t, std::size_t, std::size_t, double) {}
 

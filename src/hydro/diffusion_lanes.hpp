@@ -9,9 +9,6 @@
 
 namespace terragrid::hydro::detail {
 
-/// Whether the CPU runs the lanes (AVX2); without, HillslopeDiffusion solves line by line.
-bool diffusionLanes();
-
 /// Rows y0 .. y0 + 3 of a width-wide grid (row-major h, fixed, super), each solved alone.
 void solveFourRows(double* h, const std::uint8_t* fixed, double* super, std::size_t width,
                    std::size_t y0, double r);

@@ -1,5 +1,7 @@
 #include "hydro/erosion_flow.hpp"
 
+#include "hydro/avx2_lanes.hpp"
+
 #include <tbb/blocked_range.h>
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
@@ -91,8 +93,7 @@ __attribute__((target("avx2"))) void steepestInRowAvx2(const double* h, const st
 void steepestInRow(const double* h, const std::uint8_t* fixed, const std::int64_t* offset,
                    std::int64_t x0, std::int64_t x1, std::uint8_t* direction) {
 #if defined(__x86_64__)
-    static const bool avx2 = __builtin_cpu_supports("avx2");
-    if (avx2) return steepestInRowAvx2(h, fixed, offset, x0, x1, direction);
+    if (avx2Lanes()) return steepestInRowAvx2(h, fixed, offset, x0, x1, direction);
 #endif
     steepestInRowLanes(h, fixed, offset, x0, x1, direction);
 }

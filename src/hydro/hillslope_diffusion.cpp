@@ -1,5 +1,6 @@
 #include "hydro/hillslope_diffusion.hpp"
 
+#include "hydro/avx2_lanes.hpp"
 #include "hydro/diffusion_lanes.hpp"
 
 #include <tbb/blocked_range.h>
@@ -48,11 +49,12 @@ void HillslopeDiffusion::apply(std::vector<double>& h) {
     columns(h);
 }
 
-// Rows four at a time in lanes where the CPU has them (diffusion_lanes.hpp), the rest alone.
+// Rows four at a time in lanes where the CPU has them (diffusion_lanes.hpp, avx2_lanes.hpp),
+// the rest alone.
 void HillslopeDiffusion::rows(std::vector<double>& h) {
     const std::size_t w = std::size_t(m_width);
     double* scratch = m_scratch.data();
-    const std::size_t lanes = diffusionLanes() ? 4 : 1;
+    const std::size_t lanes = avx2Lanes() ? 4 : 1;
     const std::size_t groups = std::size_t(m_height) / lanes;
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, groups + std::size_t(m_height) % lanes), [&](const auto& range) {
         for (std::size_t g = range.begin(); g < range.end(); ++g) {
@@ -77,7 +79,7 @@ void HillslopeDiffusion::columns(std::vector<double>& h) {
         for (std::size_t b = range.begin(); b < range.end(); ++b) {
             std::size_t x0 = b * kBlock;
             const std::size_t x1 = std::min(w, x0 + kBlock);
-            if (diffusionLanes())
+            if (avx2Lanes())
                 while (x0 + 4 <= x1) {
                     const std::size_t groups = std::min(kColumnGroups, (x1 - x0) / 4);
                     solveColumns(h.data(), m_fixed.data(), m_scratch.data(), w, rowsCount, x0, groups, r);

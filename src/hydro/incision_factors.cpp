@@ -3,6 +3,8 @@
 
 #include "hydro/incision_factors.hpp"
 
+#include "hydro/avx2_lanes.hpp"
+
 #include <cmath>
 
 #if defined(__x86_64__)
@@ -44,12 +46,6 @@ void squareRootFactorsSse2(double scale, const double* area, const std::uint8_t*
     for (; i < last; ++i) factor[i] = scale * _mm_cvtsd_f64(_mm_sqrt_sd(_mm_setzero_pd(), _mm_set_sd(area[i]))) / divisor[direction[i]];
 }
 
-// Asked on the first call, not while the program starts: __builtin_cpu_supports reads what a
-// libgcc constructor fills in, which a namespace-scope initializer may run before.
-bool hasAvx2() {
-    static const bool avx2 = __builtin_cpu_supports("avx2");
-    return avx2;
-}
 #endif
 
 }  // namespace
@@ -59,7 +55,7 @@ void incisionFactors(const StreamPower& power, const double* area, const std::ui
     const double scale = power.dt * power.k;
     if (power.m == 0.5) {
 #if defined(__x86_64__)
-        if (hasAvx2()) return squareRootFactorsAvx2(scale, area, direction, divisor, first, last, factor);
+        if (avx2Lanes()) return squareRootFactorsAvx2(scale, area, direction, divisor, first, last, factor);
         return squareRootFactorsSse2(scale, area, direction, divisor, first, last, factor);
 #else
         for (std::size_t i = first; i < last; ++i) factor[i] = scale * std::sqrt(area[i]) / divisor[direction[i]];
