@@ -10,9 +10,6 @@
 // traversal); the basin graph only costs in proportion to the boundary cells of the
 // depressions, which erosion quickly removes (see ErosionRouter::route).
 
-#include <tbb/blocked_range.h>
-#include <tbb/parallel_for.h>
-
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -29,11 +26,6 @@ struct D8Routing {
     std::vector<std::uint32_t> stack;
     std::vector<std::uint32_t> groupStart;
 };
-
-/// Calls f(first, last) for each group of routing.stack, in parallel: stack[first, last) holds
-/// whole outlet subtrees, receivers before donors.
-template <class F>
-void forEachStackGroup(const D8Routing& routing, F&& f);
 
 /// Reusable routing on a width x height grid. Not thread-safe; route() uses TBB inside and its
 /// result does not depend on the number of threads.
@@ -77,14 +69,5 @@ private:
     std::vector<std::vector<std::uint32_t>> m_groupStacks;  ///< each group's traversal
     std::size_t m_pits = 0;
 };
-
-template <class F>
-void forEachStackGroup(const D8Routing& routing, F&& f) {
-    const std::size_t groups = routing.groupStart.empty() ? 0 : routing.groupStart.size() - 1;
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, groups), [&](const auto& range) {
-        for (std::size_t g = range.begin(); g < range.end(); ++g)
-            f(std::size_t(routing.groupStart[g]), std::size_t(routing.groupStart[g + 1]));
-    });
-}
 
 }  // namespace terragrid::hydro::detail

@@ -114,16 +114,6 @@ void Incision::apply(const std::vector<double>& h, std::vector<double>& next, co
     const std::uint8_t mark = m_solved.begin(n);  // before data(): it may clear the marks anew
     const CellSolver s{h.data(), next.data(), flow.directions().data(), m_factor.data(), upliftDt.data(),
                        shape.offset, m_solved.data(), mark, m_power};
-    std::vector<std::pair<const std::uint32_t*, const std::uint32_t*>> pieces;
-    constexpr std::size_t kPiece = 1 << 16;
-    area.forEachWalked([&](const std::uint32_t* first, const std::uint32_t* last) {
-        // Last piece first: on one thread that is the reverse of the whole list.
-        for (const std::uint32_t* end = last; end != first;) {
-            const std::uint32_t* begin = end - std::min<std::size_t>(kPiece, std::size_t(end - first));
-            pieces.emplace_back(begin, end);
-            end = begin;
-        }
-    });
     if (runsOnOneThread()) {
         // One list in topological order: every receiver is solved before its donors, so
         // no marks to read or write.
@@ -133,6 +123,16 @@ void Incision::apply(const std::vector<double>& h, std::vector<double>& next, co
         });
         return;
     }
+    std::vector<std::pair<const std::uint32_t*, const std::uint32_t*>> pieces;
+    constexpr std::size_t kPiece = 1 << 16;
+    area.forEachWalked([&](const std::uint32_t* first, const std::uint32_t* last) {
+        // Each list in pieces, last piece first (the pieces of one list may run in parallel).
+        for (const std::uint32_t* end = last; end != first;) {
+            const std::uint32_t* begin = end - std::min<std::size_t>(kPiece, std::size_t(end - first));
+            pieces.emplace_back(begin, end);
+            end = begin;
+        }
+    });
     tbb::enumerable_thread_specific<std::vector<std::uint32_t>> paths;
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, pieces.size(), 1), [&](const auto& range) {
         std::vector<std::uint32_t>& path = paths.local();
