@@ -34,6 +34,19 @@ constexpr std::array kFractals{FractalKind::None, FractalKind::Fbm, FractalKind:
 
 constexpr double kCellSize = 30.0;
 
+constexpr std::array kVersions{NoiseVersion::V1, NoiseVersion::V2, NoiseVersion::V3,
+                               NoiseVersion::V4};
+
+// Whether `version` changes the 2D noise `noise` from the version before (versions 2 and 3
+// simplex, version 4 value and Perlin): the versions the tests take each noise in.
+bool changes(NoiseVersion version, NoiseKind noise) {
+    switch (version) {
+    case NoiseVersion::V1: return true;
+    case NoiseVersion::V4: return noise == NoiseKind::Value || noise == NoiseKind::Perlin;
+    default: return noise == NoiseKind::Simplex;
+    }
+}
+
 // Under AddressSanitizer (tests/sanitizer_build.hpp) the tests below take each fractal with
 // the default hash and fade, and each other hash and fade with fBm only: the fractal's sum is
 // the same code whatever lattice values the hash and the fade give it, so every kernel still
@@ -130,11 +143,8 @@ TEST(NoiseRowsTest, RowsEqualSamplesBitForBitOnEveryTarget) {
                         // Low (many columns per cell), about one cell per column, and several
                         // cells per column (cells skipped between columns).
                         for (double frequency : {1e-4, 3e-2, 0.11})
-                          for (NoiseVersion version :
-                               {NoiseVersion::V1, NoiseVersion::V2, NoiseVersion::V3}) {
-                            // Versions 2 and 3 change simplex only: one pass checks the others.
-                            if (version != NoiseVersion::V1 && noise != NoiseKind::Simplex)
-                                continue;
+                          for (NoiseVersion version : kVersions) {
+                            if (!changes(version, noise)) continue;
                             NoiseParams p = test::perlinFbm();
                             p.version = version;
                             p.noise = noise;
@@ -209,6 +219,45 @@ INSTANTIATE_TEST_SUITE_P(NoiseRowsTest, SimplexRowsAcrossHighHalves,
                          [](const auto& info) {
                              return "V" + std::to_string(versionNumber(info.param));
                          });
+
+// Version 4's value and Perlin rows hash with one key per octave, that of high halves 0, so they
+// serve only rows whose lattice indices stay within +-(2^31 - 2) and leave the others to the
+// scalar reference: rows across that bound in x and in y, with many octaves (each its own
+// crossing), must equal sample() on every target, as must rows around 0.
+TEST(NoiseRowsTest, VersionFourRowsAcrossTheIndexBoundEqualSamples) {
+    NoiseParams p = test::perlinFbm();
+    p.version = NoiseVersion::V4;
+    p.octaves = 16;
+    p.lacunarity = 1.5;
+    p.frequency = 8.0 / kCellSize;  // 8 cells per column: 2400 over a row
+    const double atBound = 2147483646.0 / p.frequency;
+    const std::vector<double> origins{atBound - 150.0 * kCellSize, -150.0 * kCellSize,
+                                      -atBound - 150.0 * kCellSize};
+    for (std::int64_t target : hwy::SupportedAndGeneratedTargets()) {
+        SCOPED_TRACE(hwy::TargetName(target));
+        const OnlyTarget only(target);
+        for (NoiseKind noise : {NoiseKind::Value, NoiseKind::Perlin}) {
+            p.noise = noise;
+            const NoiseField field(p, 99);
+            for (double originX : origins) {
+                for (double originY : {0.5, atBound - 3.0 * kCellSize, -atBound - 1.0 * kCellSize}) {
+                    SCOPED_TRACE(testing::Message() << describe(p) << " origin " << originX << ", " << originY);
+                    const std::vector<double> xs = columns(originX);
+                    NoiseRows rows(field, xs.data(), xs.size());
+                    std::vector<double> out(xs.size());
+                    for (int r = 0; r < 8; ++r) {
+                        const double y = originY + (r + 0.5) * kCellSize;
+                        rows.row(y, out.data());
+                        for (std::size_t i = 0; i < xs.size(); ++i)
+                            ASSERT_EQ(std::bit_cast<std::uint64_t>(out[i]),
+                                      std::bit_cast<std::uint64_t>(field.sample(xs[i], y)))
+                                << "column " << i << " row " << r;
+                    }
+                }
+            }
+        }
+    }
+}
 
 // Version 2's SIMD rows take simplex gradients from simplex::kGradX / kGradY / kGradZ as
 // (gx x + gy y) + z instead of simplex.cpp's grad2 (hash bits selecting and negating x and y,
@@ -302,9 +351,9 @@ TEST(NoiseRowsTest, WarpedRowsEqualSamplesOnEveryTarget) {
         const OnlyTarget only(target);
         std::size_t next = 0;
         for (NoiseKind noise : kNoiseKinds) {
-            for (NoiseVersion version : {NoiseVersion::V1, NoiseVersion::V2, NoiseVersion::V3}) {
-                // Versions 2 and 3 change simplex only.
-                if (version != NoiseVersion::V1 && noise != NoiseKind::Simplex) continue;
+            for (NoiseVersion version : kVersions) {
+                // Version 4's warp fields are version 4 Perlin: it changes every warped layer.
+                if (!changes(version, noise) && version != NoiseVersion::V4) continue;
                 for (FractalKind fractal : kFractals) {
                     for (HashKind hash : kHashKinds) {
                         for (FadeCurve fade : kFades) {

@@ -534,13 +534,14 @@ TEST(NoiseTest, SimplexV3NeighbourGradientsAreIndependent) {
 // Design.md principle 2: the lattice coordinate is an int64 index plus a fraction, so a map
 // 10^12 m from the origin has the detail of one at the origin. Along a row of cells 30 m apart
 // (the default cell size and frequency; 8 octaves, the finest 10^10 lattice cells out, past the
-// 2^31 where versions 2 and 3 change their hash key), every neighbour differs and the mean step
+// 2^31 where versions 2 to 4 change their hash key), every neighbour differs and the mean step
 // is the origin's within a factor of two; a float world coordinate (ulp 2^16 m there) or a
 // fraction taken from one would give flat runs of equal values.
 TEST(NoiseTest, FarFromTheOriginKeepsTheDetailOfTheOrigin) {
     constexpr double kCell = 30.0;
     constexpr int kSamples = 512;
-    for (NoiseVersion version : {NoiseVersion::V1, NoiseVersion::V2, NoiseVersion::V3}) {
+    for (NoiseVersion version :
+         {NoiseVersion::V1, NoiseVersion::V2, NoiseVersion::V3, NoiseVersion::V4}) {
         for (NoiseKind noise : kNoiseKindsTested) {
             SCOPED_TRACE(name(noise) + " v" + std::to_string(versionNumber(version)));
             NoiseParams p = paramsFor(noise, FractalKind::Fbm, HashKind::Lattice,

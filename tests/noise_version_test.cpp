@@ -163,12 +163,19 @@ TEST(NoiseVersionTest, VersionThreeChangesSimplexMapsOnly) {
     }
 }
 
-// Version 4 changes planets and tileable maps (3D and 4D noise with the lattice hash), and only
-// those: every flat map keeps version 3's bits.
-TEST(NoiseVersionTest, VersionFourChangesPlanetsAndTileableMapsOnly) {
+// Version 4 changes planets and tileable maps (3D and 4D noise with the lattice hash), flat value
+// and Perlin layers with the lattice hash, and so every warped flat layer (its warp fields are
+// Perlin), and only those: flat simplex, generic lattice and cellular maps without a warp keep
+// version 3's bits.
+TEST(NoiseVersionTest, VersionFourChangesPlanetsTileableMapsValuePerlinAndWarpedLayersOnly) {
     const auto stored = storedHashes(3);
     for (const VersionCase& c : versionCases()) {
-        const bool changes = c.name == "planet" || c.name == "tileable";
+        const bool changes = c.name == "planet" || c.name == "tileable" ||
+                             c.name == "archipelago" ||  // Perlin, warped
+                             c.name == "continent" || c.name == "desert" ||  // Perlin layers
+                             c.name == "islands" ||  // simplex, warped
+                             c.name == "default-perlin" || c.name == "default-value" ||
+                             c.name == "default-perlin-warped";
         EXPECT_EQ(mapHash(load(c, {"noise_version=4"})) != stored.at(c.name), changes) << c.name;
     }
 }

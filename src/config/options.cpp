@@ -130,13 +130,14 @@ constexpr std::array kHeadRows{
         [](Config& c, const Json& v) { c.seed = v.get<std::uint64_t>(); }},
     Row{"noise_version", integerIn(1, std::uint64_t(NoiseVersion::Last) + 1),
         "Generation of the noise algorithms: 4 (as 3, and the 3D and 4D noise of planets and "
-        "tileable maps in float with a 32-bit hash: faster rows), 3 (2D simplex noise all in "
+        "tileable maps and the 2D value and Perlin noise of flat maps in float with a 32-bit "
+        "hash: faster rows), 3 (2D simplex noise all in "
         "float, with fused multiply-adds and its octaves summed in float: faster rows), 2 (2D "
         "simplex noise with float cell arithmetic and a 32-bit hash) or 1 (the algorithms of "
         "terragrid's first maps). A config naming a version gets that version's map bit for "
         "bit. Versions 2 and 3 change only simplex noise with the lattice hash on flat maps, "
-        "version 4 only planets and tileable maps with the lattice hash; see docs/map.md, Map "
-        "versions.",
+        "version 4 planets, tileable maps, and flat value, Perlin and warped layers with the "
+        "lattice hash; see docs/map.md, Map versions.",
         [](Config& c, const Json& v) {
             c.noiseVersion = static_cast<NoiseVersion>(v.get<int>() - 1);
         }},

@@ -36,21 +36,6 @@ namespace cv = terragrid::curved_v4;
 using fused::mulAdd;
 using fused::negMulAdd;
 
-// curved_v4::fade per lane (float lanes of any width).
-template <class VFT>
-HWY_INLINE VFT fade(FadeCurve curve, VFT t) {
-    const hn::DFromV<VFT> df;
-    switch (curve) {
-    case FadeCurve::Cubic:
-        return hn::Mul(hn::Mul(t, t), mulAdd(hn::Set(df, -2.0f), t, hn::Set(df, 3.0f)));
-    case FadeCurve::Quintic:
-        return hn::Mul(hn::Mul(hn::Mul(t, t), t),
-                       mulAdd(t, mulAdd(t, hn::Set(df, 6.0f), hn::Set(df, -15.0f)), hn::Set(df, 10.0f)));
-    default:
-        return t;
-    }
-}
-
 constexpr std::uint32_t premix(std::uint32_t x) { return x * simplex_v3::kGradientMix1; }
 constexpr std::uint32_t axisStep(int axis) { return premix(cv::kHashAxis[static_cast<std::size_t>(axis)]); }
 
@@ -113,7 +98,7 @@ bool fillAxes(const cv::Fill& f) {
             hn::StoreU(lowHalf, dhu, low[a] + c);
             if constexpr (kSplit == cv::Split::Lattice) {
                 if (prepared) {
-                    hn::StoreU(fade(f.fade, fraction), dh, f.out.fade[static_cast<std::size_t>(a)] + c);
+                    hn::StoreU(fractal_lanes::fadeFloat(f.fade, fraction), dh, f.out.fade[static_cast<std::size_t>(a)] + c);
                     origin = hn::Add(origin, hn::Mul(lowHalf, hn::Set(dhu, axisStep(a))));
                 }
             }
@@ -250,7 +235,7 @@ HWY_INLINE LaneCell laneCell(const cv::Octave& o, FadeCurve curve, std::size_t c
     const VF one = hn::Set(df, 1.0f);
     const VF x = hn::LoadU(df, o.columns.frac[0] + c);
     const VF y = hn::LoadU(df, o.columns.frac[1] + c);
-    return {{x, hn::Sub(x, one)}, {y, hn::Sub(y, one)}, fade(curve, x), fade(curve, y),
+    return {{x, hn::Sub(x, one)}, {y, hn::Sub(y, one)}, fractal_lanes::fadeFloat(curve, x), fractal_lanes::fadeFloat(curve, y),
             originInput(o.columns, 2, c, rest)};
 }
 

@@ -58,7 +58,7 @@ inline bool usesSimplexV2(const NoiseParams& p) noexcept {
            p.hash == HashKind::Lattice;
 }
 
-/// Whether a layer's 2D noise is simplexNoiseV3, summed in float (NoiseField::unwarpedSimplexV3).
+/// Whether a layer's 2D noise is simplexNoiseV3, summed in float (NoiseField::unwarpedFloat).
 inline bool usesSimplexV3(const NoiseParams& p) noexcept {
     return p.version >= NoiseVersion::V3 && p.noise == NoiseKind::Simplex &&
            p.hash == HashKind::Lattice;

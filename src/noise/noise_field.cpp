@@ -4,6 +4,7 @@
 #include "terragrid/noise/noise.hpp"
 
 #include "noise/curved_v4.hpp"
+#include "noise/flat_v4.hpp"
 #include "noise/lattice.hpp"
 #include "noise/simplex_v3.hpp"
 
@@ -206,9 +207,7 @@ std::array<double, 4> NoiseField::latticeCoordinates(const NoisePoint& p,
 }
 
 double NoiseField::unwarped(const NoisePoint& p) const noexcept {
-    if (p.dimensions == 2 && lattice::usesSimplexV3(m_params))
-        return unwarpedSimplexV3(p.at[0], p.at[1]);
-    if (p.dimensions > 2 && curved_v4::usesCurvedV4(m_params)) return unwarpedCurvedV4(p);
+    if (summedInFloat(p.dimensions)) return unwarpedFloat(p);
     double sum = 0.0;
     for (int o = 0; o < m_octaves; ++o) {
         const Octave& octave = m_octave[o];
@@ -220,33 +219,28 @@ double NoiseField::unwarped(const NoisePoint& p) const noexcept {
                                                    : value;
 }
 
-double NoiseField::unwarpedSimplexV3(double x, double y) const noexcept {
-    // The lattice coordinates as in unwarped(); the sum, its terms and the normalisation in
-    // float with fused multiply-adds, which the rows (simplex_v3_rows.cpp) repeat lane by lane.
-    const FractalKind summed = lattice::summedFractal(m_params.fractal);
-    float sum = 0.0f;
-    for (int o = 0; o < m_octaves; ++o) {
-        const Octave& octave = m_octave[o];
-        const double u = (x * octave.frequency + m_params.offsetX) + octave.shiftX;
-        const double v = (y * octave.frequency + m_params.offsetY) + octave.shiftY;
-        const float n = simplexNoiseV3(u, v, octave.hash);
-        sum = std::fma(static_cast<float>(octave.amplitude), simplex_v3::octaveTerm(summed, n),
-                       sum);
-    }
-    const auto value = static_cast<double>(simplex_v3::normalise(
-        summed, sum, simplex_v3::normaliseScale(summed, m_amplitudeSum)));
-    return m_params.fractal == FractalKind::Marble ? lattice::marble(m_params, x, value) : value;
+bool NoiseField::summedInFloat(int dimensions) const noexcept {
+    if (dimensions > 2) return curved_v4::usesCurvedV4(m_params);
+    return lattice::usesSimplexV3(m_params) || flat_v4::usesFlatV4(m_params);
 }
 
-double NoiseField::unwarpedCurvedV4(const NoisePoint& p) const noexcept {
-    // The lattice coordinates as in unwarped(); the octaves in float as unwarpedSimplexV3's,
-    // which the rows of planets and tileable maps (curved_v4_rows.cpp) repeat lane by lane.
+double NoiseField::unwarpedFloat(const NoisePoint& p) const noexcept {
+    // The lattice coordinates as in unwarped(); the sum, its terms and the normalisation in
+    // float with fused multiply-adds, which the rows (simplex_v3_rows.cpp, flat_v4_rows.cpp,
+    // curved_v4_rows.cpp) repeat lane by lane.
     const FractalKind summed = lattice::summedFractal(m_params.fractal);
     float sum = 0.0f;
     for (int o = 0; o < m_octaves; ++o) {
         const Octave& octave = m_octave[o];
-        const float n = curved_v4::noise(m_params.noise, m_params.fade, latticeCoordinates(p, octave),
-                                         p.dimensions, octave.hash);
+        const std::array<double, 4> u = latticeCoordinates(p, octave);
+        float n = 0.0f;
+        if (p.dimensions > 2) {
+            n = curved_v4::noise(m_params.noise, m_params.fade, u, p.dimensions, octave.hash);
+        } else if (m_params.noise == NoiseKind::Simplex) {
+            n = simplexNoiseV3(u[0], u[1], octave.hash);
+        } else {
+            n = flat_v4::noise(m_params.noise, m_params.fade, u[0], u[1], octave.hash);
+        }
         sum = std::fma(static_cast<float>(octave.amplitude), simplex_v3::octaveTerm(summed, n),
                        sum);
     }

@@ -11,6 +11,9 @@
 
 #include "terragrid/noise/noise.hpp"
 
+#include "noise/curved_v4.hpp"
+#include "noise/flat_v4.hpp"
+#include "noise/flat_v4_rows.hpp"
 #include "noise/lattice.hpp"
 #include "terragrid/noise/detail/lattice_hash_parts.hpp"
 #include "noise/rows_kernels.hpp"
@@ -104,6 +107,10 @@ struct NoiseRows::State {
     std::vector<std::vector<std::int64_t>> perms;  // per octave, the permutation as int64
     // Version 3 simplex: the row's float sum (rowSimplexV3), 64 floats over for alignment.
     std::vector<float> simplexSums;
+    // Version 4 value and Perlin (flat_v4_rows.hpp): the rows' plan, or the point kernel's
+    // keys per octave.
+    std::unique_ptr<flat_v4::RowPlan> flatV4;
+    std::vector<std::uint32_t> flatV4Keys;
 };
 
 namespace {
@@ -284,8 +291,9 @@ NoiseRows::NoiseRows(const NoiseField& field, const double* xs, std::size_t n)
                         lattice::usesSimplexV2(field.params()),
                         lattice::usesSimplexV3(field.params()), std::vector<double>(xs, xs + n),
                         {}, {}, {}, std::vector<double>(paddedColumns(n)), {}, {}, {}, {}, {},
-                        {}, {}, {}}) {
+                        {}, {}, {}, {}, {}}) {
     const NoiseParams& params = field.params();
+    const bool flatV4 = flat_v4::usesFlatV4(params);
     if (!field.m_warp.empty()) {
         // The warp fields have no warp of their own, so their rows are SIMD rows.
         for (std::size_t axis = 0; axis < 2; ++axis)
@@ -310,9 +318,22 @@ NoiseRows::NoiseRows(const NoiseField& field, const double* xs, std::size_t n)
             m_state->pointOctaves.push_back({octave.frequency, octave.shiftX, octave.shiftY,
                                              octave.amplitude, HashParts::key(octave.hash),
                                              perm.data(), &octave.hash});
+            if (flatV4) m_state->flatV4Keys.push_back(curved_v4::key(octave.hash, {}));
         }
     }
     if (!m_state->simd) return;
+    if (flatV4) {
+        std::vector<flat_v4::OctaveParams> octaves;
+        for (int i = 0; i < field.m_octaves; ++i) {
+            const NoiseField::Octave& o = field.m_octave[i];
+            octaves.push_back({o.frequency, o.amplitude, o.shiftX, o.shiftY, &o.hash});
+        }
+        std::vector<double> padded(xs, xs + n);
+        padded.resize(paddedColumns(n), n > 0 ? xs[n - 1] : 0.0);
+        m_state->flatV4 = std::make_unique<flat_v4::RowPlan>(
+            params, field.m_amplitudeSum, std::move(octaves), padded.data(), padded.size());
+        return;
+    }
     const bool separableKind = params.noise != NoiseKind::Simplex;
     std::vector<double> lattice(n);
     const auto octaves = static_cast<std::size_t>(field.m_octaves);
@@ -410,10 +431,15 @@ void NoiseRows::row(double y, double* out) {
     // The layer at the points (movedX, movedY) in SIMD, then marble's stripes at their x.
     const auto points = [&] {
         const FractalKind summed = lattice::summedFractal(params.fractal);
-        if (st.simplexV3) {
+        const float floatScale = simplex_v3::normaliseScale(summed, field.m_amplitudeSum);
+        if (!st.flatV4Keys.empty()) {
+            flat_v4::evaluatePoints({params.noise, summed, params.fade, field.m_octaves,
+                                     st.pointOctaves.data(), st.flatV4Keys.data(), floatScale,
+                                     params.offsetX, params.offsetY, st.movedX.data(),
+                                     st.movedY.data(), st.values.size(), st.values.data()});
+        } else if (st.simplexV3) {
             rows::evaluateSimplexV3Points(
-                {st.pointOctaves.data(), field.m_octaves, summed,
-                 simplex_v3::normaliseScale(summed, field.m_amplitudeSum), params.offsetX,
+                {st.pointOctaves.data(), field.m_octaves, summed, floatScale, params.offsetX,
                  params.offsetY, st.movedX.data(), st.movedY.data(), st.values.size(),
                  st.values.data()});
         } else {
@@ -460,6 +486,15 @@ void NoiseRows::row(double y, double* out) {
         return;
     }
     if (!st.simd) {
+        for (std::size_t c = 0; c < st.n; ++c) out[c] = field.sample(st.columns[c], y);
+        return;
+    }
+    if (st.flatV4) {
+        if (st.flatV4->row(y, st.values.data())) {
+            std::copy_n(st.values.begin(), st.n, out);
+            addStripes(params, st.columns.data(), st.n, out);
+            return;
+        }
         for (std::size_t c = 0; c < st.n; ++c) out[c] = field.sample(st.columns[c], y);
         return;
     }

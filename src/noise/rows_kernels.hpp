@@ -114,7 +114,7 @@ struct SimplexV2Octave {
 };
 void addSimplexV2Octave(const SimplexV2Octave& octave);
 
-/// A whole row of a version 3 simplex layer (NoiseField::unwarpedSimplexV3): per vector of
+/// A whole row of a version 3 simplex layer (NoiseField::unwarpedFloat): per vector of
 /// float lanes every octave's simplexNoiseV3 (from the octave's split as for version 2; its
 /// `sum` is not used, its amplitude is read as float), its term summed with a fused
 /// multiply-add, then normalised, into out[0, columns) as doubles. simplex_v3_rows.cpp.
@@ -129,7 +129,7 @@ struct SimplexV3Row {
 };
 void evaluateSimplexV3Row(const SimplexV3Row& row);
 
-/// NoiseField::unwarpedSimplexV3 at `count` points (xs[i], ys[i]) each its own (a warped
+/// NoiseField::unwarpedFloat at `count` points (xs[i], ys[i]) each its own (a warped
 /// version 3 simplex layer's moved points) into out: per vector of double lanes, each octave's
 /// point split as simplexNoiseV3 splits it, its cell in float lanes as many, the terms summed
 /// in float. simplex_v3_rows.cpp.

@@ -22,9 +22,12 @@
 #define TERRAGRID_NOISE_SEPARABLE_INL_H_
 #endif
 
+#include <cmath>
 #include <cstdint>
 
 #include <hwy/highway.h>
+
+#include "noise/fused-inl.hpp"
 
 HWY_BEFORE_NAMESPACE();
 namespace terragrid {
@@ -88,6 +91,53 @@ ValueCoefficients<T> valueCoefficients(T h00, T h10, T h01, T h11, T v) {
 template <class T>
 T valueEvaluate(const ValueCoefficients<T>& k, T u) {
     return k.p + u * k.r;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Version 4 (flat_v4.hpp): the same coefficients in float, each step one rounding: a product,
+// a difference, or a fused multiply-add (std::fma for float, fused::mulAdd for float vectors).
+
+inline float mulAdd(float a, float b, float c) noexcept { return std::fma(a, b, c); }
+template <class V>
+HWY_INLINE V mulAdd(V a, V b, V c) {
+    return fused::mulAdd(a, b, c);
+}
+inline float negated(float a) noexcept { return -a; }
+template <class V>
+HWY_INLINE V negated(V a) {
+    return hwy::HWY_NAMESPACE::Neg(a);
+}
+
+/// The corner value g.(fx - a, fy - b) is gx fx + c with c = fma(gy, fy - b, -a gx); lerping
+/// with fma(t, b - a, a) in x (weight u) and then in y (weight v) gives p, q, r, s.
+template <class T>
+PerlinCoefficients<T> perlinCoefficientsV4(T gx00, T gy00, T gx10, T gy10, T gx01, T gy01,
+                                           T gx11, T gy11, T fy, T fyMinus1, T v) {
+    const T c00 = gy00 * fy;
+    const T c10 = mulAdd(gy10, fy, negated(gx10));
+    const T c01 = gy01 * fyMinus1;
+    const T c11 = mulAdd(gy11, fyMinus1, negated(gx11));
+    const T slope0 = gx10 - gx00;
+    const T intercept0 = c10 - c00;
+    return {mulAdd(v, gx01 - gx00, gx00), mulAdd(v, c01 - c00, c00),
+            mulAdd(v, (gx11 - gx01) - slope0, slope0),
+            mulAdd(v, (c11 - c01) - intercept0, intercept0)};
+}
+
+template <class T>
+T perlinEvaluateV4(const PerlinCoefficients<T>& k, T fx, T u) {
+    return mulAdd(u, mulAdd(k.r, fx, k.s), mulAdd(k.p, fx, k.q));
+}
+
+template <class T>
+ValueCoefficients<T> valueCoefficientsV4(T h00, T h10, T h01, T h11, T v) {
+    const T d0 = h10 - h00;
+    return {mulAdd(v, h01 - h00, h00), mulAdd(v, (h11 - h01) - d0, d0)};
+}
+
+template <class T>
+T valueEvaluateV4(const ValueCoefficients<T>& k, T u) {
+    return mulAdd(u, k.r, k.p);
 }
 
 }  // namespace separable

@@ -1,7 +1,7 @@
 // Version 3 simplex rows (rows::evaluateSimplexV3Row: every octave of a vector of columns in
 // float lanes, the sum kept in a register) and points (rows::evaluateSimplexV3Points: a warped
 // layer's moved points), written once with Google Highway for each x86-64
-// target and dispatched at run time. Each lane performs NoiseField::unwarpedSimplexV3's float
+// target and dispatched at run time. Each lane performs NoiseField::unwarpedFloat's float
 // operations and fused multiply-adds in its order (simplex_v3.hpp, simplex.cpp), so every
 // target gives the scalar reference's bits. Its own translation unit: rows_kernels.cpp is the
 // slowest to compile already, and two files build on two cores.
@@ -229,7 +229,7 @@ void pointsOf(const rows::SimplexV3Points& p) {
         VH sum = hn::Zero(dh);
         for (int i = 0; i < p.octaves; ++i) {
             const rows::PointOctave& o = p.octave[i];
-            // The lattice coordinates as NoiseField::unwarpedSimplexV3 computes them.
+            // The lattice coordinates as NoiseField::unwarpedFloat computes them.
             const V frequency = hn::Set(d, o.frequency);
             const V u = hn::Add(hn::Add(hn::Mul(x, frequency), offsetX), hn::Set(d, o.shiftX));
             const V v = hn::Add(hn::Add(hn::Mul(y, frequency), offsetY), hn::Set(d, o.shiftY));

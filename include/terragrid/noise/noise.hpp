@@ -332,10 +332,12 @@ private:
                       const LatticeHash& hash) const noexcept;
     /// The field at `p` without the warp.
     double unwarped(const NoisePoint& p) const noexcept;
-    /// unwarped() of a version 3 simplex layer at a 2D point: the octaves summed in float.
-    double unwarpedSimplexV3(double x, double y) const noexcept;
-    /// unwarped() of a version 4 layer at a 3D or 4D point: the octaves summed in float.
-    double unwarpedCurvedV4(const NoisePoint& p) const noexcept;
+    /// Whether the octaves of this layer's noise in `dimensions` are float, summed in float:
+    /// version 3's 2D simplex, version 4's 2D value and Perlin and its 3D and 4D noise (the
+    /// lattice hash).
+    bool summedInFloat(int dimensions) const noexcept;
+    /// unwarped() of such a layer.
+    double unwarpedFloat(const NoisePoint& p) const noexcept;
 
     // Default member initialisers make Octave (and so the array) default-constructible;
     // the constructor then fills the octaves in use.

@@ -1,11 +1,13 @@
-// Tests for version 4's 3D and 4D noise (src/noise/curved_v4.hpp), the noise of planets and
-// tileable maps: range (and that it is used), Perlin's zeros and value noise's values at lattice
-// points, continuity across cell walls and simplex boundaries, independent neighbouring
-// gradients, seeds, and the detail of a planet 10^12 m from the origin. (That the SIMD rows
-// equal this reference on every target: CurvedRowsTest; which maps version 4 changes:
-// NoiseVersionTest.)
+// Tests for version 4's noise in float: the 3D and 4D noise of planets and tileable maps
+// (src/noise/curved_v4.hpp) and the 2D value and Perlin noise of flat maps (flat_v4.hpp): range
+// (and that it is used), Perlin's zeros and value noise's values at lattice points, continuity
+// across cell walls and simplex boundaries, independent neighbouring gradients, seeds, and the
+// detail of a planet 10^12 m from the origin (a flat map's: NoiseTest). (That the SIMD rows
+// equal these references on every target: CurvedRowsTest, NoiseRowsTest; which maps version 4
+// changes: NoiseVersionTest.)
 
 #include "noise/curved_v4.hpp"
+#include "noise/flat_v4.hpp"
 
 #include <gtest/gtest.h>
 
@@ -27,7 +29,8 @@ struct Kind {
     NoiseKind noise;
     int dimensions;
 };
-constexpr std::array kKinds{Kind{NoiseKind::Value, 3}, Kind{NoiseKind::Perlin, 3},
+constexpr std::array kKinds{Kind{NoiseKind::Value, 2}, Kind{NoiseKind::Perlin, 2},
+                            Kind{NoiseKind::Value, 3}, Kind{NoiseKind::Perlin, 3},
                             Kind{NoiseKind::Simplex, 3}, Kind{NoiseKind::Perlin, 4},
                             Kind{NoiseKind::Simplex, 4}};
 
@@ -37,6 +40,7 @@ std::string describe(const Kind& k) {
 }
 
 float noiseAt(const Kind& k, const Point& p, const LatticeHash& h, FadeCurve f = FadeCurve::Quintic) {
+    if (k.dimensions == 2) return flat_v4::noise(k.noise, f, p[0], p[1], h);
     return curved_v4::noise(k.noise, f, p, k.dimensions, h);
 }
 
@@ -47,7 +51,7 @@ Point randomPoint(std::mt19937_64& rng, double extent) {
 
 // 3D Perlin noise reaches about 1.04, as in every version (noise.hpp); the others stay in
 // [-1, 1]. Each reaches well over half its range, and its mean is near 0.
-TEST(CurvedV4Test, StaysInRangeAndUsesIt) {
+TEST(NoiseV4Test, StaysInRangeAndUsesIt) {
     std::mt19937_64 rng(4);
     const LatticeHash h(HashKind::Lattice, 17);
     for (const Kind& k : kKinds)
@@ -68,14 +72,17 @@ TEST(CurvedV4Test, StaysInRangeAndUsesIt) {
         }
 }
 
-TEST(CurvedV4Test, LatticePointsGivePerlinZeroAndValueTheirValue) {
+TEST(NoiseV4Test, LatticePointsGivePerlinZeroAndValueTheirValue) {
     const LatticeHash h(HashKind::Lattice, 2);
     for (std::int64_t i = -3; i <= 3; ++i) {
         const Point p{double(i), double(7 - i), double(i * i - 1000003), double(5 * i)};
         for (FadeCurve f : kFades) {
+            EXPECT_EQ(noiseAt({NoiseKind::Perlin, 2}, p, h, f), 0.0f);
             EXPECT_EQ(noiseAt({NoiseKind::Perlin, 3}, p, h, f), 0.0f);
             EXPECT_EQ(noiseAt({NoiseKind::Perlin, 4}, p, h, f), 0.0f);
         }
+        EXPECT_EQ(noiseAt({NoiseKind::Value, 2}, p, h),
+                  flat_v4::cornerValue(curved_v4::input(h, {i, 7 - i, 0, 0}, 2)));
         // Value noise at a lattice point is that point's value: fade 0 weighs only the origin.
         const std::uint32_t input = curved_v4::input(
             h, {i, 7 - i, i * i - 1000003, 0}, 3);
@@ -87,7 +94,7 @@ TEST(CurvedV4Test, LatticePointsGivePerlinZeroAndValueTheirValue) {
 
 // Small steps give small changes everywhere, across cell walls and simplex boundaries (where a
 // corner left out too early would jump), also beyond 2^31 cells where the hash key changes.
-TEST(CurvedV4Test, IsContinuous) {
+TEST(NoiseV4Test, IsContinuous) {
     std::mt19937_64 rng(6);
     std::normal_distribution<double> dir(0.0, 1.0);
     constexpr double kStep = 1e-4;
@@ -116,7 +123,7 @@ TEST(CurvedV4Test, IsContinuous) {
 // The gradient of a lattice point and of each of its neighbours are independent: the pairs'
 // joint counts pass a chi-square test, along every axis and a diagonal, near the origin and
 // beyond 2^31 cells. (A linear hash input without the finaliser's xor-shift fails it.)
-TEST(CurvedV4Test, NeighbourGradientsAreIndependent) {
+TEST(NoiseV4Test, NeighbourGradientsAreIndependent) {
     constexpr int kSize = 64;
     constexpr double kPairs = double(kSize) * kSize;
     const std::array<std::array<std::int64_t, 4>, 5> offsets{
@@ -141,10 +148,26 @@ TEST(CurvedV4Test, NeighbourGradientsAreIndependent) {
                 for (const double c : pairs) chi += (c - kPairs / 256) * (c - kPairs / 256) / (kPairs / 256);
                 EXPECT_LT(chi, 340.0);  // 255 degrees of freedom: the 99.9th percentile
             }
+            // A flat map's 8 gradients (the top 3 bits), along both axes and the diagonals.
+            const auto gradient2 = [&](std::int64_t i, std::int64_t j) {
+                return simplex_v3::gradientIndex(curved_v4::input(hash, {i, j, 0, 0}, 2));
+            };
+            for (const auto& d : {std::array<std::int64_t, 2>{1, 0}, {0, 1}, {1, 1}, {1, -1}}) {
+                std::array<double, 64> pairs{};
+                for (int i = 0; i < kSize; ++i)
+                    for (int j = 0; j < kSize; ++j)
+                        pairs[gradient2(origin + i, origin - j) * 8 +
+                              gradient2(origin + i + d[0], origin - j + d[1])] += 1.0;
+                double chi = 0.0;
+                for (const double c : pairs) chi += (c - kPairs / 64) * (c - kPairs / 64) / (kPairs / 64);
+                // 63 degrees of freedom: p < 1e-5, NoiseTest's bound for the same 3 bits in
+                // version 3's simplex (16 tables here; one reaches 111).
+                EXPECT_LT(chi, 130.0) << d[0] << ", " << d[1];
+            }
         }
 }
 
-TEST(CurvedV4Test, SeedsSelectTheNoise) {
+TEST(NoiseV4Test, SeedsSelectTheNoise) {
     const LatticeHash a(HashKind::Lattice, 100);
     const LatticeHash b(HashKind::Lattice, 100);
     const LatticeHash other(HashKind::Lattice, 101);
@@ -164,7 +187,7 @@ TEST(CurvedV4Test, SeedsSelectTheNoise) {
 // fraction, so a planet 10^12 m from the origin (offset along x) has the detail of one at the
 // origin: along a parallel of cells 30 m apart every neighbour differs, and the mean step is the
 // origin's within a factor of two.
-TEST(CurvedV4Test, FarFromTheOriginKeepsTheDetailOfTheOrigin) {
+TEST(NoiseV4Test, FarFromTheOriginKeepsTheDetailOfTheOrigin) {
     for (NoiseKind noise : {NoiseKind::Value, NoiseKind::Perlin, NoiseKind::Simplex}) {
         SCOPED_TRACE(std::string(kNoiseKindNames[static_cast<std::size_t>(noise)]));
         NoiseParams p = test::perlinFbm();

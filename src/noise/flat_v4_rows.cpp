@@ -1,0 +1,317 @@
+// Version 4's rows and points of flat value and Perlin layers, written once with Google Highway
+// and compiled for each x86-64 target; HWY_DYNAMIC_DISPATCH picks the best one the CPU has at
+// run time. Every lane performs flat_v4.cpp's float operations and fused multiply-adds in its
+// order (the separable form's V4 templates, separable-inl.hpp, serve both), so every target
+// gives the scalar reference's bits.
+//
+// Rows: per row, each cell's corners are hashed and its coefficients computed in float lanes
+// over the cells (fillCells); then per vector of 16 columns (AVX-512) every octave's
+// polynomial, the coefficients of the vector's cells handed out by a lane permutation, summed
+// in a register. Points: each lane its own cell, split in double lanes.
+
+#include "noise/flat_v4_rows.hpp"
+
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "noise/flat_v4_rows.cpp"
+#include <hwy/foreach_target.h>  // must come before highway.h
+
+#include <hwy/highway.h>
+
+#include <array>
+#include <cstdint>
+
+#include "noise/flat_v4.hpp"
+#include "noise/fractal_lanes-inl.hpp"
+#include "noise/fused-inl.hpp"
+#include "noise/point_lanes-inl.hpp"
+#include "noise/separable-inl.hpp"
+#include "noise/simplex_row_lanes-inl.hpp"
+#include "terragrid/noise/detail/lattice_hash_parts.hpp"
+
+HWY_BEFORE_NAMESPACE();
+namespace terragrid {
+namespace HWY_NAMESPACE {
+namespace {
+namespace hn = hwy::HWY_NAMESPACE;
+
+using DF = hn::ScalableTag<float>;
+using VF = hn::Vec<DF>;
+using DI32 = hn::RebindToSigned<DF>;
+using DU32 = hn::RebindToUnsigned<DF>;
+using VU32 = hn::Vec<DU32>;
+using Parts = detail::LatticeHashParts;
+using fused::mulAdd;
+
+alignas(64) constexpr std::array<float, 16> kGradX = simplex_row_lanes::repeated(flat_v4::kGradX);
+alignas(64) constexpr std::array<float, 16> kGradY = simplex_row_lanes::repeated(flat_v4::kGradY);
+
+/// The steps from a cell's first corner's premultiplied hash input to its other corners'.
+constexpr std::uint32_t kStepX = Parts::kHashX * simplex_v3::kGradientMix1;
+constexpr std::uint32_t kStepY = Parts::kHashY * simplex_v3::kGradientMix1;
+
+// curved_v4::mixed of a corner given its input times kGradientMix1 (the lanes add premultiplied
+// parts: the multiply is distributive modulo 2^32).
+template <class VU>
+HWY_INLINE VU mixedOf(VU premixed) {
+    const hn::DFromV<VU> du;
+    return hn::Mul(hn::Xor(premixed, hn::ShiftRight<16>(premixed)),
+                   hn::Set(du, simplex_v3::kGradientMix2));
+}
+
+// A table entry per lane: a lane permutation where a vector holds all 8 entries, a gather on
+// narrower targets.
+template <class DFT, class VI>
+HWY_INLINE hn::Vec<DFT> lookup(DFT df, const float* table, VI index) {
+    if constexpr (hn::MaxLanes(df) >= 8) {
+        static_assert(hn::MaxLanes(df) <= 16);
+        return hn::TableLookupLanes(hn::Load(df, table), hn::IndicesFromVec(df, index));
+    } else {
+        return hn::GatherIndex(df, table, index);
+    }
+}
+
+// A cell's coefficients from its first corner's premultiplied hash input (flat_v4::noise's,
+// lane by lane): Perlin's p, q, r, s; value noise's p and r (q and s zero).
+template <NoiseKind kNoise, class VFT, class VU>
+HWY_INLINE separable::PerlinCoefficients<VFT> cellCoefficients(VU c00, VFT fy, VFT fade) {
+    const hn::DFromV<VFT> df;
+    const hn::DFromV<VU> du;
+    const hn::RebindToSigned<decltype(df)> di;
+    const VU c10 = hn::Add(c00, hn::Set(du, kStepX));
+    const VU c01 = hn::Add(c00, hn::Set(du, kStepY));
+    const VU c11 = hn::Add(c01, hn::Set(du, kStepX));
+    if constexpr (kNoise == NoiseKind::Value) {
+        const auto value = [&](VU c) {
+            const auto top = hn::BitCast(di, hn::ShiftRight<8>(mixedOf(c)));  // below 2^24
+            return mulAdd(hn::ConvertTo(df, top), hn::Set(df, curved_v4::kValueScale),
+                          hn::Set(df, -1.0f));
+        };
+        const auto k = separable::valueCoefficientsV4(value(c00), value(c10), value(c01), value(c11), fade);
+        return {k.p, hn::Zero(df), k.r, hn::Zero(df)};
+    } else {
+        const auto index = [&](VU c) { return hn::BitCast(di, hn::ShiftRight<29>(mixedOf(c))); };
+        const auto i00 = index(c00), i10 = index(c10), i01 = index(c01), i11 = index(c11);
+        const float* gx = kGradX.data();
+        const float* gy = kGradY.data();
+        return separable::perlinCoefficientsV4(
+            lookup(df, gx, i00), lookup(df, gy, i00), lookup(df, gx, i10), lookup(df, gy, i10),
+            lookup(df, gx, i01), lookup(df, gy, i01), lookup(df, gx, i11), lookup(df, gy, i11), fy,
+            hn::Sub(fy, hn::Set(df, 1.0f)), fade);
+    }
+}
+
+// The noise of a cell's coefficients at a column's fraction and fade.
+template <NoiseKind kNoise, class VFT>
+HWY_INLINE VFT evaluate(const separable::PerlinCoefficients<VFT>& k, VFT frac, VFT fade) {
+    if constexpr (kNoise == NoiseKind::Value)
+        return separable::valueEvaluateV4(separable::ValueCoefficients<VFT>{k.p, k.r}, fade);
+    else
+        return separable::perlinEvaluateV4(k, frac, fade);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rows.
+
+template <NoiseKind kNoise>
+void cellsOf(const flat_v4::CellRow& row) {
+    const DF df;
+    const DU32 du;
+    const VF fy = hn::Set(df, row.fy);
+    const VF fade = hn::Set(df, row.fade);
+    const VU32 bottom = hn::Set(du, row.bottom);
+    for (std::size_t k = 0; k < row.cells; k += hn::Lanes(df)) {
+        const auto c = cellCoefficients<kNoise>(hn::Add(hn::LoadU(du, row.left + k), bottom), fy, fade);
+        hn::StoreU(c.p, df, row.p + k);
+        hn::StoreU(c.r, df, row.r + k);
+        if constexpr (kNoise == NoiseKind::Perlin) {
+            hn::StoreU(c.q, df, row.q + k);
+            hn::StoreU(c.s, df, row.s + k);
+        }
+    }
+}
+
+// One octave's noise at the columns c .. c + lanes - 1.
+template <NoiseKind kNoise>
+HWY_INLINE VF octaveNoise(const flat_v4::Octave& o, std::size_t c) {
+    const DF df;
+    const DI32 di;
+    // The lanes' cells are consecutive from the first lane's, so a vector loaded there holds
+    // every coefficient this vector needs; a lane permutation hands them out.
+    const std::int32_t first = o.cell[c];
+    const VF frac = hn::LoadU(df, o.frac + c);
+    const VF fade = hn::LoadU(df, o.fade + c);
+    const bool perlin = kNoise == NoiseKind::Perlin;
+    // The low octaves' cells span many columns: most vectors lie in one cell.
+    if (o.cell[c + hn::Lanes(df) - 1] == first) {
+        const separable::PerlinCoefficients<VF> k{hn::Set(df, o.p[first]),
+                                                  hn::Set(df, perlin ? o.q[first] : 0.0f),
+                                                  hn::Set(df, o.r[first]),
+                                                  hn::Set(df, perlin ? o.s[first] : 0.0f)};
+        return evaluate<kNoise>(k, frac, fade);
+    }
+    const auto lane = hn::IndicesFromVec(df, hn::Sub(hn::LoadU(di, o.cell + c), hn::Set(di, first)));
+    const auto at = [&](const float* coefficients) {
+        return hn::TableLookupLanes(hn::LoadU(df, coefficients + first), lane);
+    };
+    const separable::PerlinCoefficients<VF> k{at(o.p), perlin ? at(o.q) : hn::Zero(df), at(o.r),
+                                              perlin ? at(o.s) : hn::Zero(df)};
+    return evaluate<kNoise>(k, frac, fade);
+}
+
+// One octave over the row, its terms added into sums[0, columns): the octave's pointers and
+// constants stay in registers for the whole row (a copy: stores into the sums could alias the
+// caller's octave, whose fields the compiler then reloads per vector), and a row of floats
+// stays in L1 (as simplex_v3_rows.cpp's). The octaves are added in the reference's order, so the bits are
+// those of summing each point's octaves in turn.
+template <NoiseKind kNoise, FractalKind kKind>
+HWY_INLINE void addOctave(const flat_v4::Octave o, bool first, float* sums, std::size_t columns) {
+    const DF df;
+    const VF amplitude = hn::Set(df, o.amplitude);
+    for (std::size_t c = 0; c < columns; c += hn::Lanes(df)) {
+        const VF sum = first ? hn::Zero(df) : hn::Load(df, sums + c);
+        const VF n = octaveNoise<kNoise>(o, c);
+        hn::Store(mulAdd(amplitude, fractal_lanes::octaveTerm<kKind>(df, n), sum), df, sums + c);
+    }
+}
+
+template <NoiseKind kNoise, FractalKind kKind>
+void rowOf(const flat_v4::Row& row) {
+    const DF df;
+    const hn::ScalableTag<double> d;
+    const hn::Rebind<float, decltype(d)> dHalf;  // as many floats as doubles
+    for (int i = 0; i < row.octaves; ++i)
+        addOctave<kNoise, kKind>(row.octave[i], i == 0, row.sums, row.columns);
+    for (std::size_t c = 0; c < row.columns; c += hn::Lanes(df)) {
+        const VF value = fractal_lanes::normaliseFloat<kKind>(df, hn::Load(df, row.sums + c), row.scale);
+        hn::Store(value, df, row.sums + c);
+        for (std::size_t k = 0; k < hn::Lanes(df); k += hn::Lanes(d))
+            hn::StoreU(hn::PromoteTo(d, hn::Load(dHalf, row.sums + c + k)), d, row.out + c + k);
+    }
+}
+
+template <NoiseKind kNoise>
+void rowOfNoise(const flat_v4::Row& row) {
+    switch (row.fractal) {
+    case FractalKind::None: return rowOf<kNoise, FractalKind::None>(row);
+    case FractalKind::Fbm: return rowOf<kNoise, FractalKind::Fbm>(row);
+    case FractalKind::Turbulence: return rowOf<kNoise, FractalKind::Turbulence>(row);
+    case FractalKind::Ridged: return rowOf<kNoise, FractalKind::Ridged>(row);
+    default: return;  // kinds without a SIMD path never get here (rows.cpp: hasSimdRows)
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Points: every lane its own point, split in double lanes, its cell in float lanes as many.
+
+using point_lanes::D;
+using point_lanes::DH;
+using point_lanes::V;
+using VH = hn::Vec<DH>;
+
+// Whether every lane's index lies within kIndexBound, where the octave's one key holds.
+HWY_INLINE bool bounded(point_lanes::VI index) {
+    const point_lanes::DI di;
+    return hn::AllTrue(di, hn::Lt(hn::Abs(index), hn::Set(di, flat_v4::kIndexBound)));
+}
+
+// One octave's noise at the points (u, v), their lattice coordinates.
+template <NoiseKind kNoise>
+HWY_INLINE VH pointNoise(const flat_v4::Points& p, int octave, V u, V v) {
+    const DH dh;
+    const point_lanes::DHU dhu;
+    const point_lanes::FloatSplitLanes x = point_lanes::splitFloat(u);
+    const point_lanes::FloatSplitLanes y = point_lanes::splitFloat(v);
+    if (!bounded(x.index) || !bounded(y.index)) {
+        // Far out: the scalar reference per lane (its keys follow each corner's high halves).
+        const D d;
+        HWY_ALIGN double us[hn::MaxLanes(d)];
+        HWY_ALIGN double vs[hn::MaxLanes(d)];
+        HWY_ALIGN float n[hn::MaxLanes(dh)];
+        hn::Store(u, d, us);
+        hn::Store(v, d, vs);
+        for (std::size_t i = 0; i < hn::Lanes(d); ++i)
+            n[i] = flat_v4::noise(kNoise, p.fade, us[i], vs[i], *p.octave[octave].hash);
+        return hn::Load(dh, n);
+    }
+    const point_lanes::DU du;
+    const auto low = [&](point_lanes::VI index) { return hn::TruncateTo(dhu, hn::BitCast(du, index)); };
+    const auto premixed = [&](std::uint32_t k) { return hn::Set(dhu, k * simplex_v3::kGradientMix1); };
+    // (low(ix) kHashX + low(iy) kHashY + key) kGradientMix1, by parts.
+    const auto c00 = hn::Add(hn::Add(hn::Mul(low(x.index), premixed(Parts::kHashX)),
+                                     hn::Mul(low(y.index), premixed(Parts::kHashY))),
+                             premixed(p.keys[octave]));
+    const VH fadeY = fractal_lanes::fadeFloat(p.fade, y.frac);
+    return evaluate<kNoise>(cellCoefficients<kNoise>(c00, y.frac, fadeY), x.frac,
+                            fractal_lanes::fadeFloat(p.fade, x.frac));
+}
+
+template <NoiseKind kNoise, FractalKind kKind>
+void pointsOf(const flat_v4::Points& p) {
+    const D d;
+    const DH dh;
+    const V offsetX = hn::Set(d, p.offsetX);
+    const V offsetY = hn::Set(d, p.offsetY);
+    for (std::size_t c = 0; c < p.count; c += hn::Lanes(d)) {
+        const V x = hn::LoadU(d, p.xs + c);
+        const V y = hn::LoadU(d, p.ys + c);
+        VH sum = hn::Zero(dh);
+        for (int i = 0; i < p.octaves; ++i) {
+            const rows::PointOctave& o = p.octave[i];
+            // The lattice coordinates as NoiseField::latticeCoordinates computes them.
+            const V frequency = hn::Set(d, o.frequency);
+            const V u = hn::Add(hn::Add(hn::Mul(x, frequency), offsetX), hn::Set(d, o.shiftX));
+            const V v = hn::Add(hn::Add(hn::Mul(y, frequency), offsetY), hn::Set(d, o.shiftY));
+            const VH n = pointNoise<kNoise>(p, i, u, v);
+            sum = mulAdd(hn::Set(dh, static_cast<float>(o.amplitude)),
+                         fractal_lanes::octaveTerm<kKind>(dh, n), sum);
+        }
+        hn::StoreU(hn::PromoteTo(d, fractal_lanes::normaliseFloat<kKind>(dh, sum, p.scale)), d,
+                   p.out + c);
+    }
+}
+
+template <NoiseKind kNoise>
+void pointsOfNoise(const flat_v4::Points& p) {
+    switch (p.fractal) {
+    case FractalKind::None: return pointsOf<kNoise, FractalKind::None>(p);
+    case FractalKind::Fbm: return pointsOf<kNoise, FractalKind::Fbm>(p);
+    case FractalKind::Turbulence: return pointsOf<kNoise, FractalKind::Turbulence>(p);
+    case FractalKind::Ridged: return pointsOf<kNoise, FractalKind::Ridged>(p);
+    default: return;  // kinds without a SIMD path never get here (rows.cpp: hasPointRows)
+    }
+}
+
+}  // namespace
+
+void FillCells(const flat_v4::CellRow& row) {
+    if (row.noise == NoiseKind::Perlin) return cellsOf<NoiseKind::Perlin>(row);
+    return cellsOf<NoiseKind::Value>(row);
+}
+
+void EvaluateRow(const flat_v4::Row& row) {
+    if (row.noise == NoiseKind::Perlin) return rowOfNoise<NoiseKind::Perlin>(row);
+    return rowOfNoise<NoiseKind::Value>(row);
+}
+
+void EvaluatePoints(const flat_v4::Points& p) {
+    if (p.noise == NoiseKind::Perlin) return pointsOfNoise<NoiseKind::Perlin>(p);
+    return pointsOfNoise<NoiseKind::Value>(p);
+}
+
+}  // namespace HWY_NAMESPACE
+}  // namespace terragrid
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace terragrid::flat_v4 {
+
+HWY_EXPORT(FillCells);
+HWY_EXPORT(EvaluateRow);
+HWY_EXPORT(EvaluatePoints);
+
+void fillCells(const CellRow& row) { HWY_DYNAMIC_DISPATCH(FillCells)(row); }
+void evaluateRow(const Row& row) { HWY_DYNAMIC_DISPATCH(EvaluateRow)(row); }
+void evaluatePoints(const Points& points) { HWY_DYNAMIC_DISPATCH(EvaluatePoints)(points); }
+
+}  // namespace terragrid::flat_v4
+#endif
