@@ -45,13 +45,13 @@ RowPlan::RowPlan(const NoiseParams& params, double amplitudeSum, std::vector<Oct
             const lattice::FloatCoord x = lattice::splitFloat((xs[c] * o.frequency + params.offsetX) + o.shiftX);
             m_bounded = m_bounded && within(x.index);
             plan.frac[c] = x.frac;
-            plan.fade[c] = curved_v4::fade(params.fade, x.frac);
             if (c == 0 || x.index != previous) {
                 plan.left.push_back(Parts::low(x.index) * Parts::kHashX * simplex_v3::kGradientMix1);
                 previous = x.index;
             }
             plan.cell[c] = static_cast<std::int32_t>(plan.left.size() - 1);
         }
+        fadeColumns(params.fade, plan.frac.data(), plan.fade.data(), columns);
         const std::size_t padded = plan.left.size() + kRowPadding;  // kernels read whole vectors
         plan.left.resize(padded, 0);
         for (auto* v : {&plan.p, &plan.q, &plan.r, &plan.s}) v->assign(padded, 0.0f);
@@ -71,8 +71,8 @@ bool RowPlan::row(double y, double* out) {
         const std::uint32_t bottom =
             (Parts::low(v.index) * Parts::kHashY + plan.key) * simplex_v3::kGradientMix1;
         fillCells({m_params.noise, plan.left.data(), plan.left.size() - kRowPadding, bottom,
-                   v.frac, curved_v4::fade(m_params.fade, v.frac), plan.p.data(), plan.q.data(),
-                   plan.r.data(), plan.s.data()});
+                   v.frac, m_params.fade, plan.p.data(), plan.q.data(), plan.r.data(),
+                   plan.s.data()});
     }
     const auto address = reinterpret_cast<std::uintptr_t>(m_sums.data());
     float* sums = m_sums.data() + ((64 - address % 64) % 64) / sizeof(float);

@@ -117,7 +117,7 @@ void cellsOf(const flat_v4::CellRow& row) {
     const DF df;
     const DU32 du;
     const VF fy = hn::Set(df, row.fy);
-    const VF fade = hn::Set(df, row.fade);
+    const VF fade = fractal_lanes::fadeFloat(row.fade, fy);
     const VU32 bottom = hn::Set(du, row.bottom);
     for (std::size_t k = 0; k < row.cells; k += hn::Lanes(df)) {
         const auto c = cellCoefficients<kNoise>(hn::Add(hn::LoadU(du, row.left + k), bottom), fy, fade);
@@ -283,6 +283,12 @@ void pointsOfNoise(const flat_v4::Points& p) {
 
 }  // namespace
 
+void FadeColumns(FadeCurve curve, const float* t, float* out, std::size_t count) {
+    const DF df;
+    for (std::size_t c = 0; c < count; c += hn::Lanes(df))
+        hn::StoreU(fractal_lanes::fadeFloat(curve, hn::LoadU(df, t + c)), df, out + c);
+}
+
 void FillCells(const flat_v4::CellRow& row) {
     if (row.noise == NoiseKind::Perlin) return cellsOf<NoiseKind::Perlin>(row);
     return cellsOf<NoiseKind::Value>(row);
@@ -305,10 +311,14 @@ HWY_AFTER_NAMESPACE();
 #if HWY_ONCE
 namespace terragrid::flat_v4 {
 
+HWY_EXPORT(FadeColumns);
 HWY_EXPORT(FillCells);
 HWY_EXPORT(EvaluateRow);
 HWY_EXPORT(EvaluatePoints);
 
+void fadeColumns(FadeCurve curve, const float* t, float* out, std::size_t count) {
+    HWY_DYNAMIC_DISPATCH(FadeColumns)(curve, t, out, count);
+}
 void fillCells(const CellRow& row) { HWY_DYNAMIC_DISPATCH(FillCells)(row); }
 void evaluateRow(const Row& row) { HWY_DYNAMIC_DISPATCH(EvaluateRow)(row); }
 void evaluatePoints(const Points& points) { HWY_DYNAMIC_DISPATCH(EvaluatePoints)(points); }

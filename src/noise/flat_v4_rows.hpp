@@ -33,13 +33,17 @@ struct CellRow {
     /// (low(iy) kHashY + key) kGradientMix1: the row's part, key the octave's curved_v4::key of
     /// high halves 0.
     std::uint32_t bottom;
-    float fy, fade;  ///< the row's fraction in its lattice cell and its fade
+    float fy;          ///< the row's fraction in its lattice cell
+    FadeCurve fade;    ///< the layer's (the kernel fades fy)
     float* p;
     float* q;  ///< (Perlin only)
     float* r;
     float* s;  ///< (Perlin only)
 };
 void fillCells(const CellRow& row);
+
+/// out[c] = curved_v4::fade(curve, t[c]) for c < count (a multiple of kRowPadding).
+void fadeColumns(FadeCurve curve, const float* t, float* out, std::size_t count);
 
 /// One octave of a row: the columns' split (per tile) and the cells' coefficients (per row).
 struct Octave {

@@ -402,7 +402,9 @@ bool NoiseRows::rowSimplexV3(double y, double* out) {
     State& st = *m_state;
     const NoiseField& field = st.field;
     const NoiseParams& params = field.params();
-    std::array<rows::SimplexV2Octave, kMaxOctaves> octaves{};
+    // Not value-initialised: zeroing every octave (about 4 KB) per row cost 1 % of the rows;
+    // simplexRowOctave assigns each octave in use whole.
+    std::array<rows::SimplexV2Octave, kMaxOctaves> octaves;
     for (int i = 0; i < field.m_octaves; ++i) {
         const NoiseField::Octave& octave = field.m_octave[i];
         const OctaveRows& o = st.octaves[static_cast<std::size_t>(i)];
