@@ -201,12 +201,16 @@ void rowOfNoise(const flat_v4::Row& row) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Points: every lane its own point, split in double lanes, its cell in float lanes as many.
+// Points: every lane its own point, split in double lanes; two double vectors' splits are
+// combined into one float vector (one on the scalar target), so the cell is computed in full
+// float vectors: 16 lanes on AVX-512, and 8 on AVX2, where a vector then holds the 8 gradients
+// (no gathers).
 
 using point_lanes::D;
 using point_lanes::DH;
 using point_lanes::V;
 using VH = hn::Vec<DH>;
+using VHU = point_lanes::VHU;
 
 // Whether every lane's index lies within kIndexBound, where the octave's one key holds.
 HWY_INLINE bool bounded(point_lanes::VI index) {
@@ -214,59 +218,88 @@ HWY_INLINE bool bounded(point_lanes::VI index) {
     return hn::AllTrue(di, hn::Lt(hn::Abs(index), hn::Set(di, flat_v4::kIndexBound)));
 }
 
-// One octave's noise at the points (u, v), their lattice coordinates.
-template <NoiseKind kNoise>
-HWY_INLINE VH pointNoise(const flat_v4::Points& p, int octave, V u, V v) {
-    const DH dh;
+// One octave's lattice coordinates of a double vector's points, split: fractions and the first
+// corners' premultiplied hash inputs; the coordinates stored for the reference.
+struct HalfSplit {
+    VH fx, fy;
+    VHU corner;
+    bool bounded;
+};
+
+HWY_INLINE HalfSplit splitHalf(const flat_v4::Points& p, int i, std::size_t c, double* us, double* vs) {
+    const D d;
+    const point_lanes::DU du;
     const point_lanes::DHU dhu;
+    const rows::PointOctave& o = p.octave[i];
+    const V frequency = hn::Set(d, o.frequency);
+    // The lattice coordinates as NoiseField::latticeCoordinates computes them.
+    const V u = hn::Add(hn::Add(hn::Mul(hn::LoadU(d, p.xs + c), frequency), hn::Set(d, p.offsetX)),
+                        hn::Set(d, o.shiftX));
+    const V v = hn::Add(hn::Add(hn::Mul(hn::LoadU(d, p.ys + c), frequency), hn::Set(d, p.offsetY)),
+                        hn::Set(d, o.shiftY));
+    hn::Store(u, d, us);
+    hn::Store(v, d, vs);
     const point_lanes::FloatSplitLanes x = point_lanes::splitFloat(u);
     const point_lanes::FloatSplitLanes y = point_lanes::splitFloat(v);
-    if (!bounded(x.index) || !bounded(y.index)) {
-        // Far out: the scalar reference per lane (its keys follow each corner's high halves).
-        const D d;
-        HWY_ALIGN double us[hn::MaxLanes(d)];
-        HWY_ALIGN double vs[hn::MaxLanes(d)];
-        HWY_ALIGN float n[hn::MaxLanes(dh)];
-        hn::Store(u, d, us);
-        hn::Store(v, d, vs);
-        for (std::size_t i = 0; i < hn::Lanes(d); ++i)
-            n[i] = flat_v4::noise(kNoise, p.fade, us[i], vs[i], *p.octave[octave].hash);
-        return hn::Load(dh, n);
-    }
-    const point_lanes::DU du;
     const auto low = [&](point_lanes::VI index) { return hn::TruncateTo(dhu, hn::BitCast(du, index)); };
     const auto premixed = [&](std::uint32_t k) { return hn::Set(dhu, k * simplex_v3::kGradientMix1); };
     // (low(ix) kHashX + low(iy) kHashY + key) kGradientMix1, by parts.
-    const auto c00 = hn::Add(hn::Add(hn::Mul(low(x.index), premixed(Parts::kHashX)),
-                                     hn::Mul(low(y.index), premixed(Parts::kHashY))),
-                             premixed(p.keys[octave]));
-    const VH fadeY = fractal_lanes::fadeFloat(p.fade, y.frac);
-    return evaluate<kNoise>(cellCoefficients<kNoise>(c00, y.frac, fadeY), x.frac,
-                            fractal_lanes::fadeFloat(p.fade, x.frac));
+    const VHU corner = hn::Add(hn::Add(hn::Mul(low(x.index), premixed(Parts::kHashX)),
+                                       hn::Mul(low(y.index), premixed(Parts::kHashY))),
+                               premixed(p.keys[i]));
+    return {x.frac, y.frac, corner, bounded(x.index) && bounded(y.index)};
+}
+
+// One octave's noise at the points c .. c + Lanes(DF) - 1: the lanes, or (an index beyond the
+// bound) the scalar reference per lane, whose keys follow each corner's high halves.
+template <NoiseKind kNoise>
+HWY_INLINE VF pointNoise(const flat_v4::Points& p, int i, std::size_t c) {
+    const DF df;
+    const DU32 du;
+    HWY_ALIGN double us[hn::MaxLanes(df)];
+    HWY_ALIGN double vs[hn::MaxLanes(df)];
+    VF fx, fy;
+    VU32 corner;
+    bool inBound;
+    const HalfSplit lo = splitHalf(p, i, c, us, vs);
+#if HWY_TARGET == HWY_SCALAR  // one lane: the double vector fills the float one
+    fx = lo.fx;
+    fy = lo.fy;
+    corner = lo.corner;
+    inBound = lo.bounded;
+#else
+    static_assert(hn::MaxLanes(df) == 2 * hn::MaxLanes(D()));
+    const std::size_t half = hn::Lanes(D());
+    const HalfSplit hi = splitHalf(p, i, c + half, us + half, vs + half);
+    fx = hn::Combine(df, hi.fx, lo.fx);
+    fy = hn::Combine(df, hi.fy, lo.fy);
+    corner = hn::Combine(du, hi.corner, lo.corner);
+    inBound = lo.bounded && hi.bounded;
+#endif
+    if (!inBound) {
+        HWY_ALIGN float n[hn::MaxLanes(df)];
+        for (std::size_t k = 0; k < hn::Lanes(df); ++k)
+            n[k] = flat_v4::noise(kNoise, p.fade, us[k], vs[k], *p.octave[i].hash);
+        return hn::Load(df, n);
+    }
+    return evaluate<kNoise>(cellCoefficients<kNoise>(corner, fy, fractal_lanes::fadeFloat(p.fade, fy)),
+                            fx, fractal_lanes::fadeFloat(p.fade, fx));
 }
 
 template <NoiseKind kNoise, FractalKind kKind>
 void pointsOf(const flat_v4::Points& p) {
+    const DF df;
     const D d;
     const DH dh;
-    const V offsetX = hn::Set(d, p.offsetX);
-    const V offsetY = hn::Set(d, p.offsetY);
-    for (std::size_t c = 0; c < p.count; c += hn::Lanes(d)) {
-        const V x = hn::LoadU(d, p.xs + c);
-        const V y = hn::LoadU(d, p.ys + c);
-        VH sum = hn::Zero(dh);
-        for (int i = 0; i < p.octaves; ++i) {
-            const rows::PointOctave& o = p.octave[i];
-            // The lattice coordinates as NoiseField::latticeCoordinates computes them.
-            const V frequency = hn::Set(d, o.frequency);
-            const V u = hn::Add(hn::Add(hn::Mul(x, frequency), offsetX), hn::Set(d, o.shiftX));
-            const V v = hn::Add(hn::Add(hn::Mul(y, frequency), offsetY), hn::Set(d, o.shiftY));
-            const VH n = pointNoise<kNoise>(p, i, u, v);
-            sum = mulAdd(hn::Set(dh, static_cast<float>(o.amplitude)),
-                         fractal_lanes::octaveTerm<kKind>(dh, n), sum);
-        }
-        hn::StoreU(hn::PromoteTo(d, fractal_lanes::normaliseFloat<kKind>(dh, sum, p.scale)), d,
-                   p.out + c);
+    HWY_ALIGN float values[hn::MaxLanes(df)];
+    for (std::size_t c = 0; c < p.count; c += hn::Lanes(df)) {
+        VF sum = hn::Zero(df);
+        for (int i = 0; i < p.octaves; ++i)
+            sum = mulAdd(hn::Set(df, static_cast<float>(p.octave[i].amplitude)),
+                         fractal_lanes::octaveTerm<kKind>(df, pointNoise<kNoise>(p, i, c)), sum);
+        hn::Store(fractal_lanes::normaliseFloat<kKind>(df, sum, p.scale), df, values);
+        for (std::size_t k = 0; k < hn::Lanes(df); k += hn::Lanes(d))
+            hn::StoreU(hn::PromoteTo(d, hn::Load(dh, values + k)), d, p.out + c + k);
     }
 }
 
