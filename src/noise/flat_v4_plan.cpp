@@ -42,7 +42,8 @@ RowPlan::RowPlan(const NoiseParams& params, double amplitudeSum, std::vector<Oct
         std::int64_t previous = 0;
         for (std::size_t c = 0; c < columns; ++c) {
             // The lattice coordinate as NoiseField::latticeCoordinates computes it.
-            const lattice::FloatCoord x = lattice::splitFloat((xs[c] * o.frequency + params.offsetX) + o.shiftX);
+            const lattice::FloatCoord x =
+                lattice::splitFloat((xs[c] * o.frequency + params.offsetX) + o.shiftX);
             m_bounded = m_bounded && within(x.index);
             plan.frac[c] = x.frac;
             if (c == 0 || x.index != previous) {
@@ -66,7 +67,8 @@ bool RowPlan::row(double y, double* out) {
     for (std::size_t i = 0; i < m_plans.size(); ++i) {
         const OctaveParams& o = m_octaveParams[i];
         Plan& plan = m_plans[i];
-        const lattice::FloatCoord v = lattice::splitFloat((y * o.frequency + m_params.offsetY) + o.shiftY);
+        const lattice::FloatCoord v =
+            lattice::splitFloat((y * o.frequency + m_params.offsetY) + o.shiftY);
         if (!within(v.index)) return false;
         const std::uint32_t bottom =
             (Parts::low(v.index) * Parts::kHashY + plan.key) * simplex_v3::kGradientMix1;

@@ -161,8 +161,8 @@ HWY_INLINE VF octaveNoise(const flat_v4::Octave& o, std::size_t c) {
 // One octave over the row, its terms added into sums[0, columns): the octave's pointers and
 // constants stay in registers for the whole row (a copy: stores into the sums could alias the
 // caller's octave, whose fields the compiler then reloads per vector), and a row of floats
-// stays in L1 (as simplex_v3_rows.cpp's). The octaves are added in the reference's order, so the bits are
-// those of summing each point's octaves in turn.
+// stays in L1 (as simplex_v3_rows.cpp's). The octaves are added in the reference's order, so
+// the bits are those of summing each point's octaves in turn.
 template <NoiseKind kNoise, FractalKind kKind>
 HWY_INLINE void addOctave(const flat_v4::Octave o, bool first, float* sums, std::size_t columns) {
     const DF df;
