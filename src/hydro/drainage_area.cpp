@@ -7,6 +7,7 @@
 #include <bit>
 
 #include "hydro/donor_masks.hpp"
+#include "hydro/incision_factors.hpp"
 #include "hydro/one_thread.hpp"
 
 namespace terragrid::hydro::detail {
@@ -58,30 +59,43 @@ void DrainageArea::findDonors(const ErosionFlow& flow) {
     });
 }
 
+void DrainageArea::compute(const ErosionFlow& flow, double cellArea, const IncisionFactor* factor) {
+    const std::size_t n = flow.shape().cells();
+    m_area.resize(n);
+    m_donors.resize(n);
+    m_waiting.resize(n);
+    findDonors(flow);
+    for (auto& cells : m_walked) cells.clear();
+    if (!factor) return walk(flow, cellArea, [](std::uint32_t, double, std::uint8_t) {});
+    m_factor.resize(n);
+    double* out = m_factor.data();
+    walk(flow, cellArea, [out, factor](std::uint32_t c, double area, std::uint8_t k) {
+        out[c] = (*factor)(area, k);  // no test for kSelf: a base-level cell's is never read
+    });
+}
+
 // A walk runs down from every source and carries on into a cell when it finishes the cell's
 // last donor, so every cell is summed once, after all its donors, pulling them in the order of
 // its mask's bits (increasing index). On one thread the walks run in index order with plain
 // counters; on more, blocks of sources run in parallel and the counters are atomic: whichever
 // thread finishes a cell's last donor sums it, with the same terms in the same order.
-void DrainageArea::compute(const ErosionFlow& flow, double cellArea) {
+// factor(c, area, direction) runs on each cell once its area is final.
+template <class Factor>
+void DrainageArea::walk(const ErosionFlow& flow, double cellArea, const Factor& factor) {
     const Shape& shape = flow.shape();
     const std::size_t n = shape.cells();
-    m_area.resize(n);
-    m_donors.resize(n);
-    m_waiting.resize(n);
-    findDonors(flow);
-    for (std::vector<std::uint32_t>& cells : m_walked) cells.clear();
     // Raw pointers: the byte stores would otherwise make the compiler reload every vector.
     const std::uint8_t* direction = flow.directions().data();
     const std::uint8_t* donors = m_donors.data();
     std::uint8_t* waiting = m_waiting.data();
     double* area = m_area.data();
     const std::int64_t* offset = shape.offset;
-    const auto walkFrom = [&](std::uint32_t source, std::vector<std::uint32_t>& walked, auto lastDonor) {
+    const auto walkFrom = [&](std::uint32_t source, auto& walked, auto lastDonor) {
         area[source] = cellArea;  // a source has no donor
         walked.push_back(source);
+        std::uint8_t k = direction[source];
+        factor(source, cellArea, k);
         for (std::uint32_t c = source;;) {
-            const std::uint8_t k = direction[c];
             if (k == kSelf) return;
             c = std::uint32_t(std::int64_t(c) + offset[k]);
             if (!lastDonor(c)) return;
@@ -89,17 +103,19 @@ void DrainageArea::compute(const ErosionFlow& flow, double cellArea) {
             for (unsigned m = donors[c]; m; m &= m - 1) sum += area[std::int64_t(c) + offset[std::countr_zero(m)]];
             area[c] = sum;
             walked.push_back(c);
+            k = direction[c];
+            factor(c, sum, k);
         }
     };
     if (runsOnOneThread()) {
-        std::vector<std::uint32_t>& walked = m_walked.local();
+        auto& walked = m_walked.local();
         walked.reserve(n);
         for (std::uint32_t source = 0; source < n; ++source)
             if (!donors[source]) walkFrom(source, walked, [&](std::uint32_t r) { return --waiting[r] == 0; });
         return;
     }
     tbb::parallel_for(tbb::blocked_range<std::uint32_t>(0, std::uint32_t(n), 16384), [&](const auto& r) {
-        std::vector<std::uint32_t>& walked = m_walked.local();
+        auto& walked = m_walked.local();
         for (std::uint32_t source = r.begin(); source < r.end(); ++source)
             if (!donors[source])
                 walkFrom(source, walked, [&](std::uint32_t next) {

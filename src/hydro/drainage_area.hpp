@@ -10,6 +10,8 @@
 
 namespace terragrid::hydro::detail {
 
+class IncisionFactor;  // incision_factors.hpp
+
 /// Reusable drainage areas on one grid. Not thread-safe; compute() uses TBB inside.
 class DrainageArea {
 public:
@@ -17,25 +19,31 @@ public:
     /// order, each donor finished before. The sums (terms and order) ErosionRouter's stack
     /// gives, whose reverse adds a cell's donors in index order too, so the bits are the same,
     /// and the same for any thread count.
-    void compute(const ErosionFlow& flow, double cellArea);
-    const std::vector<double>& area() const noexcept { return m_area; }
+    /// With `factor`, also each cell's incision factor, computed as its area is finished
+    /// (incision_factors.hpp); the base-level cells' factors are not set.
+    void compute(const ErosionFlow& flow, double cellArea, const IncisionFactor* factor = nullptr);
+    const CellVector<double>& area() const noexcept { return m_area; }
+    const CellVector<double>& factors() const noexcept { return m_factor; }
 
     /// Calls f(first, last) for each list of cells compute() finished, in the order it
     /// finished them (donors before receivers within a list); on one thread, one list of
     /// every cell. The lists' reverse orders put receivers first, as the incision wants.
     template <class F>
     void forEachWalked(F&& f) const {
-        for (const std::vector<std::uint32_t>& cells : m_walked)
+        for (const auto& cells : m_walked)
             if (!cells.empty()) f(cells.data(), cells.data() + cells.size());
     }
 
 private:
     void findDonors(const ErosionFlow& flow);
+    template <class Factor>
+    void walk(const ErosionFlow& flow, double cellArea, const Factor& factor);
 
-    std::vector<double> m_area;
-    tbb::enumerable_thread_specific<std::vector<std::uint32_t>> m_walked;  ///< per thread
-    std::vector<std::uint8_t> m_donors;   ///< per cell: bit k set when neighbour k drains into it
-    std::vector<std::uint8_t> m_waiting;  ///< per cell: donors not finished yet
+    CellVector<double> m_area;
+    CellVector<double> m_factor;  ///< compute()'s incision factors, when asked for
+    tbb::enumerable_thread_specific<CellVector<std::uint32_t>> m_walked;  ///< per thread
+    CellVector<std::uint8_t> m_donors;   ///< per cell: bit k set when neighbour k drains into it
+    CellVector<std::uint8_t> m_waiting;  ///< per cell: donors not finished yet
 };
 
 }  // namespace terragrid::hydro::detail

@@ -13,7 +13,7 @@
 namespace terragrid::hydro::detail {
 
 ErosionFlow::ErosionFlow(std::int32_t width, std::int32_t height, std::vector<std::uint8_t> fixed)
-    : m_shape(width, height), m_fixed(std::move(fixed)) {
+    : m_shape(width, height), m_fixed(fixed.begin(), fixed.end()) {
     const std::size_t n = std::size_t(width) * std::size_t(height);
     if (width <= 0 || height <= 0 || m_fixed.size() != n || n >= 0xFFFFFFFFu)
         throw std::invalid_argument("erosion routing: bad grid size");
