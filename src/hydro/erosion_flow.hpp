@@ -21,7 +21,6 @@
 #include "hydro/basin_graph.hpp"
 #include "hydro/huge_pages.hpp"
 #include "hydro/neighbours.hpp"
-#include "hydro/pass_marks.hpp"
 
 namespace terragrid::hydro::detail {
 
@@ -70,9 +69,10 @@ private:
     CellVector<std::uint8_t> m_direction;
     std::vector<std::uint32_t> m_pits;  ///< the non-outlet cells that are their own receiver, in index order
     /// Basin of each cell while depressions are drained: 1.. for the depressions in m_pits'
-    /// order, 0 for the cells that drain to an outlet.
+    /// order, 0 for the cells that drain to an outlet, kUnlabelled for a cell labelBasins has
+    /// not reached yet (the value is its own mark: no array of marks to read beside it).
     CellVector<std::uint32_t> m_basin;
-    PassMarks m_labelled;  ///< the cells labelled with their basin in this step
+    static constexpr std::uint32_t kUnlabelled = 0xFFFFFFFFu;
 };
 
 }  // namespace terragrid::hydro::detail
