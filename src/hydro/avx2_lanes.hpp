@@ -1,5 +1,5 @@
 #pragma once
-// Whether the erosion's AVX2 lanes run (steepest descent, diffusion): the
+// Whether the erosion's AVX2 lanes run (steepest descent, incision factors, diffusion): the
 // CPU's answer, asked on the first call (not while the program starts: __builtin_cpu_supports
 // reads what a libgcc constructor fills in), unless a test has turned them off to check that
 // the portable paths give the same bits (ErosionReferenceTest).

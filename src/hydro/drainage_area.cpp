@@ -12,7 +12,6 @@
 #endif
 
 #include "hydro/donor_masks.hpp"
-#include "hydro/incision_factors.hpp"
 #include "hydro/one_thread.hpp"
 
 namespace terragrid::hydro::detail {
@@ -87,19 +86,14 @@ void DrainageArea::findDonors(const ErosionFlow& flow) {
     });
 }
 
-void DrainageArea::compute(const ErosionFlow& flow, double cellArea, const IncisionFactor* factor) {
+void DrainageArea::compute(const ErosionFlow& flow, double cellArea) {
     const std::size_t n = flow.shape().cells();
     m_area.resize(n);
     m_donors.resize(n);
     m_waiting.resize(n);
     findDonors(flow);
     for (auto& cells : m_walked) cells.clear();
-    if (!factor) return walk(flow, cellArea, [](std::uint32_t, double, std::uint8_t) {});
-    m_factor.resize(n);
-    double* out = m_factor.data();
-    walk(flow, cellArea, [out, factor](std::uint32_t c, double area, std::uint8_t k) {
-        out[c] = (*factor)(area, k);  // no test for kSelf: a base-level cell's is never read
-    });
+    walk(flow, cellArea);
 }
 
 // A walk runs down from every source and carries on into a cell when it finishes the cell's
@@ -107,9 +101,7 @@ void DrainageArea::compute(const ErosionFlow& flow, double cellArea, const Incis
 // its mask's bits (increasing index). On one thread the walks run in index order with plain
 // counters; on more, blocks of sources run in parallel and the counters are atomic: whichever
 // thread finishes a cell's last donor sums it, with the same terms in the same order.
-// factor(c, area, direction) runs on each cell once its area is final.
-template <class Factor>
-void DrainageArea::walk(const ErosionFlow& flow, double cellArea, const Factor& factor) {
+void DrainageArea::walk(const ErosionFlow& flow, double cellArea) {
     const Shape& shape = flow.shape();
     const std::size_t n = shape.cells();
     // Raw pointers: the byte stores would otherwise make the compiler reload every vector.
@@ -138,7 +130,6 @@ void DrainageArea::walk(const ErosionFlow& flow, double cellArea, const Factor& 
         area[source] = cellArea;  // a source has no donor
         walked.push_back(source);
         std::uint8_t k = direction[source];
-        factor(source, cellArea, k);
         for (std::uint32_t c = source;;) {
             if (k == kSelf) return;
             c = std::uint32_t(std::int64_t(c) + offset[k]);
@@ -147,7 +138,6 @@ void DrainageArea::walk(const ErosionFlow& flow, double cellArea, const Factor& 
             area[c] = sum;
             walked.push_back(c);
             k = direction[c];
-            factor(c, sum, k);
         }
     };
     if (runsOnOneThread()) {

@@ -10,7 +10,6 @@
 
 namespace terragrid::hydro::detail {
 
-class IncisionFactor;  // incision_factors.hpp
 
 /// Reusable drainage areas on one grid. Not thread-safe; compute() uses TBB inside.
 class DrainageArea {
@@ -19,11 +18,8 @@ public:
     /// order, each donor finished before. The sums (terms and order) ErosionRouter's stack
     /// gives, whose reverse adds a cell's donors in index order too, so the bits are the same,
     /// and the same for any thread count.
-    /// With `factor`, also each cell's incision factor, computed as its area is finished
-    /// (incision_factors.hpp); the base-level cells' factors are not set.
-    void compute(const ErosionFlow& flow, double cellArea, const IncisionFactor* factor = nullptr);
+    void compute(const ErosionFlow& flow, double cellArea);
     const CellVector<double>& area() const noexcept { return m_area; }
-    const CellVector<double>& factors() const noexcept { return m_factor; }
 
     /// Calls f(first, last) for each list of cells compute() finished, in the order it
     /// finished them (donors before receivers within a list); on one thread, one list of
@@ -36,11 +32,9 @@ public:
 
 private:
     void findDonors(const ErosionFlow& flow);
-    template <class Factor>
-    void walk(const ErosionFlow& flow, double cellArea, const Factor& factor);
+    void walk(const ErosionFlow& flow, double cellArea);
 
     CellVector<double> m_area;
-    CellVector<double> m_factor;  ///< compute()'s incision factors, when asked for
     tbb::enumerable_thread_specific<CellVector<std::uint32_t>> m_walked;  ///< per thread
     CellVector<std::uint8_t> m_donors;   ///< per cell: bit k set when neighbour k drains into it
     CellVector<std::uint8_t> m_waiting;  ///< per cell: donors not finished yet

@@ -10,7 +10,6 @@
 #include "hydro/erosion_flow.hpp"
 #include "hydro/hillslope_diffusion.hpp"
 #include "hydro/huge_pages.hpp"
-#include "hydro/incision_factors.hpp"
 #include "hydro/neighbours.hpp"
 #include "hydro/stream_power.hpp"
 
@@ -83,8 +82,7 @@ ErosionSummary erode(Grid& terrain, const ErosionParams& params, const Outlets& 
     detail::DrainageArea area;
     detail::CellVector<double> next;  // the incision's new heights
     const detail::StreamPower power{params.k, params.m, params.n, params.dt};
-    const detail::IncisionFactor factor(power, terrain.cellSize);
-    detail::Incision incision(power);
+    detail::Incision incision(power, terrain.cellSize);
     for (int step = 0; step < params.steps; ++step) {
         if (open) detail::levelRing(h, terrain.width, terrain.height);
         // The last step's walks, whose order labels the basins quicker (erosion_pits.cpp).
@@ -92,7 +90,7 @@ ErosionSummary erode(Grid& terrain, const ErosionParams& params, const Outlets& 
         if (step > 0) area.forEachWalked([&](const std::uint32_t* first, const std::uint32_t* last) { walked.emplace_back(first, last); });
         flow.route(h.data(), walked);
         if (step == 0) summary.firstPits = flow.pits();
-        area.compute(flow, terrain.cellSize * terrain.cellSize, &factor);
+        area.compute(flow, terrain.cellSize * terrain.cellSize);
         // Diffusion first: it fills valley floors from their sides, which along a gentle river
         // can lift a cell above the one downstream; incision after it restores every river
         // cell above its receiver, so a step never ends with pits along the rivers.

@@ -8,6 +8,7 @@
 #include <atomic>
 #include <cmath>
 
+#include "hydro/incision_factors.hpp"
 #include "hydro/one_thread.hpp"
 
 namespace terragrid::hydro::detail {
@@ -37,7 +38,7 @@ struct CellSolver {
     const double* h;
     double* next;
     const std::uint8_t* direction;
-    const double* factor;  ///< DrainageArea::factors()
+    const double* factor;  ///< incisionFactors()
     UpliftDt upliftDt;
     const std::int64_t* offset;
     std::uint8_t* marks;
@@ -99,8 +100,19 @@ void Incision::apply(const CellVector<double>& h, CellVector<double>& next, cons
     const Shape& shape = flow.shape();
     const std::size_t n = shape.cells();
     next.resize(n);
+    m_factor.resize(n);
+    // L^n per direction (L for n = 1): the divisor of each cell's factor.
+    double divisor[kSelf + 1];
+    for (int k = 0; k <= kSelf; ++k) {
+        const double length = k < kSelf && kInvDistance[k] != 1 ? m_cellSize * std::sqrt(2.0) : m_cellSize;
+        divisor[k] = m_power.n == 1 ? length : std::pow(length, m_power.n);
+    }
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, 1 << 14), [&](const auto& range) {
+        incisionFactors(m_power, area.area().data(), flow.directions().data(), divisor, range.begin(),
+                        range.end(), m_factor.data());
+    });
     const std::uint8_t mark = m_solved.begin(n);  // before data(): it may clear the marks anew
-    const CellSolver s{h.data(), next.data(), flow.directions().data(), area.factors().data(), upliftDt,
+    const CellSolver s{h.data(), next.data(), flow.directions().data(), m_factor.data(), upliftDt,
                        shape.offset, m_solved.data(), mark, m_power};
     if (runsOnOneThread()) {
         // One list in topological order: every receiver is solved before its donors, so

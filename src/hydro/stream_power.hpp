@@ -32,7 +32,7 @@ struct UpliftDt {
 /// inside.
 class Incision {
 public:
-    explicit Incision(const StreamPower& power) : m_power(power) {}
+    Incision(const StreamPower& power, double cellSize) : m_power(power), m_cellSize(cellSize) {}
 
     /// One step from `h` into `next` (both width * height), each cell solved against its
     /// receiver's new height (receivers first):
@@ -41,8 +41,7 @@ public:
     /// L the distance to the receiver. A cell not above its receiver after uplift (a
     /// depression's floor, a lake the river crosses) is only uplifted: stream power cuts, it
     /// never deposits. Base-level cells (their own receiver) do not change. `area` gives the
-    /// incision factors (DrainageArea::compute with an IncisionFactor) and the order its walks
-    /// finished the cells in. Each cell's new height is a function of its own inputs and its
+    /// drainage areas in m^2 and the order its walks finished the cells in. Each cell's new height is a function of its own inputs and its
     /// receiver's new height alone, so any order with receivers first (the stack's order of
     /// Braun and Willett's solver, or this one's) gives the same bits, for any thread count.
     void apply(const CellVector<double>& h, CellVector<double>& next, const ErosionFlow& flow,
@@ -50,7 +49,9 @@ public:
 
 private:
     StreamPower m_power;
+    double m_cellSize;
     PassMarks m_solved;  ///< the cells solved in this step
+    CellVector<double> m_factor;  ///< each cell's F (incision_factors.hpp)
 };
 
 }  // namespace terragrid::hydro::detail
