@@ -3,8 +3,13 @@
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 
+#include <algorithm>
 #include <atomic>
 #include <bit>
+
+#if defined(__x86_64__)
+#include <emmintrin.h>
+#endif
 
 #include "hydro/donor_masks.hpp"
 #include "hydro/one_thread.hpp"
@@ -28,6 +33,29 @@ void innerDonorRow(const std::uint8_t* direction, std::int64_t w, std::int64_t r
         donors[row + x] = mask;
         waiting[row + x] = donorCount(mask);
     }
+}
+
+/// Calls f(i) for each cell i in [first, last) without donors, in index order. The zero bytes
+/// are found 64 at a time and their bits walked: a test per cell whether it is a source
+/// follows no pattern, and mispredicted about as often as not.
+template <class F>
+void forEachSource(const std::uint8_t* donors, std::size_t first, std::size_t last, F&& f) {
+    std::size_t i = first;
+    for (; i + 64 <= last; i += 64) {
+        std::uint64_t sources = 0;
+#if defined(__x86_64__)
+        const __m128i zero = _mm_setzero_si128();
+        for (int part = 0; part < 4; ++part) {
+            const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(donors + i + 16 * part));
+            sources |= std::uint64_t(std::uint32_t(_mm_movemask_epi8(_mm_cmpeq_epi8(bytes, zero)))) << (16 * part);
+        }
+#else
+        for (int j = 0; j < 64; ++j) sources |= std::uint64_t{donors[i + j] == 0} << j;
+#endif
+        for (; sources; sources &= sources - 1) f(std::uint32_t(i + std::size_t(std::countr_zero(sources))));
+    }
+    for (; i < last; ++i)
+        if (!donors[i]) f(std::uint32_t(i));
 }
 
 }  // namespace
@@ -58,54 +86,76 @@ void DrainageArea::findDonors(const ErosionFlow& flow) {
     });
 }
 
+void DrainageArea::compute(const ErosionFlow& flow, double cellArea) {
+    const std::size_t n = flow.shape().cells();
+    m_area.resize(n);
+    m_donors.resize(n);
+    m_waiting.resize(n);
+    findDonors(flow);
+    for (auto& cells : m_walked) cells.clear();
+    walk(flow, cellArea);
+}
+
 // A walk runs down from every source and carries on into a cell when it finishes the cell's
 // last donor, so every cell is summed once, after all its donors, pulling them in the order of
 // its mask's bits (increasing index). On one thread the walks run in index order with plain
 // counters; on more, blocks of sources run in parallel and the counters are atomic: whichever
 // thread finishes a cell's last donor sums it, with the same terms in the same order.
-void DrainageArea::compute(const ErosionFlow& flow, double cellArea) {
+void DrainageArea::walk(const ErosionFlow& flow, double cellArea) {
     const Shape& shape = flow.shape();
     const std::size_t n = shape.cells();
-    m_area.resize(n);
-    m_donors.resize(n);
-    m_waiting.resize(n);
-    findDonors(flow);
-    for (std::vector<std::uint32_t>& cells : m_walked) cells.clear();
     // Raw pointers: the byte stores would otherwise make the compiler reload every vector.
     const std::uint8_t* direction = flow.directions().data();
     const std::uint8_t* donors = m_donors.data();
     std::uint8_t* waiting = m_waiting.data();
     double* area = m_area.data();
-    const std::int64_t* offset = shape.offset;
-    const auto walkFrom = [&](std::uint32_t source, std::vector<std::uint32_t>& walked, auto lastDonor) {
+    // The offsets, and 0 for "no donor" (bit 8, which no mask has): the cell itself.
+    std::int64_t offset[9];
+    std::copy(shape.offset, shape.offset + 8, offset);
+    offset[8] = 0;
+    // The sum of a cell that has at least one donor: cellArea plus its donors' areas in the
+    // order of the mask's bits. The second term is added as +0.0 when there is none (x + 0.0
+    // is x for the positive areas: the same bits), so the common one or two donors take no
+    // branch; how many donors a cell has follows no pattern a predictor could learn.
+    const auto sumOf = [&](std::uint32_t c) {
+        unsigned m = donors[c];
+        double sum = cellArea + area[std::int64_t(c) + offset[std::countr_zero(m)]];
+        m &= m - 1;
+        const auto second = std::bit_cast<std::uint64_t>(area[std::int64_t(c) + offset[std::countr_zero(m | 0x100u)]]);
+        sum += std::bit_cast<double>(second & (std::uint64_t{0} - std::uint64_t{m != 0}));
+        for (m &= m - 1; m; m &= m - 1) sum += area[std::int64_t(c) + offset[std::countr_zero(m)]];
+        return sum;
+    };
+    const auto walkFrom = [&](std::uint32_t source, auto& walked, auto lastDonor) {
         area[source] = cellArea;  // a source has no donor
         walked.push_back(source);
+        std::uint8_t k = direction[source];
         for (std::uint32_t c = source;;) {
-            const std::uint8_t k = direction[c];
             if (k == kSelf) return;
             c = std::uint32_t(std::int64_t(c) + offset[k]);
             if (!lastDonor(c)) return;
-            double sum = cellArea;
-            for (unsigned m = donors[c]; m; m &= m - 1) sum += area[std::int64_t(c) + offset[std::countr_zero(m)]];
+            const double sum = sumOf(c);
             area[c] = sum;
             walked.push_back(c);
+            k = direction[c];
         }
     };
     if (runsOnOneThread()) {
-        std::vector<std::uint32_t>& walked = m_walked.local();
+        auto& walked = m_walked.local();
         walked.reserve(n);
-        for (std::uint32_t source = 0; source < n; ++source)
-            if (!donors[source]) walkFrom(source, walked, [&](std::uint32_t r) { return --waiting[r] == 0; });
+        forEachSource(donors, 0, n, [&](std::uint32_t source) {
+            walkFrom(source, walked, [&](std::uint32_t r) { return --waiting[r] == 0; });
+        });
         return;
     }
     tbb::parallel_for(tbb::blocked_range<std::uint32_t>(0, std::uint32_t(n), 16384), [&](const auto& r) {
-        std::vector<std::uint32_t>& walked = m_walked.local();
-        for (std::uint32_t source = r.begin(); source < r.end(); ++source)
-            if (!donors[source])
-                walkFrom(source, walked, [&](std::uint32_t next) {
-                    // Release this cell's sum, and acquire the other donors' when it is the last.
-                    return std::atomic_ref<std::uint8_t>(waiting[next]).fetch_sub(1, std::memory_order_acq_rel) == 1;
-                });
+        auto& walked = m_walked.local();
+        forEachSource(donors, r.begin(), r.end(), [&](std::uint32_t source) {
+            walkFrom(source, walked, [&](std::uint32_t next) {
+                // Release this cell's sum, and acquire the other donors' when it is the last.
+                return std::atomic_ref<std::uint8_t>(waiting[next]).fetch_sub(1, std::memory_order_acq_rel) == 1;
+            });
+        });
     });
 }
 

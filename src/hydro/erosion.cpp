@@ -9,6 +9,7 @@
 #include "hydro/erosion_edges.hpp"
 #include "hydro/erosion_flow.hpp"
 #include "hydro/hillslope_diffusion.hpp"
+#include "hydro/huge_pages.hpp"
 #include "hydro/neighbours.hpp"
 #include "hydro/stream_power.hpp"
 
@@ -55,7 +56,7 @@ ErosionSummary erode(Grid& terrain, const ErosionParams& params, const Outlets& 
     const bool open = params.edges == ErosionEdges::Open && outlets.edges;
     const std::int32_t width = terrain.width + (open ? 2 : 0);
     const std::int32_t height = terrain.height + (open ? 2 : 0);
-    std::vector<double> h(terrain.z.begin(), terrain.z.end());
+    detail::CellVector<double> h(terrain.z.begin(), terrain.z.end());
     std::vector<std::uint8_t> fixed;
     const std::vector<float>* field = upliftField;
     std::vector<float> ringedField;
@@ -73,19 +74,15 @@ ErosionSummary erode(Grid& terrain, const ErosionParams& params, const Outlets& 
     } else {
         fixed = baseLevelCells(terrain, outlets);
     }
-    const std::size_t n = h.size();
-    std::vector<double> upliftDt(n);
-    for (std::size_t i = 0; i < n; ++i)
-        upliftDt[i] = fixed[i] ? 0.0
-                               : params.uplift * params.dt * (field ? double((*field)[i]) : 1.0);
-
+    const detail::UpliftDt upliftDt{params.uplift * params.dt, field ? field->data() : nullptr};
     detail::ErosionFlow flow(width, height, fixed);
     detail::HillslopeDiffusion diffusion(
         width, height, std::move(fixed),
         params.diffusion * params.dt / (terrain.cellSize * terrain.cellSize));
     detail::DrainageArea area;
-    std::vector<double> next;  // the incision's new heights
-    detail::Incision incision({params.k, params.m, params.n, params.dt}, terrain.cellSize);
+    detail::CellVector<double> next;  // the incision's new heights
+    const detail::StreamPower power{params.k, params.m, params.n, params.dt};
+    detail::Incision incision(power, terrain.cellSize);
     for (int step = 0; step < params.steps; ++step) {
         if (open) detail::levelRing(h, terrain.width, terrain.height);
         // The last step's walks, whose order labels the basins quicker (erosion_pits.cpp).

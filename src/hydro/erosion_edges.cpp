@@ -4,7 +4,7 @@
 
 namespace terragrid::hydro::detail {
 
-void levelRing(std::vector<double>& h, std::int32_t width, std::int32_t height) {
+void levelRing(std::span<double> h, std::int32_t width, std::int32_t height) {
     const std::int64_t w = std::int64_t(width) + 2;
     const auto at = [&](std::int64_t x, std::int64_t y) -> double& { return h[std::size_t(y * w + x)]; };
     // Ring cell (x, y) takes the map cell nearest it, clamped into the map.

@@ -16,17 +16,18 @@
 // src/hydro.
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 namespace terragrid::hydro::detail {
 
 /// `values` (width x height, row-major) inside a ring of one cell: (width + 2) x (height + 2),
 /// the ring set to `ring`.
-template <typename T>
-std::vector<T> withRing(const std::vector<T>& values, std::int32_t width, std::int32_t height,
+template <typename T, typename A>
+std::vector<T, A> withRing(const std::vector<T, A>& values, std::int32_t width, std::int32_t height,
                         T ring) {
     const std::size_t w = std::size_t(width) + 2;
-    std::vector<T> out(w * (std::size_t(height) + 2), ring);
+    std::vector<T, A> out(w * (std::size_t(height) + 2), ring);
     for (std::int32_t y = 0; y < height; ++y)
         for (std::int32_t x = 0; x < width; ++x)
             out[(std::size_t(y) + 1) * w + std::size_t(x) + 1] =
@@ -35,10 +36,10 @@ std::vector<T> withRing(const std::vector<T>& values, std::int32_t width, std::i
 }
 
 /// The inside of a ringed grid (withRing's inverse).
-template <typename T>
-std::vector<T> withoutRing(const std::vector<T>& ringed, std::int32_t width, std::int32_t height) {
+template <typename T, typename A>
+std::vector<T, A> withoutRing(const std::vector<T, A>& ringed, std::int32_t width, std::int32_t height) {
     const std::size_t w = std::size_t(width) + 2;
-    std::vector<T> out(std::size_t(width) * std::size_t(height));
+    std::vector<T, A> out(std::size_t(width) * std::size_t(height));
     for (std::int32_t y = 0; y < height; ++y)
         for (std::int32_t x = 0; x < width; ++x)
             out[std::size_t(y) * std::size_t(width) + std::size_t(x)] =
@@ -48,6 +49,6 @@ std::vector<T> withoutRing(const std::vector<T>& ringed, std::int32_t width, std
 
 /// Sets each ring cell of `h` ((width + 2) x (height + 2), the map's width and height given) to
 /// the height of the map cell beside it (the corner cell's at the corners).
-void levelRing(std::vector<double>& h, std::int32_t width, std::int32_t height);
+void levelRing(std::span<double> h, std::int32_t width, std::int32_t height);
 
 }  // namespace terragrid::hydro::detail

@@ -13,14 +13,14 @@
 namespace terragrid::hydro::detail {
 
 ErosionFlow::ErosionFlow(std::int32_t width, std::int32_t height, std::vector<std::uint8_t> fixed)
-    : m_shape(width, height), m_fixed(std::move(fixed)) {
+    : m_shape(width, height), m_fixed(fixed.begin(), fixed.end()) {
     const std::size_t n = std::size_t(width) * std::size_t(height);
     if (width <= 0 || height <= 0 || m_fixed.size() != n || n >= 0xFFFFFFFFu)
         throw std::invalid_argument("erosion routing: bad grid size");
     if (std::none_of(m_fixed.begin(), m_fixed.end(), [](std::uint8_t f) { return f != 0; }))
         throw std::invalid_argument("erosion routing: no outlet cell");
     m_direction.resize(n);
-    m_basin.assign(n, 0);  // the outlets' basin, for good: an outlet is always its own root
+    m_basin.resize(n);
 }
 
 void ErosionFlow::route(const double* h, const CellLists& hint) {
@@ -122,11 +122,15 @@ void ErosionFlow::steepestDescent(const double* h) {
                               std::int64_t(row) + w - 1, m_direction.data());
                 edgeCell(w - 1);
             }
-            for (std::uint32_t i = row; i < row + std::uint32_t(w); ++i)
+            for (std::uint32_t i = row; i < row + std::uint32_t(w); ++i) {
+                // The outlets' basin, and no basin yet for the rest (labelBasins), here where
+                // the row is at hand: a pass of its own would read the grid once more.
+                m_basin[i] = m_fixed[i] ? 0 : kUnlabelled;
                 if (m_direction[i] == kSelf && !m_fixed[i]) {
                     if (!pits) pits = &found.local();
                     pits->push_back(i);
                 }
+            }
         }
     });
     m_pits.clear();

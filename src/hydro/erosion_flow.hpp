@@ -19,8 +19,8 @@
 #include <vector>
 
 #include "hydro/basin_graph.hpp"
+#include "hydro/huge_pages.hpp"
 #include "hydro/neighbours.hpp"
-#include "hydro/pass_marks.hpp"
 
 namespace terragrid::hydro::detail {
 
@@ -47,7 +47,7 @@ public:
     void route(const double* h, const CellLists& hint = {});
 
     /// Per cell: the direction k of its receiver, or kSelf for a base-level cell.
-    const std::vector<std::uint8_t>& directions() const noexcept { return m_direction; }
+    const CellVector<std::uint8_t>& directions() const noexcept { return m_direction; }
     std::uint32_t receiver(std::uint32_t i) const {
         const std::uint8_t k = m_direction[i];
         return k == kSelf ? i : std::uint32_t(std::int64_t(i) + m_shape.offset[k]);
@@ -55,7 +55,7 @@ public:
     /// Depressions (local minima that are not outlets) the last route() found and rerouted.
     std::size_t pits() const noexcept { return m_pits.size(); }
     const Shape& shape() const noexcept { return m_shape; }
-    const std::vector<std::uint8_t>& fixed() const noexcept { return m_fixed; }
+    const CellVector<std::uint8_t>& fixed() const noexcept { return m_fixed; }
 
 private:
     void steepestDescent(const double* h);
@@ -65,13 +65,14 @@ private:
     std::vector<PassEdge> lowestPasses(const double* h) const;
 
     Shape m_shape;
-    std::vector<std::uint8_t> m_fixed;
-    std::vector<std::uint8_t> m_direction;
+    CellVector<std::uint8_t> m_fixed;
+    CellVector<std::uint8_t> m_direction;
     std::vector<std::uint32_t> m_pits;  ///< the non-outlet cells that are their own receiver, in index order
     /// Basin of each cell while depressions are drained: 1.. for the depressions in m_pits'
-    /// order, 0 for the cells that drain to an outlet.
-    std::vector<std::uint32_t> m_basin;
-    PassMarks m_labelled;  ///< the cells labelled with their basin in this step
+    /// order, 0 for the cells that drain to an outlet, kUnlabelled for a cell labelBasins has
+    /// not reached yet (the value is its own mark: no array of marks to read beside it).
+    CellVector<std::uint32_t> m_basin;
+    static constexpr std::uint32_t kUnlabelled = 0xFFFFFFFFu;
 };
 
 }  // namespace terragrid::hydro::detail

@@ -44,36 +44,33 @@ void ErosionFlow::drainDepressions(const double* h, const CellLists& hint) {
         [&](std::uint32_t cell, std::uint32_t to) { m_direction[cell] = directionTo(m_shape, cell, to); });
 }
 
-// Each cell takes its root's basin: the outlets' 0 (set once, in the constructor: an outlet is
-// always its own root), a pit's number. From each cell not labelled yet the walk follows the
-// flow down to a labelled cell or a root, then labels the cells on the way. Threads may label
-// a cell twice, with the same value: no claims needed, only the marks' release and acquire.
+// Each cell takes its root's basin: the outlets' 0 and the others' kUnlabelled (set by
+// steepestDescent), a pit's number. From each cell not labelled yet the walk follows the flow
+// down to a labelled cell (a root always is), then labels the cells on the way. Threads may
+// label a cell twice, with the same value: no claims needed, and the label is its own mark
+// (relaxed atomics: nothing else is read on its word).
 // In the reverse order of the hint's lists (the last step's flow, receivers first) most cells
 // find their receiver labelled and take its basin at once; the walks are for the rest, and for
 // the first step, which visits the cells in index order.
 void ErosionFlow::labelBasins(const CellLists& hint) {
     const std::size_t n = m_shape.cells();
     for (std::uint32_t p = 0; p < m_pits.size(); ++p) m_basin[m_pits[p]] = p + 1;
-    const std::uint8_t mark = m_labelled.begin(n);
-    std::uint8_t* marks = m_labelled.data();
     std::uint32_t* basin = m_basin.data();
+    const auto labelOf = [&](std::uint32_t i) {
+        return std::atomic_ref<std::uint32_t>(basin[i]).load(std::memory_order_relaxed);
+    };
+    const auto label = [&](std::uint32_t i, std::uint32_t b) {
+        std::atomic_ref<std::uint32_t>(basin[i]).store(b, std::memory_order_relaxed);
+    };
     const auto labelFrom = [&](std::uint32_t c, std::vector<std::uint32_t>& path) {
-        const auto done = [&](std::uint32_t i) {
-            return m_direction[i] == kSelf ||
-                   std::atomic_ref<std::uint8_t>(marks[i]).load(std::memory_order_acquire) == mark;
-        };
-        if (done(c)) return;
+        if (labelOf(c) != kUnlabelled) return;
         path.clear();
-        std::uint32_t x = c;
+        std::uint32_t x = c, b;
         do {
             path.push_back(x);
             x = receiver(x);
-        } while (!done(x));
-        const std::uint32_t b = std::atomic_ref<std::uint32_t>(basin[x]).load(std::memory_order_relaxed);
-        for (const std::uint32_t p : path) {
-            std::atomic_ref<std::uint32_t>(basin[p]).store(b, std::memory_order_relaxed);
-            std::atomic_ref<std::uint8_t>(marks[p]).store(mark, std::memory_order_release);
-        }
+        } while ((b = labelOf(x)) == kUnlabelled);
+        for (const std::uint32_t p : path) label(p, b);
     };
     tbb::enumerable_thread_specific<std::vector<std::uint32_t>> paths;
     if (hint.empty()) {
@@ -96,15 +93,10 @@ void ErosionFlow::labelBasins(const CellLists& hint) {
         std::vector<std::uint32_t>& path = paths.local();
         for (std::size_t p = range.begin(); p < range.end(); ++p)
             for (const std::uint32_t* c = pieces[p].second; c-- != pieces[p].first;) {
-                const std::uint32_t r = receiver(*c);
-                if (m_direction[*c] != kSelf && std::atomic_ref<std::uint8_t>(marks[r]).load(std::memory_order_acquire) == mark) {
-                    // The common case: the receiver is labelled (a root is not marked: walk).
-                    std::atomic_ref<std::uint32_t>(basin[*c]).store(
-                        std::atomic_ref<std::uint32_t>(basin[r]).load(std::memory_order_relaxed), std::memory_order_relaxed);
-                    std::atomic_ref<std::uint8_t>(marks[*c]).store(mark, std::memory_order_release);
-                    continue;
-                }
-                labelFrom(*c, path);
+                // The common case: the receiver is labelled (a root's own label is rewritten).
+                const std::uint32_t b = labelOf(receiver(*c));
+                if (b != kUnlabelled) label(*c, b);
+                else labelFrom(*c, path);
             }
     });
 }

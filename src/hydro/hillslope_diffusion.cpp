@@ -40,9 +40,9 @@ void solveLine(double* x, const std::uint8_t* fixed, double* super, std::size_t 
 
 HillslopeDiffusion::HillslopeDiffusion(std::int32_t width, std::int32_t height,
                                        std::vector<std::uint8_t> fixed, double ratio)
-    : m_width(width), m_height(height), m_fixed(std::move(fixed)), m_ratio(ratio) {}
+    : m_width(width), m_height(height), m_fixed(fixed.begin(), fixed.end()), m_ratio(ratio) {}
 
-void HillslopeDiffusion::apply(std::vector<double>& h) {
+void HillslopeDiffusion::apply(std::span<double> h) {
     if (m_ratio == 0) return;
     m_scratch.resize(h.size());
     rows(h);
@@ -51,7 +51,7 @@ void HillslopeDiffusion::apply(std::vector<double>& h) {
 
 // Rows four at a time in lanes where the CPU has them (diffusion_lanes.hpp, avx2_lanes.hpp),
 // the rest alone.
-void HillslopeDiffusion::rows(std::vector<double>& h) {
+void HillslopeDiffusion::rows(std::span<double> h) {
     const std::size_t w = std::size_t(m_width);
     double* scratch = m_scratch.data();
     const std::size_t lanes = avx2Lanes() ? 4 : 1;
@@ -70,7 +70,7 @@ void HillslopeDiffusion::rows(std::vector<double>& h) {
 
 // Columns a block of neighbours at a time, swept row by row together (the same operations as
 // solveLine on each column): one column alone would stride through memory.
-void HillslopeDiffusion::columns(std::vector<double>& h) {
+void HillslopeDiffusion::columns(std::span<double> h) {
     const std::size_t w = std::size_t(m_width), rowsCount = std::size_t(m_height);
     constexpr std::size_t kBlock = 64;
     const std::size_t blocks = (w + kBlock - 1) / kBlock;

@@ -5,7 +5,10 @@
 // principle (no new highs or lows) for any D dt / dx^2.
 
 #include <cstdint>
+#include <span>
 #include <vector>
+
+#include "hydro/huge_pages.hpp"
 
 namespace terragrid::hydro::detail {
 
@@ -18,17 +21,17 @@ public:
 
     /// One step on `h` in place. Rows and column blocks in parallel: every 1D system is solved
     /// alone with the same operations, so the result does not depend on the thread count.
-    void apply(std::vector<double>& h);
+    void apply(std::span<double> h);
 
 private:
-    void rows(std::vector<double>& h);
-    void columns(std::vector<double>& h);
+    void rows(std::span<double> h);
+    void columns(std::span<double> h);
 
     std::int32_t m_width;
     std::int32_t m_height;
-    std::vector<std::uint8_t> m_fixed;
+    CellVector<std::uint8_t> m_fixed;
     double m_ratio;
-    std::vector<double> m_scratch;  ///< the Thomas algorithm's modified super-diagonal
+    CellVector<double> m_scratch;  ///< the Thomas algorithm's modified super-diagonal
 };
 
 }  // namespace terragrid::hydro::detail

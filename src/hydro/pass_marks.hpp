@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "hydro/huge_pages.hpp"
+
 namespace terragrid::hydro::detail {
 
 class PassMarks {
@@ -25,7 +27,7 @@ public:
     std::uint8_t* data() noexcept { return m_marks.data(); }
 
 private:
-    std::vector<std::uint8_t> m_marks;
+    CellVector<std::uint8_t> m_marks;
     std::uint8_t m_mark = 0;
 };
 

@@ -39,7 +39,7 @@ struct CellSolver {
     double* next;
     const std::uint8_t* direction;
     const double* factor;  ///< incisionFactors()
-    const double* upliftDt;
+    UpliftDt upliftDt;
     const std::int64_t* offset;
     std::uint8_t* marks;
     std::uint8_t mark;
@@ -58,7 +58,7 @@ struct CellSolver {
         if (k == kSelf) return h[i];
         const std::uint32_t r = std::uint32_t(std::int64_t(i) + offset[k]);
         const double hr = std::atomic_ref<double>(next[r]).load(std::memory_order_relaxed);
-        const double raised = h[i] + upliftDt[i];
+        const double raised = h[i] + upliftDt(i);
         if (!(raised > hr) || power.k == 0) return raised;
         const double f = factor[i];
         if (power.n == 1) return (raised + f * hr) / (1 + f);
@@ -95,8 +95,8 @@ struct CellSolver {
 // one list, solved straight through; with more, the lists (one per thread) run in parallel,
 // in pieces, and a cell whose receiver lies in another list waits for nobody: it is solved
 // on the way down from it.
-void Incision::apply(const std::vector<double>& h, std::vector<double>& next, const ErosionFlow& flow,
-                     const DrainageArea& area, const std::vector<double>& upliftDt) {
+void Incision::apply(const CellVector<double>& h, CellVector<double>& next, const ErosionFlow& flow,
+                     const DrainageArea& area, const UpliftDt& upliftDt) {
     const Shape& shape = flow.shape();
     const std::size_t n = shape.cells();
     next.resize(n);
@@ -112,7 +112,7 @@ void Incision::apply(const std::vector<double>& h, std::vector<double>& next, co
                         range.end(), m_factor.data());
     });
     const std::uint8_t mark = m_solved.begin(n);  // before data(): it may clear the marks anew
-    const CellSolver s{h.data(), next.data(), flow.directions().data(), m_factor.data(), upliftDt.data(),
+    const CellSolver s{h.data(), next.data(), flow.directions().data(), m_factor.data(), upliftDt,
                        shape.offset, m_solved.data(), mark, m_power};
     if (runsOnOneThread()) {
         // One list in topological order: every receiver is solved before its donors, so

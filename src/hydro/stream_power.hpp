@@ -18,6 +18,16 @@ struct StreamPower {
     double dt = 0;
 };
 
+/// U dt per cell in metres: the uplift rate times the time step, times the cell's value of the
+/// uplift field when there is one. Computed where it is used, from the field's floats: the
+/// same bits as a grid of doubles computed beforehand, at half the bytes to read per step.
+struct UpliftDt {
+    double scale = 0;             ///< U dt
+    const float* field = nullptr;  ///< per cell, or none
+
+    double operator()(std::uint32_t i) const { return field ? scale * double(field[i]) : scale; }
+};
+
 /// One step of dh/dt = U - K A^m S^n, reusable on one grid. Not thread-safe; apply() uses TBB
 /// inside.
 class Incision {
@@ -31,18 +41,17 @@ public:
     /// L the distance to the receiver. A cell not above its receiver after uplift (a
     /// depression's floor, a lake the river crosses) is only uplifted: stream power cuts, it
     /// never deposits. Base-level cells (their own receiver) do not change. `area` gives the
-    /// drainage areas in m^2 and the order its walks finished the cells in; `upliftDt` = U dt
-    /// per cell in metres. Each cell's new height is a function of its own inputs and its
+    /// drainage areas in m^2 and the order its walks finished the cells in. Each cell's new height is a function of its own inputs and its
     /// receiver's new height alone, so any order with receivers first (the stack's order of
     /// Braun and Willett's solver, or this one's) gives the same bits, for any thread count.
-    void apply(const std::vector<double>& h, std::vector<double>& next, const ErosionFlow& flow,
-               const DrainageArea& area, const std::vector<double>& upliftDt);
+    void apply(const CellVector<double>& h, CellVector<double>& next, const ErosionFlow& flow,
+               const DrainageArea& area, const UpliftDt& upliftDt);
 
 private:
     StreamPower m_power;
     double m_cellSize;
     PassMarks m_solved;  ///< the cells solved in this step
-    std::vector<double> m_factor;  ///< each cell's F (incision_factors.hpp)
+    CellVector<double> m_factor;  ///< each cell's F (incision_factors.hpp)
 };
 
 }  // namespace terragrid::hydro::detail
