@@ -6,8 +6,10 @@
 // and Perlin noise then need, per row, only the corners of the cells the row crosses; those
 // change when the row enters a new lattice row, which at the octaves that matter is every few
 // rows, and the cells' row coefficients (separable-inl.hpp) are shared by all their columns. The
-// SIMD kernels (rows_kernels.cpp) combine the two. A NoiseRows is per tile and per thread,
-// so its per-row cache is not state shared between tiles (design.md principle 1).
+// SIMD kernels (rows_kernels.cpp) combine the two. Version 4's value and Perlin layers do the
+// same in float lanes through flat_v4::RowPlan (flat_v4_rows.hpp), and version 3's simplex
+// through rowSimplexV3. A NoiseRows is per tile and per thread, so its per-row cache is not
+// state shared between tiles (design.md principle 1).
 
 #include "terragrid/noise/noise.hpp"
 
