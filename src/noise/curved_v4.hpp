@@ -39,6 +39,10 @@ inline std::uint32_t key(const LatticeHash& h, const std::array<std::uint32_t, 4
     return static_cast<std::uint32_t>(mix64(Parts::key(h) ^ xy ^ mix64(zw + kGolden)) >> 32);
 }
 
+/// The key of corners whose high halves are all 0 (indices within kIndexBound): the one key the
+/// rows use per octave.
+inline std::uint32_t originKey(const LatticeHash& h) noexcept { return key(h, {0, 0, 0, 0}); }
+
 /// A corner's hash input: sum of lo(index_d) kHashAxis[d] plus the key of its high halves,
 /// modulo 2^32. For corners whose high halves are those of the cell's origin (every map within
 /// 2^31 - 2 lattice cells of the origin) the input of the corner one step along axis d is the
@@ -55,11 +59,25 @@ inline std::uint32_t input(const LatticeHash& h, const std::array<std::int64_t, 
     return sum + key(h, high);
 }
 
+/// The hash's first multiply. It distributes over the input's sum modulo 2^32, so the rows
+/// multiply each part of the linear input once (per column, row or corner step) and add them.
+constexpr std::uint32_t premix(std::uint32_t input) noexcept {
+    return input * simplex_v3::kGradientMix1;
+}
+
 /// The hash proper: a multiply, an xor-shift and a multiply (simplex_v3::gradientIndex's
 /// mixer, lowbias32's constants), which carries every input bit into the top ones.
 constexpr std::uint32_t mixed(std::uint32_t input) noexcept {
-    const std::uint32_t x = input * simplex_v3::kGradientMix1;
+    const std::uint32_t x = premix(input);
     return (x ^ (x >> 16)) * simplex_v3::kGradientMix2;
+}
+
+/// The lattice indices whose cell keeps high halves 0 (LatticeHashParts::high) with the cell
+/// after it, where one key per octave (originKey) serves every corner: |index| < kIndexBound.
+/// The rows serve those and leave the others to the reference.
+inline constexpr std::int64_t kIndexBound = (std::int64_t{1} << 31) - 2;
+constexpr bool withinBound(std::int64_t index, std::int64_t bound = kIndexBound) noexcept {
+    return index > -bound && index < bound;
 }
 
 /// A corner's gradient: the top 4 bits of the hash, an index into the tables below.

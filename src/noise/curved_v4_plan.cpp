@@ -19,8 +19,6 @@ double rowCoordinate(double p, const OctaveParams& o, int axis) {
     return (p * o.frequency + 0.0) + o.shift[static_cast<std::size_t>(axis)];
 }
 
-bool within(std::int64_t index, std::int64_t bound) { return index > -bound && index < bound; }
-
 Split splitOf(const NoiseParams& params, bool torus) {
     if (params.noise != NoiseKind::Simplex) return Split::Lattice;
     return torus ? Split::TorusSkew : Split::Skewed3;
@@ -64,7 +62,7 @@ RowPlan::RowPlan(const NoiseParams& params, double amplitudeSum, std::vector<Oct
             o.columns.fade = {m_fade.data() + 2 * i * columns, m_fade.data() + (2 * i + 1) * columns};
             o.columns.origin = m_origin.data() + i * columns;
         }
-        o.key = key(*m_octaveParams[i].hash, {0, 0, 0, 0});
+        o.key = originKey(*m_octaveParams[i].hash);
         o.amplitude = static_cast<float>(m_octaveParams[i].amplitude);
     }
 }
@@ -113,7 +111,7 @@ bool RowPlan::splitRow(Octave& o, const std::array<double, 2>& rowU) const {
         o.rowFrac[k] = c.frac;
         o.rowFade[k] = fade(m_params.fade, c.frac);
         o.rowLow[k] = Parts::low(c.index);
-        return within(c.index, bound);
+        return withinBound(c.index, bound);
     };
     switch (splitOf(m_params, m_torus)) {
     case Split::Lattice:

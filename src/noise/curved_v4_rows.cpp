@@ -25,6 +25,7 @@
 #include "noise/curved_v4.hpp"
 #include "noise/fractal_lanes-inl.hpp"
 #include "noise/fused-inl.hpp"
+#include "noise/mix32_lanes-inl.hpp"
 
 HWY_BEFORE_NAMESPACE();
 namespace terragrid {
@@ -36,7 +37,8 @@ namespace cv = terragrid::curved_v4;
 using fused::mulAdd;
 using fused::negMulAdd;
 
-constexpr std::uint32_t premix(std::uint32_t x) { return x * simplex_v3::kGradientMix1; }
+using cv::premix;
+using mix32_lanes::finish;
 constexpr std::uint32_t axisStep(int axis) { return premix(cv::kHashAxis[static_cast<std::size_t>(axis)]); }
 
 // ---------------------------------------------------------------------------------------------
@@ -187,15 +189,9 @@ HWY_INLINE hn::Vec<DFT> lookup(DFT df, const Table<DFT>& t, const Entry<DFT>& e)
     }
 }
 
-// curved_v4::mixed of inputs already multiplied by kGradientMix1 (the rows premultiply every
-// part of the linear input, the multiply being distributive modulo 2^32).
-HWY_INLINE VU finishMix(VU premixed) {
-    const DU du;
-    return hn::Mul(hn::Xor(premixed, hn::ShiftRight<16>(premixed)),
-                   hn::Set(du, simplex_v3::kGradientMix2));
-}
+// curved_v4::gradient of a premixed input (mix32_lanes::finish's top 4 bits).
 HWY_INLINE VI gradientOf(VU premixed) {
-    return hn::BitCast(DI(), hn::ShiftRight<28>(finishMix(premixed)));
+    return hn::BitCast(DI(), hn::ShiftRight<28>(finish(premixed)));
 }
 // The premixed step to the corner with bit a of `corner` along axis a.
 constexpr std::uint32_t cornerStep(int corner) {
@@ -271,8 +267,7 @@ struct Lattice3 {
         const auto corner = [&](int a, int b, int e) {
             const VU premixed = hn::Add(origin, hn::Set(DU(), cornerStep(a | b << 1 | e << 2)));
             if constexpr (kValue) {
-                const VF hashed = hn::ConvertTo(df, hn::BitCast(DI(), hn::ShiftRight<8>(finishMix(premixed))));
-                return mulAdd(hashed, hn::Set(df, cv::kValueScale), hn::Set(df, -1.0f));
+                return mix32_lanes::value(df, premixed);
             } else {
                 const Entry<DF> g = entryOf(df, gradientOf(premixed));
                 return mulAdd(lookup(df, gx, g), x[a], mulAdd(lookup(df, gy, g), y[b], lookup(df, gz[e], g)));

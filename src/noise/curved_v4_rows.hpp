@@ -48,10 +48,8 @@ struct Fill {
     FadeCurve fade;
     Columns out;
 };
-/// The lattice indices whose cell keeps high halves 0 (LatticeHashParts::high) with the cell
-/// after it, where the rows' one hash key holds: |index| < kIndexBound; a torus's simplex skew
-/// adds a row's part to a column's, each below kTorusSkewBound.
-inline constexpr std::int64_t kIndexBound = (std::int64_t{1} << 31) - 2;
+/// A torus's simplex skew adds a row's part to a column's, each below kTorusSkewBound, so that
+/// their sum stays within kIndexBound (curved_v4.hpp).
 inline constexpr std::int64_t kTorusSkewBound = (std::int64_t{1} << 30) - 2;
 
 /// Splits the columns; if `checked`, false where a lane's index lies outside (-2^31 + 2, 2^31 - 2) (TorusSkew:

@@ -19,8 +19,6 @@ namespace {
 using Parts = detail::LatticeHashParts;
 using rows::kRowPadding;
 
-bool within(std::int64_t index) { return index > -kIndexBound && index < kIndexBound; }
-
 }  // namespace
 
 RowPlan::RowPlan(const NoiseParams& params, double amplitudeSum, std::vector<OctaveParams> octaves,
@@ -38,16 +36,16 @@ RowPlan::RowPlan(const NoiseParams& params, double amplitudeSum, std::vector<Oct
         plan.frac.resize(columns);
         plan.fade.resize(columns);
         plan.cell.resize(columns);
-        plan.key = curved_v4::key(*o.hash, {});
+        plan.key = curved_v4::originKey(*o.hash);
         std::int64_t previous = 0;
         for (std::size_t c = 0; c < columns; ++c) {
             // The lattice coordinate as NoiseField::latticeCoordinates computes it.
             const lattice::FloatCoord x =
                 lattice::splitFloat((xs[c] * o.frequency + params.offsetX) + o.shiftX);
-            m_bounded = m_bounded && within(x.index);
+            m_bounded = m_bounded && curved_v4::withinBound(x.index);
             plan.frac[c] = x.frac;
             if (c == 0 || x.index != previous) {
-                plan.left.push_back(Parts::low(x.index) * Parts::kHashX * simplex_v3::kGradientMix1);
+                plan.left.push_back(curved_v4::premix(Parts::low(x.index) * Parts::kHashX));
                 previous = x.index;
             }
             plan.cell[c] = static_cast<std::int32_t>(plan.left.size() - 1);
@@ -69,9 +67,8 @@ bool RowPlan::row(double y, double* out) {
         Plan& plan = m_plans[i];
         const lattice::FloatCoord v =
             lattice::splitFloat((y * o.frequency + m_params.offsetY) + o.shiftY);
-        if (!within(v.index)) return false;
-        const std::uint32_t bottom =
-            (Parts::low(v.index) * Parts::kHashY + plan.key) * simplex_v3::kGradientMix1;
+        if (!curved_v4::withinBound(v.index)) return false;
+        const std::uint32_t bottom = curved_v4::premix(Parts::low(v.index) * Parts::kHashY + plan.key);
         fillCells({m_params.noise, plan.left.data(), plan.left.size() - kRowPadding, bottom,
                    v.frac, m_params.fade, plan.p.data(), plan.q.data(), plan.r.data(),
                    plan.s.data()});

@@ -23,6 +23,7 @@
 #include "noise/flat_v4.hpp"
 #include "noise/fractal_lanes-inl.hpp"
 #include "noise/fused-inl.hpp"
+#include "noise/mix32_lanes-inl.hpp"
 #include "noise/point_lanes-inl.hpp"
 #include "noise/separable-inl.hpp"
 #include "noise/simplex_row_lanes-inl.hpp"
@@ -45,30 +46,9 @@ using fused::mulAdd;
 alignas(64) constexpr std::array<float, 16> kGradX = simplex_row_lanes::repeated(flat_v4::kGradX);
 alignas(64) constexpr std::array<float, 16> kGradY = simplex_row_lanes::repeated(flat_v4::kGradY);
 
-/// The steps from a cell's first corner's premultiplied hash input to its other corners'.
-constexpr std::uint32_t kStepX = Parts::kHashX * simplex_v3::kGradientMix1;
-constexpr std::uint32_t kStepY = Parts::kHashY * simplex_v3::kGradientMix1;
-
-// curved_v4::mixed of a corner given its input times kGradientMix1 (the lanes add premultiplied
-// parts: the multiply is distributive modulo 2^32).
-template <class VU>
-HWY_INLINE VU mixedOf(VU premixed) {
-    const hn::DFromV<VU> du;
-    return hn::Mul(hn::Xor(premixed, hn::ShiftRight<16>(premixed)),
-                   hn::Set(du, simplex_v3::kGradientMix2));
-}
-
-// A table entry per lane: a lane permutation where a vector holds all 8 entries, a gather on
-// narrower targets.
-template <class DFT, class VI>
-HWY_INLINE hn::Vec<DFT> lookup(DFT df, const float* table, VI index) {
-    if constexpr (hn::MaxLanes(df) >= 8) {
-        static_assert(hn::MaxLanes(df) <= 16);
-        return hn::TableLookupLanes(hn::Load(df, table), hn::IndicesFromVec(df, index));
-    } else {
-        return hn::GatherIndex(df, table, index);
-    }
-}
+/// The steps from a cell's first corner's premixed hash input to its other corners'.
+constexpr std::uint32_t kStepX = curved_v4::premix(Parts::kHashX);
+constexpr std::uint32_t kStepY = curved_v4::premix(Parts::kHashY);
 
 // A cell's coefficients from its first corner's premultiplied hash input (flat_v4::noise's,
 // lane by lane): Perlin's p, q, r, s; value noise's p and r (q and s zero).
@@ -81,21 +61,18 @@ HWY_INLINE separable::PerlinCoefficients<VFT> cellCoefficients(VU c00, VFT fy, V
     const VU c01 = hn::Add(c00, hn::Set(du, kStepY));
     const VU c11 = hn::Add(c01, hn::Set(du, kStepX));
     if constexpr (kNoise == NoiseKind::Value) {
-        const auto value = [&](VU c) {
-            const auto top = hn::BitCast(di, hn::ShiftRight<8>(mixedOf(c)));  // below 2^24
-            return mulAdd(hn::ConvertTo(df, top), hn::Set(df, curved_v4::kValueScale),
-                          hn::Set(df, -1.0f));
-        };
+        const auto value = [&](VU c) { return mix32_lanes::value(df, c); };
         const auto k = separable::valueCoefficientsV4(value(c00), value(c10), value(c01), value(c11), fade);
         return {k.p, hn::Zero(df), k.r, hn::Zero(df)};
     } else {
-        const auto index = [&](VU c) { return hn::BitCast(di, hn::ShiftRight<29>(mixedOf(c))); };
+        const auto index = [&](VU c) { return hn::BitCast(di, hn::ShiftRight<29>(mix32_lanes::finish(c))); };
         const auto i00 = index(c00), i10 = index(c10), i01 = index(c01), i11 = index(c11);
         const float* gx = kGradX.data();
         const float* gy = kGradY.data();
+        const auto lookup = [&](const float* table, auto i) { return mix32_lanes::lookup8(df, table, i); };
         return separable::perlinCoefficientsV4(
-            lookup(df, gx, i00), lookup(df, gy, i00), lookup(df, gx, i10), lookup(df, gy, i10),
-            lookup(df, gx, i01), lookup(df, gy, i01), lookup(df, gx, i11), lookup(df, gy, i11), fy,
+            lookup(gx, i00), lookup(gy, i00), lookup(gx, i10), lookup(gy, i10), lookup(gx, i01),
+            lookup(gy, i01), lookup(gx, i11), lookup(gy, i11), fy,
             hn::Sub(fy, hn::Set(df, 1.0f)), fade);
     }
 }
@@ -215,7 +192,7 @@ using VHU = point_lanes::VHU;
 // Whether every lane's index lies within kIndexBound, where the octave's one key holds.
 HWY_INLINE bool bounded(point_lanes::VI index) {
     const point_lanes::DI di;
-    return hn::AllTrue(di, hn::Lt(hn::Abs(index), hn::Set(di, flat_v4::kIndexBound)));
+    return hn::AllTrue(di, hn::Lt(hn::Abs(index), hn::Set(di, curved_v4::kIndexBound)));
 }
 
 // One octave's lattice coordinates of a double vector's points, split: fractions and the first
@@ -242,7 +219,7 @@ HWY_INLINE HalfSplit splitHalf(const flat_v4::Points& p, int i, std::size_t c, d
     const point_lanes::FloatSplitLanes x = point_lanes::splitFloat(u);
     const point_lanes::FloatSplitLanes y = point_lanes::splitFloat(v);
     const auto low = [&](point_lanes::VI index) { return hn::TruncateTo(dhu, hn::BitCast(du, index)); };
-    const auto premixed = [&](std::uint32_t k) { return hn::Set(dhu, k * simplex_v3::kGradientMix1); };
+    const auto premixed = [&](std::uint32_t k) { return hn::Set(dhu, curved_v4::premix(k)); };
     // (low(ix) kHashX + low(iy) kHashY + key) kGradientMix1, by parts.
     const VHU corner = hn::Add(hn::Add(hn::Mul(low(x.index), premixed(Parts::kHashX)),
                                        hn::Mul(low(y.index), premixed(Parts::kHashY))),

@@ -19,19 +19,14 @@
 
 namespace terragrid::flat_v4 {
 
-/// The lattice indices whose cells keep high halves 0 (LatticeHashParts::high) with the cell
-/// after them, where one hash key per octave holds: |index| < kIndexBound (curved_v4's bound).
-inline constexpr std::int64_t kIndexBound = (std::int64_t{1} << 31) - 2;
-
 /// The cells one row of one octave crosses: their coefficients from their corners.
 struct CellRow {
     NoiseKind noise;
-    /// Per cell: low(ix) kHashX kGradientMix1, the column part of its first corner's hash
-    /// input, premultiplied as simplex_v3_rows.cpp's (modulo 2^32).
+    /// Per cell: premix(low(ix) kHashX), the column part of its first corner's hash input
+    /// (curved_v4::premix distributes over the input's parts).
     const std::uint32_t* left;
     std::size_t cells;  ///< whole vectors are computed, into the padding
-    /// (low(iy) kHashY + key) kGradientMix1: the row's part, key the octave's curved_v4::key of
-    /// high halves 0.
+    /// premix(low(iy) kHashY + key): the row's part, key the octave's curved_v4::originKey.
     std::uint32_t bottom;
     float fy;          ///< the row's fraction in its lattice cell
     FadeCurve fade;    ///< the layer's (the kernel fades fy)
@@ -74,7 +69,7 @@ void evaluateRow(const Row& row);
 
 /// NoiseField::unwarpedFloat at `count` points (xs[i], ys[i]) each its own (a warped layer's
 /// moved points): per vector of double lanes each octave's lattice coordinates split, the cell
-/// in float lanes as many; a vector with an index beyond kIndexBound takes flat_v4::noise per
+/// in float lanes as many; a vector with an index beyond curved_v4::kIndexBound takes flat_v4::noise per
 /// lane for that octave.
 struct Points {
     NoiseKind noise;
@@ -82,7 +77,7 @@ struct Points {
     FadeCurve fade;
     int octaves;
     const rows::PointOctave* octave;
-    const std::uint32_t* keys;  ///< per octave: curved_v4::key of high halves 0
+    const std::uint32_t* keys;  ///< per octave: curved_v4::originKey
     float scale;
     double offsetX, offsetY;
     const double* xs;
@@ -108,7 +103,7 @@ public:
     RowPlan(const NoiseParams& params, double amplitudeSum, std::vector<OctaveParams> octaves,
             const double* xs, std::size_t columns);
     /// out[0, columns) = the normalised fractal sum on row y (no marble stripes); false, with
-    /// out untouched, where a lattice index leaves kIndexBound (the caller samples the row).
+    /// out untouched, where a lattice index leaves curved_v4::kIndexBound (the caller samples the row).
     bool row(double y, double* out);
 
 private:
@@ -124,7 +119,7 @@ private:
     std::vector<OctaveParams> m_octaveParams;
     std::size_t m_columns;
     float m_scale;
-    bool m_bounded = true;  ///< every column's index within kIndexBound at every octave
+    bool m_bounded = true;  ///< every column's index within curved_v4::kIndexBound at every octave
     std::vector<Plan> m_plans;
     std::vector<Octave> m_octaves;
     std::vector<float> m_sums;  ///< Row::sums, 16 floats over for the alignment

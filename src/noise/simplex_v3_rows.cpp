@@ -19,6 +19,7 @@
 
 #include "noise/fractal_lanes-inl.hpp"
 #include "noise/fused-inl.hpp"
+#include "noise/mix32_lanes-inl.hpp"
 #include "noise/point_lanes-inl.hpp"
 #include "noise/simplex_row_lanes-inl.hpp"
 #include "noise/simplex_constants.hpp"
@@ -62,26 +63,15 @@ alignas(64) constexpr std::array<float, 16> kGradX = repeated(simplex_v3::kGradX
 alignas(64) constexpr std::array<float, 16> kGradY = repeated(simplex_v3::kGradY);
 
 // simplex_v3::gradientDot of the gradient simplex_v3::gradientIndex picks for a corner's hash
-// input, given as input kGradientMix1 (the rows multiply the input's parts, the multiply being
-// distributive modulo 2^32): a lane permutation of the tables where a vector holds all 8
-// entries, a gather from them on narrower targets.
+// input, given as input kGradientMix1 (curved_v4::premix: the rows multiply the input's parts,
+// the multiply being distributive modulo 2^32).
 template <class VFT, class VU32T>
 HWY_INLINE VFT hashedDot(VU32T premixed, VFT x, VFT y) {
     const hn::DFromV<VFT> df;
-    const hn::DFromV<VU32T> du;
     const hn::RebindToSigned<decltype(df)> di;
-    const VU32T mixed = hn::Mul(hn::Xor(premixed, hn::ShiftRight<16>(premixed)),
-                                hn::Set(du, simplex_v3::kGradientMix2));
-    const auto index = hn::BitCast(di, hn::ShiftRight<29>(mixed));
-    if constexpr (hn::MaxLanes(df) >= 8) {
-        static_assert(hn::MaxLanes(df) <= 16);
-        const auto lane = hn::IndicesFromVec(df, index);
-        return mulAdd(hn::TableLookupLanes(hn::Load(df, kGradX.data()), lane), x,
-                      hn::Mul(hn::TableLookupLanes(hn::Load(df, kGradY.data()), lane), y));
-    } else {
-        return mulAdd(hn::GatherIndex(df, kGradX.data(), index), x,
-                      hn::Mul(hn::GatherIndex(df, kGradY.data(), index), y));
-    }
+    const auto index = hn::BitCast(di, hn::ShiftRight<29>(mix32_lanes::finish(premixed)));
+    return mulAdd(mix32_lanes::lookup8(df, kGradX.data(), index), x,
+                  hn::Mul(mix32_lanes::lookup8(df, kGradY.data(), index), y));
 }
 
 // An octave's row parts as the column loop uses them: copied out of the octave, so the
