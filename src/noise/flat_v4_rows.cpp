@@ -195,70 +195,84 @@ HWY_INLINE bool bounded(point_lanes::VI index) {
     return hn::AllTrue(di, hn::Lt(hn::Abs(index), hn::Set(di, curved_v4::kIndexBound)));
 }
 
-// One octave's lattice coordinates of a double vector's points, split: fractions and the first
-// corners' premultiplied hash inputs; the coordinates stored for the reference.
+// One octave's lattice coordinates of the double vector of points from c, as
+// NoiseField::latticeCoordinates computes them.
+struct Coordinates {
+    V u, v;
+};
+
+HWY_INLINE Coordinates coordinates(const flat_v4::Points& p, int i, std::size_t c) {
+    const D d;
+    const rows::PointOctave& o = p.octave[i];
+    const V frequency = hn::Set(d, o.frequency);
+    return {hn::Add(hn::Add(hn::Mul(hn::LoadU(d, p.xs + c), frequency), hn::Set(d, p.offsetX)),
+                    hn::Set(d, o.shiftX)),
+            hn::Add(hn::Add(hn::Mul(hn::LoadU(d, p.ys + c), frequency), hn::Set(d, p.offsetY)),
+                    hn::Set(d, o.shiftY))};
+}
+
+// Those coordinates split: fractions and the first corners' premixed hash inputs.
 struct HalfSplit {
     VH fx, fy;
     VHU corner;
     bool bounded;
 };
 
-HWY_INLINE HalfSplit splitHalf(const flat_v4::Points& p, int i, std::size_t c, double* us, double* vs) {
-    const D d;
+HWY_INLINE HalfSplit splitHalf(const flat_v4::Points& p, int i, std::size_t c) {
     const point_lanes::DU du;
     const point_lanes::DHU dhu;
-    const rows::PointOctave& o = p.octave[i];
-    const V frequency = hn::Set(d, o.frequency);
-    // The lattice coordinates as NoiseField::latticeCoordinates computes them.
-    const V u = hn::Add(hn::Add(hn::Mul(hn::LoadU(d, p.xs + c), frequency), hn::Set(d, p.offsetX)),
-                        hn::Set(d, o.shiftX));
-    const V v = hn::Add(hn::Add(hn::Mul(hn::LoadU(d, p.ys + c), frequency), hn::Set(d, p.offsetY)),
-                        hn::Set(d, o.shiftY));
-    hn::Store(u, d, us);
-    hn::Store(v, d, vs);
-    const point_lanes::FloatSplitLanes x = point_lanes::splitFloat(u);
-    const point_lanes::FloatSplitLanes y = point_lanes::splitFloat(v);
+    const Coordinates at = coordinates(p, i, c);
+    const point_lanes::FloatSplitLanes x = point_lanes::splitFloat(at.u);
+    const point_lanes::FloatSplitLanes y = point_lanes::splitFloat(at.v);
     const auto low = [&](point_lanes::VI index) { return hn::TruncateTo(dhu, hn::BitCast(du, index)); };
     const auto premixed = [&](std::uint32_t k) { return hn::Set(dhu, curved_v4::premix(k)); };
-    // (low(ix) kHashX + low(iy) kHashY + key) kGradientMix1, by parts.
+    // premix(low(ix) kHashX + low(iy) kHashY + key), by parts.
     const VHU corner = hn::Add(hn::Add(hn::Mul(low(x.index), premixed(Parts::kHashX)),
                                        hn::Mul(low(y.index), premixed(Parts::kHashY))),
                                premixed(p.keys[i]));
     return {x.frac, y.frac, corner, bounded(x.index) && bounded(y.index)};
 }
 
-// One octave's noise at the points c .. c + Lanes(DF) - 1: the lanes, or (an index beyond the
-// bound) the scalar reference per lane, whose keys follow each corner's high halves.
+// Far out (an index beyond the bound): the scalar reference per lane, whose keys follow each
+// corner's high halves. Rare, so the coordinates are computed again here rather than stored on
+// the way for every vector.
 template <NoiseKind kNoise>
-HWY_INLINE VF pointNoise(const flat_v4::Points& p, int i, std::size_t c) {
+HWY_NOINLINE VF referenceNoise(const flat_v4::Points& p, int i, std::size_t c) {
     const DF df;
-    const DU32 du;
+    const D d;
     HWY_ALIGN double us[hn::MaxLanes(df)];
     HWY_ALIGN double vs[hn::MaxLanes(df)];
-    VF fx, fy;
-    VU32 corner;
-    bool inBound;
-    const HalfSplit lo = splitHalf(p, i, c, us, vs);
-#if HWY_TARGET == HWY_SCALAR  // one lane: the double vector fills the float one
-    fx = lo.fx;
-    fy = lo.fy;
-    corner = lo.corner;
-    inBound = lo.bounded;
-#else
-    static_assert(hn::MaxLanes(df) == 2 * hn::MaxLanes(D()));
-    const std::size_t half = hn::Lanes(D());
-    const HalfSplit hi = splitHalf(p, i, c + half, us + half, vs + half);
-    fx = hn::Combine(df, hi.fx, lo.fx);
-    fy = hn::Combine(df, hi.fy, lo.fy);
-    corner = hn::Combine(du, hi.corner, lo.corner);
-    inBound = lo.bounded && hi.bounded;
-#endif
-    if (!inBound) {
-        HWY_ALIGN float n[hn::MaxLanes(df)];
-        for (std::size_t k = 0; k < hn::Lanes(df); ++k)
-            n[k] = flat_v4::noise(kNoise, p.fade, us[k], vs[k], *p.octave[i].hash);
-        return hn::Load(df, n);
+    HWY_ALIGN float n[hn::MaxLanes(df)];
+    for (std::size_t k = 0; k < hn::Lanes(df); k += hn::Lanes(d)) {
+        const Coordinates at = coordinates(p, i, c + k);
+        hn::Store(at.u, d, us + k);
+        hn::Store(at.v, d, vs + k);
     }
+    for (std::size_t k = 0; k < hn::Lanes(df); ++k)
+        n[k] = flat_v4::noise(kNoise, p.fade, us[k], vs[k], *p.octave[i].hash);
+    return hn::Load(df, n);
+}
+
+// One octave's noise at the points c .. c + Lanes(DF) - 1.
+template <NoiseKind kNoise>
+HWY_INLINE VF pointNoise(const flat_v4::Points& p, int i, std::size_t c) {
+    const HalfSplit lo = splitHalf(p, i, c);
+#if HWY_TARGET == HWY_SCALAR  // one lane: the double vector fills the float one
+    const VF fx = lo.fx;
+    const VF fy = lo.fy;
+    const VU32 corner = lo.corner;
+    const bool inBound = lo.bounded;
+#else
+    const DF df;
+    const DU32 du;
+    static_assert(hn::MaxLanes(df) == 2 * hn::MaxLanes(D()));
+    const HalfSplit hi = splitHalf(p, i, c + hn::Lanes(D()));
+    const VF fx = hn::Combine(df, hi.fx, lo.fx);
+    const VF fy = hn::Combine(df, hi.fy, lo.fy);
+    const VU32 corner = hn::Combine(du, hi.corner, lo.corner);
+    const bool inBound = lo.bounded && hi.bounded;
+#endif
+    if (!inBound) return referenceNoise<kNoise>(p, i, c);
     return evaluate<kNoise>(cellCoefficients<kNoise>(corner, fy, fractal_lanes::fadeFloat(p.fade, fy)),
                             fx, fractal_lanes::fadeFloat(p.fade, fx));
 }
