@@ -150,9 +150,7 @@ double NoiseField::layerNoise(double u, double v, const LatticeHash& hash) const
     case NoiseKind::Cellular:
         return cellularNoise(u, v, m_params.cellularReturn, m_params.cellularDistance,
                              m_params.cellularJitter, hash);
-    case NoiseKind::Simplex:
-        if (lattice::usesSimplexV3(m_params))
-            return std::clamp(static_cast<double>(simplexNoiseV3(u, v, hash)), -1.0, 1.0);
+    case NoiseKind::Simplex:  // (version 3's never gets here: unwarped() sums it in float)
         return lattice::usesSimplexV2(m_params) ? simplexNoiseV2(u, v, hash)
                                                 : simplexNoise(u, v, hash);
     default:

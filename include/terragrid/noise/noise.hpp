@@ -54,9 +54,10 @@ static_assert(kHashKindNames.size() == std::size_t(HashKind::Last) + 1);
 /// and dimension is the same in both versions. V3: 2D simplex noise with the lattice hash in
 /// float throughout (simplexNoiseV3): fused multiply-adds, a kernel cut off with max(t, 0), no
 /// clamp per octave, and the octaves summed and normalised in float, so the rows sum every
-/// octave in one pass of float lanes; everything else is as in V2. V4: V3, and the 3D and 4D
-/// value, Perlin and simplex noise of planets and tileable maps in float the same way, with a
-/// 32-bit hash (src/noise/curved_v4.hpp), for the lattice hash; flat maps are V3's.
+/// octave in one pass of float lanes; everything else is as in V2. V4: V3, and with the lattice
+/// hash the 3D and 4D value, Perlin and simplex noise of planets and tileable maps
+/// (src/noise/curved_v4.hpp) and the 2D value and Perlin noise of flat maps, so their warp
+/// fields too (src/noise/flat_v4.hpp), in float the same way with a 32-bit hash.
 enum class NoiseVersion : std::uint8_t { V1, V2, V3, V4, Last = V4 };
 /// The config's number of a version (1, 2, ...).
 inline constexpr int versionNumber(NoiseVersion v) noexcept { return static_cast<int>(v) + 1; }
