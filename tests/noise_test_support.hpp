@@ -4,7 +4,10 @@
 
 #include "terragrid/noise/noise.hpp"
 
+#include <gtest/gtest.h>
+
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <random>
 #include <string>
@@ -62,6 +65,33 @@ inline NoiseParams perlinFbm() {
 inline std::string name(HashKind k) { return std::string(kHashKindNames[static_cast<int>(k)]); }
 inline std::string name(FadeCurve f) {
     return std::string(kFadeCurveNames[static_cast<int>(f)]);
+}
+
+/// The mean absolute step between the field at `samples` neighbouring points at(origin, i),
+/// i = 0 .. samples - 1, each required to differ from the one before.
+template <class At>
+double meanStep(const NoiseField& field, double origin, int samples, At at) {
+    double sum = 0.0;
+    double previous = field.sample(at(origin, 0));
+    for (int i = 1; i < samples; ++i) {
+        const double value = field.sample(at(origin, i));
+        EXPECT_NE(value, previous) << "at " << origin << " + " << i << " cells";
+        sum += std::fabs(value - previous);
+        previous = value;
+    }
+    return sum / (samples - 1);
+}
+
+/// Design.md principle 2: a map 10^12 m from the origin has the detail of one at the origin.
+/// Along 512 neighbouring points at(origin, i) every neighbour differs, and the mean step out
+/// there is the origin's within a factor of two.
+template <class At>
+void expectTheOriginsDetailFarOut(const NoiseField& field, At at) {
+    constexpr int kSamples = 512;
+    const double nearStep = meanStep(field, 0.0, kSamples, at);
+    const double farStep = meanStep(field, 1e12, kSamples, at);
+    EXPECT_GT(farStep, 0.5 * nearStep);
+    EXPECT_LT(farStep, 2.0 * nearStep);
 }
 
 }  // namespace terragrid::test
