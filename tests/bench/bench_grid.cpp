@@ -48,6 +48,10 @@ int benchNoiseVersion() {
     return g_version != 0 ? g_version : versionNumber(defaultConfig().noiseVersion);
 }
 
+bool benchesDefaultNoiseVersion() {
+    return benchNoiseVersion() == versionNumber(defaultConfig().noiseVersion);
+}
+
 NoiseParams benchLayer(NoiseKind noise, FractalKind fractal) {
     NoiseParams p = defaultConfig().height.base;
     p.version = static_cast<NoiseVersion>(benchNoiseVersion() - 1);

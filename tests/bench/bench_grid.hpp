@@ -24,6 +24,8 @@ NoiseParams benchLayer(NoiseKind noise, FractalKind fractal);
 bool setBenchNoiseVersion(int version);
 /// The noise_version benchLayer uses.
 int benchNoiseVersion();
+/// Whether that is the default config's noise_version (no --noise-version, or the same one).
+bool benchesDefaultNoiseVersion();
 
 /// The built-in default config's seed.
 std::uint64_t benchSeed();
