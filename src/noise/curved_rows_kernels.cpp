@@ -559,13 +559,7 @@ void rowOf(const curved::Row& row) {
 
 template <NoiseKind kNoise, bool kTorus>
 void rowOfKind(const curved::Row& row) {
-    switch (row.fractal) {
-    case FractalKind::None: return rowOf<kNoise, kTorus, FractalKind::None>(row);
-    case FractalKind::Fbm: return rowOf<kNoise, kTorus, FractalKind::Fbm>(row);
-    case FractalKind::Turbulence: return rowOf<kNoise, kTorus, FractalKind::Turbulence>(row);
-    case FractalKind::Ridged: return rowOf<kNoise, kTorus, FractalKind::Ridged>(row);
-    default: return;  // kinds without a SIMD path never get here (curved_rows.cpp)
-    }
+    fractal_lanes::withFractal(row.fractal, [&](auto k) { rowOf<kNoise, kTorus, decltype(k)::value>(row); });
 }
 
 }  // namespace curved_kernels

@@ -547,13 +547,7 @@ bool FillCurvedV4Columns(const cv::Fill& fill) { return fillAll(fill); }
 void EvaluateCurvedV4Row(const cv::Row& row) {
     // One octave's noise, before its term: the row's sums are beside it in the caller's buffer.
     float* noise = row.sums + row.columns;
-    switch (row.fractal) {
-    case FractalKind::None: return rowOf<FractalKind::None>(row, noise);
-    case FractalKind::Fbm: return rowOf<FractalKind::Fbm>(row, noise);
-    case FractalKind::Turbulence: return rowOf<FractalKind::Turbulence>(row, noise);
-    case FractalKind::Ridged: return rowOf<FractalKind::Ridged>(row, noise);
-    default: return;  // kinds without a SIMD path never get here (curved_rows.cpp)
-    }
+    fractal_lanes::withFractal(row.fractal, [&](auto k) { rowOf<decltype(k)::value>(row, noise); });
 }
 
 }  // namespace HWY_NAMESPACE

@@ -168,13 +168,7 @@ void rowOf(const flat_v4::Row& row) {
 
 template <NoiseKind kNoise>
 void rowOfNoise(const flat_v4::Row& row) {
-    switch (row.fractal) {
-    case FractalKind::None: return rowOf<kNoise, FractalKind::None>(row);
-    case FractalKind::Fbm: return rowOf<kNoise, FractalKind::Fbm>(row);
-    case FractalKind::Turbulence: return rowOf<kNoise, FractalKind::Turbulence>(row);
-    case FractalKind::Ridged: return rowOf<kNoise, FractalKind::Ridged>(row);
-    default: return;  // kinds without a SIMD path never get here (rows.cpp: hasSimdRows)
-    }
+    fractal_lanes::withFractal(row.fractal, [&](auto k) { rowOf<kNoise, decltype(k)::value>(row); });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -336,13 +330,7 @@ void pointsOf(const flat_v4::Points& p) {
 
 template <NoiseKind kNoise>
 void pointsOfNoise(const flat_v4::Points& p) {
-    switch (p.fractal) {
-    case FractalKind::None: return pointsOf<kNoise, FractalKind::None>(p);
-    case FractalKind::Fbm: return pointsOf<kNoise, FractalKind::Fbm>(p);
-    case FractalKind::Turbulence: return pointsOf<kNoise, FractalKind::Turbulence>(p);
-    case FractalKind::Ridged: return pointsOf<kNoise, FractalKind::Ridged>(p);
-    default: return;  // kinds without a SIMD path never get here (rows.cpp: hasPointRows)
-    }
+    fractal_lanes::withFractal(p.fractal, [&](auto k) { pointsOf<kNoise, decltype(k)::value>(p); });
 }
 
 }  // namespace

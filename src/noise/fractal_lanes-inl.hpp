@@ -16,6 +16,8 @@
 
 #include <hwy/highway.h>
 
+#include <type_traits>
+
 #include "terragrid/noise/noise.hpp"
 
 #include "noise/fused-inl.hpp"
@@ -88,6 +90,22 @@ HWY_INLINE V normaliseFloat(D d, V sum, float scale) {
     else
         value = hn::Mul(sum, hn::Set(d, scale));
     return hn::Min(hn::Max(value, hn::Zero(d)), hn::Set(d, 1.0f));
+}
+
+// Calls f(std::integral_constant<FractalKind, kind>()) for the four kinds the kernels compile
+// (none, fBm, turbulence, ridged), so each kernel's fractal steps are resolved at compile
+// time; f reads the kind as decltype(k)::value. The kernels get the summed kind
+// (lattice::summedFractal: marble sums as turbulence, its stripes added after), so no other
+// kind reaches them.
+template <class F>
+HWY_INLINE void withFractal(FractalKind kind, F&& f) {
+    switch (kind) {
+    case FractalKind::None: return f(std::integral_constant<FractalKind, FractalKind::None>());
+    case FractalKind::Fbm: return f(std::integral_constant<FractalKind, FractalKind::Fbm>());
+    case FractalKind::Turbulence: return f(std::integral_constant<FractalKind, FractalKind::Turbulence>());
+    case FractalKind::Ridged: return f(std::integral_constant<FractalKind, FractalKind::Ridged>());
+    default: return;
+    }
 }
 
 }  // namespace fractal_lanes

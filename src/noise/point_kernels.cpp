@@ -475,13 +475,7 @@ void pointsOf(const rows::Points& p) {
 
 template <NoiseKind kNoise>
 void pointsOfKind(const rows::Points& p) {
-    switch (p.fractal) {
-    case FractalKind::None: return pointsOf<kNoise, FractalKind::None>(p);
-    case FractalKind::Fbm: return pointsOf<kNoise, FractalKind::Fbm>(p);
-    case FractalKind::Turbulence: return pointsOf<kNoise, FractalKind::Turbulence>(p);
-    case FractalKind::Ridged: return pointsOf<kNoise, FractalKind::Ridged>(p);
-    default: return;  // kinds without a point kernel never get here (rows.cpp)
-    }
+    fractal_lanes::withFractal(p.fractal, [&](auto k) { pointsOf<kNoise, decltype(k)::value>(p); });
 }
 
 void EvaluatePoints(const rows::Points& p) {

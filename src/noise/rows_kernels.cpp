@@ -254,24 +254,13 @@ void normaliseAll(double amplitudeSum, double* sums, std::size_t columns) {
 }
 
 void NormaliseRow(FractalKind fractal, double amplitudeSum, double* sums, std::size_t columns) {
-    switch (fractal) {
-    case FractalKind::None: return normaliseAll<FractalKind::None>(amplitudeSum, sums, columns);
-    case FractalKind::Fbm: return normaliseAll<FractalKind::Fbm>(amplitudeSum, sums, columns);
-    case FractalKind::Turbulence:
-        return normaliseAll<FractalKind::Turbulence>(amplitudeSum, sums, columns);
-    case FractalKind::Ridged: return normaliseAll<FractalKind::Ridged>(amplitudeSum, sums, columns);
-    default: return;  // kinds without a SIMD path never get here (rows.cpp: hasSimdRows)
-    }
+    fractal_lanes::withFractal(fractal, [&](auto k) {
+        normaliseAll<decltype(k)::value>(amplitudeSum, sums, columns);
+    });
 }
 
 void AddSimplexV2Octave(const rows::SimplexV2Octave& o) {
-    switch (o.fractal) {
-    case FractalKind::None: return addSimplexV2<FractalKind::None>(o);
-    case FractalKind::Fbm: return addSimplexV2<FractalKind::Fbm>(o);
-    case FractalKind::Turbulence: return addSimplexV2<FractalKind::Turbulence>(o);
-    case FractalKind::Ridged: return addSimplexV2<FractalKind::Ridged>(o);
-    default: return;  // kinds without a SIMD path never get here (rows.cpp: hasSimdRows)
-    }
+    fractal_lanes::withFractal(o.fractal, [&](auto k) { addSimplexV2<decltype(k)::value>(o); });
 }
 
 
@@ -339,13 +328,7 @@ void rowOf(const rows::Row& row) {
 
 template <NoiseKind kNoise>
 void rowOfKind(const rows::Row& row) {
-    switch (row.fractal) {
-    case FractalKind::None: return rowOf<kNoise, FractalKind::None>(row);
-    case FractalKind::Fbm: return rowOf<kNoise, FractalKind::Fbm>(row);
-    case FractalKind::Turbulence: return rowOf<kNoise, FractalKind::Turbulence>(row);
-    case FractalKind::Ridged: return rowOf<kNoise, FractalKind::Ridged>(row);
-    default: return;  // kinds without a SIMD path never get here (rows.cpp: hasSimdRows)
-    }
+    fractal_lanes::withFractal(row.fractal, [&](auto k) { rowOf<kNoise, decltype(k)::value>(row); });
 }
 
 void EvaluateRow(const rows::Row& row) {

@@ -264,23 +264,11 @@ void pointsOf(const rows::SimplexV3Points& p) {
 }  // namespace
 
 void EvaluateSimplexV3Points(const rows::SimplexV3Points& p) {
-    switch (p.fractal) {
-    case FractalKind::None: return pointsOf<FractalKind::None>(p);
-    case FractalKind::Fbm: return pointsOf<FractalKind::Fbm>(p);
-    case FractalKind::Turbulence: return pointsOf<FractalKind::Turbulence>(p);
-    case FractalKind::Ridged: return pointsOf<FractalKind::Ridged>(p);
-    default: return;  // kinds without a SIMD path never get here (rows.cpp)
-    }
+    fractal_lanes::withFractal(p.fractal, [&](auto k) { pointsOf<decltype(k)::value>(p); });
 }
 
 void EvaluateSimplexV3Row(const rows::SimplexV3Row& row) {
-    switch (row.fractal) {
-    case FractalKind::None: return rowOf<FractalKind::None>(row);
-    case FractalKind::Fbm: return rowOf<FractalKind::Fbm>(row);
-    case FractalKind::Turbulence: return rowOf<FractalKind::Turbulence>(row);
-    case FractalKind::Ridged: return rowOf<FractalKind::Ridged>(row);
-    default: return;  // kinds without a SIMD path never get here (rows.cpp: hasSimdRows)
-    }
+    fractal_lanes::withFractal(row.fractal, [&](auto k) { rowOf<decltype(k)::value>(row); });
 }
 
 }  // namespace HWY_NAMESPACE
