@@ -92,12 +92,61 @@ OctaveLanes lanesOf(const rows::SimplexV2Octave& o) {
             hn::Set(du, o.hashCD * simplex_v3::kGradientMix1)};
 }
 
-// simplexNoiseV3 of N vectors of columns from c on, the vectors' steps interleaved statement
-// by statement: one vector's steps wait on each other (its hashes on its skewed sums, its
-// dot products on its hashes' multiplies), and the other vectors' independent steps fill
-// those waits, which the core's scheduler does not reach far enough ahead to find on its own.
-// Each lane's operations and their order are unchanged. Out of line on the emulated
-// targets, for their compile time (as rows_kernels.cpp's simplex2f).
+// simplexNoiseV3's steps after the split, shared by the rows and the points, for N vectors at
+// once (VFT: whole float vectors in the rows, as many floats as doubles in the points), each
+// step of every vector next to the others': one vector's steps wait on each other (its hashes
+// on its skewed sums, its dot products on its hashes' multiplies), and the other vectors'
+// independent steps fill those waits, which the core's scheduler does not reach far enough
+// ahead to find on its own. Each lane's operations and their order are unchanged.
+
+// The three corners' offsets from the skewed cell's fractions, and which triangle each lane
+// lies in (x0 > y0: the lower one, whose middle corner steps along x).
+template <class VFT, std::size_t N>
+struct CornerOffsets {
+    VFT x[3][N], y[3][N];
+    hn::Mask<hn::DFromV<VFT>> lower[N];
+};
+
+template <class VFT, std::size_t N>
+HWY_INLINE CornerOffsets<VFT, N> cornerOffsets(const VFT (&fx)[N], const VFT (&fy)[N]) {
+    using namespace simplex;
+    const hn::DFromV<VFT> df;
+    const VFT minusG = hn::Set(df, -kG2f);
+    const VFT g = hn::Set(df, kG2f);
+    const VFT gMinus1 = hn::Set(df, simplex_v3::kG2Minus1f);
+    const VFT corner2 = hn::Set(df, kCorner2f);
+    CornerOffsets<VFT, N> o;
+    for (std::size_t k = 0; k < N; ++k) {
+        const VFT s = hn::Add(fx[k], fy[k]);
+        o.x[0][k] = mulAdd(minusG, s, fx[k]);
+        o.y[0][k] = mulAdd(minusG, s, fy[k]);
+        o.lower[k] = hn::Gt(o.x[0][k], o.y[0][k]);
+    }
+    for (std::size_t k = 0; k < N; ++k) {
+        o.x[1][k] = hn::Add(o.x[0][k], hn::IfThenElse(o.lower[k], gMinus1, g));
+        o.y[1][k] = hn::Add(o.y[0][k], hn::IfThenElse(o.lower[k], g, gMinus1));
+        o.x[2][k] = hn::Add(o.x[0][k], corner2);
+        o.y[2][k] = hn::Add(o.y[0][k], corner2);
+    }
+    return o;
+}
+
+// The noise from the corners' offsets and their hash inputs times kGradientMix1 (first,
+// middle, far corner): falloffs, gradient dot products, their sum, scaled.
+template <class VFT, class VUT, std::size_t N>
+HWY_INLINE void cornerNoise(const CornerOffsets<VFT, N>& o, const VUT (&premixed)[3][N], VFT (&n)[N]) {
+    const hn::DFromV<VFT> df;
+    VFT f[N][3], dot[N][3];
+    for (int corner = 0; corner < 3; ++corner)
+        for (std::size_t k = 0; k < N; ++k) {
+            f[k][corner] = falloff(o.x[corner][k], o.y[corner][k]);
+            dot[k][corner] = hashedDot(premixed[corner][k], o.x[corner][k], o.y[corner][k]);
+        }
+    for (std::size_t k = 0; k < N; ++k) n[k] = hn::Mul(hn::Set(df, simplex::kScale2f), cornerSum(f[k], dot[k]));
+}
+
+// simplexNoiseV3 of N vectors of columns from c on. Out of line on the emulated targets, for
+// their compile time (as rows_kernels.cpp's simplex2f).
 template <std::size_t N>
 #if HWY_TARGET == HWY_EMU128 || HWY_TARGET == HWY_SCALAR
 HWY_NOINLINE
@@ -105,31 +154,18 @@ HWY_NOINLINE
 HWY_INLINE
 #endif
 void simplexV3(const OctaveLanes& o, std::size_t c, VF (&n)[N]) {
-    using namespace simplex;
     const DF df;
     const DU32 du;
     const std::size_t step = hn::Lanes(df);
     SkewedLanes sx[N], sy[N];
-    for (std::size_t k = 0; k < N; ++k) sx[k] = skewedSum(hn::LoadU(df, o.fracA + c + k * step), o.fracC);
-    for (std::size_t k = 0; k < N; ++k) sy[k] = skewedSum(hn::LoadU(df, o.fracB + c + k * step), o.fracD);
-    const VF minusG = hn::Set(df, -kG2f);
-    const VF g = hn::Set(df, kG2f);
-    const VF gMinus1 = hn::Set(df, simplex_v3::kG2Minus1f);
-    const VF corner2 = hn::Set(df, kCorner2f);
-    VF x[3][N], y[3][N];
-    hn::Mask<DF> lower[N];
+    VF fx[N], fy[N];
     for (std::size_t k = 0; k < N; ++k) {
-        const VF s = hn::Add(sx[k].frac, sy[k].frac);
-        x[0][k] = mulAdd(minusG, s, sx[k].frac);
-        y[0][k] = mulAdd(minusG, s, sy[k].frac);
-        lower[k] = hn::Gt(x[0][k], y[0][k]);
+        sx[k] = skewedSum(hn::LoadU(df, o.fracA + c + k * step), o.fracC);
+        sy[k] = skewedSum(hn::LoadU(df, o.fracB + c + k * step), o.fracD);
+        fx[k] = sx[k].frac;
+        fy[k] = sy[k].frac;
     }
-    for (std::size_t k = 0; k < N; ++k) {
-        x[1][k] = hn::Add(x[0][k], hn::IfThenElse(lower[k], gMinus1, g));
-        y[1][k] = hn::Add(y[0][k], hn::IfThenElse(lower[k], g, gMinus1));
-        x[2][k] = hn::Add(x[0][k], corner2);
-        y[2][k] = hn::Add(y[0][k], corner2);
-    }
+    const CornerOffsets<VF, N> offsets = cornerOffsets(fx, fy);
     // The three corners' hash inputs times kGradientMix1, from the parts version 2's rows split
     // them into (rows_kernels.cpp), each multiplied: the column's in rows.cpp, the row's in
     // lanesOf.
@@ -140,17 +176,11 @@ void simplexV3(const OctaveLanes& o, std::size_t c, VF (&n)[N]) {
         const VU32 base = hn::Add(hn::LoadU(du, o.hashAB + c + k * step), o.hashCD);
         const VU32 hx = hn::IfThenElse(hn::RebindMask(du, sx[k].carry), hn::Add(base, hn::Set(du, kX)), base);
         h[0][k] = hn::IfThenElse(hn::RebindMask(du, sy[k].carry), hn::Add(hx, hn::Set(du, kY)), hx);
-        h[1][k] = hn::Add(h[0][k], hn::IfThenElse(hn::RebindMask(du, lower[k]), hn::Set(du, kX),
+        h[1][k] = hn::Add(h[0][k], hn::IfThenElse(hn::RebindMask(du, offsets.lower[k]), hn::Set(du, kX),
                                                   hn::Set(du, kY)));
         h[2][k] = hn::Add(h[0][k], hn::Set(du, kX + kY));
     }
-    VF f[N][3], dot[N][3];
-    for (int corner = 0; corner < 3; ++corner)
-        for (std::size_t k = 0; k < N; ++k) {
-            f[k][corner] = falloff(x[corner][k], y[corner][k]);
-            dot[k][corner] = hashedDot(h[corner][k], x[corner][k], y[corner][k]);
-        }
-    for (std::size_t k = 0; k < N; ++k) n[k] = hn::Mul(hn::Set(df, kScale2f), cornerSum(f[k], dot[k]));
+    cornerNoise(offsets, h, n);
 }
 
 // How many vectors of columns simplexV3 interleaves. Measured on a Zen 4 core (fBm8 rows,
@@ -210,55 +240,74 @@ using point_lanes::DH;
 using point_lanes::V;
 using VH = hn::Vec<DH>;
 
-// simplexNoiseV3 per lane.
-HWY_INLINE VH simplexV3Point(std::uint64_t seed, V x, V y) {
-    using namespace simplex;
-    const DH dh;
-    const auto [sx, sy] = point_lanes::skewedCell(x, y);
-    const VH s = hn::Add(sx.frac, sy.frac);
-    const VH minusG = hn::Set(dh, -kG2f);
-    const VH x0 = mulAdd(minusG, s, sx.frac);
-    const VH y0 = mulAdd(minusG, s, sy.frac);
-    const auto lower = hn::Gt(x0, y0);
-    const VH g = hn::Set(dh, kG2f);
-    const VH gMinus1 = hn::Set(dh, simplex_v3::kG2Minus1f);
-    const VH x1 = hn::Add(x0, hn::IfThenElse(lower, gMinus1, g));
-    const VH y1 = hn::Add(y0, hn::IfThenElse(lower, g, gMinus1));
-    const VH x2 = hn::Add(x0, hn::Set(dh, kCorner2f));
-    const VH y2 = hn::Add(y0, hn::Set(dh, kCorner2f));
-    const point_lanes::CornerHashes32 h =
-        point_lanes::cornerHashes32(seed, sx.index, sy.index, lower);
-    const VH f[3] = {falloff(x0, y0), falloff(x1, y1), falloff(x2, y2)};
+// simplexNoiseV3 of N vectors of points (u, v), each lane its own.
+template <std::size_t N>
+HWY_INLINE void simplexV3Points(std::uint64_t seed, const V (&u)[N], const V (&v)[N], VH (&n)[N]) {
+    point_lanes::SkewedCell cell[N];
+    VH fx[N], fy[N];
+    for (std::size_t k = 0; k < N; ++k) {
+        cell[k] = point_lanes::skewedCell(u[k], v[k]);
+        fx[k] = cell[k].sx.frac;
+        fy[k] = cell[k].sy.frac;
+    }
+    const CornerOffsets<VH, N> offsets = cornerOffsets(fx, fy);
     const auto premix = [](point_lanes::VHU input) {
         return hn::Mul(input, hn::Set(point_lanes::DHU(), simplex_v3::kGradientMix1));
     };
-    const VH dot[3] = {hashedDot(premix(h.first), x0, y0), hashedDot(premix(h.middle), x1, y1),
-                       hashedDot(premix(h.far), x2, y2)};
-    const VH n = cornerSum(f, dot);
-    return hn::Mul(hn::Set(dh, kScale2f), n);
+    point_lanes::VHU h[3][N];
+    for (std::size_t k = 0; k < N; ++k) {
+        const point_lanes::CornerHashes32 corners =
+            point_lanes::cornerHashes32(seed, cell[k].sx.index, cell[k].sy.index, offsets.lower[k]);
+        h[0][k] = premix(corners.first);
+        h[1][k] = premix(corners.middle);
+        h[2][k] = premix(corners.far);
+    }
+    cornerNoise(offsets, h, n);
+}
+
+// How many double vectors of points simplexV3Points interleaves.
+constexpr std::size_t kInterleavedPoints = 4;
+
+// Every octave of the N double vectors of points from c, summed and normalised into p.out.
+template <FractalKind kKind, std::size_t N>
+HWY_INLINE void pointVectors(const rows::SimplexV3Points& p, std::size_t c) {
+    const D d;
+    const DH dh;
+    const std::size_t step = hn::Lanes(d);
+    V x[N], y[N];
+    VH sum[N];
+    for (std::size_t k = 0; k < N; ++k) {
+        x[k] = hn::LoadU(d, p.xs + c + k * step);
+        y[k] = hn::LoadU(d, p.ys + c + k * step);
+        sum[k] = hn::Zero(dh);
+    }
+    for (int i = 0; i < p.octaves; ++i) {
+        const rows::PointOctave& o = p.octave[i];
+        // The lattice coordinates as NoiseField::unwarpedFloat computes them.
+        const V frequency = hn::Set(d, o.frequency);
+        V u[N], v[N];
+        for (std::size_t k = 0; k < N; ++k) {
+            u[k] = hn::Add(hn::Add(hn::Mul(x[k], frequency), hn::Set(d, p.offsetX)), hn::Set(d, o.shiftX));
+            v[k] = hn::Add(hn::Add(hn::Mul(y[k], frequency), hn::Set(d, p.offsetY)), hn::Set(d, o.shiftY));
+        }
+        VH n[N];
+        simplexV3Points(o.key, u, v, n);
+        const VH amplitude = hn::Set(dh, static_cast<float>(o.amplitude));
+        for (std::size_t k = 0; k < N; ++k)
+            sum[k] = mulAdd(amplitude, fractal_lanes::octaveTerm<kKind>(dh, n[k]), sum[k]);
+    }
+    for (std::size_t k = 0; k < N; ++k)
+        hn::StoreU(hn::PromoteTo(d, fractal_lanes::normaliseFloat<kKind>(dh, sum[k], p.scale)), d,
+                   p.out + c + k * step);
 }
 
 template <FractalKind kKind>
 void pointsOf(const rows::SimplexV3Points& p) {
-    const D d;
-    const DH dh;
-    const V offsetX = hn::Set(d, p.offsetX);
-    const V offsetY = hn::Set(d, p.offsetY);
-    for (std::size_t c = 0; c < p.count; c += hn::Lanes(d)) {
-        const V x = hn::LoadU(d, p.xs + c);
-        const V y = hn::LoadU(d, p.ys + c);
-        VH sum = hn::Zero(dh);
-        for (int i = 0; i < p.octaves; ++i) {
-            const rows::PointOctave& o = p.octave[i];
-            // The lattice coordinates as NoiseField::unwarpedFloat computes them.
-            const V frequency = hn::Set(d, o.frequency);
-            const V u = hn::Add(hn::Add(hn::Mul(x, frequency), offsetX), hn::Set(d, o.shiftX));
-            const V v = hn::Add(hn::Add(hn::Mul(y, frequency), offsetY), hn::Set(d, o.shiftY));
-            const VH n = simplexV3Point(o.key, u, v);
-            sum = mulAdd(hn::Set(dh, static_cast<float>(o.amplitude)), fractal_lanes::octaveTerm<kKind>(dh, n), sum);
-        }
-        hn::StoreU(hn::PromoteTo(d, fractal_lanes::normaliseFloat<kKind>(dh, sum, p.scale)), d, p.out + c);
-    }
+    const std::size_t step = hn::Lanes(D());
+    std::size_t c = 0;
+    for (; c + kInterleavedPoints * step <= p.count; c += kInterleavedPoints * step)
+        pointVectors<kKind, kInterleavedPoints>(p, c);
+    for (; c < p.count; c += step) pointVectors<kKind, 1>(p, c);
 }
 
 }  // namespace

@@ -32,8 +32,8 @@ void rowsBenchmark(benchmark::State& state, NoiseKind noise, FractalKind fractal
 
 /// The benchmark layer warped by the default warp with a visible amplitude (the islands
 /// preset's order of magnitude).
-void warpedRowsBenchmark(benchmark::State& state) {
-    NoiseParams p = benchLayer(NoiseKind::Perlin, FractalKind::Fbm);
+void warpedRowsBenchmark(benchmark::State& state, NoiseKind noise) {
+    NoiseParams p = benchLayer(noise, FractalKind::Fbm);
     p.warp.amplitude = 600.0;
     const NoiseField field(p, benchSeed());
     const GridGeometry grid = benchGrid();
@@ -64,7 +64,10 @@ std::string scalarName(NoiseKind noise, FractalKind fractal) {
     return "sample/" + layerName(noise, fractal) + "/threads:1";
 }
 
-std::string warpedRowsName() { return "rows/perlin-warped/fbm" + std::to_string(kFbmOctaves) + "/threads:1"; }
+std::string warpedRowsName(NoiseKind noise) {
+    return "rows/" + std::string(kNoiseKindNames[static_cast<std::size_t>(noise)]) + "-warped/fbm" +
+           std::to_string(kFbmOctaves) + "/threads:1";
+}
 
 std::vector<int> benchThreadCounts() {
     const int cores = tbb::info::default_concurrency();
@@ -99,10 +102,11 @@ void registerNoiseBenchmarks(const std::vector<int>& threadCounts) {
                 ->MeasureProcessCPUTime()
                 ->Unit(benchmark::kMillisecond);
         }
-    benchmark::RegisterBenchmark(warpedRowsName().c_str(), warpedRowsBenchmark)
-        ->UseRealTime()
-        ->MeasureProcessCPUTime()
-        ->Unit(benchmark::kMillisecond);
+    for (NoiseKind noise : {NoiseKind::Perlin, NoiseKind::Simplex})
+        benchmark::RegisterBenchmark(warpedRowsName(noise).c_str(), warpedRowsBenchmark, noise)
+            ->UseRealTime()
+            ->MeasureProcessCPUTime()
+            ->Unit(benchmark::kMillisecond);
 }
 
 }  // namespace terragrid::bench
