@@ -247,8 +247,8 @@ HWY_NOINLINE VF referenceNoise(const flat_v4::Points& p, int i, std::size_t c) {
     return hn::Load(df, n);
 }
 
-// A float vector of points from c split: two double vectors' halves combined (one on the
-// scalar target, where the double vector fills the float one).
+// A float vector of points from c split: its double vectors' halves combined
+// (point_lanes::combined).
 struct Split {
     VF fx, fy;
     VU32 corner;
@@ -256,17 +256,16 @@ struct Split {
 };
 
 HWY_INLINE Split split(const flat_v4::Points& p, int i, std::size_t c) {
-    const HalfSplit lo = splitHalf(p, i, c);
-#if HWY_TARGET == HWY_SCALAR
-    return {lo.fx, lo.fy, lo.corner, lo.bounded};
-#else
-    const DF df;
-    const DU32 du;
-    static_assert(hn::MaxLanes(df) == 2 * hn::MaxLanes(D()));
-    const HalfSplit hi = splitHalf(p, i, c + hn::Lanes(D()));
-    return {hn::Combine(df, hi.fx, lo.fx), hn::Combine(df, hi.fy, lo.fy),
-            hn::Combine(du, hi.corner, lo.corner), lo.bounded && hi.bounded};
-#endif
+    HalfSplit half[point_lanes::kHalves];
+    bool bounded = true;
+    for (std::size_t h = 0; h < point_lanes::kHalves; ++h) {
+        half[h] = splitHalf(p, i, c + h * hn::Lanes(D()));
+        bounded = bounded && half[h].bounded;
+    }
+    const HalfSplit& lo = half[0];
+    const HalfSplit& hi = half[point_lanes::kHalves - 1];
+    return {point_lanes::combined(lo.fx, hi.fx), point_lanes::combined(lo.fy, hi.fy),
+            point_lanes::combined(lo.corner, hi.corner), bounded};
 }
 
 // One octave's noise at the points of N float vectors from c, each step of every vector next
@@ -301,7 +300,6 @@ template <NoiseKind kNoise, FractalKind kKind, std::size_t N>
 HWY_INLINE void pointVectors(const flat_v4::Points& p, std::size_t c) {
     const DF df;
     const D d;
-    const DH dh;
     VF sum[N];
     for (std::size_t k = 0; k < N; ++k) sum[k] = hn::Zero(df);
     for (int i = 0; i < p.octaves; ++i) {
@@ -311,11 +309,11 @@ HWY_INLINE void pointVectors(const flat_v4::Points& p, std::size_t c) {
         for (std::size_t k = 0; k < N; ++k)
             sum[k] = mulAdd(amplitude, fractal_lanes::octaveTerm<kKind>(df, n[k]), sum[k]);
     }
-    HWY_ALIGN float values[hn::MaxLanes(df)];
     for (std::size_t k = 0; k < N; ++k) {
-        hn::Store(fractal_lanes::normaliseFloat<kKind>(df, sum[k], p.scale), df, values);
-        for (std::size_t j = 0; j < hn::Lanes(df); j += hn::Lanes(d))
-            hn::StoreU(hn::PromoteTo(d, hn::Load(dh, values + j)), d, p.out + c + k * hn::Lanes(df) + j);
+        const VF value = fractal_lanes::normaliseFloat<kKind>(df, sum[k], p.scale);
+        for (std::size_t h = 0; h < point_lanes::kHalves; ++h)
+            hn::StoreU(hn::PromoteTo(d, point_lanes::halfOf(value, h)), d,
+                       p.out + c + (k * point_lanes::kHalves + h) * hn::Lanes(d));
     }
 }
 

@@ -40,6 +40,34 @@ using DHI = hn::RebindToSigned<DH>;
 using DHU = hn::RebindToUnsigned<DH>;
 using VHU = hn::Vec<DHU>;
 
+// A float vector of points is two double vectors' worth (one on the scalar target, where the
+// double vector fills the float one): the point kernels split each double vector, then compute
+// the cell in whole float vectors (flat_v4_rows.cpp, simplex_v3_rows.cpp).
+constexpr std::size_t kHalves = HWY_TARGET == HWY_SCALAR ? 1 : 2;
+
+// The whole vector of two halves' lanes, lo's first.
+template <class VHT>
+HWY_INLINE auto combined(VHT lo, VHT hi) {
+#if HWY_TARGET == HWY_SCALAR
+    (void)hi;
+    return lo;
+#else
+    const hn::DFromV<VHT> dh;
+    return hn::Combine(hn::Twice<decltype(dh)>(), hi, lo);
+#endif
+}
+
+// Half h of a whole float vector (the lanes of double vector h).
+template <class VT>
+HWY_INLINE VH halfOf(VT v, std::size_t h) {
+#if HWY_TARGET == HWY_SCALAR
+    (void)h;
+    return v;
+#else
+    return h == 0 ? hn::LowerHalf(DH(), v) : hn::UpperHalf(DH(), v);
+#endif
+}
+
 // lattice::split per lane: the int64 index and the exact fraction.
 struct SplitLanes {
     VI index;

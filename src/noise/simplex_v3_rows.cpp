@@ -240,70 +240,88 @@ using point_lanes::DH;
 using point_lanes::V;
 using VH = hn::Vec<DH>;
 
-// simplexNoiseV3 of N vectors of points (u, v), each lane its own.
+using point_lanes::combined;
+using point_lanes::halfOf;
+using point_lanes::kHalves;
+
+// The skewed cells of a float vector's points, per double vector.
+struct PointCells {
+    point_lanes::SkewedCell half[kHalves];
+};
+
+// simplexNoiseV3 of N float vectors of points (u, v), each lane its own.
 template <std::size_t N>
-HWY_INLINE void simplexV3Points(std::uint64_t seed, const V (&u)[N], const V (&v)[N], VH (&n)[N]) {
-    point_lanes::SkewedCell cell[N];
-    VH fx[N], fy[N];
+HWY_INLINE void simplexV3Points(std::uint64_t seed, const V (&u)[N][kHalves], const V (&v)[N][kHalves],
+                                VF (&n)[N]) {
+    PointCells cells[N];
+    VF fx[N], fy[N];
     for (std::size_t k = 0; k < N; ++k) {
-        cell[k] = point_lanes::skewedCell(u[k], v[k]);
-        fx[k] = cell[k].sx.frac;
-        fy[k] = cell[k].sy.frac;
+        for (std::size_t h = 0; h < kHalves; ++h) cells[k].half[h] = point_lanes::skewedCell(u[k][h], v[k][h]);
+        fx[k] = combined(cells[k].half[0].sx.frac, cells[k].half[kHalves - 1].sx.frac);
+        fy[k] = combined(cells[k].half[0].sy.frac, cells[k].half[kHalves - 1].sy.frac);
     }
-    const CornerOffsets<VH, N> offsets = cornerOffsets(fx, fy);
-    const auto premix = [](point_lanes::VHU input) {
-        return hn::Mul(input, hn::Set(point_lanes::DHU(), simplex_v3::kGradientMix1));
-    };
-    point_lanes::VHU h[3][N];
+    const CornerOffsets<VF, N> offsets = cornerOffsets(fx, fy);
+    VU32 h[3][N];
     for (std::size_t k = 0; k < N; ++k) {
-        const point_lanes::CornerHashes32 corners =
-            point_lanes::cornerHashes32(seed, cell[k].sx.index, cell[k].sy.index, offsets.lower[k]);
-        h[0][k] = premix(corners.first);
-        h[1][k] = premix(corners.middle);
-        h[2][k] = premix(corners.far);
+        point_lanes::CornerHashes32 corners[kHalves];
+        for (std::size_t half = 0; half < kHalves; ++half) {
+            // The triangle per double vector's lanes: the offsets' halves compared as a whole.
+            const auto lower = hn::Gt(halfOf(offsets.x[0][k], half), halfOf(offsets.y[0][k], half));
+            const point_lanes::SkewedCell& cell = cells[k].half[half];
+            corners[half] = point_lanes::cornerHashes32(seed, cell.sx.index, cell.sy.index, lower);
+        }
+        const VU32 mix = hn::Set(DU32(), simplex_v3::kGradientMix1);
+        h[0][k] = hn::Mul(combined(corners[0].first, corners[kHalves - 1].first), mix);
+        h[1][k] = hn::Mul(combined(corners[0].middle, corners[kHalves - 1].middle), mix);
+        h[2][k] = hn::Mul(combined(corners[0].far, corners[kHalves - 1].far), mix);
     }
     cornerNoise(offsets, h, n);
 }
 
-// How many double vectors of points simplexV3Points interleaves.
+// How many float vectors of points simplexV3Points interleaves.
 constexpr std::size_t kInterleavedPoints = 4;
 
-// Every octave of the N double vectors of points from c, summed and normalised into p.out.
+// Every octave of the N float vectors of points from c, summed and normalised into p.out.
 template <FractalKind kKind, std::size_t N>
 HWY_INLINE void pointVectors(const rows::SimplexV3Points& p, std::size_t c) {
     const D d;
-    const DH dh;
-    const std::size_t step = hn::Lanes(d);
-    V x[N], y[N];
-    VH sum[N];
+    const DF df;
+    const std::size_t lanes = hn::Lanes(d);
+    V x[N][kHalves], y[N][kHalves];
+    VF sum[N];
     for (std::size_t k = 0; k < N; ++k) {
-        x[k] = hn::LoadU(d, p.xs + c + k * step);
-        y[k] = hn::LoadU(d, p.ys + c + k * step);
-        sum[k] = hn::Zero(dh);
+        for (std::size_t h = 0; h < kHalves; ++h) {
+            x[k][h] = hn::LoadU(d, p.xs + c + (k * kHalves + h) * lanes);
+            y[k][h] = hn::LoadU(d, p.ys + c + (k * kHalves + h) * lanes);
+        }
+        sum[k] = hn::Zero(df);
     }
     for (int i = 0; i < p.octaves; ++i) {
         const rows::PointOctave& o = p.octave[i];
         // The lattice coordinates as NoiseField::unwarpedFloat computes them.
         const V frequency = hn::Set(d, o.frequency);
-        V u[N], v[N];
-        for (std::size_t k = 0; k < N; ++k) {
-            u[k] = hn::Add(hn::Add(hn::Mul(x[k], frequency), hn::Set(d, p.offsetX)), hn::Set(d, o.shiftX));
-            v[k] = hn::Add(hn::Add(hn::Mul(y[k], frequency), hn::Set(d, p.offsetY)), hn::Set(d, o.shiftY));
-        }
-        VH n[N];
-        simplexV3Points(o.key, u, v, n);
-        const VH amplitude = hn::Set(dh, static_cast<float>(o.amplitude));
+        V u[N][kHalves], v[N][kHalves];
         for (std::size_t k = 0; k < N; ++k)
-            sum[k] = mulAdd(amplitude, fractal_lanes::octaveTerm<kKind>(dh, n[k]), sum[k]);
+            for (std::size_t h = 0; h < kHalves; ++h) {
+                u[k][h] = hn::Add(hn::Add(hn::Mul(x[k][h], frequency), hn::Set(d, p.offsetX)), hn::Set(d, o.shiftX));
+                v[k][h] = hn::Add(hn::Add(hn::Mul(y[k][h], frequency), hn::Set(d, p.offsetY)), hn::Set(d, o.shiftY));
+            }
+        VF n[N];
+        simplexV3Points(o.key, u, v, n);
+        const VF amplitude = hn::Set(df, static_cast<float>(o.amplitude));
+        for (std::size_t k = 0; k < N; ++k)
+            sum[k] = mulAdd(amplitude, fractal_lanes::octaveTerm<kKind>(df, n[k]), sum[k]);
     }
-    for (std::size_t k = 0; k < N; ++k)
-        hn::StoreU(hn::PromoteTo(d, fractal_lanes::normaliseFloat<kKind>(dh, sum[k], p.scale)), d,
-                   p.out + c + k * step);
+    for (std::size_t k = 0; k < N; ++k) {
+        const VF value = fractal_lanes::normaliseFloat<kKind>(df, sum[k], p.scale);
+        for (std::size_t h = 0; h < kHalves; ++h)
+            hn::StoreU(hn::PromoteTo(d, halfOf(value, h)), d, p.out + c + (k * kHalves + h) * lanes);
+    }
 }
 
 template <FractalKind kKind>
 void pointsOf(const rows::SimplexV3Points& p) {
-    const std::size_t step = hn::Lanes(D());
+    const std::size_t step = hn::Lanes(DF());
     std::size_t c = 0;
     for (; c + kInterleavedPoints * step <= p.count; c += kInterleavedPoints * step)
         pointVectors<kKind, kInterleavedPoints>(p, c);
