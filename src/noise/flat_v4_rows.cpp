@@ -293,7 +293,8 @@ HWY_INLINE void pointNoise(const flat_v4::Points& p, int i, std::size_t c, VF (&
 
 // How many float vectors of points pointNoise interleaves: four make a warped layer 8 % faster
 // than one on AVX-512 and 13 % on AVX2 (Zen 4, terragrid_noise_bench rows/perlin-warped).
-constexpr std::size_t kInterleavedPoints = 4;
+// One on the emulated targets (fractal_lanes::kEmulated).
+constexpr std::size_t kInterleavedPoints = fractal_lanes::kEmulated ? 1 : 4;
 
 // Every octave of the N float vectors of points from c, summed and normalised into p.out.
 template <NoiseKind kNoise, FractalKind kKind, std::size_t N>

@@ -28,6 +28,11 @@ namespace HWY_NAMESPACE {
 namespace fractal_lanes {
 namespace hn = hwy::HWY_NAMESPACE;
 
+// Whether this target emulates its vectors lane by lane (the scalar fallback): the kernels
+// then interleave nothing (there is nothing to overlap) and keep their big steps out of line,
+// for the compile time of the sanitizer builds, which build this target.
+constexpr bool kEmulated = HWY_TARGET == HWY_EMU128 || HWY_TARGET == HWY_SCALAR;
+
 // value.cpp's fade(), operation for operation.
 template <class D, class V = hn::Vec<D>>
 HWY_INLINE V fade(D d, FadeCurve curve, V t) {

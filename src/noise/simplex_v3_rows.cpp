@@ -41,6 +41,7 @@ using fused::mulAdd;
 using simplex_row_lanes::repeated;  // simplex_row_lanes-inl.hpp
 using simplex_row_lanes::skewedSum;
 using simplex_row_lanes::SkewedLanes;
+using fractal_lanes::kEmulated;
 
 // simplex_v3::falloff per lane: max(0.5 - x^2 - y^2, 0)^4. (Templates: the rows use whole float
 // vectors, the point kernel as many floats as doubles.)
@@ -185,8 +186,9 @@ void simplexV3(const OctaveLanes& o, std::size_t c, VF (&n)[N]) {
 
 // How many vectors of columns simplexV3 interleaves. Measured on a Zen 4 core (fBm8 rows,
 // terragrid_noise_bench): one vector at a time is 7 % slower than two or four on AVX-512 and
-// 16 % slower than four on AVX2, where two fall between.
-constexpr std::size_t kInterleaved = 4;
+// 16 % slower than four on AVX2, where two fall between. One on the emulated targets, which
+// have nothing to overlap and compile for long (the sanitizer builds' scalar fallback).
+constexpr std::size_t kInterleaved = kEmulated ? 1 : 4;
 
 // One octave over the row, its terms summed into sums[0, columns) (or stored, for the first
 // octave): the octave's constants stay in registers for the whole row (every octave of a
@@ -249,9 +251,15 @@ struct PointCells {
     point_lanes::SkewedCell half[kHalves];
 };
 
-// simplexNoiseV3 of N float vectors of points (u, v), each lane its own.
+// simplexNoiseV3 of N float vectors of points (u, v), each lane its own. Out of line on the
+// emulated targets, as simplexV3.
 template <std::size_t N>
-HWY_INLINE void simplexV3Points(std::uint64_t seed, const V (&u)[N][kHalves], const V (&v)[N][kHalves],
+#if HWY_TARGET == HWY_EMU128 || HWY_TARGET == HWY_SCALAR
+HWY_NOINLINE
+#else
+HWY_INLINE
+#endif
+void simplexV3Points(std::uint64_t seed, const V (&u)[N][kHalves], const V (&v)[N][kHalves],
                                 VF (&n)[N]) {
     PointCells cells[N];
     VF fx[N], fy[N];
@@ -278,8 +286,8 @@ HWY_INLINE void simplexV3Points(std::uint64_t seed, const V (&u)[N][kHalves], co
     cornerNoise(offsets, h, n);
 }
 
-// How many float vectors of points simplexV3Points interleaves.
-constexpr std::size_t kInterleavedPoints = 4;
+// How many float vectors of points simplexV3Points interleaves (as kInterleaved).
+constexpr std::size_t kInterleavedPoints = kEmulated ? 1 : 4;
 
 // Every octave of the N float vectors of points from c, summed and normalised into p.out.
 template <FractalKind kKind, std::size_t N>
