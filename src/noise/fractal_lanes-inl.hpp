@@ -22,6 +22,18 @@
 
 #include "noise/fused-inl.hpp"
 
+// A kernel's big step: inlined, except on the emulated targets (fractal_lanes::kEmulated),
+// where each vector operation is a loop over the lanes and inlining it into every caller made
+// the build's heaviest functions (80-100 s each under the sanitizers, in register
+// allocation); those targets run only where x86-64 has no SSSE3 (and in the tests), so the
+// call costs no real CPU anything. Defined again for each target's pass.
+#undef TERRAGRID_INLINE_UNLESS_EMULATED
+#if HWY_TARGET == HWY_EMU128 || HWY_TARGET == HWY_SCALAR
+#define TERRAGRID_INLINE_UNLESS_EMULATED HWY_NOINLINE
+#else
+#define TERRAGRID_INLINE_UNLESS_EMULATED HWY_INLINE
+#endif
+
 HWY_BEFORE_NAMESPACE();
 namespace terragrid {
 namespace HWY_NAMESPACE {
@@ -29,8 +41,9 @@ namespace fractal_lanes {
 namespace hn = hwy::HWY_NAMESPACE;
 
 // Whether this target emulates its vectors lane by lane (the scalar fallback): the kernels
-// then interleave nothing (there is nothing to overlap) and keep their big steps out of line,
-// for the compile time of the sanitizer builds, which build this target.
+// then interleave nothing (there is nothing to overlap) and keep their big steps out of line
+// (TERRAGRID_INLINE_UNLESS_EMULATED), for the compile time of the sanitizer builds, which
+// build this target.
 constexpr bool kEmulated = HWY_TARGET == HWY_EMU128 || HWY_TARGET == HWY_SCALAR;
 
 // value.cpp's fade(), operation for operation.

@@ -154,17 +154,9 @@ HWY_INLINE void fillCell(CellGradients& cell, std::uint32_t lowI, std::uint32_t 
     cell.lowJ = lowJ;
 }
 
-// Out of line on the emulated targets: EMU128 emulates each vector operation as a loop over
-// its lanes, and inlined three times into each fractal's addSimplexV2 this function made the
-// four heaviest functions of the whole build (80-100 s each to compile under the sanitizers,
-// in register allocation); out of line it is compiled once per target. Those targets run
-// only where x86-64 has no SSSE3 (and in the tests), so the call costs no real CPU anything.
-#if HWY_TARGET == HWY_EMU128 || HWY_TARGET == HWY_SCALAR
-HWY_NOINLINE
-#else
-HWY_INLINE
-#endif
-VF simplex2f(const rows::SimplexV2Octave& o, std::size_t c, CellGradients& cell) {
+// Out of line on the emulated targets (fractal_lanes-inl.hpp): inlined three times into each
+// fractal's addSimplexV2 there, it made the four heaviest functions of the whole build.
+TERRAGRID_INLINE_UNLESS_EMULATED VF simplex2f(const rows::SimplexV2Octave& o, std::size_t c, CellGradients& cell) {
     using namespace simplex;
     using Parts = detail::LatticeHashParts;
     const DF df;

@@ -146,15 +146,9 @@ HWY_INLINE void cornerNoise(const CornerOffsets<VFT, N>& o, const VUT (&premixed
     for (std::size_t k = 0; k < N; ++k) n[k] = hn::Mul(hn::Set(df, simplex::kScale2f), cornerSum(f[k], dot[k]));
 }
 
-// simplexNoiseV3 of N vectors of columns from c on. Out of line on the emulated targets, for
-// their compile time (as rows_kernels.cpp's simplex2f).
+// simplexNoiseV3 of N vectors of columns from c on.
 template <std::size_t N>
-#if HWY_TARGET == HWY_EMU128 || HWY_TARGET == HWY_SCALAR
-HWY_NOINLINE
-#else
-HWY_INLINE
-#endif
-void simplexV3(const OctaveLanes& o, std::size_t c, VF (&n)[N]) {
+TERRAGRID_INLINE_UNLESS_EMULATED void simplexV3(const OctaveLanes& o, std::size_t c, VF (&n)[N]) {
     const DF df;
     const DU32 du;
     const std::size_t step = hn::Lanes(df);
@@ -251,16 +245,10 @@ struct PointCells {
     point_lanes::SkewedCell half[kHalves];
 };
 
-// simplexNoiseV3 of N float vectors of points (u, v), each lane its own. Out of line on the
-// emulated targets, as simplexV3.
+// simplexNoiseV3 of N float vectors of points (u, v), each lane its own.
 template <std::size_t N>
-#if HWY_TARGET == HWY_EMU128 || HWY_TARGET == HWY_SCALAR
-HWY_NOINLINE
-#else
-HWY_INLINE
-#endif
-void simplexV3Points(std::uint64_t seed, const V (&u)[N][kHalves], const V (&v)[N][kHalves],
-                                VF (&n)[N]) {
+TERRAGRID_INLINE_UNLESS_EMULATED void simplexV3Points(std::uint64_t seed, const V (&u)[N][kHalves],
+                                                      const V (&v)[N][kHalves], VF (&n)[N]) {
     PointCells cells[N];
     VF fx[N], fy[N];
     for (std::size_t k = 0; k < N; ++k) {
