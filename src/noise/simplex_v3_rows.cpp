@@ -1,5 +1,5 @@
-// Version 3 simplex rows (rows::evaluateSimplexV3Row: every octave of a vector of columns in
-// float lanes, the sum kept in a register) and points (rows::evaluateSimplexV3Points: a warped
+// Version 3 simplex rows (rows::evaluateSimplexV3Row: each octave over the row's columns in
+// float lanes, summed into a row of floats) and points (rows::evaluateSimplexV3Points: a warped
 // layer's moved points), written once with Google Highway for each x86-64
 // target and dispatched at run time. Each lane performs NoiseField::unwarpedFloat's float
 // operations and fused multiply-adds in its order (simplex_v3.hpp, simplex.cpp), so every
@@ -43,20 +43,17 @@ using simplex_row_lanes::skewedSum;
 using simplex_row_lanes::SkewedLanes;
 using fractal_lanes::kEmulated;
 
-// simplex_v3::falloff per lane: max(0.5 - x^2 - y^2, 0)^4. (Templates: the rows use whole float
-// vectors, the point kernel as many floats as doubles.)
-template <class VFT>
-HWY_INLINE VFT falloff(VFT x, VFT y) {
-    const hn::DFromV<VFT> df;
-    const VFT t = hn::Max(fused::negMulAdd(y, y, fused::negMulAdd(x, x, hn::Set(df, simplex::kRadius2f))),
-                          hn::Zero(df));
-    const VFT t2 = hn::Mul(t, t);
+// simplex_v3::falloff per lane: max(0.5 - x^2 - y^2, 0)^4.
+HWY_INLINE VF falloff(VF x, VF y) {
+    const DF df;
+    const VF t = hn::Max(fused::negMulAdd(y, y, fused::negMulAdd(x, x, hn::Set(df, simplex::kRadius2f))),
+                         hn::Zero(df));
+    const VF t2 = hn::Mul(t, t);
     return hn::Mul(t2, t2);
 }
 
 // simplexNoiseV3's sum of the three corners' falloff times gradient dot product, in its order.
-template <class VFT>
-HWY_INLINE VFT cornerSum(const VFT (&f)[3], const VFT (&dot)[3]) {
+HWY_INLINE VF cornerSum(const VF (&f)[3], const VF (&dot)[3]) {
     return mulAdd(f[2], dot[2], mulAdd(f[1], dot[1], hn::Mul(f[0], dot[0])));
 }
 
@@ -66,10 +63,9 @@ alignas(64) constexpr std::array<float, 16> kGradY = repeated(simplex_v3::kGradY
 // simplex_v3::gradientDot of the gradient simplex_v3::gradientIndex picks for a corner's hash
 // input, given as input kGradientMix1 (curved_v4::premix: the rows multiply the input's parts,
 // the multiply being distributive modulo 2^32).
-template <class VFT, class VU32T>
-HWY_INLINE VFT hashedDot(VU32T premixed, VFT x, VFT y) {
-    const hn::DFromV<VFT> df;
-    const hn::RebindToSigned<decltype(df)> di;
+HWY_INLINE VF hashedDot(VU32 premixed, VF x, VF y) {
+    const DF df;
+    const hn::RebindToSigned<DF> di;
     const auto index = hn::BitCast(di, hn::ShiftRight<29>(mix32_lanes::finish(premixed)));
     return mulAdd(mix32_lanes::lookup8(df, kGradX.data(), index), x,
                   hn::Mul(mix32_lanes::lookup8(df, kGradY.data(), index), y));
@@ -93,32 +89,31 @@ OctaveLanes lanesOf(const rows::SimplexV2Octave& o) {
             hn::Set(du, o.hashCD * simplex_v3::kGradientMix1)};
 }
 
-// simplexNoiseV3's steps after the split, shared by the rows and the points, for N vectors at
-// once (VFT: whole float vectors in the rows, as many floats as doubles in the points), each
-// step of every vector next to the others': one vector's steps wait on each other (its hashes
+// simplexNoiseV3's steps after the split, shared by the rows and the points, for N float
+// vectors at once, each step of every vector next to the others': one vector's steps wait on each other (its hashes
 // on its skewed sums, its dot products on its hashes' multiplies), and the other vectors'
 // independent steps fill those waits, which the core's scheduler does not reach far enough
 // ahead to find on its own. Each lane's operations and their order are unchanged.
 
 // The three corners' offsets from the skewed cell's fractions, and which triangle each lane
 // lies in (x0 > y0: the lower one, whose middle corner steps along x).
-template <class VFT, std::size_t N>
+template <std::size_t N>
 struct CornerOffsets {
-    VFT x[3][N], y[3][N];
-    hn::Mask<hn::DFromV<VFT>> lower[N];
+    VF x[3][N], y[3][N];
+    hn::Mask<DF> lower[N];
 };
 
-template <class VFT, std::size_t N>
-HWY_INLINE CornerOffsets<VFT, N> cornerOffsets(const VFT (&fx)[N], const VFT (&fy)[N]) {
+template <std::size_t N>
+HWY_INLINE CornerOffsets<N> cornerOffsets(const VF (&fx)[N], const VF (&fy)[N]) {
     using namespace simplex;
-    const hn::DFromV<VFT> df;
-    const VFT minusG = hn::Set(df, -kG2f);
-    const VFT g = hn::Set(df, kG2f);
-    const VFT gMinus1 = hn::Set(df, simplex_v3::kG2Minus1f);
-    const VFT corner2 = hn::Set(df, kCorner2f);
-    CornerOffsets<VFT, N> o;
+    const DF df;
+    const VF minusG = hn::Set(df, -kG2f);
+    const VF g = hn::Set(df, kG2f);
+    const VF gMinus1 = hn::Set(df, simplex_v3::kG2Minus1f);
+    const VF corner2 = hn::Set(df, kCorner2f);
+    CornerOffsets<N> o;
     for (std::size_t k = 0; k < N; ++k) {
-        const VFT s = hn::Add(fx[k], fy[k]);
+        const VF s = hn::Add(fx[k], fy[k]);
         o.x[0][k] = mulAdd(minusG, s, fx[k]);
         o.y[0][k] = mulAdd(minusG, s, fy[k]);
         o.lower[k] = hn::Gt(o.x[0][k], o.y[0][k]);
@@ -134,10 +129,10 @@ HWY_INLINE CornerOffsets<VFT, N> cornerOffsets(const VFT (&fx)[N], const VFT (&f
 
 // The noise from the corners' offsets and their hash inputs times kGradientMix1 (first,
 // middle, far corner): falloffs, gradient dot products, their sum, scaled.
-template <class VFT, class VUT, std::size_t N>
-HWY_INLINE void cornerNoise(const CornerOffsets<VFT, N>& o, const VUT (&premixed)[3][N], VFT (&n)[N]) {
-    const hn::DFromV<VFT> df;
-    VFT f[N][3], dot[N][3];
+template <std::size_t N>
+HWY_INLINE void cornerNoise(const CornerOffsets<N>& o, const VU32 (&premixed)[3][N], VF (&n)[N]) {
+    const DF df;
+    VF f[N][3], dot[N][3];
     for (int corner = 0; corner < 3; ++corner)
         for (std::size_t k = 0; k < N; ++k) {
             f[k][corner] = falloff(o.x[corner][k], o.y[corner][k]);
@@ -160,7 +155,7 @@ TERRAGRID_INLINE_UNLESS_EMULATED void simplexV3(const OctaveLanes& o, std::size_
         fx[k] = sx[k].frac;
         fy[k] = sy[k].frac;
     }
-    const CornerOffsets<VF, N> offsets = cornerOffsets(fx, fy);
+    const CornerOffsets<N> offsets = cornerOffsets(fx, fy);
     // The three corners' hash inputs times kGradientMix1, from the parts version 2's rows split
     // them into (rows_kernels.cpp), each multiplied: the column's in rows.cpp, the row's in
     // lanesOf.
@@ -229,41 +224,34 @@ void rowOf(const rows::SimplexV3Row& row) {
 
 // ---------------------------------------------------------------------------------------------
 // Points: every lane its own point (a warped layer's moved points), split in double lanes as
-// simplexNoiseV3 splits it (point_lanes-inl.hpp), the cell in float lanes as many.
+// simplexNoiseV3 splits it (point_lanes-inl.hpp), two double vectors' splits combined into one
+// float vector for the cell (point_lanes::combined).
 
 using point_lanes::D;
-using point_lanes::DH;
 using point_lanes::V;
-using VH = hn::Vec<DH>;
-
 using point_lanes::combined;
 using point_lanes::halfOf;
 using point_lanes::kHalves;
-
-// The skewed cells of a float vector's points, per double vector.
-struct PointCells {
-    point_lanes::SkewedCell half[kHalves];
-};
 
 // simplexNoiseV3 of N float vectors of points (u, v), each lane its own.
 template <std::size_t N>
 TERRAGRID_INLINE_UNLESS_EMULATED void simplexV3Points(std::uint64_t seed, const V (&u)[N][kHalves],
                                                       const V (&v)[N][kHalves], VF (&n)[N]) {
-    PointCells cells[N];
+    point_lanes::SkewedCell cells[N][kHalves];  // per double vector
     VF fx[N], fy[N];
     for (std::size_t k = 0; k < N; ++k) {
-        for (std::size_t h = 0; h < kHalves; ++h) cells[k].half[h] = point_lanes::skewedCell(u[k][h], v[k][h]);
-        fx[k] = combined(cells[k].half[0].sx.frac, cells[k].half[kHalves - 1].sx.frac);
-        fy[k] = combined(cells[k].half[0].sy.frac, cells[k].half[kHalves - 1].sy.frac);
+        for (std::size_t h = 0; h < kHalves; ++h) cells[k][h] = point_lanes::skewedCell(u[k][h], v[k][h]);
+        fx[k] = combined(cells[k][0].sx.frac, cells[k][kHalves - 1].sx.frac);
+        fy[k] = combined(cells[k][0].sy.frac, cells[k][kHalves - 1].sy.frac);
     }
-    const CornerOffsets<VF, N> offsets = cornerOffsets(fx, fy);
+    const CornerOffsets<N> offsets = cornerOffsets(fx, fy);
     VU32 h[3][N];
     for (std::size_t k = 0; k < N; ++k) {
         point_lanes::CornerHashes32 corners[kHalves];
         for (std::size_t half = 0; half < kHalves; ++half) {
             // The triangle per double vector's lanes: the offsets' halves compared as a whole.
             const auto lower = hn::Gt(halfOf(offsets.x[0][k], half), halfOf(offsets.y[0][k], half));
-            const point_lanes::SkewedCell& cell = cells[k].half[half];
+            const point_lanes::SkewedCell& cell = cells[k][half];
             corners[half] = point_lanes::cornerHashes32(seed, cell.sx.index, cell.sy.index, lower);
         }
         const VU32 mix = hn::Set(DU32(), simplex_v3::kGradientMix1);
