@@ -165,6 +165,8 @@ void printSummary(const SummaryReporter& results, const std::vector<int>& thread
     printFastNoise2(results, out);
     const double warped = results.samplesPerSecond(warpedRowsName());
     out << "warped perlin fbm8 rows, 1 thread:        " << rateCell(warped) << "\n";
+    if (const double warpedSimplex = results.samplesPerSecond(warpedRowsName(NoiseKind::Simplex)); warpedSimplex > 0)
+        out << "warped simplex fbm8 rows, 1 thread:       " << rateCell(warpedSimplex) << "\n";
     for (NoiseKind noise : {NoiseKind::Perlin, NoiseKind::Simplex}) {
         const std::string name(kNoiseKindNames[static_cast<std::size_t>(noise)]);
         const double one = results.samplesPerSecond(rowsName(noise, FractalKind::Fbm, 1));
