@@ -65,6 +65,37 @@ void forEachRidgeCell(const std::uint32_t* basin, std::uint32_t w, std::uint32_t
         if (differs(i)) f(i);
 }
 
+/// What labelBasins reads and writes, copied into locals in each task: the labels' atomic
+/// loads and stores are barriers to the compiler, which reloaded every pointer it reached
+/// through a capture or `this` after each of them, on every cell.
+struct BasinLabels {
+    std::uint32_t* basin;
+    const std::uint8_t* direction;
+    std::int64_t offset[kSelf + 1];  ///< the neighbours', and 0 for a root (its own receiver)
+
+    static constexpr std::uint32_t kUnlabelled = 0xFFFFFFFFu;  // ErosionFlow's
+
+    std::uint32_t receiver(std::uint32_t i) const { return std::uint32_t(std::int64_t(i) + offset[direction[i]]); }
+    std::uint32_t labelOf(std::uint32_t i) const {
+        return std::atomic_ref<std::uint32_t>(basin[i]).load(std::memory_order_relaxed);
+    }
+    void label(std::uint32_t i, std::uint32_t b) const {
+        std::atomic_ref<std::uint32_t>(basin[i]).store(b, std::memory_order_relaxed);
+    }
+    /// From cell c, if not labelled: down the flow to a labelled cell (a root always is), then
+    /// the cells on the way take its label. `path` is scratch.
+    void labelFrom(std::uint32_t c, std::vector<std::uint32_t>& path) const {
+        if (labelOf(c) != kUnlabelled) return;
+        path.clear();
+        std::uint32_t x = c, b;
+        do {
+            path.push_back(x);
+            x = receiver(x);
+        } while ((b = labelOf(x)) == kUnlabelled);
+        for (const std::uint32_t p : path) label(p, b);
+    }
+};
+
 }  // namespace
 
 void ErosionFlow::drainDepressions(const double* h, const CellLists& hint) {
@@ -86,28 +117,16 @@ void ErosionFlow::drainDepressions(const double* h, const CellLists& hint) {
 void ErosionFlow::labelBasins(const CellLists& hint) {
     const std::size_t n = m_shape.cells();
     for (std::uint32_t p = 0; p < m_pits.size(); ++p) m_basin[m_pits[p]] = p + 1;
-    std::uint32_t* basin = m_basin.data();
-    const auto labelOf = [&](std::uint32_t i) {
-        return std::atomic_ref<std::uint32_t>(basin[i]).load(std::memory_order_relaxed);
-    };
-    const auto label = [&](std::uint32_t i, std::uint32_t b) {
-        std::atomic_ref<std::uint32_t>(basin[i]).store(b, std::memory_order_relaxed);
-    };
-    const auto labelFrom = [&](std::uint32_t c, std::vector<std::uint32_t>& path) {
-        if (labelOf(c) != kUnlabelled) return;
-        path.clear();
-        std::uint32_t x = c, b;
-        do {
-            path.push_back(x);
-            x = receiver(x);
-        } while ((b = labelOf(x)) == kUnlabelled);
-        for (const std::uint32_t p : path) label(p, b);
-    };
+    static_assert(BasinLabels::kUnlabelled == kUnlabelled);
+    BasinLabels labels{m_basin.data(), m_direction.data(), {}};
+    std::copy(m_shape.offset, m_shape.offset + 8, labels.offset);
+    labels.offset[kSelf] = 0;
     tbb::enumerable_thread_specific<std::vector<std::uint32_t>> paths;
     if (hint.empty()) {
         tbb::parallel_for(tbb::blocked_range<std::uint32_t>(0, std::uint32_t(n), 16384), [&](const auto& range) {
+            const BasinLabels s = labels;  // locals (BasinLabels says why)
             std::vector<std::uint32_t>& path = paths.local();
-            for (std::uint32_t c = range.begin(); c < range.end(); ++c) labelFrom(c, path);
+            for (std::uint32_t c = range.begin(); c < range.end(); ++c) s.labelFrom(c, path);
         });
         return;
     }
@@ -121,13 +140,14 @@ void ErosionFlow::labelBasins(const CellLists& hint) {
             end = begin;
         }
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, pieces.size(), 1), [&](const auto& range) {
+        const BasinLabels s = labels;
         std::vector<std::uint32_t>& path = paths.local();
         for (std::size_t p = range.begin(); p < range.end(); ++p)
             for (const std::uint32_t* c = pieces[p].second; c-- != pieces[p].first;) {
                 // The common case: the receiver is labelled (a root's own label is rewritten).
-                const std::uint32_t b = labelOf(receiver(*c));
-                if (b != kUnlabelled) label(*c, b);
-                else labelFrom(*c, path);
+                const std::uint32_t b = s.labelOf(s.receiver(*c));
+                if (b != kUnlabelled) s.label(*c, b);
+                else s.labelFrom(*c, path);
             }
     });
 }
