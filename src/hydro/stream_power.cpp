@@ -95,15 +95,18 @@ struct CellSolver {
     }
     /// The cells of one walk list, last first: receivers before donors within the list; a
     /// receiver another list holds and no thread has solved yet is solved on the way down.
+    /// (The solver is copied into locals: the marks' atomics are barriers to the compiler,
+    /// which reloaded every member through `this` after each of them.)
     void list(const std::uint32_t* first, const std::uint32_t* last, std::vector<std::uint32_t>& path) const {
+        const CellSolver s = *this;
         for (const std::uint32_t* p = last; p-- != first;) {
             if (p - first >= kCellsAhead) {
-                prefetch(p[-kCellsAhead]);
-                __builtin_prefetch(marks + p[-kCellsAhead]);
+                s.prefetch(p[-kCellsAhead]);
+                __builtin_prefetch(s.marks + p[-kCellsAhead]);
             }
             const std::uint32_t c = *p;
-            if (direction[c] != kSelf && !solved(receiver(c))) down(c, path);
-            else if (!solved(c)) (*this)(c);
+            if (s.direction[c] != kSelf && !s.solved(s.receiver(c))) s.down(c, path);
+            else if (!s.solved(c)) s(c);
         }
     }
 };
