@@ -34,6 +34,23 @@ __attribute__((target("avx2"))) inline __m256d freeLanes(std::uint8_t a, std::ui
     return _mm256_castsi256_pd(_mm256_cmpeq_epi64(fixed, _mm256_setzero_si256()));
 }
 
+/// How many rows ahead of the columns' forward sweep their cells are asked for. Each row of a
+/// block of columns lies a whole grid row after the last, and the sweep waited on nearly every
+/// one: the hardware's prefetchers did not keep up. On the 2048^2 stage this took the
+/// diffusion from 2.8-2.9 s to 2.2-2.3 s; anything from 3 to 16 rows gave the same.
+constexpr std::size_t kRowsAhead = 8;
+
+/// Asks for the cache lines of `count` cells from `at` in h and super, both to be written.
+inline void prefetchRow(const double* h, const double* super, std::size_t at, std::size_t count) {
+    for (std::size_t x = 0; x < count; x += 8) {
+        __builtin_prefetch(h + at + x, 1);
+        __builtin_prefetch(super + at + x, 1);
+    }
+    // The last cell's line too: the cells need not start on a line.
+    __builtin_prefetch(h + at + count - 1, 1);
+    __builtin_prefetch(super + at + count - 1, 1);
+}
+
 }  // namespace
 
 
@@ -79,7 +96,8 @@ __attribute__((target("avx2"))) void solveColumns(double* h, const std::uint8_t*
     const std::size_t w = width;
     __m256d previousSuper[kColumnGroups], previousValue[kColumnGroups];
     for (std::size_t g = 0; g < groups; ++g) previousSuper[g] = previousValue[g] = _mm256_setzero_pd();
-    for (std::size_t y = 0; y < height; ++y)
+    for (std::size_t y = 0; y < height; ++y) {
+        if (y + kRowsAhead < height) prefetchRow(h, super, (y + kRowsAhead) * w + x0, 4 * groups);
         for (std::size_t g = 0; g < groups; ++g) {
             const std::size_t at = y * w + x0 + 4 * g;
             const std::uint8_t* f = fixed + at;
@@ -91,6 +109,7 @@ __attribute__((target("avx2"))) void solveColumns(double* h, const std::uint8_t*
             _mm256_storeu_pd(super + at, previousSuper[g]);
             _mm256_storeu_pd(h + at, previousValue[g]);
         }
+    }
     for (std::size_t y = height - 1; y-- > 0;)
         for (std::size_t g = 0; g < groups; ++g) {
             const std::size_t at = y * w + x0 + 4 * g;

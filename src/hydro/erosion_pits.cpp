@@ -10,10 +10,15 @@
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
+#include <bit>
 #include <atomic>
 #include <unordered_map>
 
 #include "hydro/erosion_flow.hpp"
+
+#if defined(__x86_64__)
+#include <emmintrin.h>
+#endif
 
 namespace terragrid::hydro::detail {
 
@@ -33,6 +38,63 @@ std::uint8_t directionTo(const Shape& shape, std::uint32_t from, std::uint32_t t
 /// is met once, from its first cell.
 constexpr int kLaterDx[4] = {1, -1, 0, 1};
 constexpr int kLaterDy[4] = {0, 1, 1, 1};
+
+/// Calls f(i) for each cell i in [first, last) of an inner row (w cells wide) that has a later
+/// neighbour (kLaterDx, kLaterDy) in another basin, in index order. Most cells share their
+/// basin with all four: the test runs four cells at a time (SSE2, on every x86-64), where a
+/// test and a branch per cell mispredicted at every ridge.
+template <class F>
+void forEachRidgeCell(const std::uint32_t* basin, std::uint32_t w, std::uint32_t first,
+                      std::uint32_t last, F&& f) {
+    const auto differs = [&](std::uint32_t i) {
+        const std::uint32_t b = basin[i];
+        return ((b ^ basin[i + 1]) | (b ^ basin[i + w - 1]) | (b ^ basin[i + w]) | (b ^ basin[i + w + 1])) != 0;
+    };
+    std::uint32_t i = first;
+#if defined(__x86_64__)
+    const auto at = [&](std::uint32_t j) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(basin + j)); };
+    for (; i + 4 <= last; i += 4) {
+        const __m128i b = at(i);
+        const __m128i other = _mm_or_si128(_mm_or_si128(_mm_xor_si128(b, at(i + 1)), _mm_xor_si128(b, at(i + w - 1))),
+                                           _mm_or_si128(_mm_xor_si128(b, at(i + w)), _mm_xor_si128(b, at(i + w + 1))));
+        unsigned ridge = unsigned(_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(other, _mm_setzero_si128())))) ^ 0xFu;
+        for (; ridge; ridge &= ridge - 1) f(i + std::uint32_t(std::countr_zero(ridge)));
+    }
+#endif
+    for (; i < last; ++i)
+        if (differs(i)) f(i);
+}
+
+/// What labelBasins reads and writes, copied into locals in each task: the labels' atomic
+/// loads and stores are barriers to the compiler, which reloaded every pointer it reached
+/// through a capture or `this` after each of them, on every cell.
+struct BasinLabels {
+    std::uint32_t* basin;
+    const std::uint8_t* direction;
+    std::int64_t offset[kSelf + 1];  ///< the neighbours', and 0 for a root (its own receiver)
+
+    static constexpr std::uint32_t kUnlabelled = 0xFFFFFFFFu;  // ErosionFlow's
+
+    std::uint32_t receiver(std::uint32_t i) const { return std::uint32_t(std::int64_t(i) + offset[direction[i]]); }
+    std::uint32_t labelOf(std::uint32_t i) const {
+        return std::atomic_ref<std::uint32_t>(basin[i]).load(std::memory_order_relaxed);
+    }
+    void label(std::uint32_t i, std::uint32_t b) const {
+        std::atomic_ref<std::uint32_t>(basin[i]).store(b, std::memory_order_relaxed);
+    }
+    /// From cell c, if not labelled: down the flow to a labelled cell (a root always is), then
+    /// the cells on the way take its label. `path` is scratch.
+    void labelFrom(std::uint32_t c, std::vector<std::uint32_t>& path) const {
+        if (labelOf(c) != kUnlabelled) return;
+        path.clear();
+        std::uint32_t x = c, b;
+        do {
+            path.push_back(x);
+            x = receiver(x);
+        } while ((b = labelOf(x)) == kUnlabelled);
+        for (const std::uint32_t p : path) label(p, b);
+    }
+};
 
 }  // namespace
 
@@ -55,28 +117,16 @@ void ErosionFlow::drainDepressions(const double* h, const CellLists& hint) {
 void ErosionFlow::labelBasins(const CellLists& hint) {
     const std::size_t n = m_shape.cells();
     for (std::uint32_t p = 0; p < m_pits.size(); ++p) m_basin[m_pits[p]] = p + 1;
-    std::uint32_t* basin = m_basin.data();
-    const auto labelOf = [&](std::uint32_t i) {
-        return std::atomic_ref<std::uint32_t>(basin[i]).load(std::memory_order_relaxed);
-    };
-    const auto label = [&](std::uint32_t i, std::uint32_t b) {
-        std::atomic_ref<std::uint32_t>(basin[i]).store(b, std::memory_order_relaxed);
-    };
-    const auto labelFrom = [&](std::uint32_t c, std::vector<std::uint32_t>& path) {
-        if (labelOf(c) != kUnlabelled) return;
-        path.clear();
-        std::uint32_t x = c, b;
-        do {
-            path.push_back(x);
-            x = receiver(x);
-        } while ((b = labelOf(x)) == kUnlabelled);
-        for (const std::uint32_t p : path) label(p, b);
-    };
+    static_assert(BasinLabels::kUnlabelled == kUnlabelled);
+    BasinLabels labels{m_basin.data(), m_direction.data(), {}};
+    std::copy(m_shape.offset, m_shape.offset + 8, labels.offset);
+    labels.offset[kSelf] = 0;
     tbb::enumerable_thread_specific<std::vector<std::uint32_t>> paths;
     if (hint.empty()) {
         tbb::parallel_for(tbb::blocked_range<std::uint32_t>(0, std::uint32_t(n), 16384), [&](const auto& range) {
+            const BasinLabels s = labels;  // locals (BasinLabels says why)
             std::vector<std::uint32_t>& path = paths.local();
-            for (std::uint32_t c = range.begin(); c < range.end(); ++c) labelFrom(c, path);
+            for (std::uint32_t c = range.begin(); c < range.end(); ++c) s.labelFrom(c, path);
         });
         return;
     }
@@ -90,13 +140,14 @@ void ErosionFlow::labelBasins(const CellLists& hint) {
             end = begin;
         }
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, pieces.size(), 1), [&](const auto& range) {
+        const BasinLabels s = labels;
         std::vector<std::uint32_t>& path = paths.local();
         for (std::size_t p = range.begin(); p < range.end(); ++p)
             for (const std::uint32_t* c = pieces[p].second; c-- != pieces[p].first;) {
                 // The common case: the receiver is labelled (a root's own label is rewritten).
-                const std::uint32_t b = labelOf(receiver(*c));
-                if (b != kUnlabelled) label(*c, b);
-                else labelFrom(*c, path);
+                const std::uint32_t b = s.labelOf(s.receiver(*c));
+                if (b != kUnlabelled) s.label(*c, b);
+                else s.labelFrom(*c, path);
             }
     });
 }
@@ -138,16 +189,13 @@ std::vector<PassEdge> ErosionFlow::lowestPasses(const double* h) const {
                 continue;
             }
             edgeCell(0);
-            // Inside, most cells share their basin with all four later neighbours: one test.
-            for (std::uint32_t i = row + 1; i < row + w - 1; ++i) {
-                const std::uint32_t b = basin[i];
-                if (((b ^ basin[i + 1]) | (b ^ basin[i + w - 1]) | (b ^ basin[i + w]) | (b ^ basin[i + w + 1])) == 0)
-                    continue;
+            const auto inner = [&](std::uint32_t i) {
                 pass(i, i + 1);
                 pass(i, i + w - 1);
                 pass(i, i + w);
                 pass(i, i + w + 1);
-            }
+            };
+            forEachRidgeCell(basin, w, row + 1, row + w - 1, inner);
             edgeCell(shape.width - 1);
         }
     });

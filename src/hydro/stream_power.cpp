@@ -31,6 +31,12 @@ double solveDrop(double x0, double f, double n) {
     return x;
 }
 
+/// How far ahead in a list the incision asks for a cell's lines. The lists follow the flow, so
+/// the cells' addresses jump about and no hardware prefetcher guesses them; the list knows
+/// them. On the 2048^2 stage, 32 to 64 cells ahead took the one-thread incision from 3.7-4.1 s
+/// to 3.2-3.5 s.
+constexpr std::ptrdiff_t kCellsAhead = 64;
+
 /// Solves cells whose receivers are solved, from the heights before the step into the new
 /// ones. Two threads may solve one cell at once: they write the same value, read from inputs
 /// nobody writes in the step (hence atomic_ref, relaxed: plain moves on x86).
@@ -57,12 +63,23 @@ struct CellSolver {
         const std::uint8_t k = direction[i];
         if (k == kSelf) return h[i];
         const std::uint32_t r = std::uint32_t(std::int64_t(i) + offset[k]);
-        const double hr = std::atomic_ref<double>(next[r]).load(std::memory_order_relaxed);
+        return below(i, std::atomic_ref<double>(next[r]).load(std::memory_order_relaxed));
+    }
+    /// The new height of cell i, not a base-level cell, whose receiver's new height is hr.
+    double below(std::uint32_t i, double hr) const {
         const double raised = h[i] + upliftDt(i);
         if (!(raised > hr) || power.k == 0) return raised;
         const double f = factor[i];
         if (power.n == 1) return (raised + f * hr) / (1 + f);
         return hr + solveDrop(raised - hr, f, power.n);
+    }
+    /// Asks for the cache lines cell i will read and write.
+    void prefetch(std::uint32_t i) const {
+        __builtin_prefetch(direction + i);
+        __builtin_prefetch(h + i);
+        __builtin_prefetch(factor + i);
+        if (upliftDt.field) __builtin_prefetch(upliftDt.field + i);
+        __builtin_prefetch(next + i, 1);
     }
     /// From cell c, whose receiver is not solved: follows the flow down to the first cell
     /// solved, then solves the cells on the way back up. `path` is scratch.
@@ -78,14 +95,35 @@ struct CellSolver {
     }
     /// The cells of one walk list, last first: receivers before donors within the list; a
     /// receiver another list holds and no thread has solved yet is solved on the way down.
+    /// (The solver is copied into locals: the marks' atomics are barriers to the compiler,
+    /// which reloaded every member through `this` after each of them.)
     void list(const std::uint32_t* first, const std::uint32_t* last, std::vector<std::uint32_t>& path) const {
+        const CellSolver s = *this;
         for (const std::uint32_t* p = last; p-- != first;) {
+            if (p - first >= kCellsAhead) {
+                s.prefetch(p[-kCellsAhead]);
+                __builtin_prefetch(s.marks + p[-kCellsAhead]);
+            }
             const std::uint32_t c = *p;
-            if (direction[c] != kSelf && !solved(receiver(c))) down(c, path);
-            else if (!solved(c)) (*this)(c);
+            if (s.direction[c] != kSelf && !s.solved(s.receiver(c))) s.down(c, path);
+            else if (!s.solved(c)) s(c);
         }
     }
 };
+
+/// The cells of [first, last), last first, on one thread, where every receiver comes before
+/// its donors: plain loads and stores, no marks. The solver is copied into locals, and the
+/// receiver's height is read as a plain double: through CellSolver::height's atomic_ref the
+/// compiler passed it through the stack, on the chain of receivers every cell waits on.
+void solveInOrder(const CellSolver& solver, const std::uint32_t* first, const std::uint32_t* last) {
+    const CellSolver s = solver;
+    for (const std::uint32_t* p = last; p-- != first;) {
+        if (p - first >= kCellsAhead) s.prefetch(p[-kCellsAhead]);
+        const std::uint32_t i = *p;
+        const std::uint8_t k = s.direction[i];
+        s.next[i] = k == kSelf ? s.h[i] : s.below(i, s.next[std::int64_t(i) + s.offset[k]]);
+    }
+}
 
 }  // namespace
 
@@ -117,10 +155,7 @@ void Incision::apply(const CellVector<double>& h, CellVector<double>& next, cons
     if (runsOnOneThread()) {
         // One list in topological order: every receiver is solved before its donors, so
         // no marks to read or write.
-        double* next_ = next.data();
-        area.forEachWalked([&](const std::uint32_t* first, const std::uint32_t* last) {
-            for (const std::uint32_t* p = last; p-- != first;) next_[*p] = s.height(*p);
-        });
+        area.forEachWalked([&](const std::uint32_t* first, const std::uint32_t* last) { solveInOrder(s, first, last); });
         return;
     }
     std::vector<std::pair<const std::uint32_t*, const std::uint32_t*>> pieces;
