@@ -26,6 +26,7 @@
 #include "noise/fractal_lanes-inl.hpp"
 #include "noise/fused-inl.hpp"
 #include "noise/mix32_lanes-inl.hpp"
+#include "noise/point_lanes-inl.hpp"
 
 HWY_BEFORE_NAMESPACE();
 namespace terragrid {
@@ -75,7 +76,7 @@ bool fillAxes(const cv::Fill& f) {
     for (std::size_t c = 0; c < columns; c += hn::Lanes(d)) {
         V u[3];
         for (int a = 0; a < 2; ++a) {
-            u[a] = hn::Add(hn::Add(hn::Mul(hn::LoadU(d, p[a] + c), frequency), offset[a]), shift[a]);
+            u[a] = point_lanes::latticeCoordinate(hn::LoadU(d, p[a] + c), frequency, offset[a], shift[a]);
         }
         if constexpr (kSplit == cv::Split::Skewed3) {
             // curved_v4.cpp's skewedCell3.

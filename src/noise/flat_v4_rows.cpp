@@ -199,10 +199,10 @@ HWY_INLINE Coordinates coordinates(const flat_v4::Points& p, int i, std::size_t 
     const D d;
     const rows::PointOctave& o = p.octave[i];
     const V frequency = hn::Set(d, o.frequency);
-    return {hn::Add(hn::Add(hn::Mul(hn::LoadU(d, p.xs + c), frequency), hn::Set(d, p.offsetX)),
-                    hn::Set(d, o.shiftX)),
-            hn::Add(hn::Add(hn::Mul(hn::LoadU(d, p.ys + c), frequency), hn::Set(d, p.offsetY)),
-                    hn::Set(d, o.shiftY))};
+    return {point_lanes::latticeCoordinate(hn::LoadU(d, p.xs + c), frequency, hn::Set(d, p.offsetX),
+                                           hn::Set(d, o.shiftX)),
+            point_lanes::latticeCoordinate(hn::LoadU(d, p.ys + c), frequency, hn::Set(d, p.offsetY),
+                                           hn::Set(d, o.shiftY))};
 }
 
 // Those coordinates split: fractions and the first corners' premixed hash inputs.
@@ -291,10 +291,10 @@ HWY_INLINE void pointNoise(const flat_v4::Points& p, int i, std::size_t c, VF (&
         n[k] = evaluate<kNoise>(cell[k], at[k].fx, fractal_lanes::fadeFloat(p.fade, at[k].fx));
 }
 
-// How many float vectors of points pointNoise interleaves: four make a warped layer 8 % faster
-// than one on AVX-512 and 13 % on AVX2 (Zen 4, terragrid_noise_bench rows/perlin-warped).
-// One on the emulated targets (fractal_lanes::kEmulated).
-constexpr std::size_t kInterleavedPoints = fractal_lanes::kEmulated ? 1 : 4;
+// The float vectors of points pointNoise interleaves (fractal_lanes::kInterleaved): four make a
+// warped layer 8 % faster than one on AVX-512 and 13 % on AVX2 (Zen 4, terragrid_noise_bench
+// rows/perlin-warped).
+using fractal_lanes::kInterleaved;
 
 // Every octave of the N float vectors of points from c, summed and normalised into p.out.
 template <NoiseKind kNoise, FractalKind kKind, std::size_t N>
@@ -322,8 +322,8 @@ template <NoiseKind kNoise, FractalKind kKind>
 void pointsOf(const flat_v4::Points& p) {
     const std::size_t step = hn::Lanes(DF());
     std::size_t c = 0;
-    for (; c + kInterleavedPoints * step <= p.count; c += kInterleavedPoints * step)
-        pointVectors<kNoise, kKind, kInterleavedPoints>(p, c);
+    for (; c + kInterleaved * step <= p.count; c += kInterleaved * step)
+        pointVectors<kNoise, kKind, kInterleaved>(p, c);
     for (; c < p.count; c += step) pointVectors<kNoise, kKind, 1>(p, c);
 }
 

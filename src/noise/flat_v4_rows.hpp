@@ -68,9 +68,9 @@ struct Row {
 void evaluateRow(const Row& row);
 
 /// NoiseField::unwarpedFloat at `count` points (xs[i], ys[i]) each its own (a warped layer's
-/// moved points): per vector of double lanes each octave's lattice coordinates split, the cell
-/// in float lanes as many; a vector with an index beyond curved_v4::kIndexBound takes flat_v4::noise per
-/// lane for that octave.
+/// moved points): each octave's lattice coordinates split per vector of double lanes, two such
+/// vectors' splits combined into one float vector for the cell; a vector with an index beyond
+/// curved_v4::kIndexBound takes flat_v4::noise per lane for that octave.
 struct Points {
     NoiseKind noise;
     FractalKind fractal;  ///< the summed one
@@ -103,7 +103,8 @@ public:
     RowPlan(const NoiseParams& params, double amplitudeSum, std::vector<OctaveParams> octaves,
             const double* xs, std::size_t columns);
     /// out[0, columns) = the normalised fractal sum on row y (no marble stripes); false, with
-    /// out untouched, where a lattice index leaves curved_v4::kIndexBound (the caller samples the row).
+    /// out untouched, where a lattice index leaves curved_v4::kIndexBound (the caller samples
+    /// the row).
     bool row(double y, double* out);
 
 private:
@@ -119,7 +120,7 @@ private:
     std::vector<OctaveParams> m_octaveParams;
     std::size_t m_columns;
     float m_scale;
-    bool m_bounded = true;  ///< every column's index within curved_v4::kIndexBound at every octave
+    bool m_bounded = true;  ///< every column's index within curved_v4::kIndexBound, every octave
     std::vector<Plan> m_plans;
     std::vector<Octave> m_octaves;
     std::vector<float> m_sums;  ///< Row::sums, 16 floats over for the alignment

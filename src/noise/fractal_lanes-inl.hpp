@@ -46,6 +46,11 @@ namespace hn = hwy::HWY_NAMESPACE;
 // build this target.
 constexpr bool kEmulated = HWY_TARGET == HWY_EMU128 || HWY_TARGET == HWY_SCALAR;
 
+// How many vectors the rows and point kernels of versions 3 and 4 take at once, each step of
+// every vector next to the others' (simplex_v3_rows.cpp and flat_v4_rows.cpp give the figures
+// that chose four; eight spill registers). One on the emulated targets.
+constexpr std::size_t kInterleaved = kEmulated ? 1 : 4;
+
 // value.cpp's fade(), operation for operation.
 template <class D, class V = hn::Vec<D>>
 HWY_INLINE V fade(D d, FadeCurve curve, V t) {

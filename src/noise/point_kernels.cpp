@@ -42,7 +42,8 @@ using fractal_lanes::octaveTerm;
 // fade (value.cpp) per lane: fractal_lanes-inl.hpp's, shared with the curved rows.
 HWY_INLINE V fadeLanes(FadeCurve curve, V t) { return fractal_lanes::fade(D(), curve, t); }
 
-using point_lanes::split;  // point_lanes-inl.hpp
+using point_lanes::latticeCoordinate;  // point_lanes-inl.hpp
+using point_lanes::split;
 using point_lanes::SplitLanes;
 
 // The hashes of a cell's corners (ix, iy) .. (ix + 1, iy + 1).
@@ -464,8 +465,8 @@ void pointsOf(const rows::Points& p) {
         for (int i = 0; i < p.octaves; ++i) {
             const rows::PointOctave& o = p.octave[i];
             const V frequency = hn::Set(d, o.frequency);
-            const V u = hn::Add(hn::Add(hn::Mul(x, frequency), offsetX), hn::Set(d, o.shiftX));
-            const V v = hn::Add(hn::Add(hn::Mul(y, frequency), offsetY), hn::Set(d, o.shiftY));
+            const V u = latticeCoordinate(x, frequency, offsetX, hn::Set(d, o.shiftX));
+            const V v = latticeCoordinate(y, frequency, offsetY, hn::Set(d, o.shiftY));
             const V n = pointNoise<kNoise>(p, o, u, v, cache[i]);
             sum = hn::Add(sum, hn::Mul(hn::Set(d, o.amplitude), octaveTerm<kKind>(d, n)));
         }

@@ -68,6 +68,12 @@ HWY_INLINE VH halfOf(VT v, std::size_t h) {
 #endif
 }
 
+// NoiseField::latticeCoordinates per lane: (p f + offset) + shift, the reference's operations
+// in its order.
+HWY_INLINE V latticeCoordinate(V p, V frequency, V offset, V shift) {
+    return hn::Add(hn::Add(hn::Mul(p, frequency), offset), shift);
+}
+
 // lattice::split per lane: the int64 index and the exact fraction.
 struct SplitLanes {
     VI index;

@@ -41,7 +41,6 @@ using fused::mulAdd;
 using simplex_row_lanes::repeated;  // simplex_row_lanes-inl.hpp
 using simplex_row_lanes::skewedSum;
 using simplex_row_lanes::SkewedLanes;
-using fractal_lanes::kEmulated;
 
 // simplex_v3::falloff per lane: max(0.5 - x^2 - y^2, 0)^4.
 HWY_INLINE VF falloff(VF x, VF y) {
@@ -173,11 +172,11 @@ TERRAGRID_INLINE_UNLESS_EMULATED void simplexV3(const OctaveLanes& o, std::size_
     cornerNoise(offsets, h, n);
 }
 
-// How many vectors of columns simplexV3 interleaves. Measured on a Zen 4 core (fBm8 rows,
-// terragrid_noise_bench): one vector at a time is 7 % slower than two or four on AVX-512 and
-// 16 % slower than four on AVX2, where two fall between. One on the emulated targets, which
-// have nothing to overlap and compile for long (the sanitizer builds' scalar fallback).
-constexpr std::size_t kInterleaved = kEmulated ? 1 : 4;
+// The vectors of columns simplexV3 interleaves (fractal_lanes::kInterleaved). Measured on a Zen 4
+// core (fBm8 rows, terragrid_noise_bench): one vector at a time is 7 % slower than two or four
+// on AVX-512 and 16 % slower than four on AVX2, where two fall between; eight spill registers
+// (8.3 ns against 6.7 on AVX-512).
+using fractal_lanes::kInterleaved;
 
 // One octave over the row, its terms summed into sums[0, columns) (or stored, for the first
 // octave): the octave's constants stay in registers for the whole row (every octave of a
@@ -262,8 +261,6 @@ TERRAGRID_INLINE_UNLESS_EMULATED void simplexV3Points(std::uint64_t seed, const 
     cornerNoise(offsets, h, n);
 }
 
-// How many float vectors of points simplexV3Points interleaves (as kInterleaved).
-constexpr std::size_t kInterleavedPoints = kEmulated ? 1 : 4;
 
 // Every octave of the N float vectors of points from c, summed and normalised into p.out.
 template <FractalKind kKind, std::size_t N>
@@ -282,13 +279,12 @@ HWY_INLINE void pointVectors(const rows::SimplexV3Points& p, std::size_t c) {
     }
     for (int i = 0; i < p.octaves; ++i) {
         const rows::PointOctave& o = p.octave[i];
-        // The lattice coordinates as NoiseField::unwarpedFloat computes them.
         const V frequency = hn::Set(d, o.frequency);
         V u[N][kHalves], v[N][kHalves];
         for (std::size_t k = 0; k < N; ++k)
             for (std::size_t h = 0; h < kHalves; ++h) {
-                u[k][h] = hn::Add(hn::Add(hn::Mul(x[k][h], frequency), hn::Set(d, p.offsetX)), hn::Set(d, o.shiftX));
-                v[k][h] = hn::Add(hn::Add(hn::Mul(y[k][h], frequency), hn::Set(d, p.offsetY)), hn::Set(d, o.shiftY));
+                u[k][h] = point_lanes::latticeCoordinate(x[k][h], frequency, hn::Set(d, p.offsetX), hn::Set(d, o.shiftX));
+                v[k][h] = point_lanes::latticeCoordinate(y[k][h], frequency, hn::Set(d, p.offsetY), hn::Set(d, o.shiftY));
             }
         VF n[N];
         simplexV3Points(o.key, u, v, n);
@@ -307,8 +303,8 @@ template <FractalKind kKind>
 void pointsOf(const rows::SimplexV3Points& p) {
     const std::size_t step = hn::Lanes(DF());
     std::size_t c = 0;
-    for (; c + kInterleavedPoints * step <= p.count; c += kInterleavedPoints * step)
-        pointVectors<kKind, kInterleavedPoints>(p, c);
+    for (; c + kInterleaved * step <= p.count; c += kInterleaved * step)
+        pointVectors<kKind, kInterleaved>(p, c);
     for (; c < p.count; c += step) pointVectors<kKind, 1>(p, c);
 }
 
