@@ -81,6 +81,13 @@ struct OctaveRows {
     std::vector<std::uint32_t> hashAB;  // (lowA kHashX + lowB kHashY) hashScale (the hash's column part)
     std::vector<std::uint32_t> run;     // columns from this one on with its (lowA, lowB)
     std::int64_t minA = 0, maxA = 0, minB = 0, maxB = 0;  // their indices' range
+    // The last row's hash key and the high halves it was mixed from: the rows of a map share
+    // them (they change at +-2^31 cells), and mixing it per row and octave was a fifth of the
+    // rows' per-row set-up.
+    struct RowKey {
+        bool set = false;
+        std::uint32_t highA = 0, highB = 0, key = 0;
+    } rowKey;
     // Per row.
     bool cached = false;
     CornerRow bottom, top;  // at iy and iy + 1
@@ -209,27 +216,35 @@ void updateCorners(OctaveRows& o, const LatticeHash& hash, NoiseKind kind, std::
 // low octaves, where a cell spans many columns), whose corners it then hashes once.
 // `hashScale` multiplies the hash's column part: 1 for version 2, simplex_v3::kGradientMix1 for
 // version 3, whose gradient index multiplies the input first (the rows multiply its parts).
-void planSimplexV2(OctaveRows& o, std::uint32_t hashScale) {
+// Version 3's kernel reads neither the low halves nor the runs (`withRuns` false).
+void planSimplexV2(OctaveRows& o, std::uint32_t hashScale, bool withRuns) {
     const std::size_t padded = o.coordinate.size();
     o.fracA.resize(padded);
     o.fracB.resize(padded);
-    o.lowA.resize(padded);
-    o.lowB.resize(padded);
     o.hashAB.resize(padded);
-    o.run.resize(padded);
+    if (withRuns) {
+        o.lowA.resize(padded);
+        o.lowB.resize(padded);
+        o.run.resize(padded);
+    }
     for (std::size_t c = 0; c < padded; ++c) {
         const lattice::FloatCoord a = lattice::splitFloat(o.coordinate[c] * simplex::kSkew2);
         const lattice::FloatCoord b = lattice::splitFloat(o.coordinate[c] * simplex::kF2);
         o.fracA[c] = a.frac;
         o.fracB[c] = b.frac;
-        o.lowA[c] = HashParts::low(a.index);
-        o.lowB[c] = HashParts::low(b.index);
-        o.hashAB[c] = (o.lowA[c] * HashParts::kHashX + o.lowB[c] * HashParts::kHashY) * hashScale;
+        const std::uint32_t lowA = HashParts::low(a.index);
+        const std::uint32_t lowB = HashParts::low(b.index);
+        o.hashAB[c] = (lowA * HashParts::kHashX + lowB * HashParts::kHashY) * hashScale;
+        if (withRuns) {
+            o.lowA[c] = lowA;
+            o.lowB[c] = lowB;
+        }
         o.minA = c == 0 ? a.index : std::min(o.minA, a.index);
         o.maxA = c == 0 ? a.index : std::max(o.maxA, a.index);
         o.minB = c == 0 ? b.index : std::min(o.minB, b.index);
         o.maxB = c == 0 ? b.index : std::max(o.maxB, b.index);
     }
+    if (!withRuns) return;
     for (std::size_t c = padded; c-- > 0;) {
         const bool same = c + 1 < padded && o.lowA[c + 1] == o.lowA[c] && o.lowB[c + 1] == o.lowB[c];
         o.run[c] = same ? o.run[c + 1] + 1 : 1;
@@ -252,13 +267,17 @@ bool sameHigh(std::int64_t lo, std::int64_t hi, std::int64_t shift) {
 // hash input) and its columns' into `row` (amplitude included; fractal, columns and sum left
 // to the caller). False when the row crosses a change of the high halves (sameHigh): then
 // its kernels cannot serve it.
-bool simplexRowOctave(const OctaveRows& o, const LatticeHash& hash, double amplitude, double v,
+bool simplexRowOctave(OctaveRows& o, const LatticeHash& hash, double amplitude, double v,
                       rows::SimplexV2Octave& row) {
     const lattice::FloatCoord c = lattice::splitFloat(v * simplex::kF2);
     const lattice::FloatCoord d = lattice::splitFloat(v * simplex::kSkew2);
     if (!sameHigh(o.minA, o.maxA, c.index) || !sameHigh(o.minB, o.maxB, d.index)) return false;
-    const std::uint32_t key = HashParts::key32(hash, HashParts::high(o.minA + c.index),
-                                               HashParts::high(o.minB + d.index));
+    const std::uint32_t highA = HashParts::high(o.minA + c.index);
+    const std::uint32_t highB = HashParts::high(o.minB + d.index);
+    OctaveRows::RowKey& cached = o.rowKey;
+    if (!cached.set || cached.highA != highA || cached.highB != highB)
+        cached = {true, highA, highB, HashParts::key32(hash, highA, highB)};
+    const std::uint32_t key = cached.key;
     const std::uint32_t lowC = HashParts::low(c.index);
     const std::uint32_t lowD = HashParts::low(d.index);
     row = {o.fracA.data(), o.fracB.data(), o.lowA.data(), o.lowB.data(), o.hashAB.data(),
@@ -284,6 +303,13 @@ bool hasPointRows(const NoiseParams& params) {
 void addStripes(const NoiseParams& params, const double* xs, std::size_t n, double* out) {
     if (params.fractal != FractalKind::Marble) return;
     for (std::size_t c = 0; c < n; ++c) out[c] = lattice::marble(params, xs[c], out[c]);
+}
+
+// Where a kernel writes a row of whole vectors (padded.size() columns): straight into the
+// caller's row of n when that is already whole vectors (a 256-column tile's), else into
+// `padded`, to be copied. The copy was 1.2 % of version 3's simplex rows.
+double* paddedRow(std::vector<double>& padded, std::size_t n, double* out) {
+    return padded.size() == n ? out : padded.data();
 }
 
 }  // namespace
@@ -349,8 +375,8 @@ NoiseRows::NoiseRows(const NoiseField& field, const double* xs, std::size_t n)
         for (std::size_t c = 0; c < n; ++c)
             lattice[c] = (xs[c] * octave.frequency + params.offsetX) + octave.shiftX;
         planColumns(o, octave.hash, lattice.data(), n, separableKind);
-        if (m_state->simplexV3) planSimplexV2(o, simplex_v3::kGradientMix1);
-        else if (m_state->simplexV2) planSimplexV2(o, 1);
+        if (m_state->simplexV3) planSimplexV2(o, simplex_v3::kGradientMix1, false);
+        else if (m_state->simplexV2) planSimplexV2(o, 1, true);
         if (separableKind) {
             o.fade.resize(o.fx.size());
             rows::fadeColumns(params.fade, o.fx.data(), o.fade.data(), o.fx.size());
@@ -376,7 +402,7 @@ void NoiseRows::rowSimplexV2(double y, double* out) {
     std::fill(st.values.begin(), st.values.end(), 0.0);
     for (int i = 0; i < field.m_octaves; ++i) {
         const NoiseField::Octave& octave = field.m_octave[i];
-        const OctaveRows& o = st.octaves[static_cast<std::size_t>(i)];
+        OctaveRows& o = st.octaves[static_cast<std::size_t>(i)];
         const double v = (y * octave.frequency + params.offsetY) + octave.shiftY;
         rows::SimplexV2Octave row{};
         if (simplexRowOctave(o, octave.hash, octave.amplitude, v, row)) {
@@ -409,7 +435,7 @@ bool NoiseRows::rowSimplexV3(double y, double* out) {
     std::array<rows::SimplexV2Octave, kMaxOctaves> octaves;
     for (int i = 0; i < field.m_octaves; ++i) {
         const NoiseField::Octave& octave = field.m_octave[i];
-        const OctaveRows& o = st.octaves[static_cast<std::size_t>(i)];
+        OctaveRows& o = st.octaves[static_cast<std::size_t>(i)];
         const double v = (y * octave.frequency + params.offsetY) + octave.shiftY;
         if (!simplexRowOctave(o, octave.hash, octave.amplitude, v,
                               octaves[static_cast<std::size_t>(i)]))
@@ -420,10 +446,11 @@ bool NoiseRows::rowSimplexV3(double y, double* out) {
     // Aligned to 256 bytes, enough for any vector's aligned loads.
     const auto address = reinterpret_cast<std::uintptr_t>(st.simplexSums.data());
     float* sums = st.simplexSums.data() + ((256 - address % 256) % 256) / sizeof(float);
+    double* values = paddedRow(st.values, st.n, out);
     rows::evaluateSimplexV3Row({octaves.data(), field.m_octaves, summed,
                                 simplex_v3::normaliseScale(summed, field.m_amplitudeSum),
-                                st.values.size(), sums, st.values.data()});
-    std::copy_n(st.values.begin(), st.n, out);
+                                st.values.size(), sums, values});
+    if (values != out) std::copy_n(values, st.n, out);
     addStripes(params, st.columns.data(), st.n, out);
     return true;
 }
@@ -494,8 +521,9 @@ void NoiseRows::row(double y, double* out) {
         return;
     }
     if (st.flatV4) {
-        if (st.flatV4->row(y, st.values.data())) {
-            std::copy_n(st.values.begin(), st.n, out);
+        double* values = paddedRow(st.values, st.n, out);
+        if (st.flatV4->row(y, values)) {
+            if (values != out) std::copy_n(values, st.n, out);
             addStripes(params, st.columns.data(), st.n, out);
             return;
         }
