@@ -97,7 +97,13 @@ HWY_INLINE VI toIndex(V cell) {
 }
 
 HWY_INLINE SplitLanes split(V x) {
+#if HWY_TARGET >= HWY_SSSE3
+    // Without SSE4's rounding Highway floors by conversions, which lose -0's sign: std::floor
+    // keeps it (and -0 - -0 is +0, where -0 - +0 is -0), and a floor always has x's sign.
+    const V cell = hn::CopySign(hn::Floor(x), x);
+#else
     const V cell = hn::Floor(x);
+#endif
     return {toIndex(cell), hn::Sub(x, cell)};
 }
 

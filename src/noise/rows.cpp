@@ -23,6 +23,7 @@
 #include "noise/simd_support.hpp"
 #include "noise/simplex_constants.hpp"
 #include "noise/simplex_v3.hpp"
+#include "noise/split_lanes.hpp"
 
 #include <algorithm>
 #include <array>
@@ -227,22 +228,25 @@ void planSimplexV2(OctaveRows& o, std::uint32_t hashScale, bool withRuns) {
         o.lowB.resize(padded);
         o.run.resize(padded);
     }
+    std::vector<std::int64_t> a(padded), b(padded);  // the indices
+    split_lanes::splitScaled(o.coordinate.data(), simplex::kSkew2, padded, a.data(), o.fracA.data());
+    split_lanes::splitScaled(o.coordinate.data(), simplex::kF2, padded, b.data(), o.fracB.data());
     for (std::size_t c = 0; c < padded; ++c) {
-        const lattice::FloatCoord a = lattice::splitFloat(o.coordinate[c] * simplex::kSkew2);
-        const lattice::FloatCoord b = lattice::splitFloat(o.coordinate[c] * simplex::kF2);
-        o.fracA[c] = a.frac;
-        o.fracB[c] = b.frac;
-        const std::uint32_t lowA = HashParts::low(a.index);
-        const std::uint32_t lowB = HashParts::low(b.index);
+        const std::uint32_t lowA = HashParts::low(a[c]);
+        const std::uint32_t lowB = HashParts::low(b[c]);
         o.hashAB[c] = (lowA * HashParts::kHashX + lowB * HashParts::kHashY) * hashScale;
         if (withRuns) {
             o.lowA[c] = lowA;
             o.lowB[c] = lowB;
         }
-        o.minA = c == 0 ? a.index : std::min(o.minA, a.index);
-        o.maxA = c == 0 ? a.index : std::max(o.maxA, a.index);
-        o.minB = c == 0 ? b.index : std::min(o.minB, b.index);
-        o.maxB = c == 0 ? b.index : std::max(o.maxB, b.index);
+    }
+    if (padded > 0) {
+        const auto [minA, maxA] = std::ranges::minmax(a);
+        const auto [minB, maxB] = std::ranges::minmax(b);
+        o.minA = minA;
+        o.maxA = maxA;
+        o.minB = minB;
+        o.maxB = maxB;
     }
     if (!withRuns) return;
     for (std::size_t c = padded; c-- > 0;) {
@@ -262,15 +266,30 @@ bool sameHigh(std::int64_t lo, std::int64_t hi, std::int64_t shift) {
            HashParts::high(static_cast<std::int64_t>(first + span));
 }
 
-// Versions 2 and 3 simplex: one octave's row parts at lattice row coordinate v (the split of
-// c = v F and d = v (1 + F), the hash key of the row's high halves and the row's part of the
-// hash input) and its columns' into `row` (amplitude included; fractal, columns and sum left
-// to the caller). False when the row crosses a change of the high halves (sameHigh): then
-// its kernels cannot serve it.
-bool simplexRowOctave(OctaveRows& o, const LatticeHash& hash, double amplitude, double v,
-                      rows::SimplexV2Octave& row) {
-    const lattice::FloatCoord c = lattice::splitFloat(v * simplex::kF2);
-    const lattice::FloatCoord d = lattice::splitFloat(v * simplex::kSkew2);
+// Versions 2 and 3 simplex: every octave's lattice row coordinate v, split as c = v F and
+// d = v (1 + F) in lanes over the octaves (split_lanes): one at a time, the scalar floors were
+// a third of the rows' per-row set-up.
+struct RowSplits {
+    std::array<double, kMaxOctaves> v;
+    std::array<std::int64_t, kMaxOctaves> cIndex, dIndex;
+    std::array<float, kMaxOctaves> cFrac, dFrac;
+
+    void split(int octaves) {
+        const auto n = static_cast<std::size_t>(octaves);
+        split_lanes::splitScaled(v.data(), simplex::kF2, n, cIndex.data(), cFrac.data());
+        split_lanes::splitScaled(v.data(), simplex::kSkew2, n, dIndex.data(), dFrac.data());
+    }
+    lattice::FloatCoord c(int i) const { return {cIndex[std::size_t(i)], cFrac[std::size_t(i)]}; }
+    lattice::FloatCoord d(int i) const { return {dIndex[std::size_t(i)], dFrac[std::size_t(i)]}; }
+};
+
+// Versions 2 and 3 simplex: one octave's row parts from the split of its lattice row coordinate
+// v (c = v F and d = v (1 + F), RowSplits): the hash key of the row's high halves and the row's
+// part of the hash input, with the columns' into `row` (amplitude included; fractal, columns and
+// sum left to the caller). False when the row crosses a change of the high halves (sameHigh):
+// then its kernels cannot serve it.
+bool simplexRowOctave(OctaveRows& o, const LatticeHash& hash, double amplitude,
+                      lattice::FloatCoord c, lattice::FloatCoord d, rows::SimplexV2Octave& row) {
     if (!sameHigh(o.minA, o.maxA, c.index) || !sameHigh(o.minB, o.maxB, d.index)) return false;
     const std::uint32_t highA = HashParts::high(o.minA + c.index);
     const std::uint32_t highB = HashParts::high(o.minB + d.index);
@@ -400,12 +419,16 @@ void NoiseRows::rowSimplexV2(double y, double* out) {
     const NoiseField& field = st.field;
     const NoiseParams& params = field.params();
     std::fill(st.values.begin(), st.values.end(), 0.0);
+    RowSplits splits;
+    for (int i = 0; i < field.m_octaves; ++i)
+        splits.v[std::size_t(i)] = (y * field.m_octave[i].frequency + params.offsetY) + field.m_octave[i].shiftY;
+    splits.split(field.m_octaves);
     for (int i = 0; i < field.m_octaves; ++i) {
         const NoiseField::Octave& octave = field.m_octave[i];
         OctaveRows& o = st.octaves[static_cast<std::size_t>(i)];
-        const double v = (y * octave.frequency + params.offsetY) + octave.shiftY;
+        const double v = splits.v[std::size_t(i)];
         rows::SimplexV2Octave row{};
-        if (simplexRowOctave(o, octave.hash, octave.amplitude, v, row)) {
+        if (simplexRowOctave(o, octave.hash, octave.amplitude, splits.c(i), splits.d(i), row)) {
             row.fractal = lattice::summedFractal(params.fractal);
             row.columns = st.values.size();
             row.sum = st.values.data();
@@ -433,12 +456,14 @@ bool NoiseRows::rowSimplexV3(double y, double* out) {
     // Not value-initialised: zeroing every octave (about 4 KB) per row cost 1 % of the rows;
     // simplexRowOctave assigns each octave in use whole.
     std::array<rows::SimplexV2Octave, kMaxOctaves> octaves;
+    RowSplits splits;
+    for (int i = 0; i < field.m_octaves; ++i)
+        splits.v[std::size_t(i)] = (y * field.m_octave[i].frequency + params.offsetY) + field.m_octave[i].shiftY;
+    splits.split(field.m_octaves);
     for (int i = 0; i < field.m_octaves; ++i) {
         const NoiseField::Octave& octave = field.m_octave[i];
-        OctaveRows& o = st.octaves[static_cast<std::size_t>(i)];
-        const double v = (y * octave.frequency + params.offsetY) + octave.shiftY;
-        if (!simplexRowOctave(o, octave.hash, octave.amplitude, v,
-                              octaves[static_cast<std::size_t>(i)]))
+        if (!simplexRowOctave(st.octaves[static_cast<std::size_t>(i)], octave.hash, octave.amplitude,
+                              splits.c(i), splits.d(i), octaves[static_cast<std::size_t>(i)]))
             return false;
     }
     const FractalKind summed = lattice::summedFractal(params.fractal);
