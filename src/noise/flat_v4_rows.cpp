@@ -17,8 +17,11 @@
 
 #include <hwy/highway.h>
 
+#include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdint>
+#include <limits>
 
 #include "noise/flat_v4.hpp"
 #include "noise/fractal_lanes-inl.hpp"
@@ -212,19 +215,72 @@ struct HalfSplit {
     bool bounded;
 };
 
+// premix(low(ix) kHashX + low(iy) kHashY + key), by parts.
+HWY_INLINE VHU cornerInput(VHU lowX, VHU lowY, std::uint32_t key) {
+    const point_lanes::DHU dhu;
+    const auto premixed = [&](std::uint32_t k) { return hn::Set(dhu, curved_v4::premix(k)); };
+    return hn::Add(hn::Add(hn::Mul(lowX, premixed(Parts::kHashX)), hn::Mul(lowY, premixed(Parts::kHashY))),
+                   premixed(key));
+}
+
+// kInBound: the caller knows every index of these points lies within the bound (InBound), so
+// the cells convert straight to 32-bit lanes (their low halves) and nothing is checked.
+template <bool kInBound>
 HWY_INLINE HalfSplit splitHalf(const flat_v4::Points& p, int i, std::size_t c) {
     const point_lanes::DU du;
     const point_lanes::DHU dhu;
     const Coordinates at = coordinates(p, i, c);
-    const point_lanes::FloatSplitLanes x = point_lanes::splitFloat(at.u);
-    const point_lanes::FloatSplitLanes y = point_lanes::splitFloat(at.v);
-    const auto low = [&](point_lanes::VI index) { return hn::TruncateTo(dhu, hn::BitCast(du, index)); };
-    const auto premixed = [&](std::uint32_t k) { return hn::Set(dhu, curved_v4::premix(k)); };
-    // premix(low(ix) kHashX + low(iy) kHashY + key), by parts.
-    const VHU corner = hn::Add(hn::Add(hn::Mul(low(x.index), premixed(Parts::kHashX)),
-                                       hn::Mul(low(y.index), premixed(Parts::kHashY))),
-                               premixed(p.keys[i]));
-    return {x.frac, y.frac, corner, bounded(x.index) && bounded(y.index)};
+    if constexpr (kInBound) {
+        const point_lanes::DHI dhi;
+        const auto split32 = [&](point_lanes::V u, VH& frac) {
+            const point_lanes::V cell = point_lanes::floorOf(u);
+            frac = hn::DemoteTo(DH(), hn::Sub(u, cell));
+            return hn::BitCast(dhu, hn::DemoteTo(dhi, cell));
+        };
+        HalfSplit split;
+        const VHU lowX = split32(at.u, split.fx);
+        const VHU lowY = split32(at.v, split.fy);
+        split.corner = cornerInput(lowX, lowY, p.keys[i]);
+        split.bounded = true;
+        return split;
+    } else {
+        const point_lanes::FloatSplitLanes x = point_lanes::splitFloat(at.u);
+        const point_lanes::FloatSplitLanes y = point_lanes::splitFloat(at.v);
+        const auto low = [&](point_lanes::VI index) { return hn::TruncateTo(dhu, hn::BitCast(du, index)); };
+        return {x.frac, y.frac, cornerInput(low(x.index), low(y.index), p.keys[i]),
+                bounded(x.index) && bounded(y.index)};
+    }
+}
+
+// Where every octave's lattice coordinates lie within the bound less one (so their cells do):
+// |x| < x and |y| < y, per layer and row. A margin of one cell covers the rounding of the
+// coordinates' three operations (2^-22 at 2^31) and of this bound's own.
+struct InBound {
+    double x, y;
+};
+
+HWY_INLINE InBound inBound(const flat_v4::Points& p) {
+    const double reach = static_cast<double>(curved_v4::kIndexBound) - 2.0;
+    InBound b{std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity()};
+    for (int i = 0; i < p.octaves; ++i) {
+        const rows::PointOctave& o = p.octave[i];
+        b.x = std::min(b.x, (reach - std::abs(p.offsetX) - std::abs(o.shiftX)) / o.frequency);
+        b.y = std::min(b.y, (reach - std::abs(p.offsetY) - std::abs(o.shiftY)) / o.frequency);
+    }
+    return b;
+}
+
+// Whether the points of N float vectors from c lie within `bound`.
+template <std::size_t N>
+HWY_INLINE bool within(const flat_v4::Points& p, std::size_t c, const InBound& bound) {
+    const D d;
+    for (std::size_t k = 0; k < N * point_lanes::kHalves; ++k) {
+        const std::size_t at = c + k * hn::Lanes(d);
+        if (!hn::AllTrue(d, hn::And(hn::Lt(hn::Abs(hn::LoadU(d, p.xs + at)), hn::Set(d, bound.x)),
+                                    hn::Lt(hn::Abs(hn::LoadU(d, p.ys + at)), hn::Set(d, bound.y)))))
+            return false;
+    }
+    return true;
 }
 
 // Far out (an index beyond the bound): the scalar reference per lane, whose keys follow each
@@ -255,11 +311,12 @@ struct Split {
     bool bounded;
 };
 
+template <bool kInBound>
 HWY_INLINE Split split(const flat_v4::Points& p, int i, std::size_t c) {
     HalfSplit half[point_lanes::kHalves];
     bool bounded = true;
     for (std::size_t h = 0; h < point_lanes::kHalves; ++h) {
-        half[h] = splitHalf(p, i, c + h * hn::Lanes(D()));
+        half[h] = splitHalf<kInBound>(p, i, c + h * hn::Lanes(D()));
         bounded = bounded && half[h].bounded;
     }
     const HalfSplit& lo = half[0];
@@ -271,16 +328,16 @@ HWY_INLINE Split split(const flat_v4::Points& p, int i, std::size_t c) {
 // One octave's noise at the points of N float vectors from c, each step of every vector next
 // to the others' (as simplex_v3_rows.cpp's columns), so that one vector's dependent steps
 // overlap the others'.
-template <NoiseKind kNoise, std::size_t N>
+template <NoiseKind kNoise, bool kInBound, std::size_t N>
 HWY_INLINE void pointNoise(const flat_v4::Points& p, int i, std::size_t c, VF (&n)[N]) {
     const std::size_t step = hn::Lanes(DF());
     Split at[N];
     bool inBound = true;
     for (std::size_t k = 0; k < N; ++k) {
-        at[k] = split(p, i, c + k * step);
+        at[k] = split<kInBound>(p, i, c + k * step);
         inBound = inBound && at[k].bounded;
     }
-    if (!inBound) {
+    if (!kInBound && !inBound) {
         for (std::size_t k = 0; k < N; ++k) n[k] = referenceNoise<kNoise>(p, i, c + k * step);
         return;
     }
@@ -297,19 +354,28 @@ HWY_INLINE void pointNoise(const flat_v4::Points& p, int i, std::size_t c, VF (&
 using fractal_lanes::kInterleaved;
 
 // Every octave of the N float vectors of points from c, summed and normalised into p.out.
-template <NoiseKind kNoise, FractalKind kKind, std::size_t N>
-HWY_INLINE void pointVectors(const flat_v4::Points& p, std::size_t c) {
+template <NoiseKind kNoise, FractalKind kKind, bool kInBound, std::size_t N>
+HWY_INLINE void octaveSums(const flat_v4::Points& p, std::size_t c, VF (&sum)[N]) {
     const DF df;
-    const D d;
-    VF sum[N];
     for (std::size_t k = 0; k < N; ++k) sum[k] = hn::Zero(df);
     for (int i = 0; i < p.octaves; ++i) {
         VF n[N];
-        pointNoise<kNoise>(p, i, c, n);
+        pointNoise<kNoise, kInBound>(p, i, c, n);
         const VF amplitude = hn::Set(df, static_cast<float>(p.octave[i].amplitude));
         for (std::size_t k = 0; k < N; ++k)
             sum[k] = mulAdd(amplitude, fractal_lanes::octaveTerm<kKind>(df, n[k]), sum[k]);
     }
+}
+
+// Points within the bound (nearly all) take the split without checks; the others check each
+// octave and fall back to the reference where an index is beyond it.
+template <NoiseKind kNoise, FractalKind kKind, std::size_t N>
+HWY_INLINE void pointVectors(const flat_v4::Points& p, std::size_t c, const InBound& bound) {
+    const DF df;
+    const D d;
+    VF sum[N];
+    if (within<N>(p, c, bound)) octaveSums<kNoise, kKind, true>(p, c, sum);
+    else octaveSums<kNoise, kKind, false>(p, c, sum);
     for (std::size_t k = 0; k < N; ++k) {
         const VF value = fractal_lanes::normaliseFloat<kKind>(df, sum[k], p.scale);
         for (std::size_t h = 0; h < point_lanes::kHalves; ++h)
@@ -321,10 +387,11 @@ HWY_INLINE void pointVectors(const flat_v4::Points& p, std::size_t c) {
 template <NoiseKind kNoise, FractalKind kKind>
 void pointsOf(const flat_v4::Points& p) {
     const std::size_t step = hn::Lanes(DF());
+    const InBound bound = inBound(p);
     std::size_t c = 0;
     for (; c + kInterleaved * step <= p.count; c += kInterleaved * step)
-        pointVectors<kNoise, kKind, kInterleaved>(p, c);
-    for (; c < p.count; c += step) pointVectors<kNoise, kKind, 1>(p, c);
+        pointVectors<kNoise, kKind, kInterleaved>(p, c, bound);
+    for (; c < p.count; c += step) pointVectors<kNoise, kKind, 1>(p, c, bound);
 }
 
 template <NoiseKind kNoise>

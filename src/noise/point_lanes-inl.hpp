@@ -96,14 +96,19 @@ HWY_INLINE VI toIndex(V cell) {
     return hn::ConvertTo(di, cell);
 }
 
-HWY_INLINE SplitLanes split(V x) {
+// std::floor per lane. Without SSE4's rounding Highway floors by conversions, which lose -0's
+// sign: std::floor keeps it (and -0 - -0 is +0, where -0 - +0 is -0), and a floor always has
+// x's sign.
+HWY_INLINE V floorOf(V x) {
 #if HWY_TARGET >= HWY_SSSE3
-    // Without SSE4's rounding Highway floors by conversions, which lose -0's sign: std::floor
-    // keeps it (and -0 - -0 is +0, where -0 - +0 is -0), and a floor always has x's sign.
-    const V cell = hn::CopySign(hn::Floor(x), x);
+    return hn::CopySign(hn::Floor(x), x);
 #else
-    const V cell = hn::Floor(x);
+    return hn::Floor(x);
 #endif
+}
+
+HWY_INLINE SplitLanes split(V x) {
+    const V cell = floorOf(x);
     return {toIndex(cell), hn::Sub(x, cell)};
 }
 
