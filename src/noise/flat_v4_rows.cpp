@@ -17,11 +17,8 @@
 
 #include <hwy/highway.h>
 
-#include <algorithm>
 #include <array>
-#include <cmath>
 #include <cstdint>
-#include <limits>
 
 #include "noise/flat_v4.hpp"
 #include "noise/fractal_lanes-inl.hpp"
@@ -223,7 +220,7 @@ HWY_INLINE VHU cornerInput(VHU lowX, VHU lowY, std::uint32_t key) {
                    premixed(key));
 }
 
-// kInBound: the caller knows every index of these points lies within the bound (InBound), so
+// kInBound: the caller knows every index of these points lies within the bound (point_lanes::InBound), so
 // the cells convert straight to 32-bit lanes (their low halves) and nothing is checked.
 template <bool kInBound>
 HWY_INLINE HalfSplit splitHalf(const flat_v4::Points& p, int i, std::size_t c) {
@@ -250,37 +247,6 @@ HWY_INLINE HalfSplit splitHalf(const flat_v4::Points& p, int i, std::size_t c) {
         return {x.frac, y.frac, cornerInput(low(x.index), low(y.index), p.keys[i]),
                 bounded(x.index) && bounded(y.index)};
     }
-}
-
-// Where every octave's lattice coordinates lie within the bound less one (so their cells do):
-// |x| < x and |y| < y, per layer and row. A margin of one cell covers the rounding of the
-// coordinates' three operations (2^-22 at 2^31) and of this bound's own.
-struct InBound {
-    double x, y;
-};
-
-HWY_INLINE InBound inBound(const flat_v4::Points& p) {
-    const double reach = static_cast<double>(curved_v4::kIndexBound) - 2.0;
-    InBound b{std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity()};
-    for (int i = 0; i < p.octaves; ++i) {
-        const rows::PointOctave& o = p.octave[i];
-        b.x = std::min(b.x, (reach - std::abs(p.offsetX) - std::abs(o.shiftX)) / o.frequency);
-        b.y = std::min(b.y, (reach - std::abs(p.offsetY) - std::abs(o.shiftY)) / o.frequency);
-    }
-    return b;
-}
-
-// Whether the points of N float vectors from c lie within `bound`.
-template <std::size_t N>
-HWY_INLINE bool within(const flat_v4::Points& p, std::size_t c, const InBound& bound) {
-    const D d;
-    for (std::size_t k = 0; k < N * point_lanes::kHalves; ++k) {
-        const std::size_t at = c + k * hn::Lanes(d);
-        if (!hn::AllTrue(d, hn::And(hn::Lt(hn::Abs(hn::LoadU(d, p.xs + at)), hn::Set(d, bound.x)),
-                                    hn::Lt(hn::Abs(hn::LoadU(d, p.ys + at)), hn::Set(d, bound.y)))))
-            return false;
-    }
-    return true;
 }
 
 // Far out (an index beyond the bound): the scalar reference per lane, whose keys follow each
@@ -370,11 +336,11 @@ HWY_INLINE void octaveSums(const flat_v4::Points& p, std::size_t c, VF (&sum)[N]
 // Points within the bound (nearly all) take the split without checks; the others check each
 // octave and fall back to the reference where an index is beyond it.
 template <NoiseKind kNoise, FractalKind kKind, std::size_t N>
-HWY_INLINE void pointVectors(const flat_v4::Points& p, std::size_t c, const InBound& bound) {
+HWY_INLINE void pointVectors(const flat_v4::Points& p, std::size_t c, const point_lanes::InBound& bound) {
     const DF df;
     const D d;
     VF sum[N];
-    if (within<N>(p, c, bound)) octaveSums<kNoise, kKind, true>(p, c, sum);
+    if (point_lanes::within<N * point_lanes::kHalves>(p, c, bound)) octaveSums<kNoise, kKind, true>(p, c, sum);
     else octaveSums<kNoise, kKind, false>(p, c, sum);
     for (std::size_t k = 0; k < N; ++k) {
         const VF value = fractal_lanes::normaliseFloat<kKind>(df, sum[k], p.scale);
@@ -387,7 +353,9 @@ HWY_INLINE void pointVectors(const flat_v4::Points& p, std::size_t c, const InBo
 template <NoiseKind kNoise, FractalKind kKind>
 void pointsOf(const flat_v4::Points& p) {
     const std::size_t step = hn::Lanes(DF());
-    const InBound bound = inBound(p);
+    // The lattice coordinates within the bound less one cell: their cells are within it.
+    const point_lanes::InBound bound =
+        point_lanes::inBound(p, static_cast<double>(curved_v4::kIndexBound) - 1.0);
     std::size_t c = 0;
     for (; c + kInterleaved * step <= p.count; c += kInterleaved * step)
         pointVectors<kNoise, kKind, kInterleaved>(p, c, bound);

@@ -13,7 +13,10 @@
 #define TERRAGRID_NOISE_POINT_LANES_INL_H_
 #endif
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <limits>
 
 #include <hwy/highway.h>
 
@@ -112,6 +115,40 @@ HWY_INLINE SplitLanes split(V x) {
     return {toIndex(cell), hn::Sub(x, cell)};
 }
 
+
+// Where every octave's lattice coordinates (p f + offset) + shift lie within +-reach, for points
+// (x, y) with |x| < InBound::x and |y| < InBound::y: per layer and row, so that a kernel checks
+// a vector of points once rather than every octave's indices. The margin of one lattice cell
+// covers the rounding of the coordinates' three operations (2^-22 at 2^31) and of these
+// bounds' own. `Points`: a point kernel's arguments (octave, octaves, offsetX, offsetY, xs, ys).
+struct InBound {
+    double x, y;
+};
+
+template <class Points>
+InBound inBound(const Points& p, double reach) {
+    reach -= 1.0;  // the margin
+    InBound b{std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity()};
+    for (int i = 0; i < p.octaves; ++i) {
+        const auto& o = p.octave[i];
+        b.x = std::min(b.x, (reach - std::abs(p.offsetX) - std::abs(o.shiftX)) / o.frequency);
+        b.y = std::min(b.y, (reach - std::abs(p.offsetY) - std::abs(o.shiftY)) / o.frequency);
+    }
+    return b;
+}
+
+// Whether the points of `vectors` double vectors from c lie within `bound`.
+template <std::size_t vectors, class Points>
+HWY_INLINE bool within(const Points& p, std::size_t c, const InBound& bound) {
+    const D d;
+    for (std::size_t k = 0; k < vectors; ++k) {
+        const std::size_t at = c + k * hn::Lanes(d);
+        if (!hn::AllTrue(d, hn::And(hn::Lt(hn::Abs(hn::LoadU(d, p.xs + at)), hn::Set(d, bound.x)),
+                                    hn::Lt(hn::Abs(hn::LoadU(d, p.ys + at)), hn::Set(d, bound.y)))))
+            return false;
+    }
+    return true;
+}
 
 // lattice::FloatCoord per lane.
 struct FloatSplitLanes {

@@ -140,6 +140,24 @@ HWY_INLINE void cornerNoise(const CornerOffsets<N>& o, const VU32 (&premixed)[3]
     for (std::size_t k = 0; k < N; ++k) n[k] = hn::Mul(hn::Set(df, simplex::kScale2f), cornerSum(f[k], dot[k]));
 }
 
+// A step of one cell along x or y in a hash input times kGradientMix1 (the input is linear in
+// the indices' low halves, modulo 2^32).
+constexpr std::uint32_t kMixedX = Parts::kHashX * simplex_v3::kGradientMix1;
+constexpr std::uint32_t kMixedY = Parts::kHashY * simplex_v3::kGradientMix1;
+
+// The middle and far corners' hash inputs times kGradientMix1 (h[1], h[2]) a step from the
+// first's (h[0]): the middle corner is (i + 1, j) in the lower triangle, (i, j + 1) in the
+// upper; the far one (i + 1, j + 1). Valid where the three corners share one hash key.
+template <std::size_t N>
+HWY_INLINE void otherCorners(const CornerOffsets<N>& offsets, VU32 (&h)[3][N]) {
+    const DU32 du;
+    for (std::size_t k = 0; k < N; ++k) {
+        h[1][k] = hn::Add(h[0][k], hn::IfThenElse(hn::RebindMask(du, offsets.lower[k]), hn::Set(du, kMixedX),
+                                                  hn::Set(du, kMixedY)));
+        h[2][k] = hn::Add(h[0][k], hn::Set(du, kMixedX + kMixedY));
+    }
+}
+
 // simplexNoiseV3 of N vectors of columns from c on.
 template <std::size_t N>
 TERRAGRID_INLINE_UNLESS_EMULATED void simplexV3(const OctaveLanes& o, std::size_t c, VF (&n)[N]) {
@@ -155,20 +173,16 @@ TERRAGRID_INLINE_UNLESS_EMULATED void simplexV3(const OctaveLanes& o, std::size_
         fy[k] = sy[k].frac;
     }
     const CornerOffsets<N> offsets = cornerOffsets(fx, fy);
-    // The three corners' hash inputs times kGradientMix1, from the parts version 2's rows split
+    // The first corner's hash input times kGradientMix1, from the parts version 2's rows split
     // them into (rows_kernels.cpp), each multiplied: the column's in rows.cpp, the row's in
     // lanesOf.
-    constexpr std::uint32_t kX = Parts::kHashX * simplex_v3::kGradientMix1;
-    constexpr std::uint32_t kY = Parts::kHashY * simplex_v3::kGradientMix1;
     VU32 h[3][N];
     for (std::size_t k = 0; k < N; ++k) {
         const VU32 base = hn::Add(hn::LoadU(du, o.hashAB + c + k * step), o.hashCD);
-        const VU32 hx = hn::IfThenElse(hn::RebindMask(du, sx[k].carry), hn::Add(base, hn::Set(du, kX)), base);
-        h[0][k] = hn::IfThenElse(hn::RebindMask(du, sy[k].carry), hn::Add(hx, hn::Set(du, kY)), hx);
-        h[1][k] = hn::Add(h[0][k], hn::IfThenElse(hn::RebindMask(du, offsets.lower[k]), hn::Set(du, kX),
-                                                  hn::Set(du, kY)));
-        h[2][k] = hn::Add(h[0][k], hn::Set(du, kX + kY));
+        const VU32 hx = hn::IfThenElse(hn::RebindMask(du, sx[k].carry), hn::Add(base, hn::Set(du, kMixedX)), base);
+        h[0][k] = hn::IfThenElse(hn::RebindMask(du, sy[k].carry), hn::Add(hx, hn::Set(du, kMixedY)), hx);
     }
+    otherCorners(offsets, h);
     cornerNoise(offsets, h, n);
 }
 
@@ -261,10 +275,79 @@ TERRAGRID_INLINE_UNLESS_EMULATED void simplexV3Points(std::uint64_t seed, const 
     cornerNoise(offsets, h, n);
 }
 
+// Points whose skewed indices all lie within +-(2^31 - 2) (pointVectors checks the points
+// against point_lanes::InBound): their high halves are 0, so one key, key32 of (0, 0), serves
+// every corner (`mixedKey`: it times kGradientMix1). Each double vector's four products split
+// with their cells straight into 32-bit lanes, the halves combined before the fractions' sums,
+// and the corners' hash inputs step from the first as the rows' do: no 64-bit hash key per lane
+// and octave. Each lane's operations on the fractions are cornerHashes32's and skewedCell's.
+struct Split32 {
+    VF frac;
+    hn::Vec<hn::RebindToSigned<DF>> index;
+};
+
+// lattice::splitFloat of each lane of two double vectors, their cells within int32.
+HWY_INLINE Split32 split32(V lo, V hi) {
+    const point_lanes::DH dh;
+    const point_lanes::DHI dhi;
+    const auto half = [&](V x, point_lanes::VH& frac) {
+        const V cell = point_lanes::floorOf(x);
+        frac = hn::DemoteTo(dh, hn::Sub(x, cell));
+        return hn::DemoteTo(dhi, cell);
+    };
+    point_lanes::VH fracLo, fracHi;
+    const auto indexLo = half(lo, fracLo);
+    const auto indexHi = half(hi, fracHi);
+    return {combined(fracLo, fracHi), combined(indexLo, indexHi)};
+}
+
+// lattice::sumOf per lane.
+HWY_INLINE Split32 sumOf(const Split32& a, const Split32& b) {
+    const DF df;
+    const hn::RebindToSigned<DF> di;
+    const VF sum = hn::Add(a.frac, b.frac);
+    const auto carry = hn::Ge(sum, hn::Set(df, 1.0f));
+    // Subtracting the carry mask (-1) adds 1.
+    return {hn::IfThenElse(carry, hn::Sub(sum, hn::Set(df, 1.0f)), sum),
+            hn::Sub(hn::Add(a.index, b.index), hn::BitCast(di, hn::VecFromMask(df, carry)))};
+}
+
+template <std::size_t N>
+TERRAGRID_INLINE_UNLESS_EMULATED void simplexV3PointsInBound(std::uint32_t mixedKey, const V (&u)[N][kHalves],
+                                                             const V (&v)[N][kHalves], VF (&n)[N]) {
+    using namespace simplex;
+    const D d;
+    const DU32 du;
+    Split32 sx[N], sy[N];
+    VF fx[N], fy[N];
+    for (std::size_t k = 0; k < N; ++k) {
+        const V(&x)[kHalves] = u[k];
+        const V(&y)[kHalves] = v[k];
+        const auto scaled = [&](const V (&w)[kHalves], double by) {
+            return split32(hn::Mul(w[0], hn::Set(d, by)), hn::Mul(w[kHalves - 1], hn::Set(d, by)));
+        };
+        sx[k] = sumOf(scaled(x, kSkew2), scaled(y, kF2));
+        sy[k] = sumOf(scaled(x, kF2), scaled(y, kSkew2));
+        fx[k] = sx[k].frac;
+        fy[k] = sy[k].frac;
+    }
+    const CornerOffsets<N> offsets = cornerOffsets(fx, fy);
+    VU32 h[3][N];
+    for (std::size_t k = 0; k < N; ++k) {
+        const VU32 i = hn::BitCast(du, sx[k].index);
+        const VU32 j = hn::BitCast(du, sy[k].index);
+        h[0][k] = hn::Add(hn::Add(hn::Mul(i, hn::Set(du, kMixedX)), hn::Mul(j, hn::Set(du, kMixedY))),
+                          hn::Set(du, mixedKey));
+    }
+    otherCorners(offsets, h);
+    cornerNoise(offsets, h, n);
+}
 
 // Every octave of the N float vectors of points from c, summed and normalised into p.out.
 template <FractalKind kKind, std::size_t N>
-HWY_INLINE void pointVectors(const rows::SimplexV3Points& p, std::size_t c) {
+HWY_INLINE void pointVectors(const rows::SimplexV3Points& p, std::size_t c, const point_lanes::InBound& bound,
+                             const std::uint32_t* mixedKeys) {
+    const bool inBound = point_lanes::within<N * kHalves>(p, c, bound);
     const D d;
     const DF df;
     const std::size_t lanes = hn::Lanes(d);
@@ -287,7 +370,8 @@ HWY_INLINE void pointVectors(const rows::SimplexV3Points& p, std::size_t c) {
                 v[k][h] = point_lanes::latticeCoordinate(y[k][h], frequency, hn::Set(d, p.offsetY), hn::Set(d, o.shiftY));
             }
         VF n[N];
-        simplexV3Points(o.key, u, v, n);
+        if (inBound) simplexV3PointsInBound(mixedKeys[i], u, v, n);
+        else simplexV3Points(o.key, u, v, n);
         const VF amplitude = hn::Set(df, static_cast<float>(o.amplitude));
         for (std::size_t k = 0; k < N; ++k)
             sum[k] = mulAdd(amplitude, fractal_lanes::octaveTerm<kKind>(df, n[k]), sum[k]);
@@ -302,10 +386,18 @@ HWY_INLINE void pointVectors(const rows::SimplexV3Points& p, std::size_t c) {
 template <FractalKind kKind>
 void pointsOf(const rows::SimplexV3Points& p) {
     const std::size_t step = hn::Lanes(DF());
+    // A skewed index is at most |x| (1 + F) + |y| F + 3 <= 2 max(|x|, |y|) + 3 in magnitude for
+    // lattice coordinates x, y (two floors and a carry): within +-(2^31 - 2), its cells' far
+    // corners too, when these are within a little less than half of it.
+    const point_lanes::InBound bound =
+        point_lanes::inBound(p, (static_cast<double>(curved_v4::kIndexBound) - 4.0) / 2.0);
+    std::array<std::uint32_t, kMaxOctaves> mixedKeys;
+    for (int i = 0; i < p.octaves; ++i)
+        mixedKeys[static_cast<std::size_t>(i)] = Parts::key32(*p.octave[i].hash, 0, 0) * simplex_v3::kGradientMix1;
     std::size_t c = 0;
     for (; c + kInterleaved * step <= p.count; c += kInterleaved * step)
-        pointVectors<kKind, kInterleaved>(p, c);
-    for (; c < p.count; c += step) pointVectors<kKind, 1>(p, c);
+        pointVectors<kKind, kInterleaved>(p, c, bound, mixedKeys.data());
+    for (; c < p.count; c += step) pointVectors<kKind, 1>(p, c, bound, mixedKeys.data());
 }
 
 }  // namespace
