@@ -518,11 +518,16 @@ void NoiseRows::row(double y, double* out) {
         st.warp[1]->row(y, st.warpY.data());
         const double amplitude = params.warp.amplitude;
         if (!st.pointOctaves.empty()) {
-            // The moved points (sample()'s operations, as in the loop below).
-            for (std::size_t c = 0; c < st.movedX.size(); ++c) {
-                const std::size_t column = std::min(c, st.n - 1);  // padding: the last column
-                st.movedX[c] = st.columns[column] + amplitude * (2.0 * st.warpX[column] - 1.0);
-                st.movedY[c] = y + amplitude * (2.0 * st.warpY[column] - 1.0);
+            // The moved points (sample()'s operations, as in the loop below), the padding
+            // repeating the last (a loop the compiler vectorises: with the padding in it, 7 %
+            // of a warped layer).
+            for (std::size_t c = 0; c < st.n; ++c) {
+                st.movedX[c] = st.columns[c] + amplitude * (2.0 * st.warpX[c] - 1.0);
+                st.movedY[c] = y + amplitude * (2.0 * st.warpY[c] - 1.0);
+            }
+            if (st.n < st.movedX.size()) {
+                std::fill(st.movedX.begin() + st.n, st.movedX.end(), st.movedX[st.n - 1]);
+                std::fill(st.movedY.begin() + st.n, st.movedY.end(), st.movedY[st.n - 1]);
             }
             points();
             return;
