@@ -418,7 +418,8 @@ void NoiseRows::rowSimplexV2(double y, double* out) {
     State& st = *m_state;
     const NoiseField& field = st.field;
     const NoiseParams& params = field.params();
-    std::fill(st.values.begin(), st.values.end(), 0.0);
+    double* values = paddedRow(st.values, st.n, out);
+    std::fill_n(values, st.values.size(), 0.0);
     RowSplits splits;
     for (int i = 0; i < field.m_octaves; ++i)
         splits.v[std::size_t(i)] = (y * field.m_octave[i].frequency + params.offsetY) + field.m_octave[i].shiftY;
@@ -431,18 +432,18 @@ void NoiseRows::rowSimplexV2(double y, double* out) {
         if (simplexRowOctave(o, octave.hash, octave.amplitude, splits.c(i), splits.d(i), row)) {
             row.fractal = lattice::summedFractal(params.fractal);
             row.columns = st.values.size();
-            row.sum = st.values.data();
+            row.sum = values;
             rows::addSimplexV2Octave(row);
             continue;
         }
         for (std::size_t col = 0; col < st.values.size(); ++col) {
             const double n = simplexNoiseV2(o.coordinate[col], v, octave.hash);
-            st.values[col] += octave.amplitude * lattice::octaveTerm(params.fractal, n);
+            values[col] += octave.amplitude * lattice::octaveTerm(params.fractal, n);
         }
     }
     rows::normaliseRow(lattice::summedFractal(params.fractal), field.m_amplitudeSum,
-                       st.values.data(), st.values.size());
-    std::copy_n(st.values.begin(), st.n, out);
+                       values, st.values.size());
+    if (values != out) std::copy_n(values, st.n, out);
 }
 
 // Version 3 simplex: every octave's row parts (version 2's split), then one pass of float
@@ -488,16 +489,17 @@ void NoiseRows::row(double y, double* out) {
     const auto points = [&] {
         const FractalKind summed = lattice::summedFractal(params.fractal);
         const float floatScale = simplex_v3::normaliseScale(summed, field.m_amplitudeSum);
+        double* values = paddedRow(st.values, st.n, out);
         if (!st.flatV4Keys.empty()) {
             flat_v4::evaluatePoints({params.noise, summed, params.fade, field.m_octaves,
                                      st.pointOctaves.data(), st.flatV4Keys.data(), floatScale,
                                      params.offsetX, params.offsetY, st.movedX.data(),
-                                     st.movedY.data(), st.values.size(), st.values.data()});
+                                     st.movedY.data(), st.values.size(), values});
         } else if (st.simplexV3) {
             rows::evaluateSimplexV3Points(
                 {st.pointOctaves.data(), field.m_octaves, summed, floatScale, params.offsetX,
                  params.offsetY, st.movedX.data(), st.movedY.data(), st.values.size(),
-                 st.values.data()});
+                 values});
         } else {
             rows::evaluatePoints({params.noise, st.simplexV2, summed, params.hash, params.fade,
                                   params.proximity, params.cellularReturn,
@@ -506,9 +508,9 @@ void NoiseRows::row(double y, double* out) {
                                                 params.cellularJitter),
                                   field.m_octaves, st.pointOctaves.data(), params.offsetX,
                                   params.offsetY, field.m_amplitudeSum, st.movedX.data(),
-                                  st.movedY.data(), st.values.size(), st.values.data()});
+                                  st.movedY.data(), st.values.size(), values});
         }
-        std::copy_n(st.values.begin(), st.n, out);
+        if (values != out) std::copy_n(values, st.n, out);
         addStripes(params, st.movedX.data(), st.n, out);
     };
     if (!st.warp.empty()) {
@@ -572,6 +574,7 @@ void NoiseRows::row(double y, double* out) {
     }
     // Value, Perlin and version 1 simplex: per octave what the row adds (the cells'
     // coefficients, simplex's y), then every octave per vector of columns (evaluateRow).
+    double* values = paddedRow(st.values, st.n, out);
     const bool simplexKind = params.noise == NoiseKind::Simplex;
     const bool perlin = params.noise == NoiseKind::Perlin;
     for (int i = 0; i < field.m_octaves; ++i) {
@@ -601,8 +604,8 @@ void NoiseRows::row(double y, double* out) {
     }
     rows::evaluateRow({params.noise, lattice::summedFractal(params.fractal), params.hash,
                        field.m_octaves, st.separable.data(), st.simplex.data(),
-                       field.m_amplitudeSum, st.values.size(), st.values.data()});
-    std::copy_n(st.values.begin(), st.n, out);
+                       field.m_amplitudeSum, st.values.size(), values});
+    if (values != out) std::copy_n(values, st.n, out);
     addStripes(params, st.columns.data(), st.n, out);
 }
 
