@@ -192,7 +192,9 @@ TEST(HeightPngWaterTest, PlanetWaterIsTheLakeClass) {
         level = std::max(level, std::stod((*it)[1]));
     EXPECT_GE(level, double(highestLake));
     for (std::size_t i = 0; i < classes.size(); ++i)
-        if (classes[i] != 0) ASSERT_GT(double(heights[i]), level) << i;
+        if (classes[i] != 0) {
+            ASSERT_GT(double(heights[i]), level) << i;
+        }
 }
 
 // docs/images/classes-legend.png is the default map's classes.tif as GDAL reads it
@@ -242,7 +244,9 @@ TEST(PreviewLegendTest, LegendOnlyWhereItBelongsWithEachClassColour) {
             const bool same = std::equal(on.rgb.begin() + at, on.rgb.begin() + at + 3, off.rgb.begin() + at);
             const bool inBox = x >= l.x && x < l.x + l.width && y >= l.y && y < l.y + l.height;
             if (!same) ++differing;
-            if (!inBox) ASSERT_TRUE(same) << "pixel (" << x << ", " << y << ") outside the legend";
+            if (!inBox) {
+                ASSERT_TRUE(same) << "pixel (" << x << ", " << y << ") outside the legend";
+            }
         }
     }
     EXPECT_GT(differing, std::size_t(l.width * l.height / 2));

@@ -194,12 +194,18 @@ TEST(HydrologyCliTest, PreviewShowsLakesAsLevelWaterAndEveryRiverCell) {
         for (std::uint32_t x = 0; x < width; ++x) {
             const std::uint8_t w = water[std::size_t(y) * width + x];
             ++seen[w];
-            if (w == 1) ASSERT_EQ(preview.at(x, y), lake) << x << ", " << y;
-            if (w == 2) ASSERT_EQ(preview.at(x, y), river) << x << ", " << y;
-            if (w == 2) ASSERT_EQ(heights.at(x, y), river) << x << ", " << y;
+            if (w == 1) {
+                ASSERT_EQ(preview.at(x, y), lake) << x << ", " << y;
+            }
+            if (w == 2) {
+                ASSERT_EQ(preview.at(x, y), river) << x << ", " << y;
+                ASSERT_EQ(heights.at(x, y), river) << x << ", " << y;
+            }
             // Water colours run from (150, 200, 235) to (12, 40, 100): blue above the rest.
             const auto c = heights.at(x, y);
-            if (w == 1) ASSERT_TRUE(c[2] > c[1] && c[1] > c[0]) << x << ", " << y;
+            if (w == 1) {
+                ASSERT_TRUE(c[2] > c[1] && c[1] > c[0]) << x << ", " << y;
+            }
         }
     EXPECT_GT(seen[1], 0);
     EXPECT_GT(seen[2], 0);

@@ -150,7 +150,7 @@ TEST(ServeHostileTest, AConfigTenThousandLevelsDeepGets400) {
 TEST(ServeHostileTest, MalformedRequestsGet400AndHugeHeaders431) {
     test::TempDir dir;
     test::ServeProcess serve(dir.path(), {});
-    for (const std::string request :
+    for (const std::string& request :
          {std::string("GARBAGE\r\n\r\n"), std::string("GET / HTTP/1.1\r\nNo colon here\r\n\r\n"),
           std::string("GET / HTTP/1.1\r\nContent-Length: -5\r\n\r\n"),
           std::string("GET / HTTP/1.1\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\n"),

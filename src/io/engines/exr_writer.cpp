@@ -19,7 +19,9 @@
 #include "terragrid/io/outputs.hpp"
 
 namespace terragrid {
-namespace {
+// Not in an anonymous namespace: ExrWriter::State, a type with a name outside this file, holds
+// one (GCC's -Wsubobject-linkage).
+namespace exr_file {
 
 // OpenEXR's output stream over the AtomicFile: writes at a position of its own (pwrite), since
 // the library seeks back to fill in the offset table. A failure is kept as well as thrown,
@@ -47,6 +49,10 @@ private:
     AtomicFile& m_file;
     std::uint64_t m_position = 0;
 };
+
+}  // namespace exr_file
+
+namespace {
 
 // Only lossless codecs every EXR reader has, the small ones in engines included (tinyexr in
 // Godot); OpenEXR stores a block raw when its codec does not make it smaller.
@@ -88,7 +94,7 @@ struct ExrWriter::State {
     State(std::string path, std::int64_t w, std::int64_t h) : file(std::move(path)), stream(file),
                                                               width(w), height(h) {}
     AtomicFile file;
-    FileStream stream;
+    exr_file::FileStream stream;
     std::unique_ptr<Imf::OutputFile> exr;
     std::int64_t width;
     std::int64_t height;
