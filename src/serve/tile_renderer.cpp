@@ -118,18 +118,22 @@ void paintShaded(const ExploredMap& map, const MapWater* water, const TileFrame&
         hillshade(heights, gw, gh, map.cellMeters() * static_cast<double>(f.step));
     const std::vector<std::uint8_t> rivers =
         water ? drawnRivers(map, *water, f) : std::vector<std::uint8_t>{};
-    for (std::int64_t y = 0; y < f.ny; ++y)
-        for (std::int64_t x = 0; x < f.nx; ++x) {
-            const auto k = std::size_t((y + 1) * gw + x + 1);
-            PreviewPixel pixel{.surfaceMeters = heights[k], .shade = shade[k]};
-            if (painter.paintsClasses()) pixel.classIndex = cells.classIndex[k];
-            if (water) {
-                pixel.river = rivers[std::size_t(y * f.nx + x)];
-                if (cells.water[k] == static_cast<std::uint8_t>(Water::Lake))
-                    pixel.lakeDepthMeters = cells.waterDepth[k];
-            }
-            put(rgba, x, y, painter.paint(pixel), 255);
+    std::vector<float> lakeDepths(water ? static_cast<std::size_t>(f.nx) : 0);
+    for (std::int64_t y = 0; y < f.ny; ++y) {
+        const auto k = std::size_t((y + 1) * gw + 1);  // the row's first pixel in the grid
+        PreviewRow row{.count = std::size_t(f.nx), .surfaceMeters = &heights[k],
+                       .shade = &shade[k]};
+        if (painter.paintsClasses()) row.classIndex = &cells.classIndex[k];
+        if (water) {
+            row.river = &rivers[std::size_t(y * f.nx)];
+            for (std::size_t x = 0; x < lakeDepths.size(); ++x)
+                lakeDepths[x] = cells.water[k + x] == static_cast<std::uint8_t>(Water::Lake)
+                                    ? cells.waterDepth[k + x]
+                                    : 0.0f;
+            row.lakeDepthMeters = lakeDepths.data();
         }
+        painter.paintRow(row, rgba.data() + 4 * std::size_t(y * kTilePixels), 4);
+    }
 }
 
 /// The layers of one value per pixel, unshaded.
