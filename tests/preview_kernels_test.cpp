@@ -1,8 +1,9 @@
 // Tests for the preview pictures' SIMD loops (src/io/png/preview_kernels.hpp): on every Highway
-// target this CPU runs, a row of shaded colours equals shadeColour pixel by pixel and a row of
-// hill shade equals hornShade of each pixel's clamped 3x3 neighbourhood, bit for bit, over
-// random inputs (NaN, infinities and values beyond the ranges among them) and every row length
-// up to a few vectors, so the whole vectors and the scalar rest are both checked.
+// target this CPU runs, a row of rounded heights equals HeightQuantum's rounding, a row of
+// shaded colours equals shadeColour pixel by pixel and a row of hill shade equals hornShade of
+// each pixel's clamped 3x3 neighbourhood, bit for bit, over random inputs (NaN, infinities and
+// values beyond the ranges among them) and every row length up to a few vectors, so the whole
+// vectors and the scalar rest are both checked.
 
 #include "io/png/preview_kernels.hpp"
 
@@ -48,6 +49,51 @@ std::vector<double> randomValues(std::mt19937_64& random, std::size_t count, dou
         }
     }
     return out;
+}
+
+/// Floats of every magnitude and sign, and the ones rounding treats apart.
+std::vector<float> randomHeights(std::mt19937_64& random, std::size_t count) {
+    std::uniform_real_distribution<float> mantissa(1.0f, 2.0f);
+    std::uniform_int_distribution<int> exponent(-40, 127);
+    std::uniform_int_distribution<int> pick(0, 29);
+    constexpr float kSpecial[] = {std::numeric_limits<float>::quiet_NaN(),
+                                  -std::numeric_limits<float>::quiet_NaN(),
+                                  std::numeric_limits<float>::infinity(),
+                                  -std::numeric_limits<float>::infinity(),
+                                  0.0f, -0.0f, std::numeric_limits<float>::max(),
+                                  std::numeric_limits<float>::denorm_min()};
+    std::vector<float> out(count);
+    for (float& v : out) {
+        const int p = pick(random);
+        if (p < 8) v = kSpecial[p];
+        else v = std::ldexp(mantissa(random), p < 20 ? exponent(random) % 12 : exponent(random)) *
+                 (p % 2 ? -1.0f : 1.0f);
+    }
+    return out;
+}
+
+TEST(PreviewKernelsTest, RoundedRowsAreHeightQuantumOnEveryTarget) {
+    std::mt19937_64 random(9);
+    // Steps from 2^-44 (a small range at one pixel per cell) to 2^63 (beyond int64).
+    const HeightQuantum quanta[] = {{1000.0, 1}, {1000.0, 16}, {8848.0, 4096}, {1e12, 64},
+                                    {1e30, 1000}, {0.0, 1}};
+    for (std::int64_t target : hwy::SupportedAndGeneratedTargets()) {
+        SCOPED_TRACE(hwy::TargetName(target));
+        const OnlyTarget only(target);
+        for (const HeightQuantum& quantum : quanta) {
+            for (std::size_t count = 0; count <= kLongestRow; ++count) {
+                const std::vector<float> meters = randomHeights(random, count);
+                std::vector<double> out(count + 1, 7.0);
+                quantum.round(meters.data(), count, out.data());
+                for (std::size_t i = 0; i < count; ++i)
+                    ASSERT_EQ(std::bit_cast<std::uint64_t>(out[i]),
+                              std::bit_cast<std::uint64_t>(quantum(meters[i])))
+                        << meters[i] << " with step 2^" << quantum.exponent() << ": " << out[i]
+                        << " vs " << quantum(meters[i]);
+                ASSERT_EQ(out.back(), 7.0) << "wrote beyond the row";
+            }
+        }
+    }
 }
 
 TEST(PreviewKernelsTest, ShadedRowsAreShadeColourOnEveryTarget) {

@@ -113,7 +113,14 @@ void paintShaded(const ExploredMap& map, const MapWater* water, const TileFrame&
     const std::int64_t gw = f.nx + 2, gh = f.ny + 2;
     std::vector<double> heights(static_cast<std::size_t>(gw * gh));
     const HeightQuantum& quantum = water ? water->quantum : map.quantum();
-    for (std::size_t i = 0; i < heights.size(); ++i) heights[i] = quantum(surfaceOf(cells, i));
+    const float* surfaces = cells.elevationMeters.data();
+    std::vector<float> withWater;  // the ground plus the lakes' depths, when there is water
+    if (!cells.waterDepth.empty()) {
+        withWater.resize(heights.size());
+        for (std::size_t i = 0; i < heights.size(); ++i) withWater[i] = surfaceOf(cells, i);
+        surfaces = withWater.data();
+    }
+    quantum.round(surfaces, heights.size(), heights.data());
     const std::vector<double> shade =
         hillshade(heights, gw, gh, map.cellMeters() * static_cast<double>(f.step));
     const std::vector<std::uint8_t> rivers =

@@ -51,6 +51,10 @@ HeightQuantum::HeightQuantum(double boundMeters, std::int64_t scale)
       m_toSteps(std::ldexp(1.0, -m_exponent)),
       m_step(std::ldexp(1.0, m_exponent)) {}
 
+void HeightQuantum::round(const float* meters, std::size_t count, double* out) const {
+    preview_kernels::quantiseRow(*this, meters, count, out);
+}
+
 PreviewDownsampler::PreviewDownsampler(std::int64_t mapWidth, std::int64_t mapHeight,
                                        std::int64_t maxSize, double heightBoundMeters,
                                        bool keepClasses)

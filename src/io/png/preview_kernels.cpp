@@ -29,6 +29,29 @@ HWY_INLINE V clampLanes(V value, V lo, V hi) {
     return hn::IfThenElse(hn::Gt(value, lo), hn::IfThenElse(hn::Lt(value, hi), value, hi), lo);
 }
 
+void QuantiseRow(const HeightQuantum& quantum, const float* meters, std::size_t count,
+                 double* out) {
+    const D d;
+    const hn::Rebind<float, D> df;
+    const std::size_t lanes = hn::Lanes(d);
+    const V half = hn::Set(d, 0.5), minusHalf = hn::Set(d, -0.5), one = hn::Set(d, 1.0);
+    const V toSteps = hn::Set(d, quantum.toSteps()), step = hn::Set(d, quantum.step());
+    std::size_t i = 0;
+    for (; i + lanes <= count; i += lanes) {
+        const V steps = hn::Mul(hn::PromoteTo(d, hn::LoadU(df, meters + i)), toSteps);
+        // roundHalfAway (preview.hpp): the whole part and the exact rest's test. It converts
+        // to int64 and back below 2^62 and calls std::round above; Trunc gives the same whole
+        // part (beyond 2^52 every double is whole: rest 0, the value itself, as std::round),
+        // and the sum's +0 turns Trunc's -0 of (-1, 0) into the +0 the conversion gives.
+        const V whole = hn::Trunc(steps);
+        const V rest = hn::Sub(steps, whole);
+        const V adjust = hn::Sub(hn::IfThenElseZero(hn::Ge(rest, half), one),
+                                 hn::IfThenElseZero(hn::Le(rest, minusHalf), one));
+        hn::StoreU(hn::Mul(hn::Add(whole, adjust), step), d, out + i);
+    }
+    for (; i < count; ++i) out[i] = quantum(meters[i]);
+}
+
 /// hornShade of column x, its missing neighbours at the row's ends taken from x itself.
 double shadeAt(const double* above, const double* row, const double* below, std::size_t width,
                std::size_t x, const Light& light) {
@@ -114,8 +137,14 @@ HWY_AFTER_NAMESPACE();
 #if HWY_ONCE
 namespace terragrid::preview_kernels {
 
+HWY_EXPORT(QuantiseRow);
 HWY_EXPORT(HillshadeRow);
 HWY_EXPORT(ShadeRow);
+
+void quantiseRow(const HeightQuantum& quantum, const float* meters, std::size_t count,
+                 double* out) {
+    HWY_DYNAMIC_DISPATCH(QuantiseRow)(quantum, meters, count, out);
+}
 
 void hillshadeRow(const double* above, const double* row, const double* below, std::size_t width,
                   const Light& light, double* out) {

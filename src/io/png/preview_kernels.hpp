@@ -1,20 +1,29 @@
 #pragma once
 // The per-pixel loops of preview.png, height.png and the explorer's tiles (private to
-// src/io/png): Horn's hill shade of a row, and a row of colours times the shade factor rounded
-// to bytes. Written once with Google Highway (preview_kernels.cpp) and compiled for every
-// x86-64 target; HWY_DYNAMIC_DISPATCH picks the best one the CPU has at run time. Every lane
-// performs the scalar reference's IEEE operations in the same order (shadeColour in
-// preview.hpp, hornShade below), so every target gives the same bits; the tests compare each
-// target the machine runs with the references (tests/preview_kernels_test.cpp).
+// src/io/png): heights rounded to a quantum, Horn's hill shade of a row, and a row of colours
+// times the shade factor rounded to bytes. Written once with Google Highway
+// (preview_kernels.cpp) and compiled for every x86-64 target; HWY_DYNAMIC_DISPATCH picks the
+// best one the CPU has at run time. Every lane performs the scalar reference's IEEE operations
+// in the same order (HeightQuantum and shadeColour in preview.hpp, hornShade below), so every
+// target gives the same bits; the tests compare each target the machine runs with the
+// references (tests/preview_kernels_test.cpp).
 //
-// Why: a tile of the explorer paints 65536 pixels, and these loops were 37 % of its time as
-// scalar code (painting 29 %, hill shade 8.5 %; docs/performance.md).
+// Why: a tile of the explorer paints 65536 pixels, and these loops were 40 % of its time as
+// scalar code (painting 29 %, hill shade 8.5 %, rounding 3 %; docs/performance.md).
 
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
 
+namespace terragrid {
+class HeightQuantum;  // preview.hpp
+}
+
 namespace terragrid::preview_kernels {
+
+/// out[i] = quantum(meters[i]) for `count` heights (HeightQuantum::round).
+void quantiseRow(const HeightQuantum& quantum, const float* meters, std::size_t count,
+                 double* out);
 
 /// Clamps to [lo, hi], sending NaN to lo (std::clamp would pass it through).
 inline double clampOrLow(double value, double lo, double hi) noexcept {
