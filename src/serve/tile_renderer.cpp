@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstring>
 
 #include "io/png/png_writer.hpp"
 #include "io/png/preview_water.hpp"
@@ -253,8 +254,11 @@ std::vector<std::uint8_t> renderTilePng(const ExploredMap& map, const MapWater* 
     if (!opaque) return encodePng(side, side, rgba.data(), rgba.size(), PngFormat::Rgba8);
     thread_local std::vector<std::uint8_t> rgb;
     rgb.resize(kPixels * 3);
-    for (std::size_t i = 0; i < kPixels; ++i)
-        std::copy_n(rgba.begin() + std::ptrdiff_t(4 * i), 3, rgb.begin() + std::ptrdiff_t(3 * i));
+    // Four bytes at a time, each pixel's alpha overwritten by the next pixel's red: one load
+    // and one store per pixel. std::copy_n of 3 bytes was a call to memmove per pixel (2.4 % of
+    // a tile), three byte copies 2.3 %.
+    for (std::size_t i = 0; i + 1 < kPixels; ++i) std::memcpy(&rgb[3 * i], &rgba[4 * i], 4);
+    std::memcpy(&rgb[3 * (kPixels - 1)], &rgba[4 * (kPixels - 1)], 3);
     return encodePng(side, side, rgb.data(), rgb.size(), PngFormat::Rgb8);
 }
 
