@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstring>
 
 #include "io/png/png_writer.hpp"
 #include "io/png/preview_water.hpp"
@@ -113,23 +114,34 @@ void paintShaded(const ExploredMap& map, const MapWater* water, const TileFrame&
     const std::int64_t gw = f.nx + 2, gh = f.ny + 2;
     std::vector<double> heights(static_cast<std::size_t>(gw * gh));
     const HeightQuantum& quantum = water ? water->quantum : map.quantum();
-    for (std::size_t i = 0; i < heights.size(); ++i) heights[i] = quantum(surfaceOf(cells, i));
+    const float* surfaces = cells.elevationMeters.data();
+    std::vector<float> withWater;  // the ground plus the lakes' depths, when there is water
+    if (!cells.waterDepth.empty()) {
+        withWater.resize(heights.size());
+        for (std::size_t i = 0; i < heights.size(); ++i) withWater[i] = surfaceOf(cells, i);
+        surfaces = withWater.data();
+    }
+    quantum.round(surfaces, heights.size(), heights.data());
     const std::vector<double> shade =
         hillshade(heights, gw, gh, map.cellMeters() * static_cast<double>(f.step));
     const std::vector<std::uint8_t> rivers =
         water ? drawnRivers(map, *water, f) : std::vector<std::uint8_t>{};
-    for (std::int64_t y = 0; y < f.ny; ++y)
-        for (std::int64_t x = 0; x < f.nx; ++x) {
-            const auto k = std::size_t((y + 1) * gw + x + 1);
-            PreviewPixel pixel{.surfaceMeters = heights[k], .shade = shade[k]};
-            if (painter.paintsClasses()) pixel.classIndex = cells.classIndex[k];
-            if (water) {
-                pixel.river = rivers[std::size_t(y * f.nx + x)];
-                if (cells.water[k] == static_cast<std::uint8_t>(Water::Lake))
-                    pixel.lakeDepthMeters = cells.waterDepth[k];
-            }
-            put(rgba, x, y, painter.paint(pixel), 255);
+    std::vector<float> lakeDepths(water ? static_cast<std::size_t>(f.nx) : 0);
+    for (std::int64_t y = 0; y < f.ny; ++y) {
+        const auto k = std::size_t((y + 1) * gw + 1);  // the row's first pixel in the grid
+        PreviewRow row{.count = std::size_t(f.nx), .surfaceMeters = &heights[k],
+                       .shade = &shade[k]};
+        if (painter.paintsClasses()) row.classIndex = &cells.classIndex[k];
+        if (water) {
+            row.river = &rivers[std::size_t(y * f.nx)];
+            for (std::size_t x = 0; x < lakeDepths.size(); ++x)
+                lakeDepths[x] = cells.water[k + x] == static_cast<std::uint8_t>(Water::Lake)
+                                    ? cells.waterDepth[k + x]
+                                    : 0.0f;
+            row.lakeDepthMeters = lakeDepths.data();
         }
+        painter.paintRow(row, rgba.data() + 4 * std::size_t(y * kTilePixels), 4);
+    }
 }
 
 /// The layers of one value per pixel, unshaded.
@@ -242,8 +254,11 @@ std::vector<std::uint8_t> renderTilePng(const ExploredMap& map, const MapWater* 
     if (!opaque) return encodePng(side, side, rgba.data(), rgba.size(), PngFormat::Rgba8);
     thread_local std::vector<std::uint8_t> rgb;
     rgb.resize(kPixels * 3);
-    for (std::size_t i = 0; i < kPixels; ++i)
-        std::copy_n(rgba.begin() + std::ptrdiff_t(4 * i), 3, rgb.begin() + std::ptrdiff_t(3 * i));
+    // Four bytes at a time, each pixel's alpha overwritten by the next pixel's red: one load
+    // and one store per pixel. std::copy_n of 3 bytes was a call to memmove per pixel (2.4 % of
+    // a tile), three byte copies 2.3 %.
+    for (std::size_t i = 0; i + 1 < kPixels; ++i) std::memcpy(&rgb[3 * i], &rgba[4 * i], 4);
+    std::memcpy(&rgb[3 * (kPixels - 1)], &rgba[4 * (kPixels - 1)], 3);
     return encodePng(side, side, rgb.data(), rgb.size(), PngFormat::Rgb8);
 }
 

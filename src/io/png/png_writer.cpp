@@ -18,6 +18,7 @@
 #include <utility>
 
 #include "io/geotiff/tile_job_queue.hpp"
+#include "io/png/png_filter_kernels.hpp"
 #include "terragrid/io/outputs.hpp"
 
 namespace terragrid {
@@ -47,27 +48,15 @@ constexpr std::byte kLastPiece{2};
 // side to combine, then its deflate bytes (an IDAT chunk's data).
 constexpr std::size_t kPieceHeader = 8;
 
-std::uint8_t paeth(std::uint8_t a, std::uint8_t b, std::uint8_t c) noexcept {
-    const int p = int(a) + int(b) - int(c);
-    const int pa = std::abs(p - int(a));
-    const int pb = std::abs(p - int(b));
-    const int pc = std::abs(p - int(c));
-    if (pa <= pb && pa <= pc) return a;
-    return pb <= pc ? b : c;
-}
-
 /// PNG's Paeth filter (type 4) on `rows` rows of `rowBytes` bytes below `above`, each output
 /// row led by its filter-type byte. `bpp`: bytes per pixel, the distance to the left neighbour.
 void paethFilter(const std::uint8_t* above, const std::uint8_t* rows, std::size_t count,
                  std::size_t rowBytes, std::size_t bpp, std::uint8_t* out) {
     for (std::size_t y = 0; y < count; ++y) {
         const std::uint8_t* up = y == 0 ? above : rows + (y - 1) * rowBytes;
-        const std::uint8_t* row = rows + y * rowBytes;
-        *out++ = 4;
-        for (std::size_t x = 0; x < bpp && x < rowBytes; ++x)
-            *out++ = static_cast<std::uint8_t>(row[x] - paeth(0, up[x], 0));
-        for (std::size_t x = bpp; x < rowBytes; ++x)
-            *out++ = static_cast<std::uint8_t>(row[x] - paeth(row[x - bpp], up[x], up[x - bpp]));
+        std::uint8_t* filtered = out + y * (rowBytes + 1);
+        filtered[0] = 4;
+        png_filter::paethRow(rows + y * rowBytes, up, rowBytes, bpp, filtered + 1);
     }
 }
 

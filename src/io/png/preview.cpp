@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "io/png/preview_kernels.hpp"
 #include "model/ceil_div.hpp"
 
 namespace terragrid {
@@ -26,10 +27,7 @@ int quantumExponent(double boundMeters, std::int64_t scale) {
     return exponent - 52;
 }
 
-// Clamps to [lo, hi], sending NaN to lo (std::clamp would pass it through).
-double clampOrLow(double value, double lo, double hi) noexcept {
-    return value > lo ? (value < hi ? value : hi) : lo;
-}
+using preview_kernels::clampOrLow;
 
 }  // namespace
 
@@ -52,6 +50,10 @@ HeightQuantum::HeightQuantum(double boundMeters, std::int64_t scale)
       // Multiplying by a power of two is exact, so these two scale to and from whole steps.
       m_toSteps(std::ldexp(1.0, -m_exponent)),
       m_step(std::ldexp(1.0, m_exponent)) {}
+
+void HeightQuantum::round(const float* meters, std::size_t count, double* out) const {
+    preview_kernels::quantiseRow(*this, meters, count, out);
+}
 
 PreviewDownsampler::PreviewDownsampler(std::int64_t mapWidth, std::int64_t mapHeight,
                                        std::int64_t maxSize, double heightBoundMeters,
@@ -168,36 +170,19 @@ std::vector<double> hillshade(const std::vector<double>& heights, std::int64_t w
     constexpr double kRadians = std::numbers::pi / 180.0;
     const double azimuth = sun.azimuthDegrees * kRadians;
     const double altitude = sun.altitudeDegrees * kRadians;
-    // The sun as a unit vector (east, south, up): rows count southwards.
-    const double sunEast = std::cos(altitude) * std::sin(azimuth);
-    const double sunSouth = -std::cos(altitude) * std::cos(azimuth);
-    const double sunUp = std::sin(altitude);
-    const double run = 8.0 * pixelSizeMeters;  // Horn's weights sum to 4 per side, 2 pixels apart
-
-    const auto at = [&](std::int64_t col, std::int64_t row) {
-        col = std::clamp<std::int64_t>(col, 0, width - 1);
-        row = std::clamp<std::int64_t>(row, 0, height - 1);
-        return heights[static_cast<std::size_t>(row * width + col)];
-    };
+    const preview_kernels::Light light{.east = std::cos(altitude) * std::sin(azimuth),
+                                       .south = -std::cos(altitude) * std::cos(azimuth),
+                                       .up = std::sin(altitude),
+                                       .run = 8.0 * pixelSizeMeters};
     std::vector<double> shade(heights.size());
     // Rows in parallel (the caller's TBB arena): each pixel is its own, so the picture does
-    // not depend on the threads.
+    // not depend on the threads. Edge pixels reuse the nearest row or column.
     tbb::parallel_for(std::int64_t{0}, height, [&](std::int64_t y) {
-        for (std::int64_t x = 0; x < width; ++x) {
-            // Horn's gradient: a b c / d e f / g h i around e.
-            const double a = at(x - 1, y - 1), b = at(x, y - 1), c = at(x + 1, y - 1);
-            const double d = at(x - 1, y), f = at(x + 1, y);
-            const double g = at(x - 1, y + 1), h = at(x, y + 1), i = at(x + 1, y + 1);
-            const double dzEast = ((c + 2.0 * f + i) - (a + 2.0 * d + g)) / run;
-            const double dzSouth = ((g + 2.0 * h + i) - (a + 2.0 * b + c)) / run;
-            // The surface normal (-dzEast, -dzSouth, 1) / |..| dotted with the sun: the same
-            // value as cos(zenith) cos(slope) + sin(zenith) sin(slope) cos(azimuth - aspect),
-            // but with sqrt, which IEEE rounds exactly, as the only function per pixel, so the
-            // picture does not depend on the platform's libm.
-            const double lit = (sunUp - dzEast * sunEast - dzSouth * sunSouth) /
-                               std::sqrt(1.0 + dzEast * dzEast + dzSouth * dzSouth);
-            shade[static_cast<std::size_t>(y * width + x)] = clampOrLow(lit, 0.0, 1.0);
-        }
+        const double* row = heights.data() + y * width;
+        const double* above = y > 0 ? row - width : row;
+        const double* below = y + 1 < height ? row + width : row;
+        preview_kernels::hillshadeRow(above, row, below, static_cast<std::size_t>(width), light,
+                                      shade.data() + y * width);
     });
     return shade;
 }

@@ -82,7 +82,11 @@ public:
     double operator()(float meters) const noexcept {
         return roundHalfAway(static_cast<double>(meters) * m_toSteps) * m_step;
     }
+    /// out[i] = (*this)(meters[i]) for `count` heights, in SIMD lanes (preview_kernels.hpp).
+    void round(const float* meters, std::size_t count, double* out) const;
     int exponent() const noexcept { return m_exponent; }
+    double toSteps() const noexcept { return m_toSteps; }  ///< 2^-exponent
+    double step() const noexcept { return m_step; }        ///< 2^exponent
 
 private:
     int m_exponent;     // the step is 2^m_exponent

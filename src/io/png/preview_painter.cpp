@@ -1,8 +1,11 @@
 #include "io/png/preview_painter.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <string_view>
+
+#include "io/png/preview_kernels.hpp"
 
 namespace terragrid {
 namespace {
@@ -51,32 +54,56 @@ PreviewPainter::PreviewPainter(const Config& config, const Terrain* terrain,
     m_legend.push_back({m_riverColour, "river"});
 }
 
-ColourF PreviewPainter::colourOf(const PreviewPixel& pixel) const noexcept {
-    if (!m_palette) return heightColour(m_ramp, pixel.surfaceMeters);
-    const Rgb& c = (*m_palette)[pixel.classIndex];
+ColourF PreviewPainter::paletteColour(std::uint8_t classIndex) const noexcept {
+    const Rgb& c = (*m_palette)[classIndex];
     return {double(c.r), double(c.g), double(c.b)};
 }
 
-Rgb PreviewPainter::paint(const PreviewPixel& pixel) const noexcept {
-    const ColourF colour = colourOf(pixel);
-    if (!m_water) return shadeColour(colour, pixel.shade);
+ColourF PreviewPainter::colourOf(const PreviewRow& row, std::size_t i) const noexcept {
+    if (!m_palette) return heightColour(m_ramp, row.surfaceMeters[i]);
+    return paletteColour(row.classIndex[i]);
+}
+
+PreviewPainter::Unshaded PreviewPainter::unshaded(const PreviewRow& row,
+                                                  std::size_t i) const noexcept {
+    if (!m_water) return {colourOf(row, i), row.shade[i]};
     // A pixel whose centre cell is lake (or sea) shows water: preview.png the lake class's
     // colour, height.png the water ramp by the cell's depth below the pixel's water surface
     // down to the elevation range's minimum; else a pixel a river is drawn over shows the
     // river colour. Both are shaded as level ground.
-    const bool lake = m_palette ? pixel.classIndex == m_lakeClass : pixel.lakeDepthMeters > 0;
+    const bool lake = m_palette ? row.classIndex[i] == m_lakeClass
+                                : row.lakeDepthMeters != nullptr && row.lakeDepthMeters[i] > 0;
     if (lake) {
-        if (m_palette) return shadeColour(colour, m_flatShade);
+        if (m_palette) return {paletteColour(m_lakeClass), m_flatShade};
+        const double surface = row.surfaceMeters[i];
         const HeightRamp water{.minMeters = m_ramp.minMeters, .maxMeters = m_ramp.maxMeters,
-                               .hasWater = true, .waterMeters = pixel.surfaceMeters};
-        return shadeColour(
-            heightColour(water, pixel.surfaceMeters - double(pixel.lakeDepthMeters)),
-            m_flatShade);
+                               .hasWater = true, .waterMeters = surface};
+        return {heightColour(water, surface - double(row.lakeDepthMeters[i])), m_flatShade};
     }
-    if (pixel.river == 0) return shadeColour(colour, pixel.shade);
-    const Rgb& c = m_palette && m_riverClass != kNoClass ? (*m_palette)[m_riverClass]
-                                                          : m_riverColour;
-    return shadeColour({double(c.r), double(c.g), double(c.b)}, m_flatShade);
+    if (row.river == nullptr || row.river[i] == 0) return {colourOf(row, i), row.shade[i]};
+    if (m_palette && m_riverClass != kNoClass) return {paletteColour(m_riverClass), m_flatShade};
+    return {{double(m_riverColour.r), double(m_riverColour.g), double(m_riverColour.b)},
+            m_flatShade};
+}
+
+void PreviewPainter::paintRow(const PreviewRow& row, std::uint8_t* out,
+                              std::size_t channels) const noexcept {
+    // The colours and shades of a piece of the row, then shaded by the SIMD kernel
+    // (preview_kernels.hpp): a tile's row is one piece, and the piece stays in L1.
+    constexpr std::size_t kPiece = 256;
+    double r[kPiece], g[kPiece], b[kPiece], shade[kPiece];
+    for (std::size_t start = 0; start < row.count; start += kPiece) {
+        const std::size_t n = std::min(kPiece, row.count - start);
+        for (std::size_t i = 0; i < n; ++i) {
+            const Unshaded u = unshaded(row, start + i);
+            r[i] = u.colour.r;
+            g[i] = u.colour.g;
+            b[i] = u.colour.b;
+            shade[i] = u.shade;
+        }
+        preview_kernels::shadeRow({.r = r, .g = g, .b = b, .shade = shade, .count = n},
+                                  out + channels * start, channels);
+    }
 }
 
 }  // namespace terragrid

@@ -6,6 +6,7 @@
 // principle 9).
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -17,15 +18,20 @@
 
 namespace terragrid {
 
-/// What one picture pixel shows, as paint() takes it.
-struct PreviewPixel {
-    double surfaceMeters = 0;       ///< the height shown: the ground, or the water's surface
-    std::uint8_t classIndex = 0;    ///< the class of the pixel's centre cell (preview.png)
-    float lakeDepthMeters = 0;      ///< height.png with hydrology: the centre cell's lake or sea
-                                    ///< depth, 0 when it is neither
-    std::uint8_t river = 0;         ///< with hydrology: the order of the river drawn over the
-                                    ///< pixel (preview_water.hpp), 0 for none
-    double shade = 0;               ///< hill shade on [0, 1] (hillshade)
+/// A row of picture pixels as paintRow() takes them: `count` entries in each array.
+struct PreviewRow {
+    std::size_t count = 0;
+    const double* surfaceMeters = nullptr;  ///< the height shown: the ground, or the water's
+                                            ///< surface
+    const double* shade = nullptr;          ///< hill shade on [0, 1] (hillshade)
+    const std::uint8_t* classIndex = nullptr;  ///< preview.png: the class of each pixel's centre
+                                               ///< cell
+    const float* lakeDepthMeters = nullptr;  ///< height.png with hydrology: the centre cell's
+                                             ///< lake or sea depth, 0 when it is neither (null:
+                                             ///< no lakes, as before the stage is done)
+    const std::uint8_t* river = nullptr;     ///< with hydrology: the order of the river drawn
+                                             ///< over the pixel (preview_water.hpp), 0 for none
+                                             ///< (null: no rivers)
 };
 
 /// The colours of one picture kind for one config. Immutable and thread-safe.
@@ -38,23 +44,31 @@ public:
 
     /// Whether pixels are coloured by class (preview.png) rather than by height.
     bool paintsClasses() const noexcept { return m_palette.has_value(); }
-    /// Whether the pictures show the hydrology stage's water (then PreviewPixel::river, and for
-    /// height.png lakeDepthMeters, must be given).
+    /// Whether the pictures show the hydrology stage's water (PreviewRow::river, and for
+    /// height.png lakeDepthMeters).
     bool showsWater() const noexcept { return m_water; }
     const HeightRamp& ramp() const noexcept { return m_ramp; }
 
-    /// The pixel's colour: its class colour or ramp colour; with water, a lake pixel (the
-    /// lake class's colour in preview.png, the depth below its surface on the water ramp in
+    /// Paints the row's pixels into `out`, `channels` bytes each (3: RGB; 4: RGBA, opaque).
+    /// A pixel's colour: its class colour or ramp colour; with water, a lake pixel (the lake
+    /// class's colour in preview.png, the depth below its surface on the water ramp in
     /// height.png) or a river pixel (the river colour), both shaded as flat ground; times the
-    /// shade (shadeColour).
-    Rgb paint(const PreviewPixel& pixel) const noexcept;
+    /// shade (shadeColour). classIndex must be given when paintsClasses().
+    void paintRow(const PreviewRow& row, std::uint8_t* out, std::size_t channels) const noexcept;
 
     /// The legend the batch picture draws: the classes (preview.png), or the ramp's stops high
     /// to low and, with hydrology, the lake and river colours (height.png).
     const std::vector<LegendEntry>& legend() const noexcept { return m_legend; }
 
 private:
-    ColourF colourOf(const PreviewPixel& pixel) const noexcept;
+    /// A pixel's colour before shading and the shade it takes.
+    struct Unshaded {
+        ColourF colour;
+        double shade = 0;
+    };
+    Unshaded unshaded(const PreviewRow& row, std::size_t i) const noexcept;
+    ColourF colourOf(const PreviewRow& row, std::size_t i) const noexcept;
+    ColourF paletteColour(std::uint8_t classIndex) const noexcept;
 
     HeightRamp m_ramp;
     std::optional<std::array<Rgb, 256>> m_palette;  ///< preview.png: colour of each class index

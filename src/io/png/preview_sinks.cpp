@@ -109,17 +109,13 @@ public:
         std::vector<std::uint8_t> rgb(heights.size() * 3);
         // Rows in parallel (the caller's TBB arena); each pixel is its own.
         tbb::parallel_for(std::int64_t{0}, g.height, [&](std::int64_t y) {
-            for (std::int64_t x = 0; x < g.width; ++x) {
-                const auto i = static_cast<std::size_t>(y * g.width + x);
-                PreviewPixel pixel{.surfaceMeters = heights[i], .shade = shade[i]};
-                if (m_painter.paintsClasses()) pixel.classIndex = m_downsampler.classes()[i];
-                if (m_lakes) pixel.lakeDepthMeters = m_lakes->depths()[i];
-                if (!rivers.empty()) pixel.river = rivers[i];
-                const Rgb c = m_painter.paint(pixel);
-                rgb[3 * i] = c.r;
-                rgb[3 * i + 1] = c.g;
-                rgb[3 * i + 2] = c.b;
-            }
+            const auto i = static_cast<std::size_t>(y * g.width);
+            PreviewRow row{.count = static_cast<std::size_t>(g.width),
+                           .surfaceMeters = &heights[i], .shade = &shade[i]};
+            if (m_painter.paintsClasses()) row.classIndex = &m_downsampler.classes()[i];
+            if (m_lakes) row.lakeDepthMeters = &m_lakes->depths()[i];
+            if (!rivers.empty()) row.river = &rivers[i];
+            m_painter.paintRow(row, &rgb[3 * i], 3);
         });
         if (m_legend == PreviewLegend::On ||
             (m_legend == PreviewLegend::Auto && g.width >= kLegendMinWidth)) {
