@@ -396,7 +396,9 @@ HWY_INLINE V valuePoint(const rows::PointOctave& o, HashKind kind, FadeCurve fad
 
 // simplexNoiseV2 (simplex.cpp) per lane: the coordinates split in double, the cell in float
 // lanes (as many as the doubles) and the 32-bit lattice hash (point_lanes-inl.hpp).
-HWY_INLINE V simplexV2Point(const rows::PointOctave& o, V x, V y) {
+// `originKey`: key32 of high halves (0, 0) when the caller knows every index of these lanes
+// lies within +-(2^31 - 2) (cornerHashes32InBound), else null.
+HWY_INLINE V simplexV2Point(const rows::PointOctave& o, V x, V y, const std::uint32_t* originKey) {
     using namespace simplex;
     using point_lanes::DH;
     using VH = hn::Vec<DH>;
@@ -413,7 +415,8 @@ HWY_INLINE V simplexV2Point(const rows::PointOctave& o, V x, V y) {
     const VH x2 = hn::Add(x0, hn::Set(dh, kCorner2f));
     const VH y2 = hn::Add(y0, hn::Set(dh, kCorner2f));
     const point_lanes::CornerHashes32 h =
-        point_lanes::cornerHashes32(o.key, sx.index, sy.index, lower);
+        originKey != nullptr ? point_lanes::cornerHashes32InBound(*originKey, sx.index, sy.index, lower)
+                             : point_lanes::cornerHashes32(o.key, sx.index, sy.index, lower);
     const VH n = hn::Add(hn::Add(corner2f(fmix32(h.first), x0, y0), corner2f(fmix32(h.middle), x1, y1)),
                          corner2f(fmix32(h.far), x2, y2));
     return hn::PromoteTo(d, hn::Min(hn::Max(hn::Mul(hn::Set(dh, kScale2f), n), hn::Set(dh, -1.0f)), one));
@@ -425,7 +428,7 @@ using PointCache = std::conditional_t<kNoise == NoiseKind::Cellular, CellularCac
 
 template <NoiseKind kNoise>
 HWY_INLINE V pointNoise(const rows::Points& p, const rows::PointOctave& o, V x, V y,
-                        PointCache<kNoise>& cache) {
+                        PointCache<kNoise>& cache, const std::uint32_t* originKey) {
     if constexpr (kNoise == NoiseKind::Cellular) return cellularPointNoise(p, o, x, y, cache);
     if constexpr (kNoise == NoiseKind::Perlin) return perlinPoint(o, p.hash, p.fade, x, y, cache);
     if constexpr (kNoise == NoiseKind::Value) return valuePoint(o, p.hash, p.fade, x, y);
@@ -443,7 +446,7 @@ HWY_INLINE V pointNoise(const rows::Points& p, const rows::PointOctave& o, V x, 
             return genericPoint<Proximity::SemiRidged>(o, p.hash, p.fade, x, y, cache);
         }
     }
-    return p.simplexV2 ? simplexV2Point(o, x, y) : simplex2(o, p.hash, x, y);
+    return p.simplexV2 ? simplexV2Point(o, x, y, originKey) : simplex2(o, p.hash, x, y);
 }
 
 // NoiseField::unwarped per lane: the octaves summed from 0.0 in order, then normalised.
@@ -458,16 +461,28 @@ void pointsOf(const rows::Points& p) {
                        std::array<CellCache, kMaxOctaves>>
         cache{};
     if constexpr (kNoise == NoiseKind::Cellular) cache.resize(static_cast<std::size_t>(p.octaves));
+    // Version 2 simplex: points whose skewed indices stay within +-(2^31 - 2) hash every corner
+    // with one key per octave (simplexV2Point).
+    const bool simplexV2 = kNoise == NoiseKind::Simplex && p.simplexV2;
+    std::array<std::uint32_t, kMaxOctaves> originKeys{};
+    point_lanes::InBound bound{0.0, 0.0};  // none
+    if (simplexV2) {
+        for (int i = 0; i < p.octaves; ++i)
+            originKeys[static_cast<std::size_t>(i)] = detail::LatticeHashParts::key32(*p.octave[i].hash, 0, 0);
+        bound = point_lanes::inBound(p, point_lanes::kSkewedReach);
+    }
     for (std::size_t c = 0; c < p.count; c += hn::Lanes(d)) {
         const V x = hn::LoadU(d, p.xs + c);
         const V y = hn::LoadU(d, p.ys + c);
+        const bool inBound = simplexV2 && point_lanes::within<1>(p, c, bound);
         V sum = hn::Zero(d);
         for (int i = 0; i < p.octaves; ++i) {
             const rows::PointOctave& o = p.octave[i];
             const V frequency = hn::Set(d, o.frequency);
             const V u = latticeCoordinate(x, frequency, offsetX, hn::Set(d, o.shiftX));
             const V v = latticeCoordinate(y, frequency, offsetY, hn::Set(d, o.shiftY));
-            const V n = pointNoise<kNoise>(p, o, u, v, cache[i]);
+            const V n = pointNoise<kNoise>(p, o, u, v, cache[i],
+                                           inBound ? &originKeys[static_cast<std::size_t>(i)] : nullptr);
             sum = hn::Add(sum, hn::Mul(hn::Set(d, o.amplitude), octaveTerm<kKind>(d, n)));
         }
         hn::StoreU(normalise<kKind>(d, sum, p.amplitudeSum), d, p.out + c);

@@ -19,6 +19,7 @@
 
 #include <hwy/highway.h>
 
+#include "noise/curved_v4.hpp"
 #include "noise/lattice_lanes-inl.hpp"
 #include "noise/simplex_constants.hpp"
 #include "terragrid/noise/detail/lattice_hash_parts.hpp"
@@ -138,6 +139,11 @@ InBound inBound(const Points& p, double reach) {
     return {(reach - std::abs(p.offsetX) - shiftX) / frequency, (reach - std::abs(p.offsetY) - shiftY) / frequency};
 }
 
+// The reach (inBound's) of lattice coordinates x, y whose simplex cells (versions 2 and 3) lie
+// within +-(2^31 - 2), their far corners too: a skewed index is at most
+// |x| (1 + F) + |y| F + 3 <= 2 max(|x|, |y|) + 3 in magnitude (two floors and a carry).
+constexpr double kSkewedReach = (static_cast<double>(curved_v4::kIndexBound) - 4.0) / 2.0;
+
 // Whether the points of `vectors` double vectors from c lie within `bound`.
 template <std::size_t vectors, class Points>
 HWY_INLINE bool within(const Points& p, std::size_t c, const InBound& bound) {
@@ -242,6 +248,20 @@ HWY_INLINE CornerHashes32 cornerHashes32(std::uint64_t seed, VI i, VI j, hn::Mas
     }
     return {hashInput32(i, j, key), hashInput32(iMiddle, jMiddle, keyMiddle),
             hashInput32(iFar, jFar, keyFar)};
+}
+
+// cornerHashes32 where every index lies within +-(2^31 - 2) (the caller checked the points
+// against an InBound): the high halves are all 0, so `key`, key32 of (0, 0), serves every
+// corner, and the middle and far corners' inputs are a step from the first's (the input is
+// linear in the indices' low halves, modulo 2^32).
+HWY_INLINE CornerHashes32 cornerHashes32InBound(std::uint32_t key, VI i, VI j, hn::Mask<DH> lower) {
+    using Parts = detail::LatticeHashParts;
+    const DU du;
+    const DHU dhu;
+    const VHU first = hashInput32(i, j, hn::Set(du, key));
+    const VHU middle = hn::Add(first, hn::IfThenElse(hn::RebindMask(dhu, lower), hn::Set(dhu, Parts::kHashX),
+                                                     hn::Set(dhu, Parts::kHashY)));
+    return {first, middle, hn::Add(first, hn::Set(dhu, Parts::kHashX + Parts::kHashY))};
 }
 
 }  // namespace point_lanes

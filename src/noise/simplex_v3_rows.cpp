@@ -386,11 +386,7 @@ HWY_INLINE void pointVectors(const rows::SimplexV3Points& p, std::size_t c, cons
 template <FractalKind kKind>
 void pointsOf(const rows::SimplexV3Points& p) {
     const std::size_t step = hn::Lanes(DF());
-    // A skewed index is at most |x| (1 + F) + |y| F + 3 <= 2 max(|x|, |y|) + 3 in magnitude for
-    // lattice coordinates x, y (two floors and a carry): within +-(2^31 - 2), its cells' far
-    // corners too, when these are within a little less than half of it.
-    const point_lanes::InBound bound =
-        point_lanes::inBound(p, (static_cast<double>(curved_v4::kIndexBound) - 4.0) / 2.0);
+    const point_lanes::InBound bound = point_lanes::inBound(p, point_lanes::kSkewedReach);
     std::array<std::uint32_t, kMaxOctaves> mixedKeys;
     for (int i = 0; i < p.octaves; ++i)
         mixedKeys[static_cast<std::size_t>(i)] = Parts::key32(*p.octave[i].hash, 0, 0) * simplex_v3::kGradientMix1;
