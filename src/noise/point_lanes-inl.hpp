@@ -131,7 +131,7 @@ template <class Points>
 InBound inBound(const Points& p, double reach) {
     double frequency = 0.0, shiftX = 0.0, shiftY = 0.0;
     for (int i = 0; i < p.octaves; ++i) {
-        frequency = std::max(frequency, p.octave[i].frequency);
+        frequency = std::max(frequency, std::abs(p.octave[i].frequency));
         shiftX = std::max(shiftX, std::abs(p.octave[i].shiftX));
         shiftY = std::max(shiftY, std::abs(p.octave[i].shiftY));
     }
