@@ -394,32 +394,87 @@ HWY_INLINE V valuePoint(const rows::PointOctave& o, HashKind kind, FadeCurve fad
     return separable::valueEvaluate(k, fadeLanes(fade, cx.frac));
 }
 
-// simplexNoiseV2 (simplex.cpp) per lane: the coordinates split in double, the cell in float
-// lanes (as many as the doubles) and the 32-bit lattice hash (point_lanes-inl.hpp).
-// `originKey`: key32 of high halves (0, 0) when the caller knows every index of these lanes
-// lies within +-(2^31 - 2) (cornerHashes32InBound), else null.
-HWY_INLINE V simplexV2Point(const rows::PointOctave& o, V x, V y, const std::uint32_t* originKey) {
+// simplexNoiseV2 (simplex.cpp) per lane of two double vectors (one on the scalar target): the
+// coordinates split in double, the cell in one float vector of both halves
+// (point_lanes::combined: 8 float lanes on AVX2 where each half has 4) and the 32-bit lattice
+// hash (point_lanes-inl.hpp). `originKey`: key32 of high halves (0, 0) when the caller knows
+// every index of these lanes lies within +-(2^31 - 2) (cornerHashes32InBound), else null.
+using point_lanes::kHalves;
+
+HWY_INLINE void simplexV2Points(const rows::PointOctave& o, const V (&x)[kHalves], const V (&y)[kHalves],
+                                const std::uint32_t* originKey, V (&n)[kHalves]) {
     using namespace simplex;
-    using point_lanes::DH;
-    using VH = hn::Vec<DH>;
+    using point_lanes::combined;
+    using point_lanes::halfOf;
     const D d;
-    const DH dh;
-    const auto [sx, sy] = point_lanes::skewedCell(x, y);
-    const VH t = hn::Mul(hn::Add(sx.frac, sy.frac), hn::Set(dh, kG2f));
-    const VH x0 = hn::Sub(sx.frac, t);
-    const VH y0 = hn::Sub(sy.frac, t);
+    const DF df;
+    point_lanes::SkewedCell cell[kHalves];
+    for (std::size_t h = 0; h < kHalves; ++h) cell[h] = point_lanes::skewedCell(x[h], y[h]);
+    const VF sx = combined(cell[0].sx.frac, cell[kHalves - 1].sx.frac);
+    const VF sy = combined(cell[0].sy.frac, cell[kHalves - 1].sy.frac);
+    const VF t = hn::Mul(hn::Add(sx, sy), hn::Set(df, kG2f));
+    const VF x0 = hn::Sub(sx, t);
+    const VF y0 = hn::Sub(sy, t);
     const auto lower = hn::Gt(x0, y0);
-    const VH one = hn::Set(dh, 1.0f);
-    const VH x1 = hn::Sub(hn::Add(x0, hn::Set(dh, kG2f)), hn::IfThenElseZero(lower, one));
-    const VH y1 = hn::Sub(hn::Add(y0, hn::Set(dh, kG2f)), hn::IfThenZeroElse(lower, one));
-    const VH x2 = hn::Add(x0, hn::Set(dh, kCorner2f));
-    const VH y2 = hn::Add(y0, hn::Set(dh, kCorner2f));
-    const point_lanes::CornerHashes32 h =
-        originKey != nullptr ? point_lanes::cornerHashes32InBound(*originKey, sx.index, sy.index, lower)
-                             : point_lanes::cornerHashes32(o.key, sx.index, sy.index, lower);
-    const VH n = hn::Add(hn::Add(corner2f(fmix32(h.first), x0, y0), corner2f(fmix32(h.middle), x1, y1)),
-                         corner2f(fmix32(h.far), x2, y2));
-    return hn::PromoteTo(d, hn::Min(hn::Max(hn::Mul(hn::Set(dh, kScale2f), n), hn::Set(dh, -1.0f)), one));
+    const VF one = hn::Set(df, 1.0f);
+    const VF x1 = hn::Sub(hn::Add(x0, hn::Set(df, kG2f)), hn::IfThenElseZero(lower, one));
+    const VF y1 = hn::Sub(hn::Add(y0, hn::Set(df, kG2f)), hn::IfThenZeroElse(lower, one));
+    const VF x2 = hn::Add(x0, hn::Set(df, kCorner2f));
+    const VF y2 = hn::Add(y0, hn::Set(df, kCorner2f));
+    point_lanes::CornerHashes32 half[kHalves];
+    for (std::size_t h = 0; h < kHalves; ++h) {
+        // The triangle per double vector's lanes: the offsets' halves compared as a whole.
+        const auto lowerHalf = hn::Gt(halfOf(x0, h), halfOf(y0, h));
+        const point_lanes::SkewedCell& c = cell[h];
+        half[h] = originKey != nullptr
+                      ? point_lanes::cornerHashes32InBound(*originKey, c.sx.index, c.sy.index, lowerHalf)
+                      : point_lanes::cornerHashes32(o.key, c.sx.index, c.sy.index, lowerHalf);
+    }
+    const auto hash = [&](auto corner) {
+        return fmix32(combined(half[0].*corner, half[kHalves - 1].*corner));
+    };
+    using Hashes = point_lanes::CornerHashes32;
+    const VF sum = hn::Add(hn::Add(corner2f(hash(&Hashes::first), x0, y0), corner2f(hash(&Hashes::middle), x1, y1)),
+                           corner2f(hash(&Hashes::far), x2, y2));
+    const VF value = hn::Min(hn::Max(hn::Mul(hn::Set(df, kScale2f), sum), hn::Set(df, -1.0f)), one);
+    for (std::size_t h = 0; h < kHalves; ++h) n[h] = hn::PromoteTo(d, halfOf(value, h));
+}
+
+// NoiseField::unwarped for version 2 simplex, two double vectors of points at a time: the
+// octaves summed from 0.0 in order per lane, then normalised. Vectors whose skewed indices stay
+// within +-(2^31 - 2) (point_lanes::InBound, kSkewedReach) hash every corner with one key per
+// octave.
+template <FractalKind kKind>
+void simplexV2PointsOf(const rows::Points& p) {
+    const D d;
+    std::array<std::uint32_t, kMaxOctaves> originKeys{};
+    for (int i = 0; i < p.octaves; ++i)
+        originKeys[static_cast<std::size_t>(i)] = detail::LatticeHashParts::key32(*p.octave[i].hash, 0, 0);
+    const point_lanes::InBound bound = point_lanes::inBound(p, point_lanes::kSkewedReach);
+    const std::size_t lanes = hn::Lanes(d);
+    for (std::size_t c = 0; c < p.count; c += kHalves * lanes) {
+        const bool inBound = point_lanes::within<kHalves>(p, c, bound);
+        V x[kHalves], y[kHalves], sum[kHalves];
+        for (std::size_t h = 0; h < kHalves; ++h) {
+            x[h] = hn::LoadU(d, p.xs + c + h * lanes);
+            y[h] = hn::LoadU(d, p.ys + c + h * lanes);
+            sum[h] = hn::Zero(d);
+        }
+        for (int i = 0; i < p.octaves; ++i) {
+            const rows::PointOctave& o = p.octave[i];
+            const V frequency = hn::Set(d, o.frequency);
+            V u[kHalves], v[kHalves], n[kHalves];
+            for (std::size_t h = 0; h < kHalves; ++h) {
+                u[h] = latticeCoordinate(x[h], frequency, hn::Set(d, p.offsetX), hn::Set(d, o.shiftX));
+                v[h] = latticeCoordinate(y[h], frequency, hn::Set(d, p.offsetY), hn::Set(d, o.shiftY));
+            }
+            simplexV2Points(o, u, v, inBound ? &originKeys[static_cast<std::size_t>(i)] : nullptr, n);
+            for (std::size_t h = 0; h < kHalves; ++h)
+                sum[h] = hn::Add(sum[h], hn::Mul(hn::Set(d, o.amplitude), octaveTerm<kKind>(d, n[h])));
+        }
+        for (std::size_t h = 0; h < kHalves; ++h)
+            hn::StoreU(normalise<kKind>(d, sum[h], p.amplitudeSum), d, p.out + c + h * lanes);
+    }
 }
 
 // What a point kernel keeps per octave between vectors.
@@ -428,7 +483,7 @@ using PointCache = std::conditional_t<kNoise == NoiseKind::Cellular, CellularCac
 
 template <NoiseKind kNoise>
 HWY_INLINE V pointNoise(const rows::Points& p, const rows::PointOctave& o, V x, V y,
-                        PointCache<kNoise>& cache, const std::uint32_t* originKey) {
+                        PointCache<kNoise>& cache) {
     if constexpr (kNoise == NoiseKind::Cellular) return cellularPointNoise(p, o, x, y, cache);
     if constexpr (kNoise == NoiseKind::Perlin) return perlinPoint(o, p.hash, p.fade, x, y, cache);
     if constexpr (kNoise == NoiseKind::Value) return valuePoint(o, p.hash, p.fade, x, y);
@@ -446,7 +501,7 @@ HWY_INLINE V pointNoise(const rows::Points& p, const rows::PointOctave& o, V x, 
             return genericPoint<Proximity::SemiRidged>(o, p.hash, p.fade, x, y, cache);
         }
     }
-    return p.simplexV2 ? simplexV2Point(o, x, y, originKey) : simplex2(o, p.hash, x, y);
+    return simplex2(o, p.hash, x, y);  // version 1 (version 2: simplexV2PointsOf)
 }
 
 // NoiseField::unwarped per lane: the octaves summed from 0.0 in order, then normalised.
@@ -461,28 +516,16 @@ void pointsOf(const rows::Points& p) {
                        std::array<CellCache, kMaxOctaves>>
         cache{};
     if constexpr (kNoise == NoiseKind::Cellular) cache.resize(static_cast<std::size_t>(p.octaves));
-    // Version 2 simplex: points whose skewed indices stay within +-(2^31 - 2) hash every corner
-    // with one key per octave (simplexV2Point).
-    const bool simplexV2 = kNoise == NoiseKind::Simplex && p.simplexV2;
-    std::array<std::uint32_t, kMaxOctaves> originKeys{};
-    point_lanes::InBound bound{0.0, 0.0};  // none
-    if (simplexV2) {
-        for (int i = 0; i < p.octaves; ++i)
-            originKeys[static_cast<std::size_t>(i)] = detail::LatticeHashParts::key32(*p.octave[i].hash, 0, 0);
-        bound = point_lanes::inBound(p, point_lanes::kSkewedReach);
-    }
     for (std::size_t c = 0; c < p.count; c += hn::Lanes(d)) {
         const V x = hn::LoadU(d, p.xs + c);
         const V y = hn::LoadU(d, p.ys + c);
-        const bool inBound = simplexV2 && point_lanes::within<1>(p, c, bound);
         V sum = hn::Zero(d);
         for (int i = 0; i < p.octaves; ++i) {
             const rows::PointOctave& o = p.octave[i];
             const V frequency = hn::Set(d, o.frequency);
             const V u = latticeCoordinate(x, frequency, offsetX, hn::Set(d, o.shiftX));
             const V v = latticeCoordinate(y, frequency, offsetY, hn::Set(d, o.shiftY));
-            const V n = pointNoise<kNoise>(p, o, u, v, cache[i],
-                                           inBound ? &originKeys[static_cast<std::size_t>(i)] : nullptr);
+            const V n = pointNoise<kNoise>(p, o, u, v, cache[i]);
             sum = hn::Add(sum, hn::Mul(hn::Set(d, o.amplitude), octaveTerm<kKind>(d, n)));
         }
         hn::StoreU(normalise<kKind>(d, sum, p.amplitudeSum), d, p.out + c);
@@ -491,6 +534,10 @@ void pointsOf(const rows::Points& p) {
 
 template <NoiseKind kNoise>
 void pointsOfKind(const rows::Points& p) {
+    if (kNoise == NoiseKind::Simplex && p.simplexV2) {
+        fractal_lanes::withFractal(p.fractal, [&](auto k) { simplexV2PointsOf<decltype(k)::value>(p); });
+        return;
+    }
     fractal_lanes::withFractal(p.fractal, [&](auto k) { pointsOf<kNoise, decltype(k)::value>(p); });
 }
 
