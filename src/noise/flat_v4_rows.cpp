@@ -228,18 +228,10 @@ HWY_INLINE HalfSplit splitHalf(const flat_v4::Points& p, int i, std::size_t c) {
     const point_lanes::DHU dhu;
     const Coordinates at = coordinates(p, i, c);
     if constexpr (kInBound) {
-        const point_lanes::DHI dhi;
-        const auto split32 = [&](point_lanes::V u, VH& frac) {
-            const point_lanes::V cell = point_lanes::floorOf(u);
-            frac = hn::DemoteTo(DH(), hn::Sub(u, cell));
-            return hn::BitCast(dhu, hn::DemoteTo(dhi, cell));
-        };
-        HalfSplit split;
-        const VHU lowX = split32(at.u, split.fx);
-        const VHU lowY = split32(at.v, split.fy);
-        split.corner = cornerInput(lowX, lowY, p.keys[i]);
-        split.bounded = true;
-        return split;
+        const point_lanes::Split32Lanes x = point_lanes::splitFloat32(at.u);
+        const point_lanes::Split32Lanes y = point_lanes::splitFloat32(at.v);
+        return {x.frac, y.frac, cornerInput(hn::BitCast(dhu, x.index), hn::BitCast(dhu, y.index), p.keys[i]),
+                true};
     } else {
         const point_lanes::FloatSplitLanes x = point_lanes::splitFloat(at.u);
         const point_lanes::FloatSplitLanes y = point_lanes::splitFloat(at.v);

@@ -157,6 +157,18 @@ HWY_INLINE bool within(const Points& p, std::size_t c, const InBound& bound) {
     return true;
 }
 
+// lattice::splitFloat per lane of x whose cells lie within int32 (the caller knows it, by an
+// InBound): the cell converted straight to 32-bit lanes, no int64 on the way.
+struct Split32Lanes {
+    hn::Vec<DHI> index;
+    VH frac;
+};
+
+HWY_INLINE Split32Lanes splitFloat32(V x) {
+    const V cell = floorOf(x);
+    return {hn::DemoteTo(DHI(), cell), hn::DemoteTo(DH(), hn::Sub(x, cell))};
+}
+
 // lattice::FloatCoord per lane.
 struct FloatSplitLanes {
     VI index;
@@ -173,13 +185,19 @@ HWY_INLINE FloatSplitLanes splitFloat(V x) {
     return {s.index, hn::DemoteTo(DH(), s.frac)};
 }
 
+// lattice::sumOf per lane, for splits of any lanes (`index`, `frac`): `minusOne` turns the
+// carry's mask into index lanes, -1 where set (subtracting it adds 1).
+template <class Split, class MinusOne>
+HWY_INLINE Split sumOfSplits(const Split& a, const Split& b, MinusOne minusOne) {
+    const hn::DFromV<decltype(a.frac)> df;
+    const auto sum = hn::Add(a.frac, b.frac);
+    const auto carry = hn::Ge(sum, hn::Set(df, 1.0f));
+    return {hn::Sub(hn::Add(a.index, b.index), minusOne(carry)),
+            hn::IfThenElse(carry, hn::Sub(sum, hn::Set(df, 1.0f)), sum)};
+}
+
 HWY_INLINE FloatSplitLanes sumOf(const FloatSplitLanes& a, const FloatSplitLanes& b) {
-    const DH dh;
-    const VH sum = hn::Add(a.frac, b.frac);
-    const auto carry = hn::Ge(sum, hn::Set(dh, 1.0f));
-    // Subtracting the widened carry mask (-1) adds 1.
-    return {hn::Sub(hn::Add(a.index, b.index), widenMask(carry)),
-            hn::IfThenElse(carry, hn::Sub(sum, hn::Set(dh, 1.0f)), sum)};
+    return sumOfSplits(a, b, widenMask);
 }
 
 // LatticeHashParts::high (the high half of i + 2^31), in 64-bit lanes.

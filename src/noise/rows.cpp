@@ -274,8 +274,12 @@ struct RowSplits {
     std::array<std::int64_t, kMaxOctaves> cIndex, dIndex;
     std::array<float, kMaxOctaves> cFrac, dFrac;
 
-    void split(int octaves) {
+    /// At row y of a layer whose first `octaves` of `octave` (NoiseField's) have offset offsetY.
+    template <class Octaves>
+    RowSplits(const Octaves& octave, int octaves, double y, double offsetY) {
         const auto n = static_cast<std::size_t>(octaves);
+        for (std::size_t i = 0; i < n; ++i)  // NoiseField::sample's operations
+            v[i] = (y * octave[i].frequency + offsetY) + octave[i].shiftY;
         split_lanes::splitScaled(v.data(), simplex::kF2, n, cIndex.data(), cFrac.data());
         split_lanes::splitScaled(v.data(), simplex::kSkew2, n, dIndex.data(), dFrac.data());
     }
@@ -420,10 +424,7 @@ void NoiseRows::rowSimplexV2(double y, double* out) {
     const NoiseParams& params = field.params();
     double* values = paddedRow(st.values, st.n, out);
     std::fill_n(values, st.values.size(), 0.0);
-    RowSplits splits;
-    for (int i = 0; i < field.m_octaves; ++i)
-        splits.v[std::size_t(i)] = (y * field.m_octave[i].frequency + params.offsetY) + field.m_octave[i].shiftY;
-    splits.split(field.m_octaves);
+    const RowSplits splits(field.m_octave, field.m_octaves, y, params.offsetY);
     for (int i = 0; i < field.m_octaves; ++i) {
         const NoiseField::Octave& octave = field.m_octave[i];
         OctaveRows& o = st.octaves[static_cast<std::size_t>(i)];
@@ -457,10 +458,7 @@ bool NoiseRows::rowSimplexV3(double y, double* out) {
     // Not value-initialised: zeroing every octave (about 4 KB) per row cost 1 % of the rows;
     // simplexRowOctave assigns each octave in use whole.
     std::array<rows::SimplexV2Octave, kMaxOctaves> octaves;
-    RowSplits splits;
-    for (int i = 0; i < field.m_octaves; ++i)
-        splits.v[std::size_t(i)] = (y * field.m_octave[i].frequency + params.offsetY) + field.m_octave[i].shiftY;
-    splits.split(field.m_octaves);
+    const RowSplits splits(field.m_octave, field.m_octaves, y, params.offsetY);
     for (int i = 0; i < field.m_octaves; ++i) {
         const NoiseField::Octave& octave = field.m_octave[i];
         if (!simplexRowOctave(st.octaves[static_cast<std::size_t>(i)], octave.hash, octave.amplitude,

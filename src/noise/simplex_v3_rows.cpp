@@ -282,34 +282,22 @@ TERRAGRID_INLINE_UNLESS_EMULATED void simplexV3Points(std::uint64_t seed, const 
 // and the corners' hash inputs step from the first as the rows' do: no 64-bit hash key per lane
 // and octave. Each lane's operations on the fractions are cornerHashes32's and skewedCell's.
 struct Split32 {
-    VF frac;
     hn::Vec<hn::RebindToSigned<DF>> index;
+    VF frac;
 };
 
 // lattice::splitFloat of each lane of two double vectors, their cells within int32.
 HWY_INLINE Split32 split32(V lo, V hi) {
-    const point_lanes::DH dh;
-    const point_lanes::DHI dhi;
-    const auto half = [&](V x, point_lanes::VH& frac) {
-        const V cell = point_lanes::floorOf(x);
-        frac = hn::DemoteTo(dh, hn::Sub(x, cell));
-        return hn::DemoteTo(dhi, cell);
-    };
-    point_lanes::VH fracLo, fracHi;
-    const auto indexLo = half(lo, fracLo);
-    const auto indexHi = half(hi, fracHi);
-    return {combined(fracLo, fracHi), combined(indexLo, indexHi)};
+    const point_lanes::Split32Lanes a = point_lanes::splitFloat32(lo);
+    const point_lanes::Split32Lanes b = point_lanes::splitFloat32(hi);
+    return {combined(a.index, b.index), combined(a.frac, b.frac)};
 }
 
 // lattice::sumOf per lane.
 HWY_INLINE Split32 sumOf(const Split32& a, const Split32& b) {
-    const DF df;
-    const hn::RebindToSigned<DF> di;
-    const VF sum = hn::Add(a.frac, b.frac);
-    const auto carry = hn::Ge(sum, hn::Set(df, 1.0f));
-    // Subtracting the carry mask (-1) adds 1.
-    return {hn::IfThenElse(carry, hn::Sub(sum, hn::Set(df, 1.0f)), sum),
-            hn::Sub(hn::Add(a.index, b.index), hn::BitCast(di, hn::VecFromMask(df, carry)))};
+    return point_lanes::sumOfSplits(a, b, [](hn::Mask<DF> carry) {
+        return hn::BitCast(hn::RebindToSigned<DF>(), hn::VecFromMask(DF(), carry));
+    });
 }
 
 template <std::size_t N>
