@@ -70,6 +70,12 @@ std::uint32_t getBigEndian(const std::byte* in) noexcept {
     return v;
 }
 
+}  // namespace
+
+// Not in the anonymous namespace: PngWriter::Encoder, a type with a name outside this file,
+// holds these two (GCC's -Wsubobject-linkage).
+namespace png_writing {
+
 /// One thread's deflate state, reset for every piece (allocating it costs more than a piece).
 class PieceDeflater {
 public:
@@ -117,6 +123,13 @@ struct PngContext {
     std::size_t buffered = 0;
     unsigned char buffer[64 * 1024] = {};
 };
+
+}  // namespace png_writing
+
+namespace {
+
+using png_writing::PieceDeflater;
+using png_writing::PngContext;
 
 /// Appends to the context's memory, or writes to its file.
 bool emit(PngContext& context, const void* data, std::size_t size) {
