@@ -397,12 +397,12 @@ HWY_INLINE V valuePoint(const rows::PointOctave& o, HashKind kind, FadeCurve fad
 // simplexNoiseV2 (simplex.cpp) per lane of two double vectors (one on the scalar target): the
 // coordinates split in double, the cell in one float vector of both halves
 // (point_lanes::combined: 8 float lanes on AVX2 where each half has 4) and the 32-bit lattice
-// hash (point_lanes-inl.hpp). `originKey`: key32 of high halves (0, 0) when the caller knows
-// every index of these lanes lies within +-(2^31 - 2) (cornerHashes32InBound), else null.
+// hash (point_lanes-inl.hpp). `inBound`: the caller knows every index of these lanes lies
+// within +-(2^31 - 2), so the octave's originKey32 serves every corner (cornerHashes32InBound).
 using point_lanes::kHalves;
 
 HWY_INLINE void simplexV2Points(const rows::PointOctave& o, const V (&x)[kHalves], const V (&y)[kHalves],
-                                const std::uint32_t* originKey, V (&n)[kHalves]) {
+                                bool inBound, V (&n)[kHalves]) {
     using namespace simplex;
     using point_lanes::combined;
     using point_lanes::halfOf;
@@ -426,9 +426,8 @@ HWY_INLINE void simplexV2Points(const rows::PointOctave& o, const V (&x)[kHalves
         // The triangle per double vector's lanes: the offsets' halves compared as a whole.
         const auto lowerHalf = hn::Gt(halfOf(x0, h), halfOf(y0, h));
         const point_lanes::SkewedCell& c = cell[h];
-        half[h] = originKey != nullptr
-                      ? point_lanes::cornerHashes32InBound(*originKey, c.sx.index, c.sy.index, lowerHalf)
-                      : point_lanes::cornerHashes32(o.key, c.sx.index, c.sy.index, lowerHalf);
+        half[h] = inBound ? point_lanes::cornerHashes32InBound(o.originKey32, c.sx.index, c.sy.index, lowerHalf)
+                          : point_lanes::cornerHashes32(o.key, c.sx.index, c.sy.index, lowerHalf);
     }
     const auto hash = [&](auto corner) {
         return fmix32(combined(half[0].*corner, half[kHalves - 1].*corner));
@@ -447,9 +446,6 @@ HWY_INLINE void simplexV2Points(const rows::PointOctave& o, const V (&x)[kHalves
 template <FractalKind kKind>
 void simplexV2PointsOf(const rows::Points& p) {
     const D d;
-    std::array<std::uint32_t, kMaxOctaves> originKeys{};
-    for (int i = 0; i < p.octaves; ++i)
-        originKeys[static_cast<std::size_t>(i)] = detail::LatticeHashParts::key32(*p.octave[i].hash, 0, 0);
     const point_lanes::InBound bound = point_lanes::inBound(p, point_lanes::kSkewedReach);
     const std::size_t lanes = hn::Lanes(d);
     for (std::size_t c = 0; c < p.count; c += kHalves * lanes) {
@@ -468,7 +464,7 @@ void simplexV2PointsOf(const rows::Points& p) {
                 u[h] = latticeCoordinate(x[h], frequency, hn::Set(d, p.offsetX), hn::Set(d, o.shiftX));
                 v[h] = latticeCoordinate(y[h], frequency, hn::Set(d, p.offsetY), hn::Set(d, o.shiftY));
             }
-            simplexV2Points(o, u, v, inBound ? &originKeys[static_cast<std::size_t>(i)] : nullptr, n);
+            simplexV2Points(o, u, v, inBound, n);
             for (std::size_t h = 0; h < kHalves; ++h)
                 sum[h] = hn::Add(sum[h], hn::Mul(hn::Set(d, o.amplitude), octaveTerm<kKind>(d, n[h])));
         }

@@ -368,7 +368,8 @@ NoiseRows::NoiseRows(const NoiseField& field, const double* xs, std::size_t n)
             }
             m_state->pointOctaves.push_back({octave.frequency, octave.shiftX, octave.shiftY,
                                              octave.amplitude, HashParts::key(octave.hash),
-                                             perm.data(), &octave.hash});
+                                             HashParts::key32(octave.hash, 0, 0), perm.data(),
+                                             &octave.hash});
             if (flatV4) m_state->flatV4Keys.push_back(curved_v4::originKey(octave.hash));
         }
     }

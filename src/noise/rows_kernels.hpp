@@ -59,6 +59,9 @@ struct PointOctave {
     double shiftX, shiftY;
     double amplitude;
     std::uint64_t key;         ///< LatticeHash::key() (lattice hash)
+    /// LatticeHashParts::key32 of high halves (0, 0): the 32-bit hash's key of every corner
+    /// within +-(2^31 - 2) lattice cells (versions 2 and 3 simplex's points within the bound).
+    std::uint32_t originKey32;
     const std::int64_t* perm;  ///< 512 entries (permutation hashes)
     const LatticeHash* hash;   ///< the octave's hash itself (cellular noise's feature points)
 };

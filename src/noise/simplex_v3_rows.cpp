@@ -276,8 +276,8 @@ TERRAGRID_INLINE_UNLESS_EMULATED void simplexV3Points(std::uint64_t seed, const 
 }
 
 // Points whose skewed indices all lie within +-(2^31 - 2) (pointVectors checks the points
-// against point_lanes::InBound): their high halves are 0, so one key, key32 of (0, 0), serves
-// every corner (`mixedKey`: it times kGradientMix1). Each double vector's four products split
+// against point_lanes::InBound): their high halves are 0, so one key, the octave's originKey32,
+// serves every corner (`mixedKey`: it times kGradientMix1). Each double vector's four products split
 // with their cells straight into 32-bit lanes, the halves combined before the fractions' sums,
 // and the corners' hash inputs step from the first as the rows' do: no 64-bit hash key per lane
 // and octave. Each lane's operations on the fractions are cornerHashes32's and skewedCell's.
@@ -333,8 +333,7 @@ TERRAGRID_INLINE_UNLESS_EMULATED void simplexV3PointsInBound(std::uint32_t mixed
 
 // Every octave of the N float vectors of points from c, summed and normalised into p.out.
 template <FractalKind kKind, std::size_t N>
-HWY_INLINE void pointVectors(const rows::SimplexV3Points& p, std::size_t c, const point_lanes::InBound& bound,
-                             const std::uint32_t* mixedKeys) {
+HWY_INLINE void pointVectors(const rows::SimplexV3Points& p, std::size_t c, const point_lanes::InBound& bound) {
     const bool inBound = point_lanes::within<N * kHalves>(p, c, bound);
     const D d;
     const DF df;
@@ -358,7 +357,7 @@ HWY_INLINE void pointVectors(const rows::SimplexV3Points& p, std::size_t c, cons
                 v[k][h] = point_lanes::latticeCoordinate(y[k][h], frequency, hn::Set(d, p.offsetY), hn::Set(d, o.shiftY));
             }
         VF n[N];
-        if (inBound) simplexV3PointsInBound(mixedKeys[i], u, v, n);
+        if (inBound) simplexV3PointsInBound(o.originKey32 * simplex_v3::kGradientMix1, u, v, n);
         else simplexV3Points(o.key, u, v, n);
         const VF amplitude = hn::Set(df, static_cast<float>(o.amplitude));
         for (std::size_t k = 0; k < N; ++k)
@@ -375,13 +374,10 @@ template <FractalKind kKind>
 void pointsOf(const rows::SimplexV3Points& p) {
     const std::size_t step = hn::Lanes(DF());
     const point_lanes::InBound bound = point_lanes::inBound(p, point_lanes::kSkewedReach);
-    std::array<std::uint32_t, kMaxOctaves> mixedKeys;
-    for (int i = 0; i < p.octaves; ++i)
-        mixedKeys[static_cast<std::size_t>(i)] = Parts::key32(*p.octave[i].hash, 0, 0) * simplex_v3::kGradientMix1;
     std::size_t c = 0;
     for (; c + kInterleaved * step <= p.count; c += kInterleaved * step)
-        pointVectors<kKind, kInterleaved>(p, c, bound, mixedKeys.data());
-    for (; c < p.count; c += step) pointVectors<kKind, 1>(p, c, bound, mixedKeys.data());
+        pointVectors<kKind, kInterleaved>(p, c, bound);
+    for (; c < p.count; c += step) pointVectors<kKind, 1>(p, c, bound);
 }
 
 }  // namespace
