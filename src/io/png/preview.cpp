@@ -246,7 +246,9 @@ std::vector<RampStop> heightRampStops(const HeightRamp& ramp) {
     return stops;
 }
 
-double shadeFactor(double shade) noexcept { return 0.45 + 0.55 * clampOrLow(shade, 0.0, 1.0); }
+double shadeFactor(double shade) noexcept {
+    return kShadeFloor + kShadeSpan * clampOrLow(shade, 0.0, 1.0);
+}
 
 Rgb shadeColour(const ColourF& colour, double shade) noexcept {
     const double factor = shadeFactor(shade);

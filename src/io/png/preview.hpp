@@ -215,8 +215,10 @@ ColourF heightColour(const HeightRamp& ramp, double elevation) noexcept;
 /// linear interpolation between neighbours gives heightColour (up to rounding to bytes).
 std::vector<RampStop> heightRampStops(const HeightRamp& ramp);
 
-/// How much of a colour a pixel with `shade` (on [0, 1]) shows: 0.45 + 0.55 * shade, so even
-/// slopes facing away from the sun keep their colour recognisable.
+/// How much of a colour a pixel with `shade` (on [0, 1]) shows: kShadeFloor + kShadeSpan *
+/// shade, 0.45 to 1, so even slopes facing away from the sun keep their colour recognisable.
+inline constexpr double kShadeFloor = 0.45;
+inline constexpr double kShadeSpan = 0.55;
 double shadeFactor(double shade) noexcept;
 
 /// `colour` times shadeFactor(shade), each channel rounded to the nearest byte.

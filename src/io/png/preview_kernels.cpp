@@ -108,7 +108,7 @@ void ShadeRow(const ColourRow& row, std::uint8_t* out, std::size_t channels) {
     const hn::Rebind<std::uint8_t, D> du8;
     const std::size_t lanes = hn::Lanes(d);
     const V zero = hn::Zero(d), one = hn::Set(d, 1.0);
-    const V low = hn::Set(d, 0.45), span = hn::Set(d, 0.55);  // shadeFactor's
+    const V low = hn::Set(d, kShadeFloor), span = hn::Set(d, kShadeSpan);  // shadeFactor's
     const auto opaque = hn::Set(du8, 255);
     std::size_t i = 0;
     for (; i + lanes <= row.count; i += lanes) {
