@@ -326,6 +326,56 @@ TEST(ErosionReferenceTest, RoutingAndAreasEqualTheStacksBitForBit) {
         }
 }
 
+/// The walks' lists, which the incision solves in reverse, round by round with a round's lists
+/// in parallel: every cell in one list once, and each cell's receiver after it in its own
+/// list or in a later round. Eight threads cut the 31 rows into bands of three or four, so
+/// walks cross between bands often and run many rounds.
+TEST(ErosionReferenceTest, TheWalksListEveryCellOnceAndReceiversAfterTheirDonors) {
+    for (const std::uint64_t seed : {21u, 22u})
+        for (const int threads : {1, 2, 3, 8}) {
+            const Grid g = roughRelief(53, 31, seed);
+            const std::vector<std::uint8_t> fixed = baseLevelCells(g, Outlets{true, {}});
+            const std::vector<double> h(g.z.begin(), g.z.end());
+            detail::ErosionFlow flow(g.width, g.height, fixed);
+            detail::DrainageArea area;
+            test::inArena(threads, [&] {
+                flow.route(h.data());
+                area.compute(flow, 1.0);
+            });
+            // Rounds counted from the last (forEachRoundReversed's order).
+            std::vector<int> round(h.size(), -1), list(h.size(), -1), place(h.size(), -1);
+            int r = 0, lists = 0, crossings = 0;
+            area.forEachRoundReversed([&](const std::vector<detail::DrainageArea::List>& round_lists) {
+                for (const auto& [first, last] : round_lists) {
+                    for (const std::uint32_t* c = first; c != last; ++c) {
+                        ASSERT_EQ(round[*c], -1) << "cell " << *c << " listed twice";
+                        round[*c] = r, list[*c] = lists, place[*c] = int(c - first);
+                    }
+                    ++lists;
+                }
+                ++r;
+            });
+            for (std::uint32_t i = 0; i < h.size(); ++i) {
+                ASSERT_NE(round[i], -1) << "cell " << i << " in no list, " << threads << " threads";
+                const std::uint32_t to = flow.receiver(i);
+                if (to == i) continue;
+                if (list[to] == list[i]) {
+                    EXPECT_GT(place[to], place[i]) << "cell " << i << ", " << threads << " threads";
+                } else {
+                    EXPECT_LT(round[to], round[i]) << "cell " << i << ", " << threads << " threads";
+                    ++crossings;
+                }
+            }
+            if (threads == 1) {
+                EXPECT_EQ(lists, 1);
+            }
+            if (threads == 8) {
+                EXPECT_GT(r, 2) << "the bands' walks should cross";
+                EXPECT_GT(crossings, 0);
+            }
+        }
+}
+
 // --- the per-step routing ----------------------------------------------------------------------
 
 /// Every cell drains to a base-level cell through neighbours, the stack lists each receiver

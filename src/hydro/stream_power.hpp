@@ -6,7 +6,6 @@
 
 #include "hydro/drainage_area.hpp"
 #include "hydro/erosion_flow.hpp"
-#include "hydro/pass_marks.hpp"
 
 namespace terragrid::hydro::detail {
 
@@ -50,7 +49,6 @@ public:
 private:
     StreamPower m_power;
     double m_cellSize;
-    PassMarks m_solved;  ///< the cells solved in this step
     CellVector<double> m_factor;  ///< each cell's F (incision_factors.hpp)
 };
 
