@@ -2,13 +2,14 @@
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
 
 #include <algorithm>
-#include <atomic>
 #include <bit>
 #include <stdexcept>
 #include <vector>
 
+#include "banded_walks.hpp"
 #include "donor_masks.hpp"
 #include "one_thread.hpp"
 #include "terragrid/hydro/flow.hpp"
@@ -17,48 +18,39 @@ namespace terragrid::hydro {
 
 namespace {
 
-/// D8 routing: each cell pulls its donors' accumulations (the bits of its donor mask, in
-/// increasing index). A walk runs down from every source and carries on into a cell when it
-/// finishes the cell's last donor, so every cell is summed once, after all its donors. On one
-/// thread the walks run in index order with plain counters; on more, blocks of sources run in
-/// parallel and the donor counters are atomic. Either way each sum has the same terms in the
-/// same order.
+/// A cell's accumulation: its own weight, then its donors' accumulations added in the order of
+/// its mask's bits (increasing index).
+struct AccumulationSum {
+    const std::uint8_t* donors;
+    const float* weight;  ///< nullptr: 1 per cell
+    float* acc;
+    const std::int64_t* offset;
+
+    void operator()(std::uint32_t c) const {
+        float sum = weight ? weight[c] : 1.0f;
+        for (unsigned m = donors[c]; m; m &= m - 1) sum += acc[std::int64_t(c) + offset[std::countr_zero(m)]];
+        acc[c] = sum;
+    }
+};
+
+/// D8 routing: each cell pulls its donors' accumulations once all are done, in walks down from
+/// the sources, in a band of rows per thread (banded_walks.hpp). Each sum has the same terms in
+/// the same order whoever makes it.
 std::vector<float> accumulateOnGrid(const FlowRouting& routing, const float* weight) {
     const std::vector<std::uint32_t>& receiver = routing.receiver;
     const std::size_t n = receiver.size();
     const detail::Shape shape(routing.width, static_cast<std::int32_t>(n / static_cast<std::size_t>(routing.width)));
     const std::vector<std::uint8_t> donors = detail::donorMasks(shape, receiver);
     std::vector<std::uint8_t> waiting(n);  // donors not finished yet
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, 16384), [&](const auto& r) {
+        for (std::size_t c = r.begin(); c < r.end(); ++c) waiting[c] = detail::donorCount(donors[c]);
+    });
     std::vector<float> acc(n);
-    const auto walkFrom = [&](std::size_t source, auto lastDonor) {
-        if (donors[source]) return;  // not a source
-        for (auto c = static_cast<std::uint32_t>(source);;) {
-            float sum = weight ? weight[c] : 1.0f;
-            for (unsigned m = donors[c]; m; m &= m - 1)
-                sum += acc[std::size_t(std::int64_t(c) + shape.offset[std::countr_zero(m)])];
-            acc[c] = sum;
-            const std::uint32_t next = receiver[c];
-            if (next == kNoReceiver || !lastDonor(next)) return;
-            c = next;
-        }
-    };
-    if (detail::runsOnOneThread()) {
-        for (std::size_t c = 0; c < n; ++c) waiting[c] = detail::donorCount(donors[c]);
-        for (std::size_t source = 0; source < n; ++source)
-            walkFrom(source, [&](std::uint32_t r) { return --waiting[r] == 0; });
-        return acc;
-    }
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, 16384), [&](const auto& r) {
-        for (std::size_t c = r.begin(); c < r.end(); ++c)
-            waiting[c] = detail::donorCount(donors[c]);
-    });
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, 16384), [&](const auto& r) {
-        for (std::size_t source = r.begin(); source < r.end(); ++source)
-            walkFrom(source, [&](std::uint32_t next) {
-                // Release this cell's sum, and acquire the other donors' when it is the last.
-                return std::atomic_ref<std::uint8_t>(waiting[next]).fetch_sub(1, std::memory_order_acq_rel) == 1;
-            });
-    });
+    const std::size_t threads =
+        detail::runsOnOneThread() ? 1 : static_cast<std::size_t>(tbb::this_task_arena::max_concurrency());
+    const detail::ReceiverWalks<AccumulationSum> walks{
+        receiver.data(), donors.data(), AccumulationSum{donors.data(), weight, acc.data(), shape.offset}};
+    detail::walkInBands(detail::bandsOf(shape, threads), waiting.data(), nullptr, walks);
     return acc;
 }
 

@@ -7,10 +7,7 @@
 #include <algorithm>
 #include <bit>
 
-#if defined(__x86_64__)
-#include <emmintrin.h>
-#endif
-
+#include "hydro/banded_walks.hpp"
 #include "hydro/donor_masks.hpp"
 #include "hydro/one_thread.hpp"
 
@@ -33,29 +30,6 @@ void innerDonorRow(const std::uint8_t* direction, std::int64_t w, std::int64_t r
         donors[row + x] = mask;
         waiting[row + x] = donorCount(mask);
     }
-}
-
-/// Calls f(i) for each cell i in [first, last) without donors, in index order. The zero bytes
-/// are found 64 at a time and their bits walked: a test per cell whether it is a source
-/// follows no pattern, and mispredicted about as often as not.
-template <class F>
-void forEachSource(const std::uint8_t* donors, std::size_t first, std::size_t last, F&& f) {
-    std::size_t i = first;
-    for (; i + 64 <= last; i += 64) {
-        std::uint64_t sources = 0;
-#if defined(__x86_64__)
-        const __m128i zero = _mm_setzero_si128();
-        for (int part = 0; part < 4; ++part) {
-            const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(donors + i + 16 * part));
-            sources |= std::uint64_t(std::uint32_t(_mm_movemask_epi8(_mm_cmpeq_epi8(bytes, zero)))) << (16 * part);
-        }
-#else
-        for (int j = 0; j < 64; ++j) sources |= std::uint64_t{donors[i + j] == 0} << j;
-#endif
-        for (; sources; sources &= sources - 1) f(std::uint32_t(i + std::size_t(std::countr_zero(sources))));
-    }
-    for (; i < last; ++i)
-        if (!donors[i]) f(std::uint32_t(i));
 }
 
 /// The walks' arrays and constants, copied into locals where they run: the byte stores to the
@@ -96,9 +70,9 @@ struct Walks {
         }
     }
 
-    /// The walks from the sources in [first, last) in index order.
+    /// The walks from the sources in [first, last) in index order (walkInBands).
     template <class Enter, class Summed>
-    void fromSources(std::size_t first, std::size_t last, Enter&& enter, Summed&& summed) const {
+    void sources(std::size_t first, std::size_t last, Enter&& enter, Summed&& summed) const {
         const Walks s = *this;  // locals (see above)
         forEachSource(s.donors, first, last, [&](std::uint32_t source) {
             s.area[source] = s.cellArea;  // a source has no donor
@@ -107,31 +81,15 @@ struct Walks {
         });
     }
 
-    /// The walks on from the cells of [first, first + size) in `cells`, each the next cell of a
-    /// walk another band stopped: entered as such.
+    /// Sums cell c, whose last donor another band summed, and walks on (walkInBands).
     template <class Enter, class Summed>
-    void fromCrossings(const std::vector<std::uint32_t>& cells, std::uint32_t first, std::uint32_t size,
-                       Enter&& enter, Summed&& summed) const {
+    void from(std::uint32_t c, Enter&& enter, Summed&& summed) const {
         const Walks s = *this;
-        for (const std::uint32_t c : cells)
-            if (c - first < size && enter(c)) {
-                s.area[c] = s.sumOf(c);
-                summed(c);
-                s.down(c, enter, summed);
-            }
+        s.area[c] = s.sumOf(c);
+        summed(c);
+        s.down(c, enter, summed);
     }
 };
-
-/// The grid's rows in `count` bands of about equal height, as ranges of cells.
-std::vector<std::pair<std::uint32_t, std::uint32_t>> bandsOf(const Shape& shape, std::size_t count) {
-    std::vector<std::pair<std::uint32_t, std::uint32_t>> bands;
-    const auto rowStart = [&](std::size_t b) {
-        return std::uint32_t(std::size_t(shape.height) * b / count * std::size_t(shape.width));
-    };
-    for (std::size_t b = 0; b < count; ++b)
-        if (rowStart(b) < rowStart(b + 1)) bands.emplace_back(rowStart(b), rowStart(b + 1));
-    return bands;
-}
 
 }  // namespace
 
@@ -171,58 +129,16 @@ void DrainageArea::compute(const ErosionFlow& flow, double cellArea) {
     walk(flow, cellArea);
 }
 
-// A walk runs down from every source and carries on into a cell when it finishes the cell's
-// last donor, so every cell is summed once, after all its donors, pulling them in the order of
-// its mask's bits (increasing index): the same terms in the same order whoever sums it.
-//
-// The rows are cut into one band per thread, and each band's walks sum only its own cells,
-// with plain counters and no other thread's: a walk that would step into another band stops,
-// and that band goes on from there in the next round. Round after round, in parallel, until
-// no walk crosses. (Atomic counters shared by every thread, each step a locked instruction
-// and a barrier to the loads after it, took a quarter more time on two threads than the
-// plain walks on one.) A band writes its cells into its own rows' part of m_order, round
-// after round, so each round's list ends where the next begins.
+// The walks in bands of rows, one per thread (banded_walks.hpp): every cell is summed once,
+// after all its donors, pulling them in the order of its mask's bits (increasing index), the
+// same terms in the same order whoever sums it.
 void DrainageArea::walk(const ErosionFlow& flow, double cellArea) {
     const Shape& shape = flow.shape();
     Walks walks{flow.directions().data(), m_donors.data(), m_waiting.data(), m_area.data(), {}, cellArea};
     std::copy(shape.offset, shape.offset + 8, walks.offset);
     walks.offset[8] = 0;
-    const auto bands = bandsOf(shape, runsOnOneThread() ? 1 : std::size_t(tbb::this_task_arena::max_concurrency()));
-    std::vector<std::uint32_t*> cursor;  // per band: where its next cell goes in m_order
-    for (const auto& band : bands) cursor.push_back(m_order.data() + band.first);
-    std::vector<std::vector<std::uint32_t>> crossing(bands.size()), crossed(bands.size());
-    m_rounds.clear();
-    for (bool first = true;; first = false) {
-        std::vector<List>& round = m_rounds.emplace_back(bands.size());
-        tbb::parallel_for(tbb::blocked_range<std::size_t>(0, bands.size(), 1), [&](const auto& r) {
-            for (std::size_t b = r.begin(); b < r.end(); ++b) {
-                const std::uint32_t begin = bands[b].first;
-                const std::uint32_t size = bands[b].second - begin;
-                std::uint8_t* const waiting = m_waiting.data();
-                std::vector<std::uint32_t>& out = crossing[b];
-                std::uint32_t* order = cursor[b];
-                const auto enter = [&](std::uint32_t c) {
-                    if (c - begin >= size) {  // another band's (unsigned)
-                        out.push_back(c);
-                        return false;
-                    }
-                    return --waiting[c] == 0;
-                };
-                const auto summed = [&](std::uint32_t c) { *order++ = c; };
-                out.clear();
-                if (first) {
-                    walks.fromSources(begin, bands[b].second, enter, summed);
-                } else {
-                    for (const std::vector<std::uint32_t>& in : crossed) walks.fromCrossings(in, begin, size, enter, summed);
-                }
-                round[b] = {cursor[b], order};
-                cursor[b] = order;
-            }
-        });
-        std::erase_if(round, [](const List& list) { return list.first == list.second; });
-        crossing.swap(crossed);
-        if (std::all_of(crossed.begin(), crossed.end(), [](const auto& cells) { return cells.empty(); })) break;
-    }
+    const std::size_t threads = runsOnOneThread() ? 1 : std::size_t(tbb::this_task_arena::max_concurrency());
+    m_rounds = walkInBands(bandsOf(shape, threads), m_waiting.data(), m_order.data(), walks);
 }
 
 }  // namespace terragrid::hydro::detail

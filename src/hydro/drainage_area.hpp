@@ -5,6 +5,7 @@
 #include <utility>
 #include <vector>
 
+#include "hydro/banded_walks.hpp"
 #include "hydro/erosion_flow.hpp"
 
 namespace terragrid::hydro::detail {
@@ -21,7 +22,7 @@ public:
     const CellVector<double>& area() const noexcept { return m_area; }
 
     /// A list of cells compute() summed, in the order it summed them.
-    using List = std::pair<const std::uint32_t*, const std::uint32_t*>;
+    using List = CellList;
 
     /// Calls f(first, last) for each list, donors before receivers within a list (on one
     /// thread, one list of every cell): their reverse orders put receivers first.
@@ -31,10 +32,11 @@ public:
             for (const List& list : m_rounds[r]) f(list.first, list.second);
     }
 
-    /// Calls f(lists) for each round of the walks, the last round first: a round's lists (one
-    /// per band of rows that summed cells in it) hold every cell whose receiver comes after it
-    /// in its own list or in a later round. So once the later rounds are done, the lists of a
-    /// round, each last cell first, may run in parallel, with receivers always first.
+    /// Calls f(lists) for each round of the walks (banded_walks.hpp), the last round first: a
+    /// round's lists (one per band of rows that summed cells in it) hold every cell whose
+    /// receiver comes after it in its own list or in a later round. So once the later rounds
+    /// are done, the lists of a round, each last cell first, may run in parallel, with
+    /// receivers always first.
     template <class F>
     void forEachRoundReversed(F&& f) const {
         for (std::size_t r = m_rounds.size(); r-- > 0;) f(std::as_const(m_rounds[r]));
