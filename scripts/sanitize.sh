@@ -57,6 +57,8 @@ shift
 #                         the climate stage's wind sweep (segments of lines in parallel, a
 #                         block of steps per task) and its blurs, alone on 1, 2, 8 threads and
 #                         in CLI runs with hydrology
+#   HydroDeterminism      the flats' breadth-first rings expanded in parallel, the flow
+#                         accumulation's bands of rows, on 1, 2 and 8 threads
 #   ErosionTest.SameBitsForAnyThreadCountAndRun, ErosionReferenceTest
 #                         the erosion's bands of rows walking the drainage area round by
 #                         round and solving the incision's lists of a round in parallel
@@ -89,11 +91,12 @@ TSAN_SUITES=(
   'HeightExrTest\.SameBytesWhateverTheThreadCount$'
   'ClimateModelTest\.SameBitsForOneTwoAndEightThreads$'
   'ClimateTest\.ClimateBiomesAndLakesAreTheSameBytesForAnyThreadCountAndTileSize$'
+  'HydroDeterminism\.'
   'ErosionTest\.SameBitsForAnyThreadCountAndRun$'
   'ErosionReferenceTest\.'
 )
 # The test files that hold those suites (tests/<stem>.cpp or tests/tools/<stem>.cpp).
-TSAN_FILES='window_arrays_test;generator_test;generic_lattice_test;geotiff_test;tile_job_queue_test;run_test;world_shapes_test;signal_test;fault_test;cli_test;height_exr_test;climate_model_test;climate_test;erosion_test'
+TSAN_FILES='window_arrays_test;generator_test;generic_lattice_test;geotiff_test;tile_job_queue_test;run_test;world_shapes_test;signal_test;fault_test;cli_test;height_exr_test;climate_model_test;climate_test;erosion_test;hydro_flow_test'
 tsan_prefix='^([A-Za-z]+/)?'
 TSAN_TESTS="$tsan_prefix($(IFS='|'; echo "${TSAN_SUITES[*]}"))"
 

@@ -9,17 +9,21 @@
 // How, and why it is fast: both distances live in arrays framed by one blocked cell all round,
 // so the searches step to all 8 neighbours without a bounds test, and a cell's state is one
 // load (blocked, not reached, or its distance). The two searches are independent: they run
-// side by side on two threads. Breadth-first distances are unique, so neither the order of a
-// ring nor the thread count changes a bit; each cell's receiver is then a function of the
-// distances of its neighbours, found row by row in parallel.
+// side by side, and a large ring of either is expanded in parallel too (the away search alone
+// took twice the toward one, so two threads waited on it). Breadth-first distances are
+// unique, so neither the order of a ring nor the thread count changes a bit; each cell's
+// receiver is then a function of the distances of its neighbours, found row by row in
+// parallel.
 
 #include "flats.hpp"
 
 #include <tbb/blocked_range.h>
+#include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_invoke.h>
 
 #include <algorithm>
+#include <atomic>
 #include <memory>
 
 namespace terragrid::hydro::detail {
@@ -50,23 +54,43 @@ public:
     /// Where neighbour k (neighbours.hpp's order) of the cell at p is.
     std::size_t neighbour(std::size_t p, int k) const { return std::size_t(std::int64_t(p) + m_step[k]); }
 
-    /// Breadth-first from `seeds` (distance 1) over the cells at 0.
+    /// Breadth-first from `seeds` (distance 1) over the cells at 0. A large ring is expanded
+    /// in parallel, in pieces: two threads may both find a cell unreached and give it the same
+    /// distance, so the next ring may list it twice, which expands to nothing new. The
+    /// distances do not depend on it (relaxed atomics: plain moves on x86).
     void search(std::vector<std::size_t> ring) {
+        tbb::enumerable_thread_specific<std::vector<std::size_t>> pieces;
         std::vector<std::size_t> next;
         for (std::int32_t distance = 2; !ring.empty(); ++distance) {
             next.clear();
-            for (const std::size_t p : ring)
-                for (int k = 0; k < 8; ++k) {
-                    const std::size_t q = neighbour(p, k);
-                    if (m_values[q] != 0) continue;
-                    m_values[q] = distance;
-                    next.push_back(q);
-                }
+            if (ring.size() < kParallelRing) {
+                for (const std::size_t p : ring) expand(p, distance, next);
+            } else {
+                for (auto& piece : pieces) piece.clear();
+                tbb::parallel_for(tbb::blocked_range<std::size_t>(0, ring.size(), kParallelRing / 2), [&](const auto& r) {
+                    std::vector<std::size_t>& out = pieces.local();
+                    for (std::size_t k = r.begin(); k < r.end(); ++k) expand(ring[k], distance, out);
+                });
+                for (const auto& piece : pieces) next.insert(next.end(), piece.begin(), piece.end());
+            }
             ring.swap(next);
         }
     }
 
 private:
+    static constexpr std::size_t kParallelRing = 4096;
+
+    /// The cells at 0 among the neighbours of the cell at p: at `distance`, and into `next`.
+    void expand(std::size_t p, std::int32_t distance, std::vector<std::size_t>& next) {
+        for (int k = 0; k < 8; ++k) {
+            const std::size_t q = neighbour(p, k);
+            std::atomic_ref<std::int32_t> value(m_values[q]);
+            if (value.load(std::memory_order_relaxed) != 0) continue;
+            value.store(distance, std::memory_order_relaxed);
+            next.push_back(q);
+        }
+    }
+
     std::size_t m_stride;
     std::unique_ptr<std::int32_t[]> m_values;
     std::int64_t m_step[8];
