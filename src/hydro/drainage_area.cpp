@@ -39,7 +39,6 @@ void innerDonorRow(const std::uint8_t* direction, std::int64_t w, std::int64_t r
 struct Walks {
     const std::uint8_t* direction;
     const std::uint8_t* donors;
-    std::uint8_t* waiting;
     double* area;
     std::int64_t offset[9];  ///< the 8 neighbours', and 0 for "no donor" (bit 8, which no mask has)
     double cellArea;
@@ -134,7 +133,7 @@ void DrainageArea::compute(const ErosionFlow& flow, double cellArea) {
 // same terms in the same order whoever sums it.
 void DrainageArea::walk(const ErosionFlow& flow, double cellArea) {
     const Shape& shape = flow.shape();
-    Walks walks{flow.directions().data(), m_donors.data(), m_waiting.data(), m_area.data(), {}, cellArea};
+    Walks walks{flow.directions().data(), m_donors.data(), m_area.data(), {}, cellArea};
     std::copy(shape.offset, shape.offset + 8, walks.offset);
     walks.offset[8] = 0;
     const std::size_t threads = runsOnOneThread() ? 1 : std::size_t(tbb::this_task_arena::max_concurrency());
