@@ -26,6 +26,8 @@
 #include <atomic>
 #include <memory>
 
+#include "one_thread.hpp"
+
 namespace terragrid::hydro::detail {
 
 namespace {
@@ -61,9 +63,10 @@ public:
     void search(std::vector<std::size_t> ring) {
         tbb::enumerable_thread_specific<std::vector<std::size_t>> pieces;
         std::vector<std::size_t> next;
+        const bool oneThread = runsOnOneThread();  // no pieces to copy together
         for (std::int32_t distance = 2; !ring.empty(); ++distance) {
             next.clear();
-            if (ring.size() < kParallelRing) {
+            if (oneThread || ring.size() < kParallelRing) {
                 for (const std::size_t p : ring) expand(p, distance, next);
             } else {
                 for (auto& piece : pieces) piece.clear();
