@@ -345,8 +345,8 @@ TEST(ErosionReferenceTest, TheWalksListEveryCellOnceAndReceiversAfterTheirDonors
             // Rounds counted from the last (forEachRoundReversed's order).
             std::vector<int> round(h.size(), -1), list(h.size(), -1), place(h.size(), -1);
             int r = 0, lists = 0, crossings = 0;
-            area.forEachRoundReversed([&](const std::vector<detail::DrainageArea::List>& round_lists) {
-                for (const auto& [first, last] : round_lists) {
+            area.forEachRoundReversed([&](const std::vector<detail::DrainageArea::List>& roundLists) {
+                for (const auto& [first, last] : roundLists) {
                     for (const std::uint32_t* c = first; c != last; ++c) {
                         ASSERT_EQ(round[*c], -1) << "cell " << *c << " listed twice";
                         round[*c] = r, list[*c] = lists, place[*c] = int(c - first);

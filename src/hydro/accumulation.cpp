@@ -2,7 +2,6 @@
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
-#include <tbb/task_arena.h>
 
 #include <algorithm>
 #include <bit>
@@ -11,7 +10,6 @@
 
 #include "banded_walks.hpp"
 #include "donor_masks.hpp"
-#include "one_thread.hpp"
 #include "terragrid/hydro/flow.hpp"
 
 namespace terragrid::hydro {
@@ -46,11 +44,9 @@ std::vector<float> accumulateOnGrid(const FlowRouting& routing, const float* wei
         for (std::size_t c = r.begin(); c < r.end(); ++c) waiting[c] = detail::donorCount(donors[c]);
     });
     std::vector<float> acc(n);
-    const std::size_t threads =
-        detail::runsOnOneThread() ? 1 : static_cast<std::size_t>(tbb::this_task_arena::max_concurrency());
     const detail::ReceiverWalks<AccumulationSum> walks{
         receiver.data(), donors.data(), AccumulationSum{donors.data(), weight, acc.data(), shape.offset}};
-    detail::walkInBands(detail::bandsOf(shape, threads), waiting.data(), nullptr, walks);
+    detail::walkInBands(detail::bandsPerThread(shape), waiting.data(), nullptr, walks);
     return acc;
 }
 

@@ -18,6 +18,7 @@
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
 
 #include <algorithm>
 #include <bit>
@@ -30,6 +31,7 @@
 #endif
 
 #include "hydro/neighbours.hpp"
+#include "hydro/one_thread.hpp"
 #include "terragrid/hydro/flow.hpp"
 
 namespace terragrid::hydro::detail {
@@ -49,6 +51,12 @@ inline std::vector<Band> bandsOf(const Shape& shape, std::size_t count) {
     for (std::size_t b = 0; b < count; ++b)
         if (rowStart(b) < rowStart(b + 1)) bands.emplace_back(rowStart(b), rowStart(b + 1));
     return bands;
+}
+
+/// One band per thread the walks may run on (one on one thread, whatever the arena): the
+/// bands of the passes whose results do not depend on the walks' order.
+inline std::vector<Band> bandsPerThread(const Shape& shape) {
+    return bandsOf(shape, runsOnOneThread() ? 1 : std::size_t(tbb::this_task_arena::max_concurrency()));
 }
 
 /// Calls f(i) for each cell i in [first, last) without donors, in index order. The zero bytes

@@ -2,14 +2,12 @@
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
-#include <tbb/task_arena.h>
 
 #include <algorithm>
 #include <bit>
 
 #include "hydro/banded_walks.hpp"
 #include "hydro/donor_masks.hpp"
-#include "hydro/one_thread.hpp"
 
 namespace terragrid::hydro::detail {
 
@@ -136,8 +134,7 @@ void DrainageArea::walk(const ErosionFlow& flow, double cellArea) {
     Walks walks{flow.directions().data(), m_donors.data(), m_area.data(), {}, cellArea};
     std::copy(shape.offset, shape.offset + 8, walks.offset);
     walks.offset[8] = 0;
-    const std::size_t threads = runsOnOneThread() ? 1 : std::size_t(tbb::this_task_arena::max_concurrency());
-    m_rounds = walkInBands(bandsOf(shape, threads), m_waiting.data(), m_order.data(), walks);
+    m_rounds = walkInBands(bandsPerThread(shape), m_waiting.data(), m_order.data(), walks);
 }
 
 }  // namespace terragrid::hydro::detail

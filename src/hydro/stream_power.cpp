@@ -3,7 +3,6 @@
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 
-#include <algorithm>
 #include <cmath>
 
 #include "hydro/incision_factors.hpp"
