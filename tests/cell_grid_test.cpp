@@ -95,6 +95,36 @@ TEST(CellGridTest, WithHydrologyAnyGridsCellsAreTheTilesCells) {
     }
 }
 
+// CellNeeds::Surface (the explorer's height, water and terrarium tiles) fills the ground and
+// its water with All's bits and leaves out everything the classes read.
+TEST(CellGridTest, TheSurfaceAloneIsTheSurfaceOfAllTheCells) {
+    const Config config = defaultConfig(
+        {"map.width=160", "map.height=120", "seed=5", "climate.enabled=true", "terrain.model=climate",
+         "hydrology.enabled=true", "hydrology.rainfall=climate", "hydrology.river_threshold=150000",
+         "hydrology.erosion.enabled=true", "hydrology.erosion.steps=3"});
+    const Terrain terrain = makeTerrain(config);
+    const HydrologyStage stage = computeHydrology(config);
+    MapFields fields(config, &terrain, &stage);
+    fields.keepMoisture = true;
+    for (const auto& [what, grid] : gridsOf(config.map.width, config.map.height)) {
+        CellValues all, surface;
+        generateCells(fields, grid, all);
+        generateCells(fields, grid, surface, CellNeeds::Surface);
+        ASSERT_FALSE(all.classIndex.empty()) << what;
+        ASSERT_FALSE(all.moisture.empty()) << what;
+        ASSERT_FALSE(all.temperature.empty()) << what;
+        ASSERT_FALSE(all.water.empty()) << what;
+        EXPECT_EQ(surface.elevationMeters, all.elevationMeters) << what;
+        EXPECT_EQ(surface.water, all.water) << what;
+        EXPECT_EQ(surface.waterDepth, all.waterDepth) << what;
+        EXPECT_EQ(surface.flow, all.flow) << what;
+        EXPECT_EQ(surface.riverOrder, all.riverOrder) << what;
+        EXPECT_TRUE(surface.classIndex.empty() && surface.walkable.empty() && surface.moisture.empty() &&
+                    surface.temperature.empty() && surface.precipitation.empty())
+            << what;
+    }
+}
+
 TEST(CellGridTest, RiverOrdersOfAnyRectAreTheTilesRiverOrders) {
     const Config config = defaultConfig(
         {"map.width=200", "map.height=150", "seed=11", "hydrology.enabled=true",

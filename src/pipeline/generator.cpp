@@ -263,13 +263,17 @@ void generateTile(const MapFields& fields, const TileRect& rect, Tile& tile) {
     generateCells(fields, CellGrid::of(rect), tile);
 }
 
-void generateCells(const MapFields& fields, const CellGrid& grid, CellValues& out) {
+void generateCells(const MapFields& fields, const CellGrid& grid, CellValues& out,
+                   CellNeeds needs) {
     const std::size_t width = grid.cols.size();
     const auto cells = static_cast<std::size_t>(grid.cellCount());
+    const bool all = needs == CellNeeds::All;
+    const bool classes = all && fields.terrain;
+    const bool moisture = all && fields.keepMoisture;
     out.elevationMeters.resize(cells);
-    out.classIndex.resize(fields.terrain ? cells : 0);
-    out.walkable.resize(fields.terrain ? cells : 0);
-    out.moisture.resize(fields.keepMoisture ? cells : 0);
+    out.classIndex.resize(classes ? cells : 0);
+    out.walkable.resize(classes ? cells : 0);
+    out.moisture.resize(moisture ? cells : 0);
     out.water.clear();
     out.waterDepth.clear();
     out.flow.clear();
@@ -293,8 +297,8 @@ void generateCells(const MapFields& fields, const CellGrid& grid, CellValues& ou
     }
     if (fields.hydrology) waterCells(fields, grid, out, height);
     // Without hydrology `height` is still the noise, which the lake class's level reads.
-    if (fields.climate) climateValues(fields, grid, out, height);
-    if (fields.terrain || fields.keepMoisture) classifyCells(fields, grid, out, height);
+    if (fields.climate && all) climateValues(fields, grid, out, height);
+    if (classes || moisture) classifyCells(fields, grid, out, height);
 }
 
 float noiseHeightMeters(const MapFields& fields, std::int64_t col, std::int64_t row) noexcept {

@@ -110,7 +110,10 @@ void paintShaded(const ExploredMap& map, const MapWater* water, const TileFrame&
                  const PreviewPainter& painter, std::vector<std::uint8_t>& rgba) {
     const MapFields& fields = water ? water->fields : map.dryFields();
     CellValues cells;
-    generateCells(fields, gridOf(map.pyramid(), f, 1), cells);
+    // height.png's colours come from the ground and its water alone: no moisture layer, no
+    // classes (half the noise of such a tile).
+    generateCells(fields, gridOf(map.pyramid(), f, 1), cells,
+                  painter.paintsClasses() ? CellNeeds::All : CellNeeds::Surface);
     const std::int64_t gw = f.nx + 2, gh = f.ny + 2;
     std::vector<double> heights(static_cast<std::size_t>(gw * gh));
     const HeightQuantum& quantum = water ? water->quantum : map.quantum();
@@ -144,12 +147,26 @@ void paintShaded(const ExploredMap& map, const MapWater* water, const TileFrame&
     }
 }
 
+/// What a layer of one value per pixel reads of its cells: the classes, or only the ground and
+/// its water (then no moisture layer is evaluated: half the noise of the tile).
+CellNeeds flatNeeds(TileLayer layer) {
+    switch (layer) {
+        case TileLayer::Classes:
+        case TileLayer::Walkable: return CellNeeds::All;
+        case TileLayer::Water:
+        case TileLayer::Terrarium: return CellNeeds::Surface;
+        case TileLayer::Preview:
+        case TileLayer::Height: break;  // shaded: paintShaded asks its painter
+    }
+    return CellNeeds::All;
+}
+
 /// The layers of one value per pixel, unshaded.
 void paintFlat(const ExploredMap& map, const MapWater* water, const TileFrame& f,
                TileLayer layer, std::vector<std::uint8_t>& rgba) {
     const MapFields& fields = water ? water->fields : map.dryFields();
     CellValues cells;
-    generateCells(fields, gridOf(map.pyramid(), f, 0), cells);
+    generateCells(fields, gridOf(map.pyramid(), f, 0), cells, flatNeeds(layer));
     const std::vector<std::uint8_t> rivers = water && layer == TileLayer::Water
                                                  ? drawnRivers(map, *water, f)
                                                  : std::vector<std::uint8_t>{};

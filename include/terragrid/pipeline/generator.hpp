@@ -138,7 +138,14 @@ void generateTile(const MapFields& fields, const TileRect& rect, Tile& tile);
 /// of the cells; with hydrology, a grid that is not a rect looks up the river lines around
 /// each cell (about 25 hydrology cells each). Thread-safe; `values` is resized as needed.
 /// Precondition: every column in [0, map width), every row in [0, map height).
-void generateCells(const MapFields& fields, const CellGrid& grid, CellValues& values);
+///
+/// `needs`: CellNeeds::Surface leaves out what only the classes read (the moisture layer, the
+/// climate, the classes and walkability: classIndex, walkable, moisture, temperature and
+/// precipitation stay empty), for callers that show the ground and its water alone; every
+/// field it does fill has the bits CellNeeds::All gives it.
+enum class CellNeeds : std::uint8_t { All, Surface };
+void generateCells(const MapFields& fields, const CellGrid& grid, CellValues& values,
+                   CellNeeds needs = CellNeeds::All);
 
 /// The noise height in metres of map cell (col, row), before any hydrology: the value
 /// generateCells starts from, through the scalar reference (LayerStack::sample, bit-equal to
