@@ -89,6 +89,53 @@ TEST_F(PngWriterTest, RoundTripsAsEightBitRgbWithOnlyFixedChunks) {
     for (std::size_t i = 1; i + 1 < image.chunks.size(); ++i) EXPECT_EQ(image.chunks[i], "IDAT");
 }
 
+// An indexed picture decodes to its palette's colours, alpha included (tRNS up to the last
+// colour that is not opaque, none when every colour is); a picture of more than 256 colours
+// has no palette; what cannot be a palette picture is refused.
+TEST(PalettePngTest, IndexedPicturesDecodeToTheirColours) {
+    const std::uint32_t w = 37, h = 23;
+    std::vector<std::uint8_t> rgba(std::size_t{w} * h * 4);
+    for (std::size_t i = 0; i < std::size_t{w} * h; ++i) {
+        const std::size_t colour = (i / 5 + i % 3) % 7;  // 7 colours in runs and steps
+        const std::uint8_t alpha = colour == 4 ? 0 : colour == 2 ? 120 : 255;
+        const std::uint8_t px[4] = {std::uint8_t(30 * colour), std::uint8_t(200 - colour),
+                                    std::uint8_t(colour * colour), alpha};
+        std::copy(px, px + 4, rgba.begin() + std::ptrdiff_t(4 * i));
+    }
+    const auto indexed = indexColours(rgba.data(), std::size_t{w} * h);
+    ASSERT_TRUE(indexed.has_value());
+    EXPECT_EQ(indexed->palette.size(), 7u);
+    const auto png = encodePalettePng(w, h, indexed->indices.data(), indexed->indices.size(), indexed->palette);
+    const PngImage image = test::decodePng(std::string(png.begin(), png.end()), "indexed");
+    EXPECT_EQ(image.colourType, 3);  // palette
+    EXPECT_EQ(image.bitDepth, 8);
+    EXPECT_EQ(image.rgba, rgba);
+    EXPECT_THAT(image.chunks, ElementsAre("IHDR", "PLTE", "tRNS", "IDAT", "IEND"));
+
+    // Opaque colours only: no tRNS.
+    for (std::size_t i = 3; i < rgba.size(); i += 4) rgba[i] = 255;
+    const auto opaque = indexColours(rgba.data(), std::size_t{w} * h);
+    ASSERT_TRUE(opaque.has_value());
+    const auto opaquePng = encodePalettePng(w, h, opaque->indices.data(), opaque->indices.size(), opaque->palette);
+    const PngImage opaqueImage = test::decodePng(std::string(opaquePng.begin(), opaquePng.end()), "opaque");
+    EXPECT_EQ(opaqueImage.rgba, rgba);
+    EXPECT_THAT(opaqueImage.chunks, ElementsAre("IHDR", "PLTE", "IDAT", "IEND"));
+
+    // 256 colours still fit; 257 do not.
+    std::vector<std::uint8_t> many(257 * 4, 255);
+    for (std::size_t i = 0; i < 257; ++i) many[4 * i] = std::uint8_t(i), many[4 * i + 1] = std::uint8_t(i >> 8);
+    EXPECT_TRUE(indexColours(many.data(), 256).has_value());
+    EXPECT_FALSE(indexColours(many.data(), 257).has_value());
+
+    const std::vector<std::uint8_t> indices(6, 1);
+    EXPECT_THROW(encodePalettePng(3, 2, indices.data(), indices.size(), {{}}), std::invalid_argument);  // index 1 of 1
+    EXPECT_THROW(encodePalettePng(3, 2, indices.data(), 5, {{}, {}}), std::invalid_argument);
+    EXPECT_THROW(encodePalettePng(3, 2, indices.data(), indices.size(), {}), std::invalid_argument);
+    EXPECT_THROW(encodePalettePng(3, 2, indices.data(), indices.size(), std::vector<PngColour>(257)),
+                 std::invalid_argument);
+    EXPECT_NO_THROW(encodePalettePng(3, 2, indices.data(), indices.size(), {{}, {}}));
+}
+
 TEST_F(PngWriterTest, IdenticalPixelsGiveIdenticalBytes) {
     const std::vector<std::uint8_t> rgb = gradientRgb(300, 200);  // more than one buffer's worth
     const std::string first = readFile(writePng("a.png", 300, 200, rgb));

@@ -276,6 +276,30 @@ TEST(ServeTileTest, TallPngsAreTheBatchEncodersPictureToo) {
     expectSamePicture(std::string(memory.begin(), memory.end()), dir / "t.png");
 }
 
+// The layers of few colours go out as indexed PNGs of the same pixels, smaller than RGBA; the
+// shaded ones and terrarium's as RGB (inside the map) or RGBA.
+TEST(ServeTileTest, FewColourLayersAreIndexedPngsOfTheSamePixels) {
+    const LoadedConfig config = defaultConfig({"map.width=300", "map.height=200", "seed=11", "hydrology.enabled=true",
+                                               "hydrology.river_threshold=180000", "hydrology.sea_level=0.3"});
+    const ExploredMap map(config);
+    const auto water = waterOf(map);
+    for (const TileLayer layer : {TileLayer::Classes, TileLayer::Walkable, TileLayer::Water, TileLayer::Preview,
+                                  TileLayer::Height, TileLayer::Terrarium}) {
+        for (const TileAddress a : {TileAddress{layer, 0, 0, 0}, TileAddress{layer, map.pyramid().maxZoom(), 1, 0}}) {
+            const std::string what = std::string(kTileLayerNames[std::size_t(layer)]) + " zoom " + std::to_string(a.zoom);
+            const auto rgba = renderTileRgba(map, water.get(), a);
+            const auto png = renderTilePng(map, water.get(), a);
+            const test::PngImage image = test::decodePng(std::string(png.begin(), png.end()), what);
+            EXPECT_EQ(image.rgba, rgba) << what;
+            const bool few = layer == TileLayer::Classes || layer == TileLayer::Walkable || layer == TileLayer::Water;
+            EXPECT_EQ(image.colourType == 3, few) << what;
+            if (few) {
+                EXPECT_LT(png.size(), encodePng(256, 256, rgba.data(), rgba.size(), PngFormat::Rgba8).size()) << what;
+            }
+        }
+    }
+}
+
 TEST(ServeTileTest, ATileOfTheDefaultMapIsNoLargerThanTheBatchWritersFile) {
     test::TempDir dir;
     const ExploredMap map(defaultConfig({}));

@@ -263,6 +263,16 @@ std::vector<std::uint8_t> renderTilePng(const ExploredMap& map, const MapWater* 
                                         const TileAddress& address) {
     std::vector<std::uint8_t> rgba = renderTileRgba(map, water, address);
     const auto side = static_cast<std::uint32_t>(kTilePixels);
+    // The layers of a few colours (the classes', the overlays') go out indexed: a byte per
+    // pixel to deflate instead of three or four. (Not the others: a shaded tile changes colour
+    // at nearly every pixel, and looking each up would cost more than it saves.)
+    const bool fewColours = address.layer == TileLayer::Classes ||
+                            address.layer == TileLayer::Walkable || address.layer == TileLayer::Water;
+    if (fewColours) {
+        if (const auto indexed = indexColours(rgba.data(), kPixels))
+            return encodePalettePng(side, side, indexed->indices.data(), indexed->indices.size(),
+                                    indexed->palette);
+    }
     // An opaque tile (terrarium's always, a preview or height tile inside the map) goes out as
     // RGB: its alpha would carry nothing, and a quarter fewer bytes to filter and deflate is a
     // tenth of the tile's time. Tiles at the map's edge keep their transparent pixels.

@@ -194,8 +194,10 @@ int pngColourType(PngFormat format) noexcept {
     return PNG_COLOR_TYPE_GRAY;
 }
 
+// `palette`: an indexed picture's colours (PLTE, and tRNS up to its last colour that is not
+// opaque), `format` then ignored; null for the other formats.
 bool startPng(PngContext& context, png_structp& png, png_infop& info, std::uint32_t width,
-              std::uint32_t height, PngFormat format) {
+              std::uint32_t height, PngFormat format, const std::vector<PngColour>* palette = nullptr) {
     png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &context, onPngError, onPngWarning);
     if (png != nullptr) info = png_create_info_struct(png);
     if (png == nullptr || info == nullptr) {
@@ -205,8 +207,20 @@ bool startPng(PngContext& context, png_structp& png, png_infop& info, std::uint3
     if (setjmp(png_jmpbuf(png))) return false;
     png_set_write_fn(png, &context, onPngWrite, onPngFlush);
     png_set_IHDR(png, info, width, height, format == PngFormat::Grey16 ? 16 : 8,
-                 pngColourType(format), PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
-                 PNG_FILTER_TYPE_DEFAULT);
+                 palette ? PNG_COLOR_TYPE_PALETTE : pngColourType(format), PNG_INTERLACE_NONE,
+                 PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    if (palette) {
+        std::vector<png_color> colours;
+        std::vector<png_byte> alphas;
+        for (const PngColour& c : *palette) {
+            colours.push_back({c.r, c.g, c.b});
+            alphas.push_back(c.a);
+        }
+        png_set_PLTE(png, info, colours.data(), static_cast<int>(colours.size()));
+        while (!alphas.empty() && alphas.back() == 255) alphas.pop_back();
+        if (!alphas.empty())
+            png_set_tRNS(png, info, alphas.data(), static_cast<int>(alphas.size()), nullptr);
+    }
     // libpng writes the signature and IHDR (and checks them: its size limits and words stay
     // the errors users see); the rows are filtered and compressed here, in pieces that TBB
     // workers compress in parallel (kPieceBytes), and reach libpng as ready IDAT chunks.
@@ -528,15 +542,18 @@ void PngWriter::fail(const std::string& cause) {
     throw OutputError("writing '" + path() + "': " + cause);
 }
 
-std::vector<std::uint8_t> encodePng(std::uint32_t width, std::uint32_t height,
-                                    const std::uint8_t* pixels, std::size_t size,
-                                    PngFormat format) {
-    if (!validPicture(width, height, size, format)) {
-        throw std::invalid_argument("encodePng: " + std::to_string(size) + " bytes for a " +
-                                    std::to_string(width) + "x" + std::to_string(height) + " " +
-                                    std::to_string(pngBytesPerPixel(format)) +
-                                    "-byte-per-pixel picture");
-    }
+namespace {
+
+/// A picture's PNG in memory: libpng's signature and header (startPng), one IDAT of the rows
+/// `filter` writes (each led by its filter-type byte: (width x bpp + 1) x height bytes)
+/// deflated whole by libdeflate at level 1, IEND. A picture this size needs no pieces: one
+/// thread makes it, twice as fast as the batch writer's zlib Z_RLE pieces to the same size
+/// (the explorer's tile was a quarter deflate; docs/performance.md). The buffers stay with the
+/// thread, so a picture allocates only its output.
+template <class Filter>
+std::vector<std::uint8_t> pngInMemory(std::uint32_t width, std::uint32_t height, PngFormat format,
+                                      const std::vector<PngColour>* palette, std::size_t bpp,
+                                      Filter&& filter) {
     std::vector<std::uint8_t> out;
     // On the heap: the context's output buffer is large. Freed with libpng's structs
     // whatever happens.
@@ -555,22 +572,15 @@ std::vector<std::uint8_t> encodePng(std::uint32_t width, std::uint32_t height,
                                   (state->context.error[0] != '\0' ? state->context.error
                                                                    : "libpng failed"));
     };
-    if (!startPng(state->context, state->png, state->info, width, height, format)) throw failed();
-    // The batch writer's Paeth rows, then the whole zlib stream at once with libdeflate at
-    // level 1 (a picture this size needs no pieces: one thread makes it): a 256 x 256 tile
-    // deflates in less than half the time zlib's Z_RLE takes, to the same size (the explorer's
-    // tile was a quarter deflate; docs/performance.md). The buffers stay with the thread, so a
-    // tile allocates only its output.
-    const std::size_t bpp = pngBytesPerPixel(format);
-    const std::size_t rowBytes = std::size_t{width} * bpp;
-    thread_local std::vector<std::uint8_t> zeros, filtered;
+    if (!startPng(state->context, state->png, state->info, width, height, format, palette))
+        throw failed();
+    thread_local std::vector<std::uint8_t> filtered;
     thread_local std::vector<std::byte> stream;
     thread_local const std::unique_ptr<libdeflate_compressor, void (*)(libdeflate_compressor*)>
         compressor(libdeflate_alloc_compressor(kTileDeflateLevel), libdeflate_free_compressor);
     if (!compressor) throw std::runtime_error("encodePng: libdeflate could not start");
-    zeros.assign(rowBytes, 0);  // above the first row: Paeth reads 0 for "up"
-    filtered.resize((rowBytes + 1) * height);
-    paethFilter(zeros.data(), pixels, height, rowBytes, bpp, filtered.data());
+    filtered.resize((std::size_t{width} * bpp + 1) * height);
+    filter(filtered.data());
     stream.resize(libdeflate_zlib_compress_bound(compressor.get(), filtered.size()));
     const std::size_t length = libdeflate_zlib_compress(compressor.get(), filtered.data(),
                                                         filtered.size(), stream.data(), stream.size());
@@ -580,6 +590,77 @@ std::vector<std::uint8_t> encodePng(std::uint32_t width, std::uint32_t height,
         throw failed();
     flushBuffer(state->context);
     return out;
+}
+
+}  // namespace
+
+std::vector<std::uint8_t> encodePng(std::uint32_t width, std::uint32_t height,
+                                    const std::uint8_t* pixels, std::size_t size,
+                                    PngFormat format) {
+    if (!validPicture(width, height, size, format)) {
+        throw std::invalid_argument("encodePng: " + std::to_string(size) + " bytes for a " +
+                                    std::to_string(width) + "x" + std::to_string(height) + " " +
+                                    std::to_string(pngBytesPerPixel(format)) +
+                                    "-byte-per-pixel picture");
+    }
+    // The batch writer's Paeth rows.
+    const std::size_t bpp = pngBytesPerPixel(format);
+    const std::size_t rowBytes = std::size_t{width} * bpp;
+    return pngInMemory(width, height, format, nullptr, bpp, [&](std::uint8_t* filtered) {
+        thread_local std::vector<std::uint8_t> zeros;
+        zeros.assign(rowBytes, 0);  // above the first row: Paeth reads 0 for "up"
+        paethFilter(zeros.data(), pixels, height, rowBytes, bpp, filtered);
+    });
+}
+
+std::vector<std::uint8_t> encodePalettePng(std::uint32_t width, std::uint32_t height,
+                                           const std::uint8_t* indices, std::size_t size,
+                                           const std::vector<PngColour>& palette) {
+    if (!validPicture(width, height, size, PngFormat::Grey8) || palette.empty() ||
+        palette.size() > 256) {
+        throw std::invalid_argument("encodePalettePng: " + std::to_string(size) + " bytes for a " +
+                                    std::to_string(width) + "x" + std::to_string(height) +
+                                    " picture of " + std::to_string(palette.size()) + " colours");
+    }
+    const std::uint8_t largest = *std::max_element(indices, indices + size);
+    if (largest >= palette.size())
+        throw std::invalid_argument("encodePalettePng: index " + std::to_string(largest) +
+                                    " beyond a palette of " + std::to_string(palette.size()));
+    // Unfiltered rows (type 0): the filters predict a sample from its neighbours' values, which
+    // for indices mean nothing; the PNG specification recommends none for indexed pictures.
+    return pngInMemory(width, height, PngFormat::Grey8, &palette, 1, [&](std::uint8_t* filtered) {
+        for (std::uint32_t y = 0; y < height; ++y) {
+            std::uint8_t* row = filtered + std::size_t{y} * (width + 1);
+            row[0] = 0;
+            std::memcpy(row + 1, indices + std::size_t{y} * width, width);
+        }
+    });
+}
+
+std::optional<IndexedPicture> indexColours(const std::uint8_t* rgba, std::size_t pixels) {
+    IndexedPicture picture;
+    picture.indices.resize(pixels);
+    std::vector<std::uint32_t> seen;  // the palette's colours as the pixels' 4 bytes
+    std::uint32_t last = 0;
+    std::uint8_t lastIndex = 0;
+    for (std::size_t i = 0; i < pixels; ++i) {
+        std::uint32_t colour;
+        std::memcpy(&colour, rgba + 4 * i, 4);
+        // Runs of one colour are the rule in such pictures: the last one is checked first.
+        if (seen.empty() || colour != last) {
+            std::size_t index = std::size_t(std::find(seen.begin(), seen.end(), colour) - seen.begin());
+            if (index == seen.size()) {
+                if (seen.size() == 256) return std::nullopt;
+                seen.push_back(colour);
+                const std::uint8_t* c = rgba + 4 * i;
+                picture.palette.push_back({c[0], c[1], c[2], c[3]});
+            }
+            last = colour;
+            lastIndex = static_cast<std::uint8_t>(index);
+        }
+        picture.indices[i] = lastIndex;
+    }
+    return picture;
 }
 
 }  // namespace terragrid
