@@ -257,7 +257,7 @@ TEST(RunTest, TimingsAccountForTheWholeWallTimeOfTheRun) {
     const Json t = readStats(dir)["timing_seconds"];
 
     const char* steps[] = {"startup", "terrain", "hydrology", "climate", "setup",
-                           "generation_wall", "commit", "other"};
+                           "generation_wall", "commit", "manifest", "other"};
     double sum = 0;
     for (const char* step : steps) {
         ASSERT_TRUE(t.contains(step)) << step;
@@ -265,6 +265,7 @@ TEST(RunTest, TimingsAccountForTheWholeWallTimeOfTheRun) {
     }
     const double total = t["total_wall"].get<double>();
     EXPECT_NEAR(sum, total, 1e-9 * total);
+    EXPECT_GT(t["manifest"].get<double>(), 0.0) << "the manifest's digests, timed";
     EXPECT_GE(t["other"].get<double>(), -1e-9);
     EXPECT_LE(t["other"].get<double>(), 0.05 * total + 0.005) << t.dump();
     EXPECT_LE(total, outside);

@@ -89,9 +89,14 @@ std::uint64_t manifestJsonBound(Manifest header, std::int64_t files);
 /// unreadable, not JSON or not a manifest of kManifestFormatVersion.
 Manifest readManifest(const std::string& directory);
 
-/// Hashes every file `transaction` has staged so far (in parallel, on the calling arena) and
-/// stages `header` with them as `<directory>/manifest.json`, the transaction's last file.
-/// Throws OutputError.
-void stageManifest(Manifest header, OutputTransaction& transaction, const std::string& directory);
+/// The digests of the files `transaction` has staged so far that `known` does not hold yet,
+/// appended to it (hashed in parallel, on the calling arena). Throws OutputError.
+void digestStaged(const OutputTransaction& transaction, std::vector<ManifestFile>& known);
+
+/// Hashes every file `transaction` has staged so far that `known` (digestStaged's, of files
+/// staged and not written since) does not hold, and stages `header` with them all as
+/// `<directory>/manifest.json`, the transaction's last file. Throws OutputError.
+void stageManifest(Manifest header, OutputTransaction& transaction, const std::string& directory,
+                   std::vector<ManifestFile> known = {});
 
 }  // namespace terragrid

@@ -157,19 +157,29 @@ Manifest readManifest(const std::string& directory) {
     return manifestFrom(j, path);
 }
 
-void stageManifest(Manifest header, OutputTransaction& transaction, const std::string& directory) {
-    const std::vector<StagedFile> staged = transaction.stagedFiles();
-    header.files.resize(staged.size());
+void digestStaged(const OutputTransaction& transaction, std::vector<ManifestFile>& known) {
+    std::vector<StagedFile> staged;
+    for (StagedFile& file : transaction.stagedFiles()) {
+        const auto same = [&](const ManifestFile& f) { return f.name == file.name; };
+        if (std::none_of(known.begin(), known.end(), same)) staged.push_back(std::move(file));
+    }
+    const std::size_t first = known.size();
+    known.resize(first + staged.size());
     tbb::parallel_for(std::size_t{0}, staged.size(), [&](std::size_t i) {
         try {
-            header.files[i] = {staged[i].name,
-                               digestFile(transaction.stagingFd(), staged[i].stagedName,
-                                          transaction.stagingPath() + "/" +
-                                              staged[i].stagedName)};
+            known[first + i] = {staged[i].name,
+                                digestFile(transaction.stagingFd(), staged[i].stagedName,
+                                           transaction.stagingPath() + "/" + staged[i].stagedName)};
         } catch (const std::system_error& e) {
             throw OutputError("writing '" + staged[i].name + "' into the manifest: " + e.what());
         }
     });
+}
+
+void stageManifest(Manifest header, OutputTransaction& transaction, const std::string& directory,
+                   std::vector<ManifestFile> known) {
+    digestStaged(transaction, known);
+    header.files = std::move(known);
     std::sort(header.files.begin(), header.files.end(),
               [](const ManifestFile& a, const ManifestFile& b) { return a.name < b.name; });
     AtomicFile file((std::filesystem::path(directory) / kManifestName).string());
