@@ -123,6 +123,27 @@ std::vector<std::string> tilesInProcess(const Options& o) {
                           "   load " + loadAverage());
             std::cout << out.back() << std::endl;
         }
+        if (side != 16384) continue;
+        // Every other layer at the highest zoom, for what each costs (no target of its own).
+        for (const serve::TileLayer layer : {serve::TileLayer::Height, serve::TileLayer::Classes,
+                                             serve::TileLayer::Walkable, serve::TileLayer::Terrarium}) {
+            std::vector<double> cpu;
+            double bytes = 0;
+            const int zoom = p.maxZoom();
+            for (int i = 0; i < o.samples; ++i) {
+                std::uniform_int_distribution<std::int64_t> x(0, p.tilesAcross(zoom) - 1);
+                std::uniform_int_distribution<std::int64_t> y(0, p.tilesDown(zoom) - 1);
+                const double cpuStart = threadCpuMs();
+                const auto png = serve::renderTilePng(map, nullptr, {layer, zoom, x(random), y(random)});
+                cpu.push_back(threadCpuMs() - cpuStart);
+                bytes += double(png.size());
+            }
+            out.push_back("  " + std::string(serve::kTileLayerNames[std::size_t(layer)]) +
+                          format(" tile, same map and zoom: CPU median %.2f ms, p99 %.2f ms, %.0f KB",
+                                 quantile(cpu, 0.5), quantile(cpu, 0.99), bytes / o.samples / 1000) +
+                          "   (reference)");
+            std::cout << out.back() << std::endl;
+        }
     }
     return out;
 }
