@@ -160,6 +160,43 @@ TEST(TerrainTest, CustomTableFirstMatchWins) {
     EXPECT_TRUE(t.walkable(1));
 }
 
+// A row classified at once gives every cell classify's class: the default table and an
+// overlapping custom one, on every threshold, a step either side of it, random cells, the unit
+// square's edges and NaN (the last class, as classify gives it).
+TEST(TerrainTest, ARowHasTheClassesOfItsCells) {
+    TerrainConfig custom;
+    custom.customClasses = true;
+    custom.classes = {box("marsh", 0, 0.5, 0.5, 1, false), box("low", 0, 0.6, 0, 1), box("ridge", 0.55, 0.9, 0.2, 0.4),
+                      box("rest", 0, 1, 0, 1)};
+    for (const Terrain& t : {defaultTerrain(), resolveTerrain(custom, CoverageSample{})}) {
+        std::vector<double> values{0.0, 1.0, std::nan("")};
+        for (const TerrainClass& c : t.classes())
+            for (const double v : {c.heightMin, c.heightMax, c.moistureMin, c.moistureMax})
+                for (const double w : {v, above(v), below(v)})
+                    if (w >= 0 && w <= 1) values.push_back(w);
+        std::mt19937_64 random(7);
+        std::uniform_real_distribution<double> unit(0.0, 1.0);
+        for (int i = 0; i < 200; ++i) values.push_back(unit(random));
+        // Every pair of values, in rows of odd lengths so the loops' tails are crossed too.
+        std::vector<double> height, moisture;
+        for (const double h : values)
+            for (const double m : values) height.push_back(h), moisture.push_back(m);
+        for (const std::size_t length : {std::size_t{1}, std::size_t{7}, std::size_t{61}, height.size()}) {
+            for (std::size_t start = 0; start < height.size(); start += length) {
+                const std::size_t n = std::min(length, height.size() - start);
+                std::vector<std::uint8_t> row(n, 0xEE);
+                t.classifyRow(&height[start], &moisture[start], n, row.data());
+                for (std::size_t i = 0; i < n; ++i) {
+                    const double h = height[start + i], m = moisture[start + i];
+                    const std::uint8_t want = std::isnan(h) || std::isnan(m) ? std::uint8_t(t.classes().size() - 1)
+                                                                            : t.classify(h, m);
+                    ASSERT_EQ(row[i], want) << h << ", " << m << " in a row of " << n;
+                }
+            }
+        }
+    }
+}
+
 // Hydrology's water takes the classes named lake and river; with lakes not by height, a custom
 // table's lake and river match no cell, as the default table's lake does.
 TEST(TerrainTest, WithoutLakesByHeightACustomLakeOrRiverClassMatchesNoCell) {

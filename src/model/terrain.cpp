@@ -203,6 +203,23 @@ std::uint8_t Terrain::classify(double height, double moisture) const noexcept {
     return static_cast<std::uint8_t>(count - 1);
 }
 
+void Terrain::classifyRow(const double* height, const double* moisture, std::size_t count,
+                          std::uint8_t* out) const noexcept {
+    // The last class first, each earlier one taking the cells its box holds: the first box
+    // holding a cell has the last word, as classify's first match.
+    const auto last = static_cast<std::uint8_t>(m_classes.size() - 1);
+    std::fill_n(out, count, last);
+    for (std::size_t k = last; k-- > 0;) {
+        const TerrainClass& c = m_classes[k];
+        const auto index = static_cast<std::uint8_t>(k);
+        for (std::size_t i = 0; i < count; ++i) {
+            const bool in = (height[i] >= c.heightMin) & (height[i] <= c.heightMax) &
+                            (moisture[i] >= c.moistureMin) & (moisture[i] <= c.moistureMax);
+            out[i] = in ? index : out[i];
+        }
+    }
+}
+
 std::uint8_t Terrain::classify(const CellTraits& cell) const noexcept {
     CellTraits v = cell;
     v.temperature = std::clamp(v.temperature, kMinTemperature, kMaxTemperature);

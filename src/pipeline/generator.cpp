@@ -207,17 +207,19 @@ void classifyCells(const MapFields& fields, const CellGrid& grid, CellValues& ou
         if (moistureRows) moistureRows->row(grid.rows[r], moisture.data());
         keepMoistureRow(fields, moisture.data(), r * width, width, out);
         if (!terrain) continue;
+        // The height and moisture classes of the whole row at once (in vector lanes); the
+        // water's classes then take their cells.
+        if (!extended)
+            terrain->classifyRow(&height[r * width], moisture.data(), width, &out.classIndex[r * width]);
         for (std::size_t c = 0; c < width; ++c) {
             const std::size_t at = r * width + c;
             const auto kind = out.water.empty() ? Water::Land : static_cast<Water>(out.water[at]);
-            std::uint8_t cls;
+            std::uint8_t cls = out.classIndex[at];
             if (kind == Water::Lake) {
                 cls = fields.lakeClass;
             } else if (kind == Water::River) {
                 cls = fields.riverClass;
-            } else if (!extended) {
-                cls = terrain->classify(height[at], moisture[c]);
-            } else {
+            } else if (extended) {
                 cls = terrain->classify(CellTraits{
                     .height = height[at],
                     .moisture = moisture[c],

@@ -193,6 +193,10 @@ public:
     /// Index of the first class containing (height, moisture); both in [0, 1]. For tables
     /// that restrict no other axis (usesClimate() and usesSlope() false).
     std::uint8_t classify(double height, double moisture) const noexcept;
+    /// classify(height[i], moisture[i]) into out[i] for i < count: the same classes, every
+    /// class's box tested on every cell without branches, so the loop runs in vector lanes.
+    void classifyRow(const double* height, const double* moisture, std::size_t count,
+                     std::uint8_t* out) const noexcept;
     /// Index of the first class containing every value of `cell` (temperature, precipitation
     /// and slope clamped into their axes; height and moisture in [0, 1]).
     std::uint8_t classify(const CellTraits& cell) const noexcept;
