@@ -3,7 +3,8 @@
 with Debian's chromedriver, against a real `terragrid serve` on a free port.
 
 Checks that the map shows tiles whose on-screen pixels are the batch preview.png's where it has
-one pixel per cell, that clicking a cell shows the class classes.tif gives it, that a new seed
+one pixel per cell, that an indexed tile (the classes layer) drawn by the browser has
+classes.tif's palette colours, that clicking a cell shows the class classes.tif gives it, that a new seed
 typed into the panel changes the tiles, that an invalid value shows the server's message naming
 the key, and that the 3D view (MapLibre GL on SwiftShader's WebGL) renders without errors.
 
@@ -20,6 +21,8 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.parse
+import urllib.request
 
 from osgeo import gdal
 from selenium import webdriver
@@ -190,6 +193,35 @@ def run(cli):
         check(len({screen.at(shot, x, y) for x, y in cells}) > 20, "the map looks blank")
 
         step("pixels compared")
+        # 1b. A layer of few colours comes as an indexed PNG (colour type 3); drawn by the
+        # browser, its pixels are classes.tif's palette colours of the cells.
+        tile_url = urllib.parse.urljoin(url, f"/tiles/classes/{top}/0/0.png?config="
+                                             + driver.execute_script("return terragrid.state.info.hash"))
+        with urllib.request.urlopen(tile_url, timeout=30) as reply:
+            tile = reply.read()
+        check(tile[:8] == b"\x89PNG\r\n\x1a\n" and tile[25] == 3,
+              f"the classes tile is not an indexed PNG (colour type {tile[25]})")
+        drawn = driver.execute_async_script("""
+            const done = arguments[arguments.length - 1];
+            const img = new Image();
+            img.onload = () => {
+                const canvas = document.createElement('canvas');
+                canvas.width = img.width; canvas.height = img.height;
+                const g = canvas.getContext('2d');
+                g.drawImage(img, 0, 0);
+                done(Array.from(g.getImageData(0, 0, img.width, img.height).data));
+            };
+            img.onerror = () => done(null);
+            img.src = arguments[0];""", tile_url)
+        check(drawn is not None and len(drawn) == 256 * 256 * 4, "the browser could not draw the classes tile")
+        palette = classes_tif.GetRasterBand(1).GetColorTable()
+        for y in range(min(256, HEIGHT)):
+            for x in range(min(256, WIDTH)):
+                at = 4 * (y * 256 + x)
+                want = list(palette.GetColorEntry(int(class_index[y][x]))[:3]) + [255]
+                check(drawn[at:at + 4] == want, f"the browser draws cell {x},{y} of the classes tile as "
+                                                f"{drawn[at:at + 4]}; classes.tif's palette has {want}")
+        step("indexed tile drawn")
         # 2. Clicking a cell shows its class.
         x, y = WIDTH // 2 + 37, HEIGHT // 2 - 21
         sx, sy = cell_on_screen(driver, x, y)

@@ -1,5 +1,6 @@
 // The explorer in Debian's Chromium, headless, driven by Selenium (serve_browser_check.py says
-// what it checks): tiles on screen are the batch picture's pixels, a click shows the cell's
+// what it checks): tiles on screen are the batch picture's pixels, an indexed classes tile
+// draws as classes.tif's colours, a click shows the cell's
 // class, a new seed changes the tiles, an invalid value shows the server's message, the 3D view
 // renders on WebGL without errors.
 
