@@ -193,8 +193,9 @@ public:
     /// Index of the first class containing (height, moisture); both in [0, 1]. For tables
     /// that restrict no other axis (usesClimate() and usesSlope() false).
     std::uint8_t classify(double height, double moisture) const noexcept;
-    /// classify(height[i], moisture[i]) into out[i] for i < count: the same classes, every
-    /// class's box tested on every cell without branches, so the loop runs in vector lanes.
+    /// classify(height[i], moisture[i]) into out[i] for i < count (classify is this, for one
+    /// cell): every class's box tested on every cell without branches, so the loop runs in
+    /// vector lanes.
     void classifyRow(const double* height, const double* moisture, std::size_t count,
                      std::uint8_t* out) const noexcept;
     /// Index of the first class containing every value of `cell` (temperature, precipitation
