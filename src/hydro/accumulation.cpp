@@ -1,8 +1,5 @@
 // Flow accumulation (in parallel on D8 grids), the river mask and Strahler order.
 
-#include <tbb/blocked_range.h>
-#include <tbb/parallel_for.h>
-
 #include <algorithm>
 #include <bit>
 #include <stdexcept>
@@ -40,9 +37,7 @@ std::vector<float> accumulateOnGrid(const FlowRouting& routing, const float* wei
     const detail::Shape shape(routing.width, static_cast<std::int32_t>(n / static_cast<std::size_t>(routing.width)));
     const std::vector<std::uint8_t> donors = detail::donorMasks(shape, receiver);
     std::vector<std::uint8_t> waiting(n);  // donors not finished yet
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, 16384), [&](const auto& r) {
-        for (std::size_t c = r.begin(); c < r.end(); ++c) waiting[c] = detail::donorCount(donors[c]);
-    });
+    detail::countDonors(donors.data(), waiting.data(), n);
     std::vector<float> acc(n);
     const detail::ReceiverWalks<AccumulationSum> walks{
         receiver.data(), donors.data(), AccumulationSum{donors.data(), weight, acc.data(), shape.offset}};

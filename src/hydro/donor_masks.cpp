@@ -50,4 +50,10 @@ std::vector<std::uint8_t> donorMasks(const Shape& shape, const std::vector<std::
     return mask;
 }
 
+void countDonors(const std::uint8_t* masks, std::uint8_t* counts, std::size_t n) {
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, 16384), [&](const auto& r) {
+        for (std::size_t c = r.begin(); c < r.end(); ++c) counts[c] = donorCount(masks[c]);
+    });
+}
+
 }  // namespace terragrid::hydro::detail

@@ -2,6 +2,7 @@
 // Which neighbours drain into each cell, one bit per neighbour, for the passes that walk the
 // flow from the sources down (routeFlow's order, accumulate).
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -22,5 +23,9 @@ inline std::uint8_t donorCount(std::uint8_t mask) {
     m = (m & 0x33u) + ((m >> 2) & 0x33u);
     return static_cast<std::uint8_t>((m + (m >> 4)) & 0x0Fu);
 }
+
+/// Each mask of masks[0, n) as its donorCount into counts (which may be masks itself): the
+/// counters the walks count down. In parallel.
+void countDonors(const std::uint8_t* masks, std::uint8_t* counts, std::size_t n);
 
 }  // namespace terragrid::hydro::detail

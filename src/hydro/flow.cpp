@@ -108,9 +108,7 @@ std::vector<std::uint32_t> donorsFirst(const Shape& shape, const std::vector<std
     // Per cell: its donors not listed yet, then kListed once it is listed itself.
     constexpr std::uint8_t kListed = 0xFF;
     std::vector<std::uint8_t> waiting = detail::donorMasks(shape, receiver);
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, 16384), [&](const auto& r) {
-        for (std::size_t c = r.begin(); c < r.end(); ++c) waiting[c] = detail::donorCount(waiting[c]);
-    });
+    detail::countDonors(waiting.data(), waiting.data(), n);
     std::vector<std::uint32_t> order;
     order.reserve(n);
     for (std::size_t source = 0; source < n; ++source) {
