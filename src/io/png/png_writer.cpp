@@ -648,17 +648,20 @@ std::optional<IndexedPicture> indexColours(const std::uint8_t* rgba, std::size_t
         std::memcpy(&colour, rgba + 4 * i, 4);
         // Runs of one colour are the rule in such pictures: the last one is checked first.
         if (seen.empty() || colour != last) {
-            std::size_t index = std::size_t(std::find(seen.begin(), seen.end(), colour) - seen.begin());
+            const auto index = std::size_t(std::find(seen.begin(), seen.end(), colour) - seen.begin());
             if (index == seen.size()) {
                 if (seen.size() == 256) return std::nullopt;
                 seen.push_back(colour);
-                const std::uint8_t* c = rgba + 4 * i;
-                picture.palette.push_back({c[0], c[1], c[2], c[3]});
             }
             last = colour;
             lastIndex = static_cast<std::uint8_t>(index);
         }
         picture.indices[i] = lastIndex;
+    }
+    for (const std::uint32_t colour : seen) {
+        std::uint8_t c[4];
+        std::memcpy(c, &colour, 4);
+        picture.palette.push_back({c[0], c[1], c[2], c[3]});
     }
     return picture;
 }
