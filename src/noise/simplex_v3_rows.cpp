@@ -51,11 +51,6 @@ HWY_INLINE VF falloff(VF x, VF y) {
     return hn::Mul(t2, t2);
 }
 
-// simplexNoiseV3's sum of the three corners' falloff times gradient dot product, in its order.
-HWY_INLINE VF cornerSum(const VF (&f)[3], const VF (&dot)[3]) {
-    return mulAdd(f[2], dot[2], mulAdd(f[1], dot[1], hn::Mul(f[0], dot[0])));
-}
-
 alignas(64) constexpr std::array<float, 16> kGradX = repeated(simplex_v3::kGradX);
 alignas(64) constexpr std::array<float, 16> kGradY = repeated(simplex_v3::kGradY);
 
@@ -89,55 +84,53 @@ OctaveLanes lanesOf(const rows::SimplexV2Octave& o) {
 }
 
 // simplexNoiseV3's steps after the split, shared by the rows and the points, for N float
-// vectors at once, each step of every vector next to the others': one vector's steps wait on each other (its hashes
-// on its skewed sums, its dot products on its hashes' multiplies), and the other vectors'
-// independent steps fill those waits, which the core's scheduler does not reach far enough
-// ahead to find on its own. Each lane's operations and their order are unchanged.
+// vectors at once, each step of every vector next to the others': one vector's steps wait on
+// each other (its hashes on its skewed sums, its dot products on its hashes' multiplies), and
+// the other vectors' independent steps fill those waits, which the core's scheduler does not
+// reach far enough ahead to find on its own. Each lane's operations and their order are
+// unchanged. The corners are taken one after the other, each made from the first corner's
+// offsets and hash input when it is used: with all three corners' offsets and hashes of four
+// vectors made first (48 vectors live), GCC, which keeps the source's order on x86, spilled
+// some 30 registers a step.
 
-// The three corners' offsets from the skewed cell's fractions, and which triangle each lane
+// The first corner's offsets from the skewed cell's fractions, and which triangle each lane
 // lies in (x0 > y0: the lower one, whose middle corner steps along x).
 template <std::size_t N>
 struct CornerOffsets {
-    VF x[3][N], y[3][N];
+    VF x[N], y[N];
     hn::Mask<DF> lower[N];
 };
 
 template <std::size_t N>
 HWY_INLINE CornerOffsets<N> cornerOffsets(const VF (&fx)[N], const VF (&fy)[N]) {
-    using namespace simplex;
     const DF df;
-    const VF minusG = hn::Set(df, -kG2f);
-    const VF g = hn::Set(df, kG2f);
-    const VF gMinus1 = hn::Set(df, simplex_v3::kG2Minus1f);
-    const VF corner2 = hn::Set(df, kCorner2f);
+    const VF minusG = hn::Set(df, -simplex::kG2f);
     CornerOffsets<N> o;
     for (std::size_t k = 0; k < N; ++k) {
         const VF s = hn::Add(fx[k], fy[k]);
-        o.x[0][k] = mulAdd(minusG, s, fx[k]);
-        o.y[0][k] = mulAdd(minusG, s, fy[k]);
-        o.lower[k] = hn::Gt(o.x[0][k], o.y[0][k]);
-    }
-    for (std::size_t k = 0; k < N; ++k) {
-        o.x[1][k] = hn::Add(o.x[0][k], hn::IfThenElse(o.lower[k], gMinus1, g));
-        o.y[1][k] = hn::Add(o.y[0][k], hn::IfThenElse(o.lower[k], g, gMinus1));
-        o.x[2][k] = hn::Add(o.x[0][k], corner2);
-        o.y[2][k] = hn::Add(o.y[0][k], corner2);
+        o.x[k] = mulAdd(minusG, s, fx[k]);
+        o.y[k] = mulAdd(minusG, s, fy[k]);
+        o.lower[k] = hn::Gt(o.x[k], o.y[k]);
     }
     return o;
 }
 
-// The noise from the corners' offsets and their hash inputs times kGradientMix1 (first,
-// middle, far corner): falloffs, gradient dot products, their sum, scaled.
-template <std::size_t N>
-HWY_INLINE void cornerNoise(const CornerOffsets<N>& o, const VU32 (&premixed)[3][N], VF (&n)[N]) {
+// Corner kCorner's offsets (first, middle, far) of vector k.
+template <int kCorner, std::size_t N>
+HWY_INLINE void cornerOffset(const CornerOffsets<N>& o, std::size_t k, VF& x, VF& y) {
     const DF df;
-    VF f[N][3], dot[N][3];
-    for (int corner = 0; corner < 3; ++corner)
-        for (std::size_t k = 0; k < N; ++k) {
-            f[k][corner] = falloff(o.x[corner][k], o.y[corner][k]);
-            dot[k][corner] = hashedDot(premixed[corner][k], o.x[corner][k], o.y[corner][k]);
-        }
-    for (std::size_t k = 0; k < N; ++k) n[k] = hn::Mul(hn::Set(df, simplex::kScale2f), cornerSum(f[k], dot[k]));
+    if constexpr (kCorner == 0) {
+        x = o.x[k];
+        y = o.y[k];
+    } else if constexpr (kCorner == 1) {
+        const VF g = hn::Set(df, simplex::kG2f);
+        const VF gMinus1 = hn::Set(df, simplex_v3::kG2Minus1f);
+        x = hn::Add(o.x[k], hn::IfThenElse(o.lower[k], gMinus1, g));
+        y = hn::Add(o.y[k], hn::IfThenElse(o.lower[k], g, gMinus1));
+    } else {
+        x = hn::Add(o.x[k], hn::Set(df, simplex::kCorner2f));
+        y = hn::Add(o.y[k], hn::Set(df, simplex::kCorner2f));
+    }
 }
 
 // A step of one cell along x or y in a hash input times kGradientMix1 (the input is linear in
@@ -145,17 +138,70 @@ HWY_INLINE void cornerNoise(const CornerOffsets<N>& o, const VU32 (&premixed)[3]
 constexpr std::uint32_t kMixedX = Parts::kHashX * simplex_v3::kGradientMix1;
 constexpr std::uint32_t kMixedY = Parts::kHashY * simplex_v3::kGradientMix1;
 
-// The middle and far corners' hash inputs times kGradientMix1 (h[1], h[2]) a step from the
-// first's (h[0]): the middle corner is (i + 1, j) in the lower triangle, (i, j + 1) in the
-// upper; the far one (i + 1, j + 1). Valid where the three corners share one hash key.
+// Corner kCorner's hash input times kGradientMix1 a step from the first's (first[k]): the
+// middle corner is (i + 1, j) in the lower triangle, (i, j + 1) in the upper; the far one
+// (i + 1, j + 1). Valid where the three corners share one hash key.
 template <std::size_t N>
-HWY_INLINE void otherCorners(const CornerOffsets<N>& offsets, VU32 (&h)[3][N]) {
-    const DU32 du;
-    for (std::size_t k = 0; k < N; ++k) {
-        h[1][k] = hn::Add(h[0][k], hn::IfThenElse(hn::RebindMask(du, offsets.lower[k]), hn::Set(du, kMixedX),
-                                                  hn::Set(du, kMixedY)));
-        h[2][k] = hn::Add(h[0][k], hn::Set(du, kMixedX + kMixedY));
+struct SteppedHashes {
+    const CornerOffsets<N>& offsets;
+    const VU32 (&first)[N];
+    template <int kCorner>
+    HWY_INLINE VU32 of(std::size_t k) const {
+        const DU32 du;
+        if constexpr (kCorner == 0) return first[k];
+        else if constexpr (kCorner == 1)
+            return hn::Add(first[k], hn::IfThenElse(hn::RebindMask(du, offsets.lower[k]), hn::Set(du, kMixedX),
+                                                    hn::Set(du, kMixedY)));
+        else return hn::Add(first[k], hn::Set(du, kMixedX + kMixedY));
     }
+};
+
+// Each corner's hash input times kGradientMix1, made beforehand (points beyond the bound).
+template <std::size_t N>
+struct GivenHashes {
+    const VU32 (&h)[3][N];
+    template <int kCorner>
+    HWY_INLINE VU32 of(std::size_t k) const { return h[kCorner][k]; }
+};
+
+// Corner kCorner's falloff and gradient dot product for each vector.
+template <int kCorner, std::size_t N, class Hashes>
+HWY_INLINE void cornerTerms(const CornerOffsets<N>& o, const Hashes& hashes, VF (&f)[N], VF (&dot)[N]) {
+    for (std::size_t k = 0; k < N; ++k) {
+        VF x, y;
+        cornerOffset<kCorner>(o, k, x, y);
+        f[k] = falloff(x, y);
+        dot[k] = hashedDot(hashes.template of<kCorner>(k), x, y);
+    }
+}
+
+// Whether to sum each corner before making the next (AVX-512's 32 registers hold four vectors'
+// first corners and sums, and then nothing spills), or to make every corner's terms first and
+// sum after (16 registers spill either way, and this order spilled less: 8.2 against 8.4 ns on
+// AVX2, where corner by corner is 6.3-6.5 against 6.6-6.7 on AVX-512; Zen 4, fBm8 rows).
+constexpr bool kCornerByCorner = HWY_TARGET <= HWY_AVX3;
+
+// The noise from the first corner's offsets and the corners' hash inputs: falloffs, gradient
+// dot products, their sum in simplexNoiseV3's order (first, middle, far corner), scaled.
+template <std::size_t N, class Hashes>
+HWY_INLINE void cornerNoise(const CornerOffsets<N>& o, const Hashes& hashes, VF (&n)[N]) {
+    const DF df;
+    VF f[3][N], dot[3][N];
+    if constexpr (kCornerByCorner) {
+        cornerTerms<0>(o, hashes, f[0], dot[0]);
+        for (std::size_t k = 0; k < N; ++k) n[k] = hn::Mul(f[0][k], dot[0][k]);
+        cornerTerms<1>(o, hashes, f[1], dot[1]);
+        for (std::size_t k = 0; k < N; ++k) n[k] = mulAdd(f[1][k], dot[1][k], n[k]);
+        cornerTerms<2>(o, hashes, f[2], dot[2]);
+        for (std::size_t k = 0; k < N; ++k) n[k] = mulAdd(f[2][k], dot[2][k], n[k]);
+    } else {
+        cornerTerms<0>(o, hashes, f[0], dot[0]);
+        cornerTerms<1>(o, hashes, f[1], dot[1]);
+        cornerTerms<2>(o, hashes, f[2], dot[2]);
+        for (std::size_t k = 0; k < N; ++k)
+            n[k] = mulAdd(f[2][k], dot[2][k], mulAdd(f[1][k], dot[1][k], hn::Mul(f[0][k], dot[0][k])));
+    }
+    for (std::size_t k = 0; k < N; ++k) n[k] = hn::Mul(hn::Set(df, simplex::kScale2f), n[k]);
 }
 
 // simplexNoiseV3 of N vectors of columns from c on.
@@ -176,14 +222,13 @@ TERRAGRID_INLINE_UNLESS_EMULATED void simplexV3(const OctaveLanes& o, std::size_
     // The first corner's hash input times kGradientMix1, from the parts version 2's rows split
     // them into (rows_kernels.cpp), each multiplied: the column's in rows.cpp, the row's in
     // lanesOf.
-    VU32 h[3][N];
+    VU32 h[N];
     for (std::size_t k = 0; k < N; ++k) {
         const VU32 base = hn::Add(hn::LoadU(du, o.hashAB + c + k * step), o.hashCD);
         const VU32 hx = hn::IfThenElse(hn::RebindMask(du, sx[k].carry), hn::Add(base, hn::Set(du, kMixedX)), base);
-        h[0][k] = hn::IfThenElse(hn::RebindMask(du, sy[k].carry), hn::Add(hx, hn::Set(du, kMixedY)), hx);
+        h[k] = hn::IfThenElse(hn::RebindMask(du, sy[k].carry), hn::Add(hx, hn::Set(du, kMixedY)), hx);
     }
-    otherCorners(offsets, h);
-    cornerNoise(offsets, h, n);
+    cornerNoise(offsets, SteppedHashes<N>{offsets, h}, n);
 }
 
 // The vectors of columns simplexV3 interleaves (fractal_lanes::kInterleaved). Measured on a Zen 4
@@ -263,7 +308,7 @@ TERRAGRID_INLINE_UNLESS_EMULATED void simplexV3Points(std::uint64_t seed, const 
         point_lanes::CornerHashes32 corners[kHalves];
         for (std::size_t half = 0; half < kHalves; ++half) {
             // The triangle per double vector's lanes: the offsets' halves compared as a whole.
-            const auto lower = hn::Gt(halfOf(offsets.x[0][k], half), halfOf(offsets.y[0][k], half));
+            const auto lower = hn::Gt(halfOf(offsets.x[k], half), halfOf(offsets.y[k], half));
             const point_lanes::SkewedCell& cell = cells[k][half];
             corners[half] = point_lanes::cornerHashes32(seed, cell.sx.index, cell.sy.index, lower);
         }
@@ -272,7 +317,7 @@ TERRAGRID_INLINE_UNLESS_EMULATED void simplexV3Points(std::uint64_t seed, const 
         h[1][k] = hn::Mul(combined(corners[0].middle, corners[kHalves - 1].middle), mix);
         h[2][k] = hn::Mul(combined(corners[0].far, corners[kHalves - 1].far), mix);
     }
-    cornerNoise(offsets, h, n);
+    cornerNoise(offsets, GivenHashes<N>{h}, n);
 }
 
 // Points whose skewed indices all lie within +-(2^31 - 2) (pointVectors checks the points
@@ -320,15 +365,14 @@ TERRAGRID_INLINE_UNLESS_EMULATED void simplexV3PointsInBound(std::uint32_t mixed
         fy[k] = sy[k].frac;
     }
     const CornerOffsets<N> offsets = cornerOffsets(fx, fy);
-    VU32 h[3][N];
+    VU32 h[N];
     for (std::size_t k = 0; k < N; ++k) {
         const VU32 i = hn::BitCast(du, sx[k].index);
         const VU32 j = hn::BitCast(du, sy[k].index);
-        h[0][k] = hn::Add(hn::Add(hn::Mul(i, hn::Set(du, kMixedX)), hn::Mul(j, hn::Set(du, kMixedY))),
-                          hn::Set(du, mixedKey));
+        h[k] = hn::Add(hn::Add(hn::Mul(i, hn::Set(du, kMixedX)), hn::Mul(j, hn::Set(du, kMixedY))),
+                       hn::Set(du, mixedKey));
     }
-    otherCorners(offsets, h);
-    cornerNoise(offsets, h, n);
+    cornerNoise(offsets, SteppedHashes<N>{offsets, h}, n);
 }
 
 // Every octave of the N float vectors of points from c, summed and normalised into p.out.
