@@ -5,6 +5,7 @@
 
 #include <tbb/parallel_sort.h>
 
+#include <algorithm>
 #include <limits>
 #include <numeric>
 #include <stdexcept>
@@ -83,8 +84,9 @@ public:
         tbb::parallel_sort(order.begin(), order.end());  // keys are unique: one order
         Components comps(n);
         bool anyOutlet = false;
-        for (const std::uint64_t key : order) {
-            const std::uint32_t c = detail::cellOfKey(key);
+        for (std::size_t i = 0; i < n; ++i) {
+            if (i + kAhead < n) prefetchAround(detail::cellOfKey(order[i + kAhead]), comps);
+            const std::uint32_t c = detail::cellOfKey(order[i]);
             const bool outlet = detail::isOutlet(m_shape, m_outlets, c, m_z[c]);
             anyOutlet = anyOutlet || outlet;
             add(c, outlet, comps);
@@ -135,6 +137,26 @@ public:
     }
 
 private:
+    /// How many cells ahead build() asks for the neighbourhoods it will read: the cells come in
+    /// height order, scattered over the grid, and each add() waited on its neighbours' cache
+    /// misses (the drain's leaf, the heights, the components), one cell after another. Asked
+    /// for 16 cells ahead they overlap: the water balance of the climate preset at 4096^2 took
+    /// 5.1-5.5 s against 5.9-6.0 (48 ahead was no better).
+    static constexpr std::size_t kAhead = 16;
+
+    /// Asks for the three rows of cell c's neighbourhood in the arrays add() reads.
+    void prefetchAround(std::uint32_t c, const Components& comps) const {
+        const std::size_t n = m_z.size();
+        const std::size_t w = static_cast<std::size_t>(m_shape.width);
+        const std::size_t i = c;
+        const std::size_t rows[3] = {i >= w + 1 ? i - w - 1 : 0, i >= 1 ? i - 1 : 0, std::min(i + w - 1, n - 1)};
+        for (const std::size_t row : rows) {
+            __builtin_prefetch(&comps.parent[row]);
+            __builtin_prefetch(&m_z[row]);
+            __builtin_prefetch(&m_leafOf[row]);
+        }
+    }
+
     /// Takes cell c (all lower cells taken) into the hierarchy.
     void add(std::uint32_t c, bool outlet, Components& comps) {
         std::uint32_t roots[8];
