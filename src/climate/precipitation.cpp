@@ -28,6 +28,17 @@ struct Air {
     double surface = 0; ///< height of the surface it just crossed, m
 };
 
+/// The wind's step through the cells of one row: its drift across lines (in lines) and path
+/// (km), and the shares of vapour and cloud a step takes that depend on them alone (each
+/// -expm1 of cross()'s), computed once per row instead of once per cell.
+struct RowStep {
+    double drift = 0, pathKm = 0;
+    double pickup = 0;      ///< of the gap to the sea's humidity, over water
+    double cloudFall = 0;   ///< of the cloud, as rain
+    double background = 0;  ///< of the vapour, as rain (weighted by the circulation)
+    double rainOut = 0;     ///< of the vapour, lost by the plain rain-out
+};
+
 /// A run of lines (rows of a zonal sweep) that the wind crosses in one direction: the wind's
 /// drift across lines is interpolated within it, never across a band whose wind blows the
 /// other way.
@@ -60,9 +71,11 @@ public:
         transpose(g.water, m_water);
         m_seaLevel.resize(rows);
         m_circulation.resize(rows);
+        m_rowStep.resize(rows);
         for (std::size_t r = 0; r < rows; ++r) {
             m_seaLevel[r] = seaLevelTemperature(p, g.latitude[r]);
             m_circulation[r] = circulationFactor(g.latitude[r]);
+            m_rowStep[r] = rowStep(r);
         }
     }
 
@@ -148,7 +161,9 @@ private:
     /// The wind's drift across lines per step at (step, line), in lines, and the path length of
     /// the step in km.
     void motion(std::int32_t step, std::int32_t line, double& drift, double& pathKm) const {
-        const std::size_t row = std::size_t(rowOf(step, line));
+        motionOfRow(std::size_t(rowOf(step, line)), drift, pathKm);
+    }
+    void motionOfRow(std::size_t row, double& drift, double& pathKm) const {
         const WindVector& w = m_wind[row];
         const double rowKm = m_grid.rowCellKm[row], colKm = m_grid.columnCellKm;
         if (m_zonal) {
@@ -160,6 +175,16 @@ private:
             drift = w.east / along * (colKm / rowKm);
             pathKm = colKm / along;
         }
+    }
+
+    RowStep rowStep(std::size_t row) const {
+        RowStep m;
+        motionOfRow(row, m.drift, m.pathKm);
+        m.pickup = -std::expm1(-m.pathKm / kPickupKm);
+        m.cloudFall = -std::expm1(-m.pathKm / kCloudFallKm);
+        m.background = -std::expm1(-m.pathKm * m_circulation[row] / m_rainKm);
+        m.rainOut = -std::expm1(-m.pathKm / m_rainKm);
+        return m;
     }
 
     /// The air arriving at `line` from the previous step: interpolated at line - drift between
@@ -277,8 +302,7 @@ private:
         const double surface = m_surface[at];
         const double celsius = m_seaLevel[row] - m_params.lapseRate * std::max(0.0, surface) / 1000.0;
         const double capacity = m_params.precipitation * m_rainKm * saturation(celsius);
-        double drift = 0, pathKm = 0;
-        motion(step, line, drift, pathKm);
+        const RowStep& move = m_rowStep[row];
         Air air;
         if (entry) {
             // Air from beyond the upwind edge: its humidity at sea-level temperature.
@@ -286,22 +310,22 @@ private:
                          saturation(m_seaLevel[row]);
             air.surface = surface;
         } else {
-            air = upwind(previous, localOf, band, wraps, line, drift);
+            air = upwind(previous, localOf, band, wraps, line, move.drift);
         }
         double rain = 0;
-        const Air out = cross(air, surface, m_water[at], capacity, pathKm, m_circulation[row], rain);
-        fell = static_cast<float>(rain / pathKm);
+        const Air out = cross(air, surface, m_water[at], capacity, move, rain);
+        fell = static_cast<float>(rain / move.pathKm);
         return out;
     }
 
     /// The air `air` crossing one cell: returns it as it leaves, `fell` the water it lost as rain
     /// (mm a year x km).
-    Air cross(Air air, double surface, double water, double capacity, double pathKm,
-              double circulation, double& fell) const {
+    Air cross(Air air, double surface, double water, double capacity, const RowStep& move,
+              double& fell) const {
         // Uptake over open water, toward kSeaHumidity of saturation.
         const double target = kSeaHumidity * capacity;
         if (water > 0 && air.vapour < target)
-            air.vapour += water * (target - air.vapour) * -std::expm1(-pathKm / kPickupKm);
+            air.vapour += water * (target - air.vapour) * move.pickup;
         // Rising air cools and condenses: the share of its vapour its capacity loses
         // (2^(-lapse x rise / 10 km)), weighted by its relative humidity (dry air must climb
         // further before it condenses); and vapour beyond the capacity at this cell's
@@ -325,20 +349,20 @@ private:
             air.cloud -= evaporated;
             air.vapour += evaporated;
         }
-        const double fromCloud = air.cloud * -std::expm1(-pathKm / kCloudFallKm);
+        const double fromCloud = air.cloud * move.cloudFall;
         // The background rain is weighted by the circulation cells, but the air's loss is not:
         // the rain a convergence zone takes beyond the plain rain-out comes from the air that
         // converges into it across the wind (the trades from both hemispheres into the
         // equator's), and the rain a subsiding high withholds is carried out of it sideways.
         // (Weighting the loss too emptied a continent's air over moisture_range / 1.6 at the
         // equator, the wettest band: no rain forest inland.)
-        const double background = air.vapour * -std::expm1(-pathKm * circulation / m_rainKm);
+        const double background = air.vapour * move.background;
         air.cloud -= fromCloud;
         // Most of the plain rain-out evaporates again, over land and water alike: the air
         // keeps a humidity near what its surface gives it. (Taking the whole of it over water
         // left the air over an ocean at a fifth of saturation, since the uptake closes its gap
         // over 300 km and the rain-out over 150 km: a planet's equator got 700 mm.)
-        air.vapour -= air.vapour * -std::expm1(-pathKm / m_rainKm) * m_loadFactor;
+        air.vapour -= air.vapour * move.rainOut * m_loadFactor;
         fell = fromCloud + background;
         air.surface = surface;
         return air;
@@ -356,6 +380,7 @@ private:
     std::vector<std::size_t> m_bandOf;
     std::vector<float> m_surface, m_water;
     std::vector<double> m_seaLevel, m_circulation;  ///< per row
+    std::vector<RowStep> m_rowStep;                 ///< per row
 };
 
 /// The radius in cells of a box blur that, run three times, spreads by `sigmaKm` on cells of
