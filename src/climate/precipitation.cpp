@@ -142,18 +142,26 @@ private:
 
     void transpose(const std::vector<float>& in, std::vector<float>& out) const {
         out.resize(in.size());
-        tbb::parallel_for(tbb::blocked_range<std::int32_t>(0, m_steps, 64), [&](const auto& r) {
-            for (std::int32_t s = r.begin(); s < r.end(); ++s)
-                for (std::int32_t l = 0; l < m_lines; ++l) out[sweepIndex(s, l)] = in[cellIndex(s, l)];
-        });
+        forTiles([&](std::int32_t s, std::int32_t l) { out[sweepIndex(s, l)] = in[cellIndex(s, l)]; });
     }
     std::vector<float> untranspose(const std::vector<float>& in) const {
         std::vector<float> out(in.size());
-        tbb::parallel_for(tbb::blocked_range<std::int32_t>(0, m_lines, 64), [&](const auto& r) {
-            for (std::int32_t l = r.begin(); l < r.end(); ++l)
-                for (std::int32_t s = 0; s < m_steps; ++s) out[cellIndex(s, l)] = in[sweepIndex(s, l)];
-        });
+        forTiles([&](std::int32_t s, std::int32_t l) { out[cellIndex(s, l)] = in[sweepIndex(s, l)]; });
         return out;
+    }
+    /// f(step, line) for every cell, in tiles of 64 steps by 64 lines, the tiles in parallel:
+    /// a tile's cells lie in 64 rows of each layout, so both the reads and the writes stay in
+    /// the cache (a whole line of steps at a time read each value of a zonal sweep's cell
+    /// layout from a cache line of its own).
+    template <typename F>
+    void forTiles(const F& f) const {
+        constexpr std::int32_t kTile = 64;
+        tbb::parallel_for(tbb::blocked_range<std::int32_t>(0, (m_steps + kTile - 1) / kTile), [&](const auto& r) {
+            for (std::int32_t s0 = r.begin() * kTile; s0 < std::min(r.end() * kTile, m_steps); s0 += kTile)
+                for (std::int32_t l0 = 0; l0 < m_lines; l0 += kTile)
+                    for (std::int32_t l = l0; l < std::min(l0 + kTile, m_lines); ++l)
+                        for (std::int32_t s = s0; s < std::min(s0 + kTile, m_steps); ++s) f(s, l);
+        });
     }
 
     std::int32_t rowOf(std::int32_t step, std::int32_t line) const { return m_zonal ? line : step; }
