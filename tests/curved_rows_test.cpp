@@ -210,13 +210,29 @@ TEST(CurvedRowsTest, VersionFourRowsBeyondTheHashBoundStillEqualSamples) {
     }
 }
 
-// A warped layer moves each point its own way: the rows fall back to sample() and still agree.
-TEST(CurvedRowsTest, WarpedLayersFallBackToTheReference) {
-    NoiseParams p = test::perlinFbm();
-    p.warp = {.amplitude = 400.0, .frequency = 2e-4, .octaves = 2};
+// A warped layer moves each point its own way: its warp fields come from their own rows (SIMD),
+// the layer from the reference at the moved points, and the whole equals sample(): every noise
+// with a 3D and 4D form, versions 2 and 4, marble (its stripes at the unmoved point), every
+// target (the warp rows take each target's kernel).
+TEST(CurvedRowsTest, WarpedLayersEqualSamplesOnEveryTarget) {
     const double radius = kWidth * 30.0 / (2.0 * std::numbers::pi);
-    for (CurvedShape shape : {CurvedShape::Sphere, CurvedShape::Torus})
-        ASSERT_TRUE(rowsEqualSamples(NoiseField(p, 3), geometry(shape, radius)));
+    for (std::int64_t target : hwy::SupportedAndGeneratedTargets()) {
+        SCOPED_TRACE(hwy::TargetName(target));
+        const OnlyTarget only(target);
+        for (NoiseVersion version : {NoiseVersion::V2, NoiseVersion::V4})
+            for (NoiseKind noise : {NoiseKind::Value, NoiseKind::Perlin, NoiseKind::Simplex})
+                for (FractalKind fractal : {FractalKind::Fbm, FractalKind::Marble})
+                    for (CurvedShape shape : {CurvedShape::Sphere, CurvedShape::Torus}) {
+                        if (!hasDimensions(noise, shape == CurvedShape::Sphere ? 3 : 4)) continue;
+                        NoiseParams p = test::perlinFbm();
+                        p.noise = noise;
+                        p.fractal = fractal;
+                        p.version = version;
+                        p.octaves = 3;
+                        p.warp = {.amplitude = 400.0, .frequency = 2e-4, .octaves = 2};
+                        ASSERT_TRUE(rowsEqualSamples(NoiseField(p, 3), geometry(shape, radius)));
+                    }
+    }
 }
 
 // The checks above would pass vacuously if rows never left a cell, or if only one target ran.

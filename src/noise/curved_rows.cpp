@@ -134,17 +134,29 @@ struct CurvedRows::State {
     std::vector<curved::Octave> octaves;
     std::vector<double> values;
     std::unique_ptr<curved_v4::RowPlan> v4;  // version 4's kernel (curved_v4_rows.cpp)
+    // A warped layer: its warp fields' rows (unwarped Perlin fBm: SIMD rows), one per axis of
+    // the surface, and their values on the row; the layer itself is then sampled by the
+    // reference at the moved points.
+    std::vector<std::unique_ptr<CurvedRows>> warp;
+    std::vector<std::vector<double>> warpValues;
 };
 
 CurvedRows::CurvedRows(const NoiseField& field, CurvedShape shape, const double* a,
                        const double* b, std::size_t n)
-    : m_state(new State{field, shape, n, false, {}, {}, {}, {}, {}, {}}) {
+    : m_state(new State{field, shape, n, false, {}, {}, {}, {}, {}, {}, {}, {}}) {
     State& st = *m_state;
     st.a.assign(a, a + n);
     st.b.assign(b, b + n);
     st.a.resize(padded(n), n > 0 ? a[n - 1] : 0.0);
     st.b.resize(padded(n), n > 0 ? b[n - 1] : 0.0);
     const NoiseParams& params = field.params();
+    if (params.warp.amplitude > 0.0) {
+        const std::size_t axes = shape == CurvedShape::Sphere ? 3 : 4;
+        for (std::size_t d = 0; d < axes; ++d) {
+            st.warp.push_back(std::make_unique<CurvedRows>(field.m_warp[d], shape, a, b, n));
+            st.warpValues.emplace_back(n);
+        }
+    }
     if (curved_v4::usesCurvedV4(params)) {
         // Version 4 never takes version 2's kernel: without its own (a warp, a fractal
         // without a SIMD sum) it is the scalar reference.
@@ -201,10 +213,20 @@ void CurvedRows::row(double A, double B, double* out) {
         return;
     }
     if (!st.simd) {
+        // sample() per column; a warped layer's warp fields come from their rows (each equals
+        // its field's sample() bit for bit), and sample()'s move of the point is repeated here.
+        for (std::size_t d = 0; d < st.warp.size(); ++d) st.warp[d]->row(A, B, st.warpValues[d].data());
         for (std::size_t i = 0; i < st.n; ++i) {
             const NoisePoint p = torus ? NoisePoint{{st.a[i], st.b[i], A, B}, 4}
                                        : NoisePoint{{A * st.a[i], A * st.b[i], B, 0.0}, 3};
-            out[i] = st.field.sample(p);
+            if (st.warp.empty()) {
+                out[i] = st.field.sample(p);
+                continue;
+            }
+            NoisePoint moved = p;
+            for (std::size_t d = 0; d < st.warp.size(); ++d)
+                moved.at[d] += params.warp.amplitude * (2.0 * st.warpValues[d][i] - 1.0);
+            out[i] = st.field.unwarped(moved);
         }
         return;
     }

@@ -22,8 +22,9 @@ enum class CurvedShape : unsigned char { Sphere, Torus };
 /// columns and rows share, and the noise itself runs in double SIMD lanes (Highway, dispatched
 /// at run time). Version 4 (the lattice hash): float lanes that hash every corner themselves
 /// (src/noise/curved_v4_rows.cpp). Marble's stripes are added per column after its turbulence
-/// sum. Layers with a warp fall back to sample() per cell. Not thread-safe (it caches): one per
-/// thread / tile.
+/// sum. A layer with a warp has its warp fields (unwarped Perlin fBm) computed by rows like
+/// these, and the layer itself by the reference at the points they move. Not thread-safe (it
+/// caches): one per thread / tile.
 class CurvedRows {
 public:
     /// Copies the column pairs; `field` must outlive this object and have 3 (sphere) or 4
