@@ -65,10 +65,6 @@ public:
         m_crossPeriodic = m_zonal ? g.wrapY : g.wrapX;
         m_loadFactor = 1.0 - kRecycling;
         m_rainKm = p.moistureRangeKm * (1.0 - kRecycling);
-        buildSegments();
-        chooseBlocks();
-        transpose(g.surface, m_surface);
-        transpose(g.water, m_water);
         m_seaLevel.resize(rows);
         m_circulation.resize(rows);
         m_rowStep.resize(rows);
@@ -77,6 +73,10 @@ public:
             m_circulation[r] = circulationFactor(g.latitude[r]);
             m_rowStep[r] = rowStep(r);
         }
+        buildSegments();
+        chooseBlocks();
+        transpose(g.surface, m_surface);
+        transpose(g.water, m_water);
     }
 
     /// The sweep in blocks of steps: each segment's task carries its lines, and a halo of
@@ -166,28 +166,20 @@ private:
 
     std::int32_t rowOf(std::int32_t step, std::int32_t line) const { return m_zonal ? line : step; }
 
-    /// The wind's drift across lines per step at (step, line), in lines, and the path length of
-    /// the step in km.
-    void motion(std::int32_t step, std::int32_t line, double& drift, double& pathKm) const {
-        motionOfRow(std::size_t(rowOf(step, line)), drift, pathKm);
-    }
-    void motionOfRow(std::size_t row, double& drift, double& pathKm) const {
+    /// The wind's step through the cells of `row` (m_wind, m_circulation and m_rainKm set).
+    RowStep rowStep(std::size_t row) const {
+        RowStep m;
         const WindVector& w = m_wind[row];
         const double rowKm = m_grid.rowCellKm[row], colKm = m_grid.columnCellKm;
         if (m_zonal) {
             const double along = std::fabs(w.east);
-            drift = w.south / along * (rowKm / colKm);
-            pathKm = rowKm / along;
+            m.drift = w.south / along * (rowKm / colKm);
+            m.pathKm = rowKm / along;
         } else {
             const double along = std::fabs(w.south);
-            drift = w.east / along * (colKm / rowKm);
-            pathKm = colKm / along;
+            m.drift = w.east / along * (colKm / rowKm);
+            m.pathKm = colKm / along;
         }
-    }
-
-    RowStep rowStep(std::size_t row) const {
-        RowStep m;
-        motionOfRow(row, m.drift, m.pathKm);
         m.pickup = -std::expm1(-m.pathKm / kPickupKm);
         m.cloudFall = -std::expm1(-m.pathKm / kCloudFallKm);
         m.background = -std::expm1(-m.pathKm * m_circulation[row] / m_rainKm);
@@ -222,11 +214,7 @@ private:
     /// (m_reach lines a step, both sides) stays a fraction of it.
     void chooseBlocks() {
         double most = 0;
-        for (std::int32_t i = 0; i < (m_zonal ? m_lines : m_steps); ++i) {
-            double drift = 0, pathKm = 0;
-            motion(m_zonal ? 0 : i, m_zonal ? i : 0, drift, pathKm);
-            most = std::max(most, std::fabs(drift));
-        }
+        for (const RowStep& row : m_rowStep) most = std::max(most, std::fabs(row.drift));
         m_reach = std::int32_t(std::min(double(m_lines), std::ceil(most))) + 1;
         m_blockSteps = std::max<std::int32_t>(1, std::min<std::int32_t>(
                                                      kBlockSteps, kLinesPerSegment / (4 * m_reach)));
