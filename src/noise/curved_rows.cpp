@@ -225,7 +225,7 @@ void CurvedRows::row(double A, double B, double* out) {
             }
             NoisePoint moved = p;
             for (std::size_t d = 0; d < st.warp.size(); ++d)
-                moved.at[d] += params.warp.amplitude * (2.0 * st.warpValues[d][i] - 1.0);
+                moved.at[d] = NoiseField::warped(moved.at[d], params.warp.amplitude, st.warpValues[d][i]);
             out[i] = st.field.unwarped(moved);
         }
         return;

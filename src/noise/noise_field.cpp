@@ -186,7 +186,7 @@ double NoiseField::sample(const NoisePoint& p) const noexcept {
     NoisePoint moved = p;
     for (int d = 0; d < p.dimensions; ++d) {
         const auto axis = static_cast<std::size_t>(d);
-        moved.at[axis] += m_params.warp.amplitude * (2.0 * m_warp[axis].unwarped(p) - 1.0);
+        moved.at[axis] = warped(moved.at[axis], m_params.warp.amplitude, m_warp[axis].unwarped(p));
     }
     return unwarped(moved);
 }

@@ -523,8 +523,8 @@ void NoiseRows::row(double y, double* out) {
             // repeating the last (a loop the compiler vectorises: with the padding in it, 7 %
             // of a warped layer).
             for (std::size_t c = 0; c < st.n; ++c) {
-                st.movedX[c] = st.columns[c] + amplitude * (2.0 * st.warpX[c] - 1.0);
-                st.movedY[c] = y + amplitude * (2.0 * st.warpY[c] - 1.0);
+                st.movedX[c] = NoiseField::warped(st.columns[c], amplitude, st.warpX[c]);
+                st.movedY[c] = NoiseField::warped(y, amplitude, st.warpY[c]);
             }
             if (st.n < st.movedX.size()) {
                 std::fill(st.movedX.begin() + st.n, st.movedX.end(), st.movedX[st.n - 1]);
@@ -534,9 +534,9 @@ void NoiseRows::row(double y, double* out) {
             return;
         }
         for (std::size_t c = 0; c < st.n; ++c) {
-            NoisePoint moved{{st.columns[c], y, 0.0, 0.0}, 2};
-            moved.at[0] += amplitude * (2.0 * st.warpX[c] - 1.0);
-            moved.at[1] += amplitude * (2.0 * st.warpY[c] - 1.0);
+            const NoisePoint moved{{NoiseField::warped(st.columns[c], amplitude, st.warpX[c]),
+                                    NoiseField::warped(y, amplitude, st.warpY[c]), 0.0, 0.0},
+                                   2};
             out[c] = field.unwarped(moved);
         }
         return;

@@ -333,6 +333,11 @@ private:
                       const LatticeHash& hash) const noexcept;
     /// The field at `p` without the warp.
     double unwarped(const NoisePoint& p) const noexcept;
+    /// A coordinate of a point moved by its axis's warp field, of value `warp` there (sample()'s
+    /// move, which the rows repeat with the warp fields' rows).
+    static double warped(double at, double amplitude, double warp) noexcept {
+        return at + amplitude * (2.0 * warp - 1.0);
+    }
     /// Whether the octaves of this layer's noise in `dimensions` are float, summed in float:
     /// version 3's 2D simplex, version 4's 2D value and Perlin and its 3D and 4D noise (the
     /// lattice hash).
