@@ -150,10 +150,10 @@ CurvedRows::CurvedRows(const NoiseField& field, CurvedShape shape, const double*
     st.a.resize(padded(n), n > 0 ? a[n - 1] : 0.0);
     st.b.resize(padded(n), n > 0 ? b[n - 1] : 0.0);
     const NoiseParams& params = field.params();
+    const int dimensions = shape == CurvedShape::Sphere ? 3 : 4;
     if (params.warp.amplitude > 0.0) {
-        const std::size_t axes = shape == CurvedShape::Sphere ? 3 : 4;
-        for (std::size_t d = 0; d < axes; ++d) {
-            st.warp.push_back(std::make_unique<CurvedRows>(field.m_warp[d], shape, a, b, n));
+        for (int d = 0; d < dimensions; ++d) {
+            st.warp.push_back(std::make_unique<CurvedRows>(field.m_warp[std::size_t(d)], shape, a, b, n));
             st.warpValues.emplace_back(n);
         }
     }
@@ -174,7 +174,6 @@ CurvedRows::CurvedRows(const NoiseField& field, CurvedShape shape, const double*
     }
     st.simd = hasSimdRows(params);
     if (!st.simd) return;
-    const int dimensions = shape == CurvedShape::Sphere ? 3 : 4;
     st.values.resize(st.a.size());
     st.caches.reserve(static_cast<std::size_t>(field.m_octaves));
     for (int i = 0; i < field.m_octaves; ++i) {
