@@ -600,6 +600,11 @@ const std::vector<ProblemCase> kProblemCases = {
     {"WrapNeedsFourDimensionalNoise", R"({"map": {"wrap": true}, "height": {"noise": "value"}})", {},
      "config: 'height.noise' (value) has no 4D form, which 'map.wrap' (true) needs: use perlin "
      "or simplex", false},
+    // Version 5's value noise tiles by its lattice, but only with the lattice hash.
+    {"WrapValueNeedsTheLatticeHash", R"({"noise_version": 5, "map": {"wrap": true},
+        "height": {"noise": "value", "hash": "permutation"}})", {},
+     "config: 'height.noise' (value) has no 4D form, which 'map.wrap' (true) needs: use perlin "
+     "or simplex (or value with noise_version 5 and the lattice hash)", false},
     {"WrapNeedsItForStackedLayersToo", R"({"map": {"wrap": true},
         "height": {"layers": [{}, {"noise": "cellular"}]}})", {},
      "config: 'height.layers[1].noise' (cellular) has no 4D form, which 'map.wrap' (true) "

@@ -67,10 +67,21 @@ std::vector<MapConfig> surfaces() {
     return {plane, torus, sphere};
 }
 
+/// The stack with every layer at `version` (version 5 tiles value and Perlin layers by their
+/// lattice on a torus, beside the torus's 4D simplex).
+LayerStackParams atVersion(LayerStackParams params, NoiseVersion version) {
+    params.base.version = version;
+    for (StackedLayer& layer : params.layers) layer.noise.version = version;
+    return params;
+}
+
 TEST(LayerStackTest, RowsEqualTheReferenceBitForBit) {
     for (const MapConfig& map : surfaces())
-        for (const LayerStackParams& params : stacks()) {
-            if (map.wrap && params.layers.size() > 1) continue;  // value noise has no 4D form
+        for (const NoiseVersion version : {NoiseVersion::V1, NoiseVersion::V5})
+        for (const LayerStackParams& stackParams : stacks()) {
+            const LayerStackParams params = atVersion(stackParams, version);
+            // Value noise has no 4D form before version 5's tiling.
+            if (map.wrap && params.layers.size() > 1 && version < NoiseVersion::V5) continue;
             const Surface surface(map);
             const LayerStack stack(params, surface, 99);
             // Odd columns, in an odd order; rows down, repeated and back.

@@ -153,6 +153,26 @@ TEST(WrapTest, LastColumnAndRowContinueIntoTheFirstAsSmoothlyAsTheInterior) {
     }
 }
 
+// Version 5: value and Perlin layers tile by their own lattice (value noise, which has no 4D
+// form, too), warped or not, beside a simplex layer that still samples the torus.
+TEST(WrapTest, VersionFiveLatticeTilingContinuesAcrossTheEdges) {
+    const std::vector<std::vector<std::string>> cases{
+        {"height.noise=\"perlin\""},
+        {"height.noise=\"value\"", "moisture.noise=\"value\""},
+        {"height.noise=\"perlin\"", "height.warp.amplitude=300"},
+        {"height.noise=\"perlin\"", "height.layers=[{\"noise\": \"simplex\", \"weight\": 0.5}]"}};
+    for (std::vector<std::string> overrides : cases) {
+        overrides.push_back("noise_version=5");
+        const MapCollector map = heightsOf(wrapConfig(overrides));
+        for (const MapCollector& m : {map, transposed(map)}) {
+            const SeamJumps jumps = columnSeam(m);
+            EXPECT_LE(jumps.maxSeam, jumps.maxInterior) << overrides[0];
+            EXPECT_LT(jumps.meanSeam, 1.5 * jumps.meanInterior) << overrides[0];
+            EXPECT_GT(jumps.meanInterior, 0.5) << overrides[0] << ": the map must not be flat";
+        }
+    }
+}
+
 TEST(WrapTest, APlaneMapHasTheSeamTheWrapRemoves) {
     // The seam measure can fail: without wrap the edges are 200 cells of noise apart.
     const MapCollector map = heightsOf(wrapConfig({"map.wrap=false"}));
@@ -179,7 +199,8 @@ TEST(PlanetTest, MatchesAcrossTheDatelineAndIsNotPinchedAtThePoles) {
 TEST(WorldShapeTest, WindowsOfWrappingMapsPlanetsAndIslandsHoldTheFullMapsCells) {
     // The falloff too is a function of the cell's place in the full map.
     const LoadedConfig island = wrapConfig({"map.wrap=false", "height.falloff.shape=radial"});
-    for (const LoadedConfig& config : {wrapConfig(), planetConfig(), island}) {
+    const LoadedConfig tiling = wrapConfig({"noise_version=5", "height.noise=\"perlin\""});
+    for (const LoadedConfig& config : {wrapConfig(), planetConfig(), island, tiling}) {
         const MapCollector full = heightsOf(config);
         const CellWindow window{37, 21, 90, 50};
         const MapCollector piece = heightsOf(windowConfig(config, window));
@@ -193,7 +214,9 @@ TEST(WorldShapeTest, WindowsOfWrappingMapsPlanetsAndIslandsHoldTheFullMapsCells)
 }
 
 TEST(WorldShapeTest, BitIdenticalForEveryThreadCountAndTileSize) {
-    for (const LoadedConfig& base : {wrapConfig({"height.warp.amplitude=300"}), planetConfig()}) {
+    for (const LoadedConfig& base :
+         {wrapConfig({"height.warp.amplitude=300"}), planetConfig(),
+          wrapConfig({"noise_version=5", "height.noise=\"value\"", "height.warp.amplitude=300"})}) {
         const MapCollector reference = heightsOf(base, 1);
         for (const std::int64_t tile : {7, 256}) {
             Config config = base;

@@ -129,7 +129,10 @@ constexpr std::array kHeadRows{
         "Master seed: the same seed and options always give the same map.",
         [](Config& c, const Json& v) { c.seed = v.get<std::uint64_t>(); }},
     Row{"noise_version", integerIn(1, std::uint64_t(NoiseVersion::Last) + 1),
-        "Generation of the noise algorithms: 4 (as 3, and the 3D and 4D noise of planets and "
+        "Generation of the noise algorithms: 5 (as 4, and on tileable maps value and Perlin "
+        "layers with the lattice hash tile by their own 2D lattice, each octave's frequency "
+        "rounded to whole cells across the map, instead of sampling a torus in 4D: about 6 "
+        "times as fast, with the contrast of flat maps), 4 (as 3, and the 3D and 4D noise of planets and "
         "tileable maps and the 2D value and Perlin noise of flat maps in float with a 32-bit "
         "hash: faster rows), 3 (2D simplex noise all in "
         "float, with fused multiply-adds and its octaves summed in float: faster rows), 2 (2D "
@@ -137,7 +140,8 @@ constexpr std::array kHeadRows{
         "terragrid's first maps). A config naming a version gets that version's map bit for "
         "bit. Versions 2 and 3 change only simplex noise with the lattice hash on flat maps, "
         "version 4 planets, tileable maps, and flat value, Perlin and warped layers with the "
-        "lattice hash; see docs/map.md, Map versions.",
+        "lattice hash, version 5 tileable maps' value and Perlin layers with the lattice hash; "
+        "see docs/map.md, Map versions.",
         [](Config& c, const Json& v) {
             c.noiseVersion = static_cast<NoiseVersion>(v.get<int>() - 1);
         }},
@@ -173,9 +177,11 @@ constexpr std::array kHeadRows{
             c.map.projection = enumNamed<Projection>(kProjectionNames, v);
         }},
     Row{"map.wrap", boolean(),
-        "A tileable map: the noise is sampled on two circles in 4D, so the right edge "
-        "continues into the left and the bottom into the top without a seam. Every layer's "
-        "noise must be perlin or simplex (they have a 4D form).",
+        "A tileable map: the right edge continues into the left and the bottom into the top "
+        "without a seam. The noise is sampled on two circles in 4D, so every layer's noise "
+        "must be perlin or simplex (they have a 4D form); with noise_version 5 value and "
+        "perlin layers with the lattice hash tile by their own 2D lattice instead, each "
+        "octave's frequency rounded to a whole number of cells across the map.",
         [](Config& c, const Json& v) { c.map.wrap = v.get<bool>(); }},
 };
 

@@ -30,14 +30,18 @@ struct SurfaceNeed {
 SurfaceNeed surfaceNeed(const Validation& v) {
     if (v.config.map.projection == Projection::Equirectangular)
         return {3, v.named("map.projection"), "value, perlin or simplex", "a planet"};
-    if (v.config.map.wrap) return {4, v.named("map.wrap"), "perlin or simplex", "a wrapping map"};
+    if (v.config.map.wrap)
+        return {4, v.named("map.wrap"),
+                "perlin or simplex (or value with noise_version 5 and the lattice hash)", "a wrapping map"};
     return {};
 }
 
-void checkNoiseDimensions(const std::string& path, NoiseKind kind, const SurfaceNeed& need,
+void checkNoiseDimensions(const std::string& path, const NoiseParams& layer, const SurfaceNeed& need,
                           Problems& out) {
-    if (hasDimensions(kind, need.dimensions)) return;
-    report(out, quote(path) + " (" + noiseName(kind) + ") has no " +
+    if (hasDimensions(layer.noise, need.dimensions)) return;
+    // Version 5's value noise tiles by its own lattice instead of sampling the torus in 4D.
+    if (need.dimensions == 4 && tilesByLattice(layer)) return;
+    report(out, quote(path) + " (" + noiseName(layer.noise) + ") has no " +
                     std::to_string(need.dimensions) + "D form, which " + need.why +
                     " needs: use " + need.kinds);
 }
@@ -47,11 +51,11 @@ void checkSectionDimensions(const Validation& v, const std::string& section,
                             const LayerStackParams& stack, const SurfaceNeed& need,
                             Problems& out) {
     if (v.passedAll({section + ".noise"}))
-        checkNoiseDimensions(section + ".noise", stack.base.noise, need, out);
+        checkNoiseDimensions(section + ".noise", stack.base, need, out);
     if (!v.passedAll({section + ".layers"})) return;
     for (std::size_t i = 0; i < stack.layers.size(); ++i)
         checkNoiseDimensions(section + ".layers[" + std::to_string(i) + "].noise",
-                             stack.layers[i].noise.noise, need, out);
+                             stack.layers[i].noise, need, out);
 }
 
 void checkSurface(const Validation& v, Problems& out) {

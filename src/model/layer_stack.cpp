@@ -59,9 +59,15 @@ LayerStack::LayerStack(const LayerStackParams& params, const Surface& surface,
                        std::uint64_t mapSeed)
     : m_params(params), m_surface(surface), m_range(combinedRange(params)) {
     m_fields.reserve(params.layers.size() + 1);
-    m_fields.emplace_back(params.base, mapSeed);
+    // On a torus every layer learns the map's period; those that tile by their own lattice
+    // (version 5) use it (NoiseParams::period).
+    const auto onSurface = [&](NoiseParams p) {
+        p.period = surface.period();
+        return p;
+    };
+    m_fields.emplace_back(onSurface(params.base), mapSeed);
     for (std::size_t i = 0; i < params.layers.size(); ++i)
-        m_fields.emplace_back(params.layers[i].noise, stackedSeed(mapSeed, i));
+        m_fields.emplace_back(onSurface(params.layers[i].noise), stackedSeed(mapSeed, i));
 }
 
 double LayerStack::sample(std::int64_t col, std::int64_t row) const noexcept {
@@ -98,24 +104,31 @@ LayerStackRows::LayerStackRows(const LayerStack& stack, const std::int64_t* cols
                                std::size_t n)
     : m_stack(stack), m_across(n), m_values(stack.m_fields.size() * n) {
     const Surface& surface = stack.m_surface;
-    std::vector<double> a(n), b(n);
+    std::vector<double> a(n), b(n), plane(n);
     for (std::size_t i = 0; i < n; ++i) {
         const SurfacePart column = surface.column(cols[i]);
         a[i] = column.a;
         b[i] = column.b;
+        plane[i] = column.plane;
         m_across[i] = surface.acrossX(cols[i]);
     }
     // On the plane a column's part is its world x; on a sphere or torus it is the pair
-    // CurvedRows takes (surface.hpp and curved_rows.hpp describe the same points).
+    // CurvedRows takes (surface.hpp and curved_rows.hpp describe the same points), but a layer
+    // that tiles by its lattice takes rows of the torus's plane coordinates.
     const SurfaceKind kind = surface.kind();
     for (const NoiseField& field : stack.m_fields) {
+        Layer layer;
         if (kind == SurfaceKind::Plane) {
-            m_rows.push_back(std::make_unique<NoiseRows>(field, a.data(), n));
+            layer.flat = std::make_unique<NoiseRows>(field, a.data(), n);
+        } else if (field.tiles()) {
+            layer.flat = std::make_unique<NoiseRows>(field, plane.data(), n);
+            layer.onPlane = true;
         } else {
             const CurvedShape shape =
                 kind == SurfaceKind::Sphere ? CurvedShape::Sphere : CurvedShape::Torus;
-            m_curved.push_back(std::make_unique<CurvedRows>(field, shape, a.data(), b.data(), n));
+            layer.curved = std::make_unique<CurvedRows>(field, shape, a.data(), b.data(), n);
         }
+        m_layers.push_back(std::move(layer));
     }
 }
 
@@ -127,11 +140,9 @@ void LayerStackRows::row(std::int64_t row, double* out) {
     const std::size_t layers = m_stack.m_fields.size();
     const SurfacePart rowPart = surface.row(row);
     for (std::size_t l = 0; l < layers; ++l) {
-        if (!m_rows.empty()) {
-            m_rows[l]->row(rowPart.a, &m_values[l * n]);
-        } else {
-            m_curved[l]->row(rowPart.a, rowPart.b, &m_values[l * n]);
-        }
+        Layer& layer = m_layers[l];
+        if (layer.curved != nullptr) layer.curved->row(rowPart.a, rowPart.b, &m_values[l * n]);
+        else layer.flat->row(layer.onPlane ? rowPart.plane : rowPart.a, &m_values[l * n]);
     }
     if (layers == 1 && m_stack.m_params.falloff.shape == Falloff::None &&
         m_stack.m_params.redistribution == 1.0) {

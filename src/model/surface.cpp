@@ -19,6 +19,11 @@ double turn(std::int64_t index, std::int64_t count) noexcept {
            static_cast<double>(count);
 }
 
+/// The centre of cell `index` along the unrolled map: (i + 1/2) g.
+double along(std::int64_t index, double ground) noexcept {
+    return (static_cast<double>(index) + 0.5) * ground;
+}
+
 }  // namespace
 
 Surface::Surface(const MapConfig& map)
@@ -29,7 +34,13 @@ Surface::Surface(const MapConfig& map)
       m_width(map.wholeWidth()),
       m_height(map.wholeHeight()),
       m_radiusX(static_cast<double>(m_width) * map.groundCell() / (2.0 * std::numbers::pi)),
-      m_radiusY(static_cast<double>(m_height) * map.groundCell() / (2.0 * std::numbers::pi)) {}
+      m_radiusY(static_cast<double>(m_height) * map.groundCell() / (2.0 * std::numbers::pi)),
+      m_ground(map.groundCell()) {}
+
+std::array<double, 2> Surface::period() const noexcept {
+    if (m_kind != SurfaceKind::Torus) return {0.0, 0.0};
+    return {static_cast<double>(m_width) * m_ground, static_cast<double>(m_height) * m_ground};
+}
 
 int Surface::dimensions() const noexcept {
     switch (m_kind) {
@@ -49,7 +60,7 @@ SurfacePart Surface::column(std::int64_t col) const noexcept {
         return {m_grid.cellX(col), 0.0};
     case SurfaceKind::Torus: {
         const double t = turn(m_col0 + col, m_width);
-        return {m_radiusX * std::cos(t), m_radiusX * std::sin(t)};
+        return {m_radiusX * std::cos(t), m_radiusX * std::sin(t), along(m_col0 + col, m_ground)};
     }
     case SurfaceKind::Sphere: {
         const double lon = turn(m_col0 + col, m_width) - std::numbers::pi;
@@ -65,7 +76,7 @@ SurfacePart Surface::row(std::int64_t row) const noexcept {
         return {m_grid.cellY(row), 0.0};
     case SurfaceKind::Torus: {
         const double p = turn(m_row0 + row, m_height);
-        return {m_radiusY * std::cos(p), m_radiusY * std::sin(p)};
+        return {m_radiusY * std::cos(p), m_radiusY * std::sin(p), along(m_row0 + row, m_ground)};
     }
     case SurfaceKind::Sphere: {
         // Half a turn from the north pole to the south pole.
@@ -81,7 +92,7 @@ NoisePoint Surface::join(const SurfacePart& column, const SurfacePart& row) cons
     case SurfaceKind::Plane:
         return {{column.a, row.a, 0.0, 0.0}, 2};
     case SurfaceKind::Torus:
-        return {{column.a, column.b, row.a, row.b}, 4};
+        return {{column.a, column.b, row.a, row.b}, 4, {column.plane, row.plane}};
     case SurfaceKind::Sphere:
         return {{row.a * column.a, row.a * column.b, row.b, 0.0}, 3};
     }

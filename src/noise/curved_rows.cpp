@@ -19,6 +19,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cassert>
 
 namespace terragrid {
 
@@ -144,6 +145,9 @@ struct CurvedRows::State {
 CurvedRows::CurvedRows(const NoiseField& field, CurvedShape shape, const double* a,
                        const double* b, std::size_t n)
     : m_state(new State{field, shape, n, false, {}, {}, {}, {}, {}, {}, {}, {}}) {
+    // A layer that tiles by its lattice samples the torus's plane coordinates, which the
+    // column pairs do not carry: NoiseRows serves it (LayerStackRows).
+    assert(!field.tiles());
     State& st = *m_state;
     st.a.assign(a, a + n);
     st.b.assign(b, b + n);

@@ -13,12 +13,15 @@ namespace terragrid::flat_v4 {
 // The scalar code uses the separable form with float (the static target's copy).
 namespace separable = HWY_NAMESPACE::separable;
 
-float noise(NoiseKind kind, FadeCurve f, double u, double v, const LatticeHash& h) noexcept {
+float noise(NoiseKind kind, FadeCurve f, double u, double v, const LatticeHash& h,
+            Cells cells) noexcept {
     const lattice::FloatCoord cx = lattice::splitFloat(u);
     const lattice::FloatCoord cy = lattice::splitFloat(v);
-    const auto input = [&](int a, int b) {
-        return curved_v4::input(h, {cx.index + a, cy.index + b, 0, 0}, 2);
-    };
+    const std::int64_t x0 = wrapped(cx.index, cells[0]);
+    const std::int64_t y0 = wrapped(cy.index, cells[1]);
+    const std::int64_t x[2] = {x0, next(x0, cells[0])};
+    const std::int64_t y[2] = {y0, next(y0, cells[1])};
+    const auto input = [&](int a, int b) { return curved_v4::input(h, {x[a], y[b], 0, 0}, 2); };
     const float across = curved_v4::fade(f, cx.frac);
     const float down = curved_v4::fade(f, cy.frac);
     if (kind == NoiseKind::Value) {

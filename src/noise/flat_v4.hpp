@@ -11,6 +11,7 @@
 // fraction and fade) with fused multiply-adds; and the octaves are summed and normalised in
 // float as every float version does (NoiseField::unwarpedFloat).
 
+#include <array>
 #include <cstdint>
 
 #include "terragrid/noise/noise.hpp"
@@ -39,8 +40,26 @@ inline bool usesFlatV4(const NoiseParams& p) noexcept {
            (p.noise == NoiseKind::Value || p.noise == NoiseKind::Perlin);
 }
 
+/// Cells across a tiling layer's period (NoiseField::Octave::cells): {0, 0} where it does not
+/// tile.
+using Cells = std::array<std::int64_t, 2>;
+
+/// A lattice index wrapped into [0, cells) where the layer tiles (cells > 0): the corners of
+/// the cell `cells` along are those of cell 0, so the noise repeats.
+constexpr std::int64_t wrapped(std::int64_t index, std::int64_t cells) noexcept {
+    if (cells <= 0) return index;
+    const std::int64_t r = index % cells;
+    return r < 0 ? r + cells : r;
+}
+
+/// The index of the corner after `index` (itself wrapped): index + 1, back to 0 at `cells`.
+constexpr std::int64_t next(std::int64_t index, std::int64_t cells) noexcept {
+    return cells > 0 && index + 1 == cells ? 0 : index + 1;
+}
+
 /// Version 4's 2D value or Perlin noise of one octave at the lattice coordinates (u, v), on
-/// [-1, 1] up to float rounding.
-float noise(NoiseKind kind, FadeCurve fade, double u, double v, const LatticeHash& h) noexcept;
+/// [-1, 1] up to float rounding; version 5 wraps the corners' indices where `cells` says.
+float noise(NoiseKind kind, FadeCurve fade, double u, double v, const LatticeHash& h,
+            Cells cells = {0, 0}) noexcept;
 
 }  // namespace terragrid::flat_v4

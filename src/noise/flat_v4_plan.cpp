@@ -19,6 +19,16 @@ namespace {
 using Parts = detail::LatticeHashParts;
 using rows::kRowPadding;
 
+/// A corner's column part of its hash input, premixed (the row adds its part and the key).
+std::uint32_t columnPart(std::int64_t index) noexcept {
+    return curved_v4::premix(Parts::low(index) * Parts::kHashX);
+}
+
+/// A corner's row part with the octave's key, premixed.
+std::uint32_t rowPart(std::int64_t index, std::uint32_t key) noexcept {
+    return curved_v4::premix(Parts::low(index) * Parts::kHashY + key);
+}
+
 }  // namespace
 
 RowPlan::RowPlan(const NoiseParams& params, double amplitudeSum, std::vector<OctaveParams> octaves,
@@ -42,10 +52,12 @@ RowPlan::RowPlan(const NoiseParams& params, double amplitudeSum, std::vector<Oct
             // The lattice coordinate as NoiseField::latticeCoordinates computes it.
             const lattice::FloatCoord x =
                 lattice::splitFloat((xs[c] * o.frequency + params.offsetX) + o.shiftX);
-            m_bounded = m_bounded && curved_v4::withinBound(x.index);
+            const std::int64_t left = wrapped(x.index, o.cells[0]);
+            m_bounded = m_bounded && curved_v4::withinBound(left);
             plan.frac[c] = x.frac;
             if (c == 0 || x.index != previous) {
-                plan.left.push_back(curved_v4::premix(Parts::low(x.index) * Parts::kHashX));
+                plan.left.push_back(columnPart(left));
+                plan.right.push_back(columnPart(next(left, o.cells[0])));
                 previous = x.index;
             }
             plan.cell[c] = static_cast<std::int32_t>(plan.left.size() - 1);
@@ -53,6 +65,7 @@ RowPlan::RowPlan(const NoiseParams& params, double amplitudeSum, std::vector<Oct
         fadeColumns(params.fade, plan.frac.data(), plan.fade.data(), columns);
         const std::size_t padded = plan.left.size() + kRowPadding;  // kernels read whole vectors
         plan.left.resize(padded, 0);
+        plan.right.resize(padded, 0);
         for (auto* v : {&plan.p, &plan.q, &plan.r, &plan.s}) v->assign(padded, 0.0f);
         m_octaves[i] = {plan.frac.data(), plan.fade.data(), plan.cell.data(), plan.p.data(),
                         plan.q.data(),    plan.r.data(),    plan.s.data(),
@@ -66,12 +79,12 @@ bool RowPlan::row(double y, double* out) {
         const OctaveParams& o = m_octaveParams[i];
         Plan& plan = m_plans[i];
         const lattice::FloatCoord v =
-            lattice::splitFloat((y * o.frequency + m_params.offsetY) + o.shiftY);
-        if (!curved_v4::withinBound(v.index)) return false;
-        const std::uint32_t bottom = curved_v4::premix(Parts::low(v.index) * Parts::kHashY + plan.key);
-        fillCells({m_params.noise, plan.left.data(), plan.left.size() - kRowPadding, bottom,
-                   v.frac, m_params.fade, plan.p.data(), plan.q.data(), plan.r.data(),
-                   plan.s.data()});
+            lattice::splitFloat((y * o.frequencyY + m_params.offsetY) + o.shiftY);
+        const std::int64_t bottom = wrapped(v.index, o.cells[1]);
+        if (!curved_v4::withinBound(bottom)) return false;
+        fillCells({m_params.noise, plan.left.data(), plan.right.data(), plan.left.size() - kRowPadding,
+                   rowPart(bottom, plan.key), rowPart(next(bottom, o.cells[1]), plan.key), v.frac,
+                   m_params.fade, plan.p.data(), plan.q.data(), plan.r.data(), plan.s.data()});
     }
     const auto address = reinterpret_cast<std::uintptr_t>(m_sums.data());
     float* sums = m_sums.data() + ((64 - address % 64) % 64) / sizeof(float);

@@ -50,23 +50,33 @@ alignas(64) constexpr std::array<float, 16> kGradY = simplex_row_lanes::repeated
 constexpr std::uint32_t kStepX = curved_v4::premix(Parts::kHashX);
 constexpr std::uint32_t kStepY = curved_v4::premix(Parts::kHashY);
 
-// A cell's coefficients from its first corner's premultiplied hash input (flat_v4::noise's,
-// lane by lane): Perlin's p, q, r, s; value noise's p and r (q and s zero).
-template <NoiseKind kNoise, class VFT, class VU>
-HWY_INLINE separable::PerlinCoefficients<VFT> cellCoefficients(VU c00, VFT fy, VFT fade) {
-    const hn::DFromV<VFT> df;
+// The premixed hash inputs of a cell's four corners (flat_v4::noise's input(a, b)).
+template <class VU>
+struct Corners {
+    VU c00, c10, c01, c11;
+};
+
+// Those of a cell whose corners follow its first one (no wrap: a point's own cell).
+template <class VU>
+HWY_INLINE Corners<VU> cornersAfter(VU c00) {
     const hn::DFromV<VU> du;
-    const hn::RebindToSigned<decltype(df)> di;
-    const VU c10 = hn::Add(c00, hn::Set(du, kStepX));
     const VU c01 = hn::Add(c00, hn::Set(du, kStepY));
-    const VU c11 = hn::Add(c01, hn::Set(du, kStepX));
+    return {c00, hn::Add(c00, hn::Set(du, kStepX)), c01, hn::Add(c01, hn::Set(du, kStepX))};
+}
+
+// A cell's coefficients from its corners' premixed hash inputs (flat_v4::noise's, lane by
+// lane): Perlin's p, q, r, s; value noise's p and r (q and s zero).
+template <NoiseKind kNoise, class VFT, class VU>
+HWY_INLINE separable::PerlinCoefficients<VFT> cellCoefficients(const Corners<VU>& c, VFT fy, VFT fade) {
+    const hn::DFromV<VFT> df;
+    const hn::RebindToSigned<decltype(df)> di;
     if constexpr (kNoise == NoiseKind::Value) {
-        const auto value = [&](VU c) { return mix32_lanes::value(df, c); };
-        const auto k = separable::valueCoefficientsV4(value(c00), value(c10), value(c01), value(c11), fade);
+        const auto value = [&](VU h) { return mix32_lanes::value(df, h); };
+        const auto k = separable::valueCoefficientsV4(value(c.c00), value(c.c10), value(c.c01), value(c.c11), fade);
         return {k.p, hn::Zero(df), k.r, hn::Zero(df)};
     } else {
-        const auto index = [&](VU c) { return hn::BitCast(di, hn::ShiftRight<29>(mix32_lanes::finish(c))); };
-        const auto i00 = index(c00), i10 = index(c10), i01 = index(c01), i11 = index(c11);
+        const auto index = [&](VU h) { return hn::BitCast(di, hn::ShiftRight<29>(mix32_lanes::finish(h))); };
+        const auto i00 = index(c.c00), i10 = index(c.c10), i01 = index(c.c01), i11 = index(c.c11);
         const float* gx = kGradX.data();
         const float* gy = kGradY.data();
         const auto lookup = [&](const float* table, auto i) { return mix32_lanes::lookup8(df, table, i); };
@@ -96,8 +106,13 @@ void cellsOf(const flat_v4::CellRow& row) {
     const VF fy = hn::Set(df, row.fy);
     const VF fade = fractal_lanes::fadeFloat(row.fade, fy);
     const VU32 bottom = hn::Set(du, row.bottom);
+    const VU32 top = hn::Set(du, row.top);
     for (std::size_t k = 0; k < row.cells; k += hn::Lanes(df)) {
-        const auto c = cellCoefficients<kNoise>(hn::Add(hn::LoadU(du, row.left + k), bottom), fy, fade);
+        const VU32 left = hn::LoadU(du, row.left + k);
+        const VU32 right = hn::LoadU(du, row.right + k);
+        const Corners<VU32> corners{hn::Add(left, bottom), hn::Add(right, bottom), hn::Add(left, top),
+                                    hn::Add(right, top)};
+        const auto c = cellCoefficients<kNoise>(corners, fy, fade);
         hn::StoreU(c.p, df, row.p + k);
         hn::StoreU(c.r, df, row.r + k);
         if constexpr (kNoise == NoiseKind::Perlin) {
@@ -301,7 +316,7 @@ HWY_INLINE void pointNoise(const flat_v4::Points& p, int i, std::size_t c, VF (&
     }
     separable::PerlinCoefficients<VF> cell[N];
     for (std::size_t k = 0; k < N; ++k)
-        cell[k] = cellCoefficients<kNoise>(at[k].corner, at[k].fy, fractal_lanes::fadeFloat(p.fade, at[k].fy));
+        cell[k] = cellCoefficients<kNoise>(cornersAfter(at[k].corner), at[k].fy, fractal_lanes::fadeFloat(p.fade, at[k].fy));
     for (std::size_t k = 0; k < N; ++k)
         n[k] = evaluate<kNoise>(cell[k], at[k].fx, fractal_lanes::fadeFloat(p.fade, at[k].fx));
 }

@@ -15,6 +15,7 @@
 
 #include "terragrid/noise/noise.hpp"
 
+#include "noise/flat_v4.hpp"
 #include "noise/rows_kernels.hpp"
 
 namespace terragrid::flat_v4 {
@@ -22,12 +23,16 @@ namespace terragrid::flat_v4 {
 /// The cells one row of one octave crosses: their coefficients from their corners.
 struct CellRow {
     NoiseKind noise;
-    /// Per cell: premix(low(ix) kHashX), the column part of its first corner's hash input
-    /// (curved_v4::premix distributes over the input's parts).
+    /// Per cell: premix(low(ix) kHashX), the column part of its left corners' hash input
+    /// (curved_v4::premix distributes over the input's parts), and that of its right corners
+    /// (index ix + 1, or 0 where a tiling layer wraps).
     const std::uint32_t* left;
+    const std::uint32_t* right;
     std::size_t cells;  ///< whole vectors are computed, into the padding
-    /// premix(low(iy) kHashY + key): the row's part, key the octave's curved_v4::originKey.
+    /// premix(low(iy) kHashY + key): the row's part, key the octave's curved_v4::originKey;
+    /// `top` the same for the row's upper corners (iy + 1, or 0 where the layer wraps).
     std::uint32_t bottom;
+    std::uint32_t top;
     float fy;          ///< the row's fraction in its lattice cell
     FadeCurve fade;    ///< the layer's (the kernel fades fy)
     float* p;
@@ -90,9 +95,11 @@ void evaluatePoints(const Points& points);
 /// One octave of a layer as NoiseField holds it.
 struct OctaveParams {
     double frequency;
+    double frequencyY;  ///< frequency, but where the layer tiles
     double amplitude;
     double shiftX, shiftY;
     const LatticeHash* hash;
+    Cells cells;  ///< where the layer tiles: cells across its period; else {0, 0}
 };
 
 /// NoiseRows' version 4 path for flat value and Perlin layers: the arrays a layer's rows on one
@@ -111,7 +118,7 @@ private:
     struct Plan {
         std::vector<float> frac, fade;
         std::vector<std::int32_t> cell;
-        std::vector<std::uint32_t> left;
+        std::vector<std::uint32_t> left, right;
         std::vector<float> p, q, r, s;
         std::uint32_t key = 0;
     };

@@ -56,6 +56,12 @@ NoiseParams warpParams(const NoiseParams& layer) {
     return p;
 }
 
+/// A tiling octave's cells across `period` world units at `frequency`: the nearest whole
+/// number, at least 1 (a coarser octave than the map still repeats once across it).
+std::int64_t cellsAcross(double frequency, double period) noexcept {
+    return std::max<std::int64_t>(1, std::llround(frequency * period));
+}
+
 // GenericLattice's grid displacement in lattice cells, added to the octave's coordinates.
 double displacementCells(GridDisplacement d) noexcept {
     switch (d) {
@@ -100,8 +106,13 @@ bool hasDimensions(NoiseKind kind, int dimensions) noexcept {
     }
 }
 
+bool tilesByLattice(const NoiseParams& params) noexcept {
+    return params.version >= NoiseVersion::V5 && flat_v4::usesFlatV4(params);
+}
+
 NoiseField::NoiseField(const NoiseParams& params, std::uint64_t mapSeed)
     : m_params(params),
+      m_tiles(tilesByLattice(params) && params.period[0] > 0.0 && params.period[1] > 0.0),
       m_octaves(params.fractal == FractalKind::None ? 1
                                                      : std::clamp(params.octaves, 1, kMaxOctaves)),
       m_amplitudeSum(0.0) {
@@ -117,9 +128,16 @@ NoiseField::NoiseField(const NoiseParams& params, std::uint64_t mapSeed)
     double amplitude = 1.0;
     for (int o = 0; o < m_octaves; ++o) {
         const std::uint64_t draw = kDrawsPerOctave * static_cast<std::uint64_t>(o);
-        m_octave[o] = Octave{frequency, amplitude, shiftFrom(streamValue(layerSeed, draw + 1)),
+        m_octave[o] = Octave{frequency, frequency, amplitude, shiftFrom(streamValue(layerSeed, draw + 1)),
                              shiftFrom(streamValue(layerSeed, draw + 2)), 0.0, 0.0,
                              LatticeHash(params.hash, streamValue(layerSeed, draw + 3))};
+        if (m_tiles) {
+            // Whole cells across the map each way, so the lattice repeats with the map.
+            Octave& t = m_octave[o];
+            t.cells = {cellsAcross(frequency, params.period[0]), cellsAcross(frequency, params.period[1])};
+            t.frequency = static_cast<double>(t.cells[0]) / params.period[0];
+            t.frequencyY = static_cast<double>(t.cells[1]) / params.period[1];
+        }
         const std::uint64_t zwDraw = kFirstZwDraw + 2 * static_cast<std::uint64_t>(o);
         m_octave[o].shiftZ = shiftFrom(streamValue(layerSeed, zwDraw));
         m_octave[o].shiftW = shiftFrom(streamValue(layerSeed, zwDraw + 1));
@@ -129,6 +147,11 @@ NoiseField::NoiseField(const NoiseParams& params, std::uint64_t mapSeed)
     }
     // Folded into the shifts (exact: they are multiples of 2^-45 below 256), so sample() and
     // the rows need no extra term.
+    if (m_tiles) {
+        // Marble's stripes along x repeat with the map too: whole cycles across it (none
+        // where the frequency rounds to 0).
+        m_params.marbleFrequency = std::round(params.marbleFrequency * params.period[0]) / params.period[0];
+    }
     if (params.noise == NoiseKind::GenericLattice) {
         const double cells = displacementCells(params.displacement);
         for (int o = 0; o < m_octaves; ++o) {
@@ -137,8 +160,12 @@ NoiseField::NoiseField(const NoiseParams& params, std::uint64_t mapSeed)
         }
     }
     if (params.warp.amplitude > 0.0) {
+        // A tiling layer's warp fields tile with it (they move its plane point); the others'
+        // sample the surface's point as the layer does.
+        NoiseParams warp = warpParams(params);
+        if (m_tiles) warp.period = params.period;
         for (std::uint64_t axis = 0; axis < 4; ++axis)
-            m_warp.emplace_back(warpParams(params), streamValue(layerSeed, kFirstWarpDraw + axis));
+            m_warp.emplace_back(warp, streamValue(layerSeed, kFirstWarpDraw + axis));
     }
 }
 
@@ -181,7 +208,13 @@ double NoiseField::sample(double x, double y) const noexcept {
     return sample(NoisePoint{{x, y, 0.0, 0.0}, 2});
 }
 
-double NoiseField::sample(const NoisePoint& p) const noexcept {
+NoisePoint NoiseField::onLayer(const NoisePoint& p) const noexcept {
+    if (!m_tiles || p.dimensions != 4) return p;
+    return {{p.plane[0], p.plane[1], 0.0, 0.0}, 2, p.plane};
+}
+
+double NoiseField::sample(const NoisePoint& point) const noexcept {
+    const NoisePoint p = onLayer(point);
     if (m_warp.empty()) return unwarped(p);
     NoisePoint moved = p;
     for (int d = 0; d < p.dimensions; ++d) {
@@ -200,11 +233,12 @@ std::array<double, 4> NoiseField::latticeCoordinates(const NoisePoint& p,
     // the same operations to agree bit for bit.
     std::array<double, 4> u{};
     for (std::size_t d = 0; d < static_cast<std::size_t>(p.dimensions); ++d)
-        u[d] = (p.at[d] * octave.frequency + offset[d]) + shift[d];
+        u[d] = (p.at[d] * (d == 1 ? octave.frequencyY : octave.frequency) + offset[d]) + shift[d];
     return u;
 }
 
-double NoiseField::unwarped(const NoisePoint& p) const noexcept {
+double NoiseField::unwarped(const NoisePoint& point) const noexcept {
+    const NoisePoint p = onLayer(point);
     if (summedInFloat(p.dimensions)) return unwarpedFloat(p);
     double sum = 0.0;
     for (int o = 0; o < m_octaves; ++o) {
@@ -237,7 +271,7 @@ double NoiseField::unwarpedFloat(const NoisePoint& p) const noexcept {
         } else if (m_params.noise == NoiseKind::Simplex) {
             n = simplexNoiseV3(u[0], u[1], octave.hash);
         } else {
-            n = flat_v4::noise(m_params.noise, m_params.fade, u[0], u[1], octave.hash);
+            n = flat_v4::noise(m_params.noise, m_params.fade, u[0], u[1], octave.hash, octave.cells);
         }
         sum = std::fma(static_cast<float>(octave.amplitude), simplex_v3::octaveTerm(summed, n),
                        sum);

@@ -352,7 +352,9 @@ NoiseRows::NoiseRows(const NoiseField& field, const double* xs, std::size_t n)
         m_state->warpX.resize(n);
         m_state->warpY.resize(n);
     }
-    if (hasPointRows(params)) {
+    // A tiling layer's moved points (warped) take the reference: the point kernels do not
+    // wrap the lattice.
+    if (hasPointRows(params) && !field.tiles()) {
         // What the point kernel reads of each octave; the points' x are the columns (padded by
         // repeating the last) unless a warp moves them.
         m_state->movedX.assign(xs, xs + n);
@@ -378,7 +380,7 @@ NoiseRows::NoiseRows(const NoiseField& field, const double* xs, std::size_t n)
         std::vector<flat_v4::OctaveParams> octaves;
         for (int i = 0; i < field.m_octaves; ++i) {
             const NoiseField::Octave& o = field.m_octave[i];
-            octaves.push_back({o.frequency, o.amplitude, o.shiftX, o.shiftY, &o.hash});
+            octaves.push_back({o.frequency, o.frequencyY, o.amplitude, o.shiftX, o.shiftY, &o.hash, o.cells});
         }
         std::vector<double> padded(xs, xs + n);
         padded.resize(paddedColumns(n), n > 0 ? xs[n - 1] : 0.0);

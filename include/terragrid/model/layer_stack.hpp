@@ -63,8 +63,14 @@ public:
 private:
     const LayerStack& m_stack;
     std::vector<double> m_across;  ///< acrossX of each column
-    std::vector<std::unique_ptr<NoiseRows>> m_rows;     ///< per layer, plane only
-    std::vector<std::unique_ptr<CurvedRows>> m_curved;  ///< per layer, sphere or torus
+    /// A layer's rows: NoiseRows on the plane (and on a torus for a layer that tiles by its
+    /// lattice, onPlane: the rows' y is the row's plane coordinate), else CurvedRows.
+    struct Layer {
+        std::unique_ptr<NoiseRows> flat;
+        std::unique_ptr<CurvedRows> curved;
+        bool onPlane = false;
+    };
+    std::vector<Layer> m_layers;
     std::vector<double> m_values;  ///< layer-major: m_values[layer * size() + i]
 };
 

@@ -6,6 +6,7 @@
 // A cell's point is a pure function of its cell in the full map (design.md principle 1), so a
 // window or shard of a map samples exactly the points the whole map does.
 
+#include <array>
 #include <cstdint>
 
 #include "terragrid/model/world.hpp"
@@ -22,6 +23,8 @@ enum class SurfaceKind : std::uint8_t { Plane, Torus, Sphere };
 struct SurfacePart {
     double a = 0.0;
     double b = 0.0;
+    /// Torus: the cell's place along the unrolled map, (i + 1/2) g (NoisePoint::plane).
+    double plane = 0.0;
 };
 
 /// Immutable and thread-safe.
@@ -29,7 +32,9 @@ struct SurfacePart {
 ///   torus: (Rx cos t, Rx sin t, Ry cos p, Ry sin p), t = 2 pi (c + 1/2) / W and
 ///          p = 2 pi (r + 1/2) / H for full-map cell (c, r) of a W x H map, Rx = W g / 2 pi,
 ///          Ry = H g / 2 pi (g the ground cell size): each circle is as long as the map, so
-///          neighbouring cells are g apart, across the wrapped edges too.
+///          neighbouring cells are g apart, across the wrapped edges too. Its plane
+///          coordinates ((c + 1/2) g, (r + 1/2) g), where layers that tile by their own
+///          lattice sample (version 5: NoiseParams::period, which period() gives).
 ///   sphere: R (cos lat cos lon, cos lat sin lon, sin lat), lon = 2 pi (c + 1/2) / W - pi,
 ///          lat = pi / 2 - pi (r + 1/2) / H, R = W g / 2 pi (the equator is as long as the map).
 class Surface {
@@ -41,6 +46,8 @@ public:
     int dimensions() const noexcept;
     /// The plane's grid (world x and y of cell centres).
     const GridGeometry& grid() const noexcept { return m_grid; }
+    /// A torus's width and height in world units (NoiseParams::period); {0, 0} elsewhere.
+    std::array<double, 2> period() const noexcept;
 
     /// The parts of map column `col` and map row `row` (map-relative, as TileRect's).
     SurfacePart column(std::int64_t col) const noexcept;
@@ -64,6 +71,7 @@ private:
     std::int64_t m_height;
     double m_radiusX;  ///< torus: Rx; sphere: R
     double m_radiusY;  ///< torus: Ry
+    double m_ground;   ///< the ground cell size g
 };
 
 }  // namespace terragrid

@@ -28,7 +28,8 @@ enum class CurvedShape : unsigned char { Sphere, Torus };
 class CurvedRows {
 public:
     /// Copies the column pairs; `field` must outlive this object and have 3 (sphere) or 4
-    /// (torus) dimensions (hasDimensions).
+    /// (torus) dimensions (hasDimensions), and not tile by its lattice (a field that tiles()
+    /// samples a torus at its plane coordinates: NoiseRows on those).
     CurvedRows(const NoiseField& field, CurvedShape shape, const double* a, const double* b,
                std::size_t n);
     ~CurvedRows();

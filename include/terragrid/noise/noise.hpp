@@ -57,8 +57,11 @@ static_assert(kHashKindNames.size() == std::size_t(HashKind::Last) + 1);
 /// octave in one pass of float lanes; everything else is as in V2. V4: V3, and with the lattice
 /// hash the 3D and 4D value, Perlin and simplex noise of planets and tileable maps
 /// (src/noise/curved_v4.hpp) and the 2D value and Perlin noise of flat maps, so their warp
-/// fields too (src/noise/flat_v4.hpp), in float the same way with a 32-bit hash.
-enum class NoiseVersion : std::uint8_t { V1, V2, V3, V4, Last = V4 };
+/// fields too (src/noise/flat_v4.hpp), in float the same way with a 32-bit hash. V5: V4, and
+/// on tileable maps value and Perlin layers with the lattice hash tile by their own 2D lattice
+/// instead of sampling a torus in 4D: each octave's frequency is rounded to a whole number of
+/// lattice cells across the map (NoiseParams::period) and the corners' indices wrap there.
+enum class NoiseVersion : std::uint8_t { V1, V2, V3, V4, V5, Last = V5 };
 /// The config's number of a version (1, 2, ...).
 inline constexpr int versionNumber(NoiseVersion v) noexcept { return static_cast<int>(v) + 1; }
 
@@ -272,13 +275,25 @@ struct NoiseParams {
     double cellularJitter = 0.0;  ///< Cellular only: 0 (regular grid) .. 1
     WarpParams warp;
     NoiseVersion version = NoiseVersion::V1;  ///< the config's noise_version
+    /// A tileable map's width and height in world units (0: the map does not wrap), set by
+    /// LayerStack on a torus. A layer that tilesByLattice() repeats with this period on its own
+    /// 2D lattice (version 5); the others sample the torus's 4D point.
+    std::array<double, 2> period{0.0, 0.0};
 };
+
+/// Whether a layer on a tileable map tiles by its own 2D lattice (version 5 value and Perlin
+/// noise with the lattice hash): sampled at the point's `plane` coordinates, each octave's
+/// frequency rounded to whole cells across the period.
+bool tilesByLattice(const NoiseParams& params) noexcept;
 
 /// A point a layer is sampled at: world (x, y) on a flat map, a point of a torus in 4D on a
 /// wrapping map, of a sphere in 3D on a planet (surface.hpp says which). World units.
 struct NoisePoint {
     std::array<double, 4> at{};
     int dimensions = 2;  ///< 2, 3 or 4
+    /// On a torus: the cell's place on the map unrolled, (c + 1/2) g and (r + 1/2) g from the
+    /// full map's top-left corner, where a layer that tilesByLattice() samples.
+    std::array<double, 2> plane{};
 };
 
 /// Whether `kind` has a base noise in `dimensions` (2: every kind; 3: value, Perlin, simplex;
@@ -309,6 +324,9 @@ public:
     NoiseField(const NoiseParams& params, std::uint64_t mapSeed);
 
     const NoiseParams& params() const noexcept { return m_params; }
+    /// Whether the layer tiles on its own 2D lattice (tilesByLattice, with a period): it
+    /// samples a torus point at its `plane` coordinates.
+    bool tiles() const noexcept { return m_tiles; }
 
     /// The field at world position (x, y); in [0, 1].
     double sample(double x, double y) const noexcept;
@@ -333,6 +351,9 @@ private:
                       const LatticeHash& hash) const noexcept;
     /// The field at `p` without the warp.
     double unwarped(const NoisePoint& p) const noexcept;
+    /// Where this layer samples `p`: a torus point's plane as a 2D point if the layer tiles by
+    /// its lattice (m_tiles), else `p` itself.
+    NoisePoint onLayer(const NoisePoint& p) const noexcept;
     /// A coordinate of a point moved by its axis's warp field, of value `warp` there (sample()'s
     /// move, which the rows repeat with the warp fields' rows).
     static double warped(double at, double amplitude, double warp) noexcept {
@@ -349,16 +370,21 @@ private:
     // the constructor then fills the octaves in use.
     struct Octave {
         double frequency = 0.0;
+        double frequencyY = 0.0;  ///< along y: frequency but where the layer tiles (m_tiles)
         double amplitude = 0.0;
         double shiftX = 0.0;
         double shiftY = 0.0;
         double shiftZ = 0.0;  ///< 3D and 4D points only
         double shiftW = 0.0;
         LatticeHash hash{HashKind::Lattice, 0};
+        /// Where the layer tiles: the lattice cells across the period along x and y, whole
+        /// numbers >= 1 (the frequencies are those over the period); else 0.
+        std::array<std::int64_t, 2> cells{0, 0};
     };
     /// A point's lattice coordinates in an octave: ((p_d f) + offset_d) + shift_d.
     std::array<double, 4> latticeCoordinates(const NoisePoint& p, const Octave& octave) const noexcept;
     NoiseParams m_params;
+    bool m_tiles;  ///< tilesByLattice and a period: the layer tiles on its 2D lattice
     int m_octaves;
     double m_amplitudeSum;
     // Octaves are few (<= 16) and fixed after construction.
