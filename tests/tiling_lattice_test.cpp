@@ -1,7 +1,8 @@
 // Version 5's tileable layers: value and Perlin noise with the lattice hash on a wrapping map
-// tile by their own 2D lattice (NoiseParams::period, tilesByLattice). Their rows equal the
-// reference bit for bit on every SIMD target, across the wrap and beyond one period; the field
-// repeats with the period; each octave takes a whole number of cells across it.
+// tile by their own 2D lattice (NoiseParams::period, tilesByLattice). Their rows (and a warped
+// layer's points) equal the reference bit for bit on every SIMD target, across the wrap and
+// beyond one period; the field repeats with the period; each octave takes a whole number of
+// cells across it.
 
 #include "terragrid/noise/noise.hpp"
 
@@ -100,11 +101,14 @@ TEST(TilingLatticeTest, RowsEqualSamplesBitForBitOnEveryTarget) {
                         ASSERT_TRUE(rowsEqualSamples(NoiseField(p, 17 + k), cells[k]));
                     }
                 }
-        // A warped tiling layer: its warp fields tile too (rows), its moved points take the
-        // reference.
-        NoiseParams warped = tiling(NoiseKind::Perlin, FractalKind::Fbm, periods[0]);
-        warped.warp = {.amplitude = 3000.0, .frequency = 2e-4, .octaves = 3};
-        ASSERT_TRUE(rowsEqualSamples(NoiseField(warped, 5), cells[0]));
+        // Warped tiling layers: their warp fields tile too (rows), their moved points wrap in
+        // the point kernel, far across the period's edges.
+        for (NoiseKind noise : {NoiseKind::Value, NoiseKind::Perlin})
+            for (std::size_t k = 0; k < periods.size(); ++k) {
+                NoiseParams warped = tiling(noise, FractalKind::Fbm, periods[k]);
+                warped.warp = {.amplitude = 0.3 * periods[k][0], .frequency = 4.0 / periods[k][0], .octaves = 3};
+                ASSERT_TRUE(rowsEqualSamples(NoiseField(warped, 5 + k), cells[k]));
+            }
     }
 }
 
@@ -201,6 +205,11 @@ TEST(TilingLatticeTest, EachOctaveTakesTheNearestWholeCellsAcrossTheMap) {
     // ... and a single cell still varies across the map (it is not constant).
     const NoiseField coarse = field(0.01);
     EXPECT_NE(coarse.sample(100.0, 100.0), coarse.sample(12000.0, 9000.0));
+    // The finest octaves stop at 2^30 cells across (indices in 32-bit lanes): a frequency far
+    // beyond gives the map of 2^30, its rows still the reference's.
+    const NoiseField fine = field(1e15);
+    EXPECT_EQ(agreeing(fine, field(1073741824.0 * 1.5)), 200);  // (down the map too: 0.75 of that)
+    EXPECT_TRUE(rowsEqualSamples(fine, 7.0));
 }
 
 }  // namespace

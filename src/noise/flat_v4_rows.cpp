@@ -213,19 +213,49 @@ struct Coordinates {
 HWY_INLINE Coordinates coordinates(const flat_v4::Points& p, int i, std::size_t c) {
     const D d;
     const rows::PointOctave& o = p.octave[i];
-    const V frequency = hn::Set(d, o.frequency);
-    return {point_lanes::latticeCoordinate(hn::LoadU(d, p.xs + c), frequency, hn::Set(d, p.offsetX),
-                                           hn::Set(d, o.shiftX)),
-            point_lanes::latticeCoordinate(hn::LoadU(d, p.ys + c), frequency, hn::Set(d, p.offsetY),
-                                           hn::Set(d, o.shiftY))};
+    const double frequencyY = p.tiling != nullptr ? p.tiling[i].frequencyY : o.frequency;
+    return {point_lanes::latticeCoordinate(hn::LoadU(d, p.xs + c), hn::Set(d, o.frequency),
+                                           hn::Set(d, p.offsetX), hn::Set(d, o.shiftX)),
+            point_lanes::latticeCoordinate(hn::LoadU(d, p.ys + c), hn::Set(d, frequencyY),
+                                           hn::Set(d, p.offsetY), hn::Set(d, o.shiftY))};
 }
 
-// Those coordinates split: fractions and the first corners' premixed hash inputs.
+// Those coordinates split: fractions and the first corners' premixed hash inputs; for a tiling
+// layer also the steps from the first corner to the next along x and y (flat_v4::next: the
+// axis's step, or back to index 0 from the last cell).
 struct HalfSplit {
     VH fx, fy;
     VHU corner;
     bool bounded;
+    VHU stepX, stepY;
 };
+
+// One axis of a tiling layer's double vector of points: the fraction, the low halves of the
+// wrapped index (flat_v4::wrapped) and the premixed step to the next corner's.
+struct TiledAxis {
+    VH frac;
+    VHU low;
+    VHU step;
+};
+
+HWY_INLINE TiledAxis tiledAxis(V u, std::int64_t cells, std::uint32_t hashAxis) {
+    const D d;
+    const point_lanes::DHI dhi;
+    const point_lanes::DHU dhu;
+    const V cell = point_lanes::floorOf(u);
+    const V n = hn::Set(d, static_cast<double>(cells));
+    // cell - n floor(cell / n), exact (integers below 2^53): the quotient's rounding can leave it
+    // a period out, which the corrections bring back into [0, n).
+    V r = hn::NegMulAdd(point_lanes::floorOf(hn::Mul(cell, hn::Set(d, 1.0 / static_cast<double>(cells)))), n, cell);
+    r = hn::IfThenElse(hn::Lt(r, hn::Zero(d)), hn::Add(r, n), r);
+    r = hn::IfThenElse(hn::Ge(r, n), hn::Sub(r, n), r);
+    const auto index = hn::DemoteTo(dhi, r);
+    const auto last = hn::RebindMask(dhu, hn::Eq(index, hn::Set(dhi, static_cast<std::int32_t>(cells - 1))));
+    const auto wrap = static_cast<std::uint32_t>(1 - cells);  // low(0) - low(cells - 1), mod 2^32
+    return {hn::DemoteTo(DH(), hn::Sub(u, cell)), hn::BitCast(dhu, index),
+            hn::IfThenElse(last, hn::Set(dhu, curved_v4::premix(hashAxis * wrap)),
+                           hn::Set(dhu, curved_v4::premix(hashAxis)))};
+}
 
 // premix(low(ix) kHashX + low(iy) kHashY + key), by parts.
 HWY_INLINE VHU cornerInput(VHU lowX, VHU lowY, std::uint32_t key) {
@@ -237,22 +267,30 @@ HWY_INLINE VHU cornerInput(VHU lowX, VHU lowY, std::uint32_t key) {
 
 // kInBound: the caller knows every index of these points lies within the bound (point_lanes::InBound), so
 // the cells convert straight to 32-bit lanes (their low halves) and nothing is checked.
-template <bool kInBound>
+// kTiles: a tiling layer's points, whose wrapped indices always lie within the bound.
+template <bool kInBound, bool kTiles>
 HWY_INLINE HalfSplit splitHalf(const flat_v4::Points& p, int i, std::size_t c) {
     const point_lanes::DU du;
     const point_lanes::DHU dhu;
     const Coordinates at = coordinates(p, i, c);
-    if constexpr (kInBound) {
+    const VHU stepX = hn::Set(dhu, kStepX);
+    const VHU stepY = hn::Set(dhu, kStepY);
+    if constexpr (kTiles) {
+        const flat_v4::Cells& cells = p.tiling[i].cells;
+        const TiledAxis x = tiledAxis(at.u, cells[0], Parts::kHashX);
+        const TiledAxis y = tiledAxis(at.v, cells[1], Parts::kHashY);
+        return {x.frac, y.frac, cornerInput(x.low, y.low, p.keys[i]), true, x.step, y.step};
+    } else if constexpr (kInBound) {
         const point_lanes::Split32Lanes x = point_lanes::splitFloat32(at.u);
         const point_lanes::Split32Lanes y = point_lanes::splitFloat32(at.v);
         return {x.frac, y.frac, cornerInput(hn::BitCast(dhu, x.index), hn::BitCast(dhu, y.index), p.keys[i]),
-                true};
+                true, stepX, stepY};
     } else {
         const point_lanes::FloatSplitLanes x = point_lanes::splitFloat(at.u);
         const point_lanes::FloatSplitLanes y = point_lanes::splitFloat(at.v);
         const auto low = [&](point_lanes::VI index) { return hn::TruncateTo(dhu, hn::BitCast(du, index)); };
         return {x.frac, y.frac, cornerInput(low(x.index), low(y.index), p.keys[i]),
-                bounded(x.index) && bounded(y.index)};
+                bounded(x.index) && bounded(y.index), stepX, stepY};
     }
 }
 
@@ -282,41 +320,57 @@ struct Split {
     VF fx, fy;
     VU32 corner;
     bool bounded;
+    VU32 stepX, stepY;  ///< (tiling layers)
 };
 
-template <bool kInBound>
+template <bool kInBound, bool kTiles>
 HWY_INLINE Split split(const flat_v4::Points& p, int i, std::size_t c) {
     HalfSplit half[point_lanes::kHalves];
     bool bounded = true;
     for (std::size_t h = 0; h < point_lanes::kHalves; ++h) {
-        half[h] = splitHalf<kInBound>(p, i, c + h * hn::Lanes(D()));
+        half[h] = splitHalf<kInBound, kTiles>(p, i, c + h * hn::Lanes(D()));
         bounded = bounded && half[h].bounded;
     }
     const HalfSplit& lo = half[0];
     const HalfSplit& hi = half[point_lanes::kHalves - 1];
-    return {point_lanes::combined(lo.fx, hi.fx), point_lanes::combined(lo.fy, hi.fy),
-            point_lanes::combined(lo.corner, hi.corner), bounded};
+    Split s{point_lanes::combined(lo.fx, hi.fx), point_lanes::combined(lo.fy, hi.fy),
+            point_lanes::combined(lo.corner, hi.corner), bounded, hn::Set(DU32(), kStepX),
+            hn::Set(DU32(), kStepY)};
+    if constexpr (kTiles) {
+        s.stepX = point_lanes::combined(lo.stepX, hi.stepX);
+        s.stepY = point_lanes::combined(lo.stepY, hi.stepY);
+    }
+    return s;
+}
+
+// A split point's cell corners: the next ones along each axis by the steps (a tiling layer's
+// last cell wraps to index 0), else by the axes' own steps.
+template <bool kTiles>
+HWY_INLINE Corners<VU32> cornersOf(const Split& at) {
+    if constexpr (!kTiles) return cornersAfter(at.corner);
+    const VU32 c01 = hn::Add(at.corner, at.stepY);
+    return {at.corner, hn::Add(at.corner, at.stepX), c01, hn::Add(c01, at.stepX)};
 }
 
 // One octave's noise at the points of N float vectors from c, each step of every vector next
 // to the others' (as simplex_v3_rows.cpp's columns), so that one vector's dependent steps
 // overlap the others'.
-template <NoiseKind kNoise, bool kInBound, std::size_t N>
+template <NoiseKind kNoise, bool kInBound, bool kTiles, std::size_t N>
 HWY_INLINE void pointNoise(const flat_v4::Points& p, int i, std::size_t c, VF (&n)[N]) {
     const std::size_t step = hn::Lanes(DF());
     Split at[N];
     bool inBound = true;
     for (std::size_t k = 0; k < N; ++k) {
-        at[k] = split<kInBound>(p, i, c + k * step);
+        at[k] = split<kInBound, kTiles>(p, i, c + k * step);
         inBound = inBound && at[k].bounded;
     }
-    if (!kInBound && !inBound) {
+    if (!kInBound && !kTiles && !inBound) {
         for (std::size_t k = 0; k < N; ++k) n[k] = referenceNoise<kNoise>(p, i, c + k * step);
         return;
     }
     separable::PerlinCoefficients<VF> cell[N];
     for (std::size_t k = 0; k < N; ++k)
-        cell[k] = cellCoefficients<kNoise>(cornersAfter(at[k].corner), at[k].fy, fractal_lanes::fadeFloat(p.fade, at[k].fy));
+        cell[k] = cellCoefficients<kNoise>(cornersOf<kTiles>(at[k]), at[k].fy, fractal_lanes::fadeFloat(p.fade, at[k].fy));
     for (std::size_t k = 0; k < N; ++k)
         n[k] = evaluate<kNoise>(cell[k], at[k].fx, fractal_lanes::fadeFloat(p.fade, at[k].fx));
 }
@@ -327,13 +381,13 @@ HWY_INLINE void pointNoise(const flat_v4::Points& p, int i, std::size_t c, VF (&
 using fractal_lanes::kInterleaved;
 
 // Every octave of the N float vectors of points from c, summed and normalised into p.out.
-template <NoiseKind kNoise, FractalKind kKind, bool kInBound, std::size_t N>
+template <NoiseKind kNoise, FractalKind kKind, bool kInBound, bool kTiles, std::size_t N>
 HWY_INLINE void octaveSums(const flat_v4::Points& p, std::size_t c, VF (&sum)[N]) {
     const DF df;
     for (std::size_t k = 0; k < N; ++k) sum[k] = hn::Zero(df);
     for (int i = 0; i < p.octaves; ++i) {
         VF n[N];
-        pointNoise<kNoise, kInBound>(p, i, c, n);
+        pointNoise<kNoise, kInBound, kTiles>(p, i, c, n);
         const VF amplitude = hn::Set(df, static_cast<float>(p.octave[i].amplitude));
         for (std::size_t k = 0; k < N; ++k)
             sum[k] = mulAdd(amplitude, fractal_lanes::octaveTerm<kKind>(df, n[k]), sum[k]);
@@ -347,8 +401,9 @@ HWY_INLINE void pointVectors(const flat_v4::Points& p, std::size_t c, const poin
     const DF df;
     const D d;
     VF sum[N];
-    if (point_lanes::within<N * point_lanes::kHalves>(p, c, bound)) octaveSums<kNoise, kKind, true>(p, c, sum);
-    else octaveSums<kNoise, kKind, false>(p, c, sum);
+    if (p.tiling != nullptr) octaveSums<kNoise, kKind, true, true>(p, c, sum);
+    else if (point_lanes::within<N * point_lanes::kHalves>(p, c, bound)) octaveSums<kNoise, kKind, true, false>(p, c, sum);
+    else octaveSums<kNoise, kKind, false, false>(p, c, sum);
     for (std::size_t k = 0; k < N; ++k) {
         const VF value = fractal_lanes::normaliseFloat<kKind>(df, sum[k], p.scale);
         for (std::size_t h = 0; h < point_lanes::kHalves; ++h)

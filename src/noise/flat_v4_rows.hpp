@@ -75,7 +75,15 @@ void evaluateRow(const Row& row);
 /// NoiseField::unwarpedFloat at `count` points (xs[i], ys[i]) each its own (a warped layer's
 /// moved points): each octave's lattice coordinates split per vector of double lanes, two such
 /// vectors' splits combined into one float vector for the cell; a vector with an index beyond
-/// curved_v4::kIndexBound takes flat_v4::noise per lane for that octave.
+/// curved_v4::kIndexBound takes flat_v4::noise per lane for that octave. A tiling layer's
+/// indices are wrapped per lane (flat_v4::wrapped), always within the bound.
+/// A tiling layer's octave as the points read it beside rows::PointOctave (whose frequency is
+/// the one along x).
+struct TilingOctave {
+    double frequencyY;
+    Cells cells;
+};
+
 struct Points {
     NoiseKind noise;
     FractalKind fractal;  ///< the summed one
@@ -89,6 +97,8 @@ struct Points {
     const double* ys;
     std::size_t count;  ///< a multiple of kRowPadding
     double* out;
+    /// Per octave where the layer tiles by its lattice (NoiseField::tiles): its wrap; else null.
+    const TilingOctave* tiling = nullptr;
 };
 void evaluatePoints(const Points& points);
 

@@ -57,9 +57,12 @@ NoiseParams warpParams(const NoiseParams& layer) {
 }
 
 /// A tiling octave's cells across `period` world units at `frequency`: the nearest whole
-/// number, at least 1 (a coarser octave than the map still repeats once across it).
+/// number, at least 1 (a coarser octave than the map still repeats once across it) and at most
+/// 2^30 (the lanes hold wrapped indices in 32 bits; a map of 2^20 cells then has 1024 lattice
+/// cells to a map cell, detail no cell shows).
 std::int64_t cellsAcross(double frequency, double period) noexcept {
-    return std::max<std::int64_t>(1, std::llround(frequency * period));
+    constexpr double kMost = 1073741824.0;
+    return static_cast<std::int64_t>(std::clamp(std::round(frequency * period), 1.0, kMost));
 }
 
 // GenericLattice's grid displacement in lattice cells, added to the octave's coordinates.

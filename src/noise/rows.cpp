@@ -121,6 +121,7 @@ struct NoiseRows::State {
     // keys per octave.
     std::unique_ptr<flat_v4::RowPlan> flatV4;
     std::vector<std::uint32_t> flatV4Keys;
+    std::vector<flat_v4::TilingOctave> tiling;  // a tiling layer's octaves (NoiseField::tiles)
 };
 
 namespace {
@@ -342,7 +343,7 @@ NoiseRows::NoiseRows(const NoiseField& field, const double* xs, std::size_t n)
                         lattice::usesSimplexV2(field.params()),
                         lattice::usesSimplexV3(field.params()), std::vector<double>(xs, xs + n),
                         {}, {}, {}, std::vector<double>(paddedColumns(n)), {}, {}, {}, {}, {},
-                        {}, {}, {}, {}, {}}) {
+                        {}, {}, {}, {}, {}, {}}) {
     const NoiseParams& params = field.params();
     const bool flatV4 = flat_v4::usesFlatV4(params);
     if (!field.m_warp.empty()) {
@@ -352,9 +353,7 @@ NoiseRows::NoiseRows(const NoiseField& field, const double* xs, std::size_t n)
         m_state->warpX.resize(n);
         m_state->warpY.resize(n);
     }
-    // A tiling layer's moved points (warped) take the reference: the point kernels do not
-    // wrap the lattice.
-    if (hasPointRows(params) && !field.tiles()) {
+    if (hasPointRows(params)) {
         // What the point kernel reads of each octave; the points' x are the columns (padded by
         // repeating the last) unless a warp moves them.
         m_state->movedX.assign(xs, xs + n);
@@ -373,6 +372,7 @@ NoiseRows::NoiseRows(const NoiseField& field, const double* xs, std::size_t n)
                                              HashParts::key32(octave.hash, 0, 0), perm.data(),
                                              &octave.hash});
             if (flatV4) m_state->flatV4Keys.push_back(curved_v4::originKey(octave.hash));
+            if (field.tiles()) m_state->tiling.push_back({octave.frequencyY, octave.cells});
         }
     }
     if (!m_state->simd) return;
@@ -495,7 +495,8 @@ void NoiseRows::row(double y, double* out) {
             flat_v4::evaluatePoints({params.noise, summed, params.fade, field.m_octaves,
                                      st.pointOctaves.data(), st.flatV4Keys.data(), floatScale,
                                      params.offsetX, params.offsetY, st.movedX.data(),
-                                     st.movedY.data(), st.values.size(), values});
+                                     st.movedY.data(), st.values.size(), values,
+                                     st.tiling.empty() ? nullptr : st.tiling.data()});
         } else if (st.simplexV3) {
             rows::evaluateSimplexV3Points(
                 {st.pointOctaves.data(), field.m_octaves, summed, floatScale, params.offsetX,
