@@ -206,14 +206,18 @@ TEST(CurvedRowsTest, VersionFourRowsBeyondTheHashBoundStillEqualSamples) {
                 p.frequency = 3e-3;
                 p.offsetX = 2147483600.0;  // 2^31 - 48; the map's x reaches +-58 cells
                 ASSERT_TRUE(rowsEqualSamples(NoiseField(p, 5), geometry(shape, radius)));
+                // Warped: moved points beyond the bound leave their rows to the reference.
+                p.warp = {.amplitude = 20000.0, .frequency = 2e-4, .octaves = 2};
+                ASSERT_TRUE(rowsEqualSamples(NoiseField(p, 5), geometry(shape, radius)));
             }
     }
 }
 
 // A warped layer moves each point its own way: its warp fields come from their own rows (SIMD),
-// the layer from the reference at the moved points, and the whole equals sample(): every noise
-// with a 3D and 4D form, versions 2 and 4, marble (its stripes at the unmoved point), every
-// target (the warp rows take each target's kernel).
+// the layer at the moved points from version 4's point kernels on a planet (every axis in the
+// lanes) or the reference, and the whole equals sample(): every noise with a 3D and 4D form,
+// versions 2 and 4, marble (its stripes at the moved point), a warp within a cell and one of
+// many cells, every target.
 TEST(CurvedRowsTest, WarpedLayersEqualSamplesOnEveryTarget) {
     const double radius = kWidth * 30.0 / (2.0 * std::numbers::pi);
     for (std::int64_t target : hwy::SupportedAndGeneratedTargets()) {
@@ -229,8 +233,10 @@ TEST(CurvedRowsTest, WarpedLayersEqualSamplesOnEveryTarget) {
                         p.fractal = fractal;
                         p.version = version;
                         p.octaves = 3;
-                        p.warp = {.amplitude = 400.0, .frequency = 2e-4, .octaves = 2};
-                        ASSERT_TRUE(rowsEqualSamples(NoiseField(p, 3), geometry(shape, radius)));
+                        for (double amplitude : {400.0, 40000.0}) {
+                            p.warp = {.amplitude = amplitude, .frequency = 2e-4, .octaves = 2};
+                            ASSERT_TRUE(rowsEqualSamples(NoiseField(p, 3), geometry(shape, radius)));
+                        }
                     }
     }
 }

@@ -18,6 +18,7 @@
 #include "noise/simd_support.hpp"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cassert>
 
@@ -140,11 +141,15 @@ struct CurvedRows::State {
     // reference at the moved points.
     std::vector<std::unique_ptr<CurvedRows>> warp;
     std::vector<std::vector<double>> warpValues;
+    // A warped planet layer of version 4: the layer at its moved points through the rows'
+    // kernels (curved_v4::PointPlan), the points padded by repeating the last.
+    std::unique_ptr<curved_v4::PointPlan> points;
+    std::array<std::vector<double>, 3> moved;
 };
 
 CurvedRows::CurvedRows(const NoiseField& field, CurvedShape shape, const double* a,
                        const double* b, std::size_t n)
-    : m_state(new State{field, shape, n, false, {}, {}, {}, {}, {}, {}, {}, {}}) {
+    : m_state(new State{field, shape, n, false, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}}) {
     // A layer that tiles by its lattice samples the torus's plane coordinates, which the
     // column pairs do not carry: NoiseRows serves it (LayerStackRows).
     assert(!field.tiles());
@@ -155,23 +160,35 @@ CurvedRows::CurvedRows(const NoiseField& field, CurvedShape shape, const double*
     st.b.resize(padded(n), n > 0 ? b[n - 1] : 0.0);
     const NoiseParams& params = field.params();
     const int dimensions = shape == CurvedShape::Sphere ? 3 : 4;
+    // The layer's octaves as version 4's plans take them.
+    const auto v4Octaves = [&field] {
+        std::vector<curved_v4::OctaveParams> octaves;
+        for (int i = 0; i < field.m_octaves; ++i) {
+            const NoiseField::Octave& o = field.m_octave[i];
+            octaves.push_back({o.frequency, o.amplitude, {o.shiftX, o.shiftY, o.shiftZ, o.shiftW}, &o.hash});
+        }
+        return octaves;
+    };
     if (params.warp.amplitude > 0.0) {
         for (int d = 0; d < dimensions; ++d) {
             st.warp.push_back(std::make_unique<CurvedRows>(field.m_warp[std::size_t(d)], shape, a, b, n));
             st.warpValues.emplace_back(n);
         }
     }
+    if (!st.warp.empty() && shape == CurvedShape::Sphere && curved_v4::usesCurvedV4(params) &&
+        hasSimdKernel(params)) {
+        st.points = std::make_unique<curved_v4::PointPlan>(params, field.m_amplitudeSum,
+                                                           v4Octaves(), st.a.size());
+        for (std::vector<double>& axis : st.moved) axis.resize(st.a.size());
+        st.values.resize(st.a.size());
+        return;
+    }
     if (curved_v4::usesCurvedV4(params)) {
         // Version 4 never takes version 2's kernel: without its own (a warp, a fractal
         // without a SIMD sum) it is the scalar reference.
         if (!hasSimdRows(params)) return;
-        std::vector<curved_v4::OctaveParams> octaves;
-        for (int i = 0; i < field.m_octaves; ++i) {
-            const NoiseField::Octave& o = field.m_octave[i];
-            octaves.push_back({o.frequency, o.amplitude, {o.shiftX, o.shiftY, o.shiftZ, o.shiftW}, &o.hash});
-        }
         st.values.resize(st.a.size());
-        st.v4 = std::make_unique<curved_v4::RowPlan>(params, field.m_amplitudeSum, std::move(octaves),
+        st.v4 = std::make_unique<curved_v4::RowPlan>(params, field.m_amplitudeSum, v4Octaves(),
                                                      shape == CurvedShape::Torus, st.a.data(),
                                                      st.b.data(), st.a.size());
         return;
@@ -193,6 +210,19 @@ CurvedRows::CurvedRows(const NoiseField& field, CurvedShape shape, const double*
 }
 
 CurvedRows::~CurvedRows() = default;
+
+bool CurvedRows::movedPoints(State& st, double A, double B) {
+    if (st.n == 0) return false;
+    const double amplitude = st.field.params().warp.amplitude;
+    for (std::size_t i = 0; i < st.a.size(); ++i) {
+        const std::size_t k = std::min(i, st.n - 1);  // the padding repeats the last point
+        // sample()'s point and its move, as the reference loop below has them.
+        const double at[3] = {A * st.a[k], A * st.b[k], B};
+        for (std::size_t d = 0; d < 3; ++d)
+            st.moved[d][i] = NoiseField::warped(at[d], amplitude, st.warpValues[d][k]);
+    }
+    return st.points->points(st.moved[0].data(), st.moved[1].data(), st.moved[2].data(), st.values.data());
+}
 
 void CurvedRows::finishRow(const State& st, double A, double* out) {
     std::copy_n(st.values.begin(), st.n, out);
@@ -219,6 +249,13 @@ void CurvedRows::row(double A, double B, double* out) {
         // sample() per column; a warped layer's warp fields come from their rows (each equals
         // its field's sample() bit for bit), and sample()'s move of the point is repeated here.
         for (std::size_t d = 0; d < st.warp.size(); ++d) st.warp[d]->row(A, B, st.warpValues[d].data());
+        if (st.points != nullptr && movedPoints(st, A, B)) {
+            std::copy_n(st.values.begin(), st.n, out);
+            // sample()'s stripes for marble, at the moved point's x.
+            if (params.fractal == FractalKind::Marble)
+                for (std::size_t i = 0; i < st.n; ++i) out[i] = lattice::marble(params, st.moved[0][i], out[i]);
+            return;
+        }
         for (std::size_t i = 0; i < st.n; ++i) {
             const NoisePoint p = torus ? NoisePoint{{st.a[i], st.b[i], A, B}, 4}
                                        : NoisePoint{{A * st.a[i], A * st.b[i], B, 0.0}, 3};

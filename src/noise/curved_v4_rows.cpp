@@ -55,11 +55,13 @@ using DHI = hn::Rebind<std::int32_t, D>;
 template <cv::Split kSplit, bool kChecked>
 bool fillAxes(const cv::Fill& f) {
     constexpr int kAxes = kSplit == cv::Split::Lattice ? 2 : 3;
+    // The points' splits take each lane's z; the others a row's.
+    constexpr bool kLaneZ = kSplit == cv::Split::PointLattice || kSplit == cv::Split::PointSkewed3;
     const D d;
     const DH dh;
     const DHI dhi;
     const hn::RebindToUnsigned<DHI> dhu;
-    const double* p[2] = {f.p[0], f.p[1]};
+    const double* p[3] = {f.p[0], f.p[1], f.p[2]};
     float* frac[kAxes];
     std::uint32_t* low[kAxes];
     for (int a = 0; a < kAxes; ++a) {
@@ -68,7 +70,7 @@ bool fillAxes(const cv::Fill& f) {
     }
     const V frequency = hn::Set(d, f.frequency);
     const V offset[2] = {hn::Set(d, f.offset[0]), hn::Set(d, f.offset[1])};
-    const V shift[2] = {hn::Set(d, f.shift[0]), hn::Set(d, f.shift[1])};
+    const V shift[3] = {hn::Set(d, f.shift[0]), hn::Set(d, f.shift[1]), hn::Set(d, f.shift[2])};
     const V rowU = hn::Set(d, f.rowU);
     const std::size_t columns = f.columns;
     const bool prepared = kSplit == cv::Split::Lattice && f.out.origin != nullptr;
@@ -78,12 +80,16 @@ bool fillAxes(const cv::Fill& f) {
         for (int a = 0; a < 2; ++a) {
             u[a] = point_lanes::latticeCoordinate(hn::LoadU(d, p[a] + c), frequency, offset[a], shift[a]);
         }
-        if constexpr (kSplit == cv::Split::Skewed3) {
-            // curved_v4.cpp's skewedCell3.
-            const V s = hn::Mul(hn::Add(hn::Add(u[0], u[1]), rowU), hn::Set(d, simplex::kF3));
+        // A point's z: NoiseField::latticeCoordinates with z's offset, 0.
+        if constexpr (kLaneZ)
+            u[2] = point_lanes::latticeCoordinate(hn::LoadU(d, p[2] + c), frequency, hn::Zero(d), shift[2]);
+        if constexpr (kSplit == cv::Split::Skewed3 || kSplit == cv::Split::PointSkewed3) {
+            // curved_v4.cpp's skewedCell3, z the row's or the lane's.
+            const V z = kLaneZ ? u[2] : rowU;
+            const V s = hn::Mul(hn::Add(hn::Add(u[0], u[1]), z), hn::Set(d, simplex::kF3));
             u[0] = hn::Add(u[0], s);
             u[1] = hn::Add(u[1], s);
-            u[2] = hn::Add(rowU, s);
+            u[2] = hn::Add(z, s);
         } else if constexpr (kSplit == cv::Split::TorusSkew) {
             // curved_v4.cpp's skewedCell4: the columns' part.
             const V cs = hn::Mul(hn::Add(u[0], u[1]), hn::Set(d, noise4d::kF4));
@@ -124,6 +130,8 @@ bool fillAll(const cv::Fill& f) {
     case cv::Split::Lattice: return fillChecked<cv::Split::Lattice>(f);
     case cv::Split::Skewed3: return fillChecked<cv::Split::Skewed3>(f);
     case cv::Split::TorusSkew: return fillChecked<cv::Split::TorusSkew>(f);
+    case cv::Split::PointLattice: return fillChecked<cv::Split::PointLattice>(f);
+    case cv::Split::PointSkewed3: return fillChecked<cv::Split::PointSkewed3>(f);
     }
     return false;
 }
@@ -279,6 +287,49 @@ struct Lattice3 {
                         lerp(fx, corner(0, 1, e), corner(1, 1, e)));
         };
         return lerp(hn::Set(df, o.rowFade[0]), face(0), face(1));
+    }
+};
+
+// 3D value (kValue) or Perlin noise at points each with its own z (a warped planet layer's
+// moved points): Lattice3 with z's fraction, fade and low half in the lanes too.
+template <bool kValue>
+struct Lattice3Points {
+    const cv::Octave& o;
+    FadeCurve curve;
+    std::uint32_t rest;
+    Table<DF> gx, gy, gz;
+
+    Lattice3Points(const cv::Octave& octave, FadeCurve f) : o(octave), curve(f), rest(premix(octave.key)) {
+        const DF df;
+        gx = tableOf(df, cv::kGrad3X);
+        gy = tableOf(df, cv::kGrad3Y);
+        gz = tableOf(df, cv::kGrad3Z);
+    }
+
+    HWY_INLINE VF operator()(std::size_t c) const {
+        const DF df;
+        const DU du;
+        const LaneCell l = laneCell(o, curve, c, rest);
+        const VF zf = hn::LoadU(df, o.columns.frac[2] + c);
+        const VF z[2] = {zf, hn::Sub(zf, hn::Set(df, 1.0f))};
+        const VF fz = fractal_lanes::fadeFloat(curve, zf);
+        const VU origin = hn::Add(l.origin, hn::Mul(hn::LoadU(du, o.columns.low[2] + c), hn::Set(du, axisStep(2))));
+        const auto corner = [&](int a, int b, int e) {
+            const VU premixed = hn::Add(origin, hn::Set(du, cornerStep(a | b << 1 | e << 2)));
+            if constexpr (kValue) {
+                return mix32_lanes::value(df, premixed);
+            } else {
+                // curved_v4::dot3: fma(gx, x, fma(gy, y, gz z)).
+                const Entry<DF> g = entryOf(df, gradientOf(premixed));
+                return mulAdd(lookup(df, gx, g), l.x[a],
+                              mulAdd(lookup(df, gy, g), l.y[b], hn::Mul(lookup(df, gz, g), z[e])));
+            }
+        };
+        const auto face = [&](int e) {
+            return lerp(l.fy, lerp(l.fx, corner(0, 0, e), corner(1, 0, e)),
+                        lerp(l.fx, corner(0, 1, e), corner(1, 1, e)));
+        };
+        return lerp(fz, face(0), face(1));
     }
 };
 
@@ -525,10 +576,12 @@ void rowOf(const cv::Row& row, float* noise) {
         const cv::Octave& o = row.octave[i];
         switch (row.noise) {
         case NoiseKind::Value:
-            noiseRow(Lattice3<true>(o, row.fade), row.columns, noise);
+            if (row.laneZ) noiseRow(Lattice3Points<true>(o, row.fade), row.columns, noise);
+            else noiseRow(Lattice3<true>(o, row.fade), row.columns, noise);
             break;
         case NoiseKind::Perlin:
-            if (row.dimensions == 3) noiseRow(Lattice3<false>(o, row.fade), row.columns, noise);
+            if (row.laneZ) noiseRow(Lattice3Points<false>(o, row.fade), row.columns, noise);
+            else if (row.dimensions == 3) noiseRow(Lattice3<false>(o, row.fade), row.columns, noise);
             else noiseRow(Perlin4(o, row.fade), row.columns, noise);
             break;
         default:

@@ -32,14 +32,18 @@ struct Columns {
 ///              u_2 = rowU[0];
 ///   TorusSkew: the columns' part of a torus's simplex skew (curved_v4.cpp's skewedCell4):
 ///              u_0 + cs, u_1 + cs and cs, cs = (u_0 + u_1) F4.
-enum class Split : unsigned char { Lattice, Skewed3, TorusSkew };
+/// and for points each with its own z (p[2], a warped planet layer's moved points; u_2 =
+/// (p_2 f + 0) + shift[2]):
+///   PointLattice: u_0, u_1 and u_2 (Perlin and value noise);
+///   PointSkewed3: as Skewed3 with the lane's u_2 for rowU[0].
+enum class Split : unsigned char { Lattice, Skewed3, TorusSkew, PointLattice, PointSkewed3 };
 
 struct Fill {
-    const double* p[2];
+    const double* p[3];  ///< p[2]: the Point splits' z
     std::size_t columns;  ///< a multiple of kPadding
     double frequency;
     std::array<double, 2> offset;
-    std::array<double, 2> shift;
+    std::array<double, 3> shift;
     Split split;
     double rowU;  ///< Skewed3: the row's lattice coordinate z
     /// Whether the lanes check the bound below (else the caller has bounded the coordinates).
@@ -82,6 +86,9 @@ struct Row {
     std::size_t columns;  ///< a multiple of kPadding
     float* sums;  ///< 2 columns floats: the sums, then one octave's noise
     double* out;
+    /// Points each with its own z (the Point splits): 3D value and Perlin noise take z from the
+    /// lanes' third axis instead of the row's.
+    bool laneZ = false;
 };
 void evaluateRow(const Row& row);
 
@@ -91,6 +98,28 @@ struct OctaveParams {
     double amplitude;
     std::array<double, 4> shift;
     const LatticeHash* hash;
+};
+
+/// CurvedRows' version 4 path for a warped planet layer: the layer at its moved points, each
+/// its own 3D point, through the rows' kernels (every axis split per lane).
+class PointPlan {
+public:
+    PointPlan(const NoiseParams& params, double amplitudeSum, std::vector<OctaveParams> octaves,
+              std::size_t count);
+    /// out[i] = the normalised fractal sum at (x[i], y[i], z[i]), i < count (a multiple of
+    /// kPadding; no marble stripes); false, with out untouched, where a lattice index leaves
+    /// the rows' bound (the caller takes the reference).
+    bool points(const double* x, const double* y, const double* z, double* out);
+
+private:
+    NoiseParams m_params;
+    std::vector<OctaveParams> m_octaveParams;
+    std::size_t m_count;
+    float m_scale;
+    std::vector<float> m_frac;          ///< octaves x 3 axes x count
+    std::vector<std::uint32_t> m_low;   ///< the same
+    std::vector<Octave> m_octaves;
+    std::vector<float> m_sums;          ///< Row::sums
 };
 
 /// CurvedRows' version 4 path: the arrays a layer's rows on one set of columns reuse.

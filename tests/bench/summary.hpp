@@ -15,7 +15,9 @@ inline constexpr double kTargetOverLibnoise = 50.0;  ///< ours / libnoise, Perli
 inline constexpr double kTargetTwoThreads = 1.9;     ///< 2 threads / 1 thread, same layer
 /// Ours / FastNoise2, Perlin and simplex fBm rows, 1 thread, same SIMD level (issue 30).
 inline constexpr double kTargetOverFastNoise2 = 1.5;
-inline constexpr double kTargetHydroTwoThreads = 1.7;  ///< hydrology, 2 threads / 1 thread
+/// Hydrology, 2 threads / 1 thread: issue 30's 1.6x (an earlier issue asked 1.7x of the
+/// slower stage before it; this line printed that until issue 30's last pass).
+inline constexpr double kTargetHydroTwoThreads = 1.6;
 /// Simplex fBm rows at most this many times the Perlin fBm rows' time per sample, 1 thread.
 inline constexpr double kTargetSimplexOverPerlin = 1.3;
 /// A warped layer's rows at most this many times the flat Perlin fBm rows' time per sample.
