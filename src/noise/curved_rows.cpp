@@ -141,10 +141,10 @@ struct CurvedRows::State {
     // reference at the moved points.
     std::vector<std::unique_ptr<CurvedRows>> warp;
     std::vector<std::vector<double>> warpValues;
-    // A warped planet layer of version 4: the layer at its moved points through the rows'
-    // kernels (curved_v4::PointPlan), the points padded by repeating the last.
+    // A warped layer of version 4 (a planet's, a torus's simplex): the layer at its moved
+    // points through the rows' kernels (curved_v4::PointPlan), padded by repeating the last.
     std::unique_ptr<curved_v4::PointPlan> points;
-    std::array<std::vector<double>, 3> moved;
+    std::array<std::vector<double>, 4> moved;
 };
 
 CurvedRows::CurvedRows(const NoiseField& field, CurvedShape shape, const double* a,
@@ -175,11 +175,10 @@ CurvedRows::CurvedRows(const NoiseField& field, CurvedShape shape, const double*
             st.warpValues.emplace_back(n);
         }
     }
-    if (!st.warp.empty() && shape == CurvedShape::Sphere && curved_v4::usesCurvedV4(params) &&
-        hasSimdKernel(params)) {
-        st.points = std::make_unique<curved_v4::PointPlan>(params, field.m_amplitudeSum,
-                                                           v4Octaves(), st.a.size());
-        for (std::vector<double>& axis : st.moved) axis.resize(st.a.size());
+    if (!st.warp.empty() && curved_v4::PointPlan::serves(params, dimensions) && hasSimdKernel(params)) {
+        st.points = std::make_unique<curved_v4::PointPlan>(params, field.m_amplitudeSum, v4Octaves(),
+                                                           dimensions, st.a.size());
+        for (int d = 0; d < dimensions; ++d) st.moved[std::size_t(d)].resize(st.a.size());
         st.values.resize(st.a.size());
         return;
     }
@@ -214,14 +213,18 @@ CurvedRows::~CurvedRows() = default;
 bool CurvedRows::movedPoints(State& st, double A, double B) {
     if (st.n == 0) return false;
     const double amplitude = st.field.params().warp.amplitude;
+    const bool torus = st.shape == CurvedShape::Torus;
     for (std::size_t i = 0; i < st.a.size(); ++i) {
         const std::size_t k = std::min(i, st.n - 1);  // the padding repeats the last point
         // sample()'s point and its move, as the reference loop below has them.
-        const double at[3] = {A * st.a[k], A * st.b[k], B};
-        for (std::size_t d = 0; d < 3; ++d)
+        const std::array<double, 4> at = torus ? std::array<double, 4>{st.a[k], st.b[k], A, B}
+                                               : std::array<double, 4>{A * st.a[k], A * st.b[k], B, 0.0};
+        for (std::size_t d = 0; d < st.warp.size(); ++d)
             st.moved[d][i] = NoiseField::warped(at[d], amplitude, st.warpValues[d][k]);
     }
-    return st.points->points(st.moved[0].data(), st.moved[1].data(), st.moved[2].data(), st.values.data());
+    return st.points->points({st.moved[0].data(), st.moved[1].data(), st.moved[2].data(),
+                              torus ? st.moved[3].data() : nullptr},
+                             st.values.data());
 }
 
 void CurvedRows::finishRow(const State& st, double A, double* out) {

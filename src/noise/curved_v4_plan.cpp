@@ -86,6 +86,7 @@ bool RowPlan::bounded(const OctaveParams& o, double A, double rowU) const {
         return largest * (1.0 + 1e-9) + 4.0 < static_cast<double>(kTorusSkewBound);
     case Split::PointLattice:  // (PointPlan's, which checks every lane)
     case Split::PointSkewed3:
+    case Split::PointTorusSkew:
         return false;
     }
     return largest * (1.0 + 1e-9) + 4.0 < static_cast<double>(kIndexBound);
@@ -95,11 +96,11 @@ bool RowPlan::fill(std::size_t octave, double A, double rowU) {
     const OctaveParams& o = m_octaveParams[octave];
     const double* x = m_torus ? m_a : m_points.data();
     const double* y = m_torus ? m_b : m_points.data() + m_columns;
-    const Fill f{{x, y, nullptr},
+    const Fill f{{x, y, nullptr, nullptr},
                  m_columns,
                  o.frequency,
                  {m_params.offsetX, m_params.offsetY},
-                 {o.shift[0], o.shift[1], 0.0},
+                 {o.shift[0], o.shift[1], 0.0, 0.0},
                  splitOf(m_params, m_torus),
                  rowU,
                  !bounded(o, A, rowU),
@@ -129,6 +130,7 @@ bool RowPlan::splitRow(Octave& o, const std::array<double, 2>& rowU) const {
         return true;  // the row's z is part of every column's skew (fill)
     case Split::PointLattice:  // (PointPlan's: no row)
     case Split::PointSkewed3:
+    case Split::PointTorusSkew:
         return false;
     }
     return true;
@@ -169,38 +171,45 @@ bool RowPlan::row(double A, double B, double* out) {
     return true;
 }
 
+bool PointPlan::serves(const NoiseParams& params, int dimensions) {
+    return usesCurvedV4(params) && (dimensions == 3 || params.noise == NoiseKind::Simplex);
+}
+
 PointPlan::PointPlan(const NoiseParams& params, double amplitudeSum, std::vector<OctaveParams> octaves,
-                     std::size_t count)
+                     int dimensions, std::size_t count)
     : m_params(params),
       m_octaveParams(std::move(octaves)),
+      m_dimensions(dimensions),
       m_count(count),
       m_scale(simplex_v3::normaliseScale(lattice::summedFractal(params.fractal), amplitudeSum)),
-      m_frac(m_octaveParams.size() * 3 * count),
-      m_low(m_octaveParams.size() * 3 * count),
+      m_frac(m_octaveParams.size() * 6 * count),
+      m_low(m_octaveParams.size() * 6 * count),
       m_octaves(m_octaveParams.size()),
       m_sums(2 * count) {
     for (std::size_t i = 0; i < m_octaves.size(); ++i) {
         Octave& o = m_octaves[i];
-        for (std::size_t axis = 0; axis < 3; ++axis) {
-            o.columns.frac[axis] = m_frac.data() + (3 * i + axis) * count;
-            o.columns.low[axis] = m_low.data() + (3 * i + axis) * count;
+        for (std::size_t axis = 0; axis < 6; ++axis) {
+            o.columns.frac[axis] = m_frac.data() + (6 * i + axis) * count;
+            o.columns.low[axis] = m_low.data() + (6 * i + axis) * count;
         }
         o.key = originKey(*m_octaveParams[i].hash);
         o.amplitude = static_cast<float>(m_octaveParams[i].amplitude);
     }
 }
 
-bool PointPlan::points(const double* x, const double* y, const double* z, double* out) {
-    const Split split = m_params.noise == NoiseKind::Simplex ? Split::PointSkewed3 : Split::PointLattice;
+bool PointPlan::points(const std::array<const double*, 4>& p, double* out) {
+    const bool simplex = m_params.noise == NoiseKind::Simplex;
+    const Split split = m_dimensions == 4 ? Split::PointTorusSkew
+                        : simplex          ? Split::PointSkewed3
+                                           : Split::PointLattice;
     for (std::size_t i = 0; i < m_octaves.size(); ++i) {
         const OctaveParams& o = m_octaveParams[i];
         // Moved points have no bound known beforehand: the lanes check every index.
-        const Fill f{{x, y, z},      m_count, o.frequency,   {m_params.offsetX, m_params.offsetY},
-                     {o.shift[0], o.shift[1], o.shift[2]}, split, 0.0, true, m_params.fade,
-                     m_octaves[i].columns};
+        const Fill f{{p[0], p[1], p[2], p[3]}, m_count, o.frequency, {m_params.offsetX, m_params.offsetY},
+                     o.shift, split, 0.0, true, m_params.fade, m_octaves[i].columns};
         if (!fillColumns(f)) return false;
     }
-    evaluateRow({m_params.noise, lattice::summedFractal(m_params.fractal), m_params.fade, 3,
+    evaluateRow({m_params.noise, lattice::summedFractal(m_params.fractal), m_params.fade, m_dimensions,
                  static_cast<int>(m_octaves.size()), m_octaves.data(), m_scale, m_count, m_sums.data(),
                  out, true});
     return true;

@@ -54,14 +54,16 @@ using DHI = hn::Rebind<std::int32_t, D>;
 // kept the coordinates in memory, and stores through the struct's pointers reloaded them).
 template <cv::Split kSplit, bool kChecked>
 bool fillAxes(const cv::Fill& f) {
-    constexpr int kAxes = kSplit == cv::Split::Lattice ? 2 : 3;
-    // The points' splits take each lane's z; the others a row's.
-    constexpr bool kLaneZ = kSplit == cv::Split::PointLattice || kSplit == cv::Split::PointSkewed3;
+    // PointTorusSkew: the columns' three parts of a torus's skew, then the row's three.
+    constexpr int kAxes = kSplit == cv::Split::Lattice ? 2 : kSplit == cv::Split::PointTorusSkew ? 6 : 3;
+    // The points' splits take each lane's z (and w); the others a row's.
+    constexpr bool kLaneZ = kSplit == cv::Split::PointLattice || kSplit == cv::Split::PointSkewed3 ||
+                            kSplit == cv::Split::PointTorusSkew;
     const D d;
     const DH dh;
     const DHI dhi;
     const hn::RebindToUnsigned<DHI> dhu;
-    const double* p[3] = {f.p[0], f.p[1], f.p[2]};
+    const double* p[4] = {f.p[0], f.p[1], f.p[2], f.p[3]};
     float* frac[kAxes];
     std::uint32_t* low[kAxes];
     for (int a = 0; a < kAxes; ++a) {
@@ -70,19 +72,22 @@ bool fillAxes(const cv::Fill& f) {
     }
     const V frequency = hn::Set(d, f.frequency);
     const V offset[2] = {hn::Set(d, f.offset[0]), hn::Set(d, f.offset[1])};
-    const V shift[3] = {hn::Set(d, f.shift[0]), hn::Set(d, f.shift[1]), hn::Set(d, f.shift[2])};
+    const V shift[4] = {hn::Set(d, f.shift[0]), hn::Set(d, f.shift[1]), hn::Set(d, f.shift[2]),
+                        hn::Set(d, f.shift[3])};
     const V rowU = hn::Set(d, f.rowU);
     const std::size_t columns = f.columns;
     const bool prepared = kSplit == cv::Split::Lattice && f.out.origin != nullptr;
     V largest = hn::Zero(d);
     for (std::size_t c = 0; c < columns; c += hn::Lanes(d)) {
-        V u[3];
+        V u[6];
         for (int a = 0; a < 2; ++a) {
             u[a] = point_lanes::latticeCoordinate(hn::LoadU(d, p[a] + c), frequency, offset[a], shift[a]);
         }
         // A point's z: NoiseField::latticeCoordinates with z's offset, 0.
         if constexpr (kLaneZ)
             u[2] = point_lanes::latticeCoordinate(hn::LoadU(d, p[2] + c), frequency, hn::Zero(d), shift[2]);
+        if constexpr (kSplit == cv::Split::PointTorusSkew)
+            u[3] = point_lanes::latticeCoordinate(hn::LoadU(d, p[3] + c), frequency, hn::Zero(d), shift[3]);
         if constexpr (kSplit == cv::Split::Skewed3 || kSplit == cv::Split::PointSkewed3) {
             // curved_v4.cpp's skewedCell3, z the row's or the lane's.
             const V z = kLaneZ ? u[2] : rowU;
@@ -96,6 +101,17 @@ bool fillAxes(const cv::Fill& f) {
             u[0] = hn::Add(u[0], cs);
             u[1] = hn::Add(u[1], cs);
             u[2] = cs;
+        } else if constexpr (kSplit == cv::Split::PointTorusSkew) {
+            // curved_v4.cpp's skewedCell4, both parts: x + cs, y + cs, cs; rs, z + rs, w + rs.
+            const V cs = hn::Mul(hn::Add(u[0], u[1]), hn::Set(d, noise4d::kF4));
+            const V rs = hn::Mul(hn::Add(u[2], u[3]), hn::Set(d, noise4d::kF4));
+            const V z = u[2], w = u[3];
+            u[0] = hn::Add(u[0], cs);
+            u[1] = hn::Add(u[1], cs);
+            u[2] = cs;
+            u[3] = rs;
+            u[4] = hn::Add(z, rs);
+            u[5] = hn::Add(w, rs);
         }
         hn::Vec<decltype(dhu)> origin = hn::Zero(dhu);
         for (int a = 0; a < kAxes; ++a) {
@@ -115,7 +131,8 @@ bool fillAxes(const cv::Fill& f) {
         if (prepared) hn::StoreU(origin, dhu, f.out.origin + c);
     }
     if constexpr (!kChecked) return true;
-    const auto bound = static_cast<double>(kSplit == cv::Split::TorusSkew ? cv::kTorusSkewBound : cv::kIndexBound);
+    const bool parts = kSplit == cv::Split::TorusSkew || kSplit == cv::Split::PointTorusSkew;
+    const auto bound = static_cast<double>(parts ? cv::kTorusSkewBound : cv::kIndexBound);
     // Not "largest < bound", which a NaN would pass.
     return hn::AllTrue(d, hn::Lt(largest, hn::Set(d, bound)));
 }
@@ -132,6 +149,7 @@ bool fillAll(const cv::Fill& f) {
     case cv::Split::TorusSkew: return fillChecked<cv::Split::TorusSkew>(f);
     case cv::Split::PointLattice: return fillChecked<cv::Split::PointLattice>(f);
     case cv::Split::PointSkewed3: return fillChecked<cv::Split::PointSkewed3>(f);
+    case cv::Split::PointTorusSkew: return fillChecked<cv::Split::PointTorusSkew>(f);
     }
     return false;
 }
@@ -498,7 +516,9 @@ struct Simplex3 {
 
 // A torus's 4D simplex noise: each skewed coordinate the sum of the column's part and the row's
 // (curved_v4.cpp's skewedCell4), the fractions added and a carry moved into the index, which
-// the hash input takes as one more step along that axis.
+// the hash input takes as one more step along that axis. kLaneRow: points each with its own
+// z and w (a warped layer's moved points), the row's parts in the lanes too (PointTorusSkew).
+template <bool kLaneRow>
 struct Simplex4 {
     const cv::Octave& o;
     std::uint32_t rest;
@@ -508,25 +528,38 @@ struct Simplex4 {
         // The row's low halves: rs on x and y, z + rs on z, w + rs on w.
         const std::uint32_t row = o.rowLow[0] * (cv::kHashAxis[0] + cv::kHashAxis[1]) +
                                   o.rowLow[1] * cv::kHashAxis[2] + o.rowLow[2] * cv::kHashAxis[3];
-        rest = premix(row + o.key);
+        rest = premix(kLaneRow ? o.key : row + o.key);
     }
 
     HWY_INLINE VF operator()(std::size_t c) const {
         const DF df;
         const DU du;
         const VF one = hn::Set(df, 1.0f);
-        const VF column[3] = {hn::LoadU(df, o.columns.frac[0] + c), hn::LoadU(df, o.columns.frac[1] + c),
-                              hn::LoadU(df, o.columns.frac[2] + c)};
-        const VF row[4] = {hn::Set(df, o.rowFrac[0]), hn::Set(df, o.rowFrac[0]),
-                           hn::Set(df, o.rowFrac[1]), hn::Set(df, o.rowFrac[2])};
+        const auto lane = [&](std::size_t k) { return hn::LoadU(df, o.columns.frac[k] + c); };
+        const auto lowTimes = [&](std::size_t k, std::uint32_t step) {
+            return hn::Mul(hn::LoadU(du, o.columns.low[k] + c), hn::Set(du, step));
+        };
+        const VF column[3] = {lane(0), lane(1), lane(2)};
+        VF row[4];
+        if constexpr (kLaneRow) {
+            row[0] = row[1] = lane(3);
+            row[2] = lane(4);
+            row[3] = lane(5);
+        } else {
+            row[0] = row[1] = hn::Set(df, o.rowFrac[0]);
+            row[2] = hn::Set(df, o.rowFrac[1]);
+            row[3] = hn::Set(df, o.rowFrac[2]);
+        }
         // X = (x + cs) + rs, Y = (y + cs) + rs, Z = cs + (z + rs), W = cs + (w + rs).
         const VF parts[4] = {column[0], column[1], column[2], column[2]};
         // The columns' low halves: x + cs, y + cs, and cs on both z and w.
-        VU origin = hn::Add(hn::Add(hn::Mul(hn::LoadU(du, o.columns.low[0] + c), hn::Set(du, axisStep(0))),
-                                    hn::Mul(hn::LoadU(du, o.columns.low[1] + c), hn::Set(du, axisStep(1)))),
-                            hn::Add(hn::Mul(hn::LoadU(du, o.columns.low[2] + c),
-                                            hn::Set(du, axisStep(2) + axisStep(3))),
-                                    hn::Set(du, rest)));
+        VU origin = hn::Add(hn::Add(lowTimes(0, axisStep(0)), lowTimes(1, axisStep(1))),
+                            hn::Add(lowTimes(2, axisStep(2) + axisStep(3)), hn::Set(du, rest)));
+        if constexpr (kLaneRow) {
+            // ... and the row's: rs on x and y, z + rs on z, w + rs on w.
+            origin = hn::Add(origin, hn::Add(lowTimes(3, axisStep(0) + axisStep(1)),
+                                             hn::Add(lowTimes(4, axisStep(2)), lowTimes(5, axisStep(3)))));
+        }
         VF frac[4];
         for (int a = 0; a < 4; ++a) {
             const VF sum = hn::Add(parts[a], row[a]);
@@ -586,7 +619,8 @@ void rowOf(const cv::Row& row, float* noise) {
             break;
         default:
             if (row.dimensions == 3) noiseRow(Simplex3(o), row.columns, noise);
-            else noiseRow(Simplex4(o), row.columns, noise);
+            else if (row.laneZ) noiseRow(Simplex4<true>(o), row.columns, noise);
+            else noiseRow(Simplex4<false>(o), row.columns, noise);
             break;
         }
         accumulate<kKind>(noise, o.amplitude, i == 0, row.columns, row.sums);

@@ -16,8 +16,8 @@ namespace terragrid::curved_v4 {
 /// low 32 bits, and fraction (curved_v4.hpp's split). Perlin and value noise have two lane axes
 /// (x and y; z and w are the row's), simplex noise all of them, skewed.
 struct Columns {
-    std::array<float*, 4> frac{};
-    std::array<std::uint32_t*, 4> low{};
+    std::array<float*, 6> frac{};  ///< (six: PointTorusSkew's parts)
+    std::array<std::uint32_t*, 6> low{};
     /// A torus's Perlin noise (its columns split once per tile): x's and y's fades, and the hash
     /// input of x's and y's low halves, premultiplied by kGradientMix1.
     std::array<float*, 2> fade{};
@@ -32,18 +32,20 @@ struct Columns {
 ///              u_2 = rowU[0];
 ///   TorusSkew: the columns' part of a torus's simplex skew (curved_v4.cpp's skewedCell4):
 ///              u_0 + cs, u_1 + cs and cs, cs = (u_0 + u_1) F4.
-/// and for points each with its own z (p[2], a warped planet layer's moved points; u_2 =
-/// (p_2 f + 0) + shift[2]):
-///   PointLattice: u_0, u_1 and u_2 (Perlin and value noise);
-///   PointSkewed3: as Skewed3 with the lane's u_2 for rowU[0].
-enum class Split : unsigned char { Lattice, Skewed3, TorusSkew, PointLattice, PointSkewed3 };
+/// and for points each with its own z (and w: p[2], p[3], a warped layer's moved points; u_2 =
+/// (p_2 f + 0) + shift[2], u_3 likewise):
+///   PointLattice:   u_0, u_1 and u_2 (a planet's Perlin and value noise);
+///   PointSkewed3:   as Skewed3 with the lane's u_2 for rowU[0];
+///   PointTorusSkew: a torus's simplex skew, both parts in the lanes: u_0 + cs, u_1 + cs, cs,
+///                   rs, u_2 + rs and u_3 + rs, rs = (u_2 + u_3) F4 (six axes).
+enum class Split : unsigned char { Lattice, Skewed3, TorusSkew, PointLattice, PointSkewed3, PointTorusSkew };
 
 struct Fill {
-    const double* p[3];  ///< p[2]: the Point splits' z
+    const double* p[4];  ///< p[2], p[3]: the Point splits' z and w
     std::size_t columns;  ///< a multiple of kPadding
     double frequency;
     std::array<double, 2> offset;
-    std::array<double, 3> shift;
+    std::array<double, 4> shift;
     Split split;
     double rowU;  ///< Skewed3: the row's lattice coordinate z
     /// Whether the lanes check the bound below (else the caller has bounded the coordinates).
@@ -100,23 +102,27 @@ struct OctaveParams {
     const LatticeHash* hash;
 };
 
-/// CurvedRows' version 4 path for a warped planet layer: the layer at its moved points, each
-/// its own 3D point, through the rows' kernels (every axis split per lane).
+/// CurvedRows' version 4 path for a warped layer on a planet (any noise) or a torus (simplex):
+/// the layer at its moved points, each its own 3D or 4D point, through the rows' kernels (every
+/// axis split per lane).
 class PointPlan {
 public:
+    /// Whether the kernels take `params`' moved points in `dimensions` (3, or 4 for simplex).
+    static bool serves(const NoiseParams& params, int dimensions);
     PointPlan(const NoiseParams& params, double amplitudeSum, std::vector<OctaveParams> octaves,
-              std::size_t count);
-    /// out[i] = the normalised fractal sum at (x[i], y[i], z[i]), i < count (a multiple of
-    /// kPadding; no marble stripes); false, with out untouched, where a lattice index leaves
-    /// the rows' bound (the caller takes the reference).
-    bool points(const double* x, const double* y, const double* z, double* out);
+              int dimensions, std::size_t count);
+    /// out[i] = the normalised fractal sum at (p[0][i], p[1][i], p[2][i] (, p[3][i])), i <
+    /// count (a multiple of kPadding; no marble stripes); false, with out untouched, where a
+    /// lattice index leaves the rows' bound (the caller takes the reference).
+    bool points(const std::array<const double*, 4>& p, double* out);
 
 private:
     NoiseParams m_params;
     std::vector<OctaveParams> m_octaveParams;
+    int m_dimensions;
     std::size_t m_count;
     float m_scale;
-    std::vector<float> m_frac;          ///< octaves x 3 axes x count
+    std::vector<float> m_frac;          ///< octaves x 6 axes x count
     std::vector<std::uint32_t> m_low;   ///< the same
     std::vector<Octave> m_octaves;
     std::vector<float> m_sums;          ///< Row::sums
