@@ -137,8 +137,8 @@ struct CurvedRows::State {
     std::vector<double> values;
     std::unique_ptr<curved_v4::RowPlan> v4;  // version 4's kernel (curved_v4_rows.cpp)
     // A warped layer: its warp fields' rows (unwarped Perlin fBm: SIMD rows), one per axis of
-    // the surface, and their values on the row; the layer itself is then sampled by the
-    // reference at the moved points.
+    // the surface, and their values on the row; the layer itself is then evaluated at the
+    // moved points (by `points` below where it serves the layer, else the reference).
     std::vector<std::unique_ptr<CurvedRows>> warp;
     std::vector<std::vector<double>> warpValues;
     // A warped layer of version 4 (a planet's, a torus's simplex): the layer at its moved

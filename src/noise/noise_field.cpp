@@ -148,13 +148,13 @@ NoiseField::NoiseField(const NoiseParams& params, std::uint64_t mapSeed)
         frequency *= params.lacunarity;
         amplitude *= params.persistence;
     }
-    // Folded into the shifts (exact: they are multiples of 2^-45 below 256), so sample() and
-    // the rows need no extra term.
     if (m_tiles) {
         // Marble's stripes along x repeat with the map too: whole cycles across it (none
         // where the frequency rounds to 0).
         m_params.marbleFrequency = std::round(params.marbleFrequency * params.period[0]) / params.period[0];
     }
+    // Folded into the shifts (exact: they are multiples of 2^-45 below 256), so sample() and
+    // the rows need no extra term.
     if (params.noise == NoiseKind::GenericLattice) {
         const double cells = displacementCells(params.displacement);
         for (int o = 0; o < m_octaves; ++o) {

@@ -23,8 +23,9 @@ enum class CurvedShape : unsigned char { Sphere, Torus };
 /// at run time). Version 4 (the lattice hash): float lanes that hash every corner themselves
 /// (src/noise/curved_v4_rows.cpp). Marble's stripes are added per column after its turbulence
 /// sum. A layer with a warp has its warp fields (unwarped Perlin fBm) computed by rows like
-/// these, and the layer itself at the points they move by version 4's kernels on a planet
-/// (every axis of a point in the lanes), else by the reference. Not thread-safe (it
+/// these, and the layer itself at the points they move by version 4's kernels (every axis of a
+/// point in the lanes: any noise on a planet, simplex on a torus), else by the reference. Not
+/// thread-safe (it
 /// caches): one per thread / tile.
 class CurvedRows {
 public:
@@ -45,9 +46,10 @@ private:
     struct State;  // src/noise/curved_rows.cpp
     /// out[0, size()) from the kernel's padded row, and marble's stripes.
     static void finishRow(const State& st, double A, double* out);
-    /// A warped planet layer's moved points on the row (the warp fields' values from their
-    /// rows) and the layer there through version 4's point kernels, into the padded row; false
-    /// where a lattice index leaves their bound (the row then takes the reference).
+    /// A warped layer's moved points on the row (the warp fields' values from their rows) and
+    /// the layer there through version 4's point kernels (curved_v4::PointPlan), into the
+    /// padded row; false where a lattice index leaves their bound (the row then takes the
+    /// reference).
     static bool movedPoints(State& st, double A, double B);
     std::unique_ptr<State> m_state;
 };
