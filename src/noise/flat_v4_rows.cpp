@@ -56,12 +56,12 @@ struct Corners {
     VU c00, c10, c01, c11;
 };
 
-// Those of a cell whose corners follow its first one (no wrap: a point's own cell).
+// Those of a point's cell from its first corner's and the premixed steps to the next corner
+// along x and y (the axes' own steps, or back to index 0 from a tiling layer's last cell).
 template <class VU>
-HWY_INLINE Corners<VU> cornersAfter(VU c00) {
-    const hn::DFromV<VU> du;
-    const VU c01 = hn::Add(c00, hn::Set(du, kStepY));
-    return {c00, hn::Add(c00, hn::Set(du, kStepX)), c01, hn::Add(c01, hn::Set(du, kStepX))};
+HWY_INLINE Corners<VU> cornersAfter(VU c00, VU stepX, VU stepY) {
+    const VU c01 = hn::Add(c00, stepY);
+    return {c00, hn::Add(c00, stepX), c01, hn::Add(c01, stepX)};
 }
 
 // A cell's coefficients from its corners' premixed hash inputs (flat_v4::noise's, lane by
@@ -222,7 +222,8 @@ HWY_INLINE Coordinates coordinates(const flat_v4::Points& p, int i, std::size_t 
 
 // Those coordinates split: fractions and the first corners' premixed hash inputs; for a tiling
 // layer also the steps from the first corner to the next along x and y (flat_v4::next: the
-// axis's step, or back to index 0 from the last cell).
+// axis's step, or back to index 0 from the last cell; unset for the others, whose steps are
+// the axes' own).
 struct HalfSplit {
     VH fx, fy;
     VHU corner;
@@ -273,8 +274,6 @@ HWY_INLINE HalfSplit splitHalf(const flat_v4::Points& p, int i, std::size_t c) {
     const point_lanes::DU du;
     const point_lanes::DHU dhu;
     const Coordinates at = coordinates(p, i, c);
-    const VHU stepX = hn::Set(dhu, kStepX);
-    const VHU stepY = hn::Set(dhu, kStepY);
     if constexpr (kTiles) {
         const flat_v4::Cells& cells = p.tiling[i].cells;
         const TiledAxis x = tiledAxis(at.u, cells[0], Parts::kHashX);
@@ -284,13 +283,13 @@ HWY_INLINE HalfSplit splitHalf(const flat_v4::Points& p, int i, std::size_t c) {
         const point_lanes::Split32Lanes x = point_lanes::splitFloat32(at.u);
         const point_lanes::Split32Lanes y = point_lanes::splitFloat32(at.v);
         return {x.frac, y.frac, cornerInput(hn::BitCast(dhu, x.index), hn::BitCast(dhu, y.index), p.keys[i]),
-                true, stepX, stepY};
+                true, hn::Zero(dhu), hn::Zero(dhu)};
     } else {
         const point_lanes::FloatSplitLanes x = point_lanes::splitFloat(at.u);
         const point_lanes::FloatSplitLanes y = point_lanes::splitFloat(at.v);
         const auto low = [&](point_lanes::VI index) { return hn::TruncateTo(dhu, hn::BitCast(du, index)); };
         return {x.frac, y.frac, cornerInput(low(x.index), low(y.index), p.keys[i]),
-                bounded(x.index) && bounded(y.index), stepX, stepY};
+                bounded(x.index) && bounded(y.index), hn::Zero(dhu), hn::Zero(dhu)};
     }
 }
 
@@ -320,7 +319,7 @@ struct Split {
     VF fx, fy;
     VU32 corner;
     bool bounded;
-    VU32 stepX, stepY;  ///< (tiling layers)
+    VU32 stepX, stepY;  ///< to the next corner along x and y (cornersAfter)
 };
 
 template <bool kInBound, bool kTiles>
@@ -343,15 +342,6 @@ HWY_INLINE Split split(const flat_v4::Points& p, int i, std::size_t c) {
     return s;
 }
 
-// A split point's cell corners: the next ones along each axis by the steps (a tiling layer's
-// last cell wraps to index 0), else by the axes' own steps.
-template <bool kTiles>
-HWY_INLINE Corners<VU32> cornersOf(const Split& at) {
-    if constexpr (!kTiles) return cornersAfter(at.corner);
-    const VU32 c01 = hn::Add(at.corner, at.stepY);
-    return {at.corner, hn::Add(at.corner, at.stepX), c01, hn::Add(c01, at.stepX)};
-}
-
 // One octave's noise at the points of N float vectors from c, each step of every vector next
 // to the others' (as simplex_v3_rows.cpp's columns), so that one vector's dependent steps
 // overlap the others'.
@@ -370,7 +360,7 @@ HWY_INLINE void pointNoise(const flat_v4::Points& p, int i, std::size_t c, VF (&
     }
     separable::PerlinCoefficients<VF> cell[N];
     for (std::size_t k = 0; k < N; ++k)
-        cell[k] = cellCoefficients<kNoise>(cornersOf<kTiles>(at[k]), at[k].fy, fractal_lanes::fadeFloat(p.fade, at[k].fy));
+        cell[k] = cellCoefficients<kNoise>(cornersAfter(at[k].corner, at[k].stepX, at[k].stepY), at[k].fy, fractal_lanes::fadeFloat(p.fade, at[k].fy));
     for (std::size_t k = 0; k < N; ++k)
         n[k] = evaluate<kNoise>(cell[k], at[k].fx, fractal_lanes::fadeFloat(p.fade, at[k].fx));
 }
