@@ -117,6 +117,11 @@ std::size_t padded(std::size_t n) {
     return (n + curved::kPadding - 1) / curved::kPadding * curved::kPadding;
 }
 
+// The point of column pair (a, b) on row (A, B) (curved_rows.hpp's shapes), as sample() takes it.
+NoisePoint curvedPoint(CurvedShape shape, double a, double b, double A, double B) {
+    return shape == CurvedShape::Torus ? NoisePoint{{a, b, A, B}, 4} : NoisePoint{{A * a, A * b, B, 0.0}, 3};
+}
+
 // Kinds without a SIMD kernel are evaluated with the scalar reference itself, as NoiseRows
 // does; the kinds with one (simd_support.hpp) all have a 3D and a 4D form (hasDimensions).
 bool hasSimdRows(const NoiseParams& params) {
@@ -217,8 +222,7 @@ bool CurvedRows::movedPoints(State& st, double A, double B) {
     for (std::size_t i = 0; i < st.a.size(); ++i) {
         const std::size_t k = std::min(i, st.n - 1);  // the padding repeats the last point
         // sample()'s point and its move, as the reference loop below has them.
-        const std::array<double, 4> at = torus ? std::array<double, 4>{st.a[k], st.b[k], A, B}
-                                               : std::array<double, 4>{A * st.a[k], A * st.b[k], B, 0.0};
+        const std::array<double, 4> at = curvedPoint(st.shape, st.a[k], st.b[k], A, B).at;
         for (std::size_t d = 0; d < st.warp.size(); ++d)
             st.moved[d][i] = NoiseField::warped(at[d], amplitude, st.warpValues[d][k]);
     }
@@ -233,9 +237,8 @@ void CurvedRows::finishRow(const State& st, double A, double* out) {
     if (params.fractal != FractalKind::Marble) return;
     // sample()'s last step for marble: the stripes over the turbulence sum, at the point's
     // first coordinate (the one row() builds for the reference above).
-    const bool torus = st.shape == CurvedShape::Torus;
     for (std::size_t i = 0; i < st.n; ++i)
-        out[i] = lattice::marble(params, torus ? st.a[i] : A * st.a[i], out[i]);
+        out[i] = lattice::marble(params, curvedPoint(st.shape, st.a[i], st.b[i], A, 0.0).at[0], out[i]);
 }
 
 std::size_t CurvedRows::size() const noexcept { return m_state->n; }
@@ -260,8 +263,7 @@ void CurvedRows::row(double A, double B, double* out) {
             return;
         }
         for (std::size_t i = 0; i < st.n; ++i) {
-            const NoisePoint p = torus ? NoisePoint{{st.a[i], st.b[i], A, B}, 4}
-                                       : NoisePoint{{A * st.a[i], A * st.b[i], B, 0.0}, 3};
+            const NoisePoint p = curvedPoint(st.shape, st.a[i], st.b[i], A, B);
             if (st.warp.empty()) {
                 out[i] = st.field.sample(p);
                 continue;
