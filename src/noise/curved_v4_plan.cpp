@@ -19,6 +19,18 @@ double rowCoordinate(double p, const OctaveParams& o, int axis) {
     return (p * o.frequency + 0.0) + o.shift[static_cast<std::size_t>(axis)];
 }
 
+// An octave's arrays in the plans' per-octave blocks (`axes` arrays of `count` floats and
+// low halves each, from `frac` and `low`), its key and its amplitude.
+void bindOctave(Octave& o, const OctaveParams& params, float* frac, std::uint32_t* low, std::size_t axes,
+                std::size_t count) {
+    for (std::size_t axis = 0; axis < axes; ++axis) {
+        o.columns.frac[axis] = frac + axis * count;
+        o.columns.low[axis] = low + axis * count;
+    }
+    o.key = originKey(*params.hash);
+    o.amplitude = static_cast<float>(params.amplitude);
+}
+
 Split splitOf(const NoiseParams& params, bool torus) {
     if (params.noise != NoiseKind::Simplex) return Split::Lattice;
     return torus ? Split::TorusSkew : Split::Skewed3;
@@ -54,16 +66,12 @@ RowPlan::RowPlan(const NoiseParams& params, double amplitudeSum, std::vector<Oct
     }
     for (std::size_t i = 0; i < count; ++i) {
         Octave& o = m_octaves[i];
-        for (std::size_t axis = 0; axis < 4; ++axis) {
-            o.columns.frac[axis] = m_frac.data() + (4 * i + axis) * columns;
-            o.columns.low[axis] = m_low.data() + (4 * i + axis) * columns;
-        }
+        bindOctave(o, m_octaveParams[i], m_frac.data() + 4 * i * columns, m_low.data() + 4 * i * columns, 4,
+                   columns);
         if (prepared) {  // (data() + offset: a window of no columns has empty arrays)
             o.columns.fade = {m_fade.data() + 2 * i * columns, m_fade.data() + (2 * i + 1) * columns};
             o.columns.origin = m_origin.data() + i * columns;
         }
-        o.key = originKey(*m_octaveParams[i].hash);
-        o.amplitude = static_cast<float>(m_octaveParams[i].amplitude);
     }
 }
 
@@ -186,15 +194,9 @@ PointPlan::PointPlan(const NoiseParams& params, double amplitudeSum, std::vector
       m_low(m_octaveParams.size() * 6 * count),
       m_octaves(m_octaveParams.size()),
       m_sums(2 * count) {
-    for (std::size_t i = 0; i < m_octaves.size(); ++i) {
-        Octave& o = m_octaves[i];
-        for (std::size_t axis = 0; axis < 6; ++axis) {
-            o.columns.frac[axis] = m_frac.data() + (6 * i + axis) * count;
-            o.columns.low[axis] = m_low.data() + (6 * i + axis) * count;
-        }
-        o.key = originKey(*m_octaveParams[i].hash);
-        o.amplitude = static_cast<float>(m_octaveParams[i].amplitude);
-    }
+    for (std::size_t i = 0; i < m_octaves.size(); ++i)
+        bindOctave(m_octaves[i], m_octaveParams[i], m_frac.data() + 6 * i * count, m_low.data() + 6 * i * count,
+                   6, count);
 }
 
 bool PointPlan::points(const std::array<const double*, 4>& p, double* out) {
