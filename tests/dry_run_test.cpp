@@ -57,9 +57,9 @@ TEST(DryRunTest, PrintsThePlanAndCreatesNothing) {
                                               "[0-9.]+ [MGT]iB available\n"));
     EXPECT_THAT(r.out, HasSubstr("fits:    yes\n"));
     EXPECT_THAT(r.out, testing::ContainsRegex("overviews [0-9.]+ [KMG]iB"));
-    // The whole-map stage: 4096 x 2048 hydrology cells at 64 bytes each, and 72 more for the
-    // climate's passes and the water balance (hydrology_stage.cpp): 1088 MiB.
-    EXPECT_THAT(r.out, HasSubstr("hydrology stage 1.1 GiB"));
+    // The whole-map stage: 4096 x 2048 hydrology cells at 60 bytes each, and 72 more for the
+    // climate's passes and the water balance (hydrology_stage.cpp): 1056 MiB.
+    EXPECT_THAT(r.out, HasSubstr("hydrology stage 1.0 GiB"));
     EXPECT_THAT(test::listDir(dir.path()), IsEmpty());
 }
 

@@ -89,7 +89,6 @@ TEST(HydroRiverPolylines, TwoSourcesJoinIntoAHigherOrderReach) {
     // 0 -> 2 <- 1; 2 -> 3 -> outlet.
     hydro::FlowRouting r;
     r.receiver = {2, 2, 3, hydro::kNoReceiver};
-    r.order = {0, 1, 2, 3};
     const std::vector<std::uint8_t> river(4, 1), order{1, 1, 2, 2};
     const std::vector<float> acc{1, 1, 3, 4};
     const auto lines = hydro::riverPolylines(r, river, order, acc);

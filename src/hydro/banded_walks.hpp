@@ -11,10 +11,9 @@
 // A cell's receiver is then summed after it in its own band's list of the round or in a later
 // round, so the lists of a round, concatenated round after round, are an order with donors
 // first, and a pass that wants receivers first takes the rounds last first, a round's lists in
-// parallel. Used by the erosion's drainage area (drainage_area.cpp) and the flow accumulation
-// (accumulation.cpp). Not by the routing's donors-first order (flow.cpp): that order must not
-// depend on the thread count, and in bands of a fixed height, copied together afterwards, it
-// was slower on one thread and no faster on two. Private to src/hydro.
+// parallel. Used by the erosion's drainage area (drainage_area.cpp), and the flow accumulation
+// and Strahler order (accumulation.cpp), whose visits read only a cell's donors: the routing
+// keeps no order of its own. Private to src/hydro.
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>

@@ -1,6 +1,6 @@
 #pragma once
 // Which neighbours drain into each cell, one bit per neighbour, for the passes that walk the
-// flow from the sources down (routeFlow's order, accumulate).
+// flow from the sources down (accumulate, strahlerOrder).
 
 #include <cstddef>
 #include <cstdint>

@@ -24,10 +24,10 @@ namespace terragrid {
 namespace {
 
 // What the stage holds per hydrology cell at its peak, in bytes: the height grid, the filled
-// surface, lake ids, receivers and order, weights and accumulation (4 each), the river mask
-// and orders, the lake surface, and Priority-Flood's queue (about one entry per cell at
-// worst). Measured peaks are in the README (Hydrology).
-constexpr std::uint64_t kBytesPerCell = 64;
+// surface, lake ids, receivers, weights and accumulation (4 each), the river mask and orders,
+// the lake surface, and Priority-Flood's queue (about one entry per cell at worst). Measured
+// peaks are in the README (Hydrology).
+constexpr std::uint64_t kBytesPerCell = 60;
 /// With erosion: while it runs, its own arrays (hydro::kErosionBytesPerCell, typical) beside
 /// the heights, their noise copy, the uplift field and the moisture (4 B each); after it, the
 /// eroded heights and their delta stay (8 B) beside the rest.

@@ -249,14 +249,14 @@ TEST(HydrologyStageCliTest, AFailedWriteLeavesTheOlderStageFileAndNoTemporaryFil
 
 TEST(HydrologyStageCliTest, AStageThatCannotFitIsRefusedBeforeAnythingIsComputed) {
     test::TempDir dir;
-    // About 290 MiB of address space; the stage of 8192 x 8192 cells plans 4 GiB.
+    // About 290 MiB of address space; the stage of 8192 x 8192 cells plans 3.75 GiB.
     const auto r = runCommand("cd " + shellQuote(dir.path().string()) + " && ulimit -v 300000 && " +
                               shellQuote(test::cliPath()) +
                               " hydrology-stage --out stage.tgh --width 8192 --height 8192"
                               " --set hydrology.enabled=true --set hydrology.resolution=1");
     EXPECT_EQ(r.exitCode, 2) << r.err;
     EXPECT_THAT(r.err, testing::MatchesRegex(
-                           "terragrid: error: computing the hydrology stage needs up to 4\\.0 GiB "
+                           "terragrid: error: computing the hydrology stage needs up to 3\\.8 GiB "
                            "of memory, but only [0-9.]+ [KM]iB are available under the "
                            "process's ulimit -v \\(RLIMIT_AS\\); [^\n]*\n"));
     EXPECT_THAT(test::listDir(dir.path()), IsEmpty());
@@ -272,12 +272,12 @@ TEST(HydrologyStageCliTest, TheStageCommandsDryRunPrintsItsPlanAndWritesNothing)
                                     "each) of a 16384 x 16384 map\n"));
     EXPECT_THAT(text.out, testing::ContainsRegex("file:    'stage.tgh' up to [0-9.]+ MiB; "));
     // 64 bytes a hydrology cell while it is computed.
-    EXPECT_THAT(text.out, HasSubstr("memory:  up to 1.0 GiB (program 32.0 MiB, hydrology stage "
-                                    "1.0 GiB); "));
+    EXPECT_THAT(text.out, HasSubstr("memory:  up to 992.0 MiB (program 32.0 MiB, hydrology stage "
+                                    "960.0 MiB); "));
     EXPECT_THAT(text.out, HasSubstr("fits:    yes\n"));
     const auto plan = json::parse(terragrid(dir, big + "=json").out);
     EXPECT_EQ(plan["grid"]["factor"], 4);
-    EXPECT_EQ(plan["memory"]["bytes"], (32u << 20) + 4096u * 4096u * 64u);
+    EXPECT_EQ(plan["memory"]["bytes"], (32u << 20) + 4096u * 4096u * 60u);
     // The file's bound holds the real file of a small map.
     const auto small = json::parse(
         terragrid(dir, "hydrology-stage --out stage.tgh --dry-run=json" + kMap).out);
@@ -302,8 +302,8 @@ TEST(HydrologyStageCliTest, DryRunWithAStageFileCountsTheFinishedStageOnly) {
     const std::uint64_t reading = stagePart(" --hydrology-stage stage.tgh");
     // 43,200 cells: 64 bytes each while computing, at most 19 once finished and 8 more while
     // its rules are checked.
-    EXPECT_EQ(computing, 240u * 180u * 64u);
-    EXPECT_EQ(reading, 240u * 180u * (19u + 8u));
+    EXPECT_EQ(computing, 240u * 180u * 60u);
+    EXPECT_EQ(reading, 240u * 180u * (19u + 5u));
     EXPECT_EQ(test::listDir(dir.path()), std::vector<std::string>{"stage.tgh"});
 }
 

@@ -9,10 +9,9 @@
 
 namespace terragrid::hydro {
 
-/// Where each cell's water goes, and an order to visit cells in.
+/// Where each cell's water goes.
 struct FlowRouting {
     std::vector<std::uint32_t> receiver;  ///< D8 receiver per cell, kNoReceiver at outlets
-    std::vector<std::uint32_t> order;     ///< every cell once, each cell before its receiver
     /// Width of the grid the cells index (set by routeFlow: receivers are D8 neighbours), which
     /// lets accumulate run in parallel; 0 for a routing made by hand (any receivers).
     std::int32_t width = 0;
@@ -32,8 +31,9 @@ FlowRouting routeFlow(const Grid& filled, const Outlets& outlets);
 /// every cell upstream of it: the cell's own weight, then each donor's accumulation added in
 /// increasing cell index. That order is fixed by the receivers alone, so the result has the
 /// same bits for any thread count and whether `width` is set (in parallel: a walk down from
-/// every source, each cell taken by the last of its donors to finish) or not (serial, over
-/// `order`). `weight`, when given, has one value per cell.
+/// every source, each cell taken by the last of its donors to finish) or not (serial, in a
+/// donors-first order of its own). `weight`, when given, has one value per cell. Throws
+/// std::invalid_argument when the receivers form a loop or name a cell out of range.
 std::vector<float> accumulate(const FlowRouting& routing, const float* weight);
 
 /// 1 where accumulation > threshold, else 0.
@@ -41,8 +41,9 @@ std::vector<std::uint8_t> riverMask(const std::vector<float>& accumulation, floa
 
 /// Strahler stream order per river cell (0 off the river): a river cell no river cell drains
 /// into has order 1; where two or more donors of the highest order k meet, the order is k + 1,
-/// else k. Saturates at 255.
-std::vector<std::uint8_t> strahlerOrder(const FlowRouting& routing,
-                                        const std::vector<std::uint8_t>& river);
+/// else k. Saturates at 255. Visits the cells as accumulate does (in parallel on a grid): the
+/// same bytes for any thread count. Throws as accumulate does, and when `river` does not have
+/// one value per cell.
+std::vector<std::uint8_t> strahlerOrder(const FlowRouting& routing, const std::vector<std::uint8_t>& river);
 
 }  // namespace terragrid::hydro

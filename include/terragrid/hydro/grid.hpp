@@ -9,13 +9,12 @@
 //                                 being filled)
 //   findLakes               4 B   Lakes::id + 4 B temporary (outlet search marks) + a queue of
 //                                 the largest lake's cells (4 B each)
-//   routeFlow               8 B   receiver + order (uint32 each); temporaries: 1 B donor
-//                                 counts, and where the map has flats 4 B flat gradient per
-//                                 cell plus 8 B per flat cell (lists)
-//   accumulate              4 B   float + 1 B temporary
-//   riverMask, strahlerOrder 1 B each (uint8) + 1 B temporary
-// A whole-map run holding z, filled, lake ids, routing and accumulation needs 24 B per cell,
-// about 32 B at the peak (routeFlow on a map that is mostly flat): 8 GiB at 16384^2.
+//   routeFlow               4 B   receiver (uint32); temporaries: where the map has flats 4 B
+//                                 flat gradient per cell plus 8 B per flat cell (lists)
+//   accumulate              4 B   float + 2 B temporary (donor masks and counts)
+//   riverMask, strahlerOrder 1 B each (uint8) + 2 B temporary
+// A whole-map run holding z, filled, lake ids, routing and accumulation needs 20 B per cell,
+// about 28 B at the peak (routeFlow on a map that is mostly flat): 7 GiB at 16384^2.
 
 #include <cstdint>
 #include <optional>

@@ -1,7 +1,7 @@
 // The rules of hydrology_stage_rules.hpp. Each one restates a promise of the hydrology layer
 // (include/terragrid/hydro/*.hpp) or of computeHydrology as a check of its results, in one or
 // two passes over the cells; the rules after "water never flows in a circle" may rely on the
-// receivers being neighbours without loops, and on the order of the cells it finds.
+// receivers being neighbours without loops.
 
 #include "io/stage/hydrology_stage_rules.hpp"
 
@@ -34,9 +34,6 @@ struct Check {
     bool climate = world.climate.enabled;
     /// Whether every border cell is an outlet (hydrology.outlets edges or open).
     bool borderOutlets = world.hydrology.outlets != OutletMode::Sea;
-    /// Every cell once, each before its receiver: found by the rule that water never flows in
-    /// a circle, for the rules after it.
-    std::vector<std::uint32_t> order = {};
 
     std::int64_t col(std::size_t i) const { return std::int64_t(i) % width; }
     std::int64_t row(std::size_t i) const { return std::int64_t(i) / width; }
@@ -173,25 +170,24 @@ Breach outletsAreBorderOrSea(Check& c) {
 Breach noFlowInACircle(Check& c) {
     const std::vector<std::uint32_t>& receiver = c.s.receiver;
     // Kahn's topological sort, walking down from each source as far as the last donor of a
-    // cell lets it: every cell once, in linear time, with a byte a cell (a cell has at most 8
-    // donors, its neighbours).
+    // cell lets it: every cell placed once, in linear time, unless a loop holds some back,
+    // with a byte a cell (a cell has at most 8 donors, its neighbours).
     constexpr std::uint8_t kPlaced = 0x80;
     std::vector<std::uint8_t> waiting(c.cells, 0);  // donors not yet placed
     for (const std::uint32_t r : receiver)
         if (r != kNoReceiver) ++waiting[r];
-    c.order.clear();
-    c.order.reserve(c.cells);
+    std::size_t placed = 0;
     for (std::size_t source = 0; source < c.cells; ++source) {
         if (waiting[source] != 0) continue;
         for (auto cell = std::uint32_t(source);;) {
             waiting[cell] = kPlaced;
-            c.order.push_back(cell);
+            ++placed;
             const std::uint32_t r = receiver[cell];
             if (r == kNoReceiver || --waiting[r] != 0) break;
             cell = r;
         }
     }
-    if (c.order.size() == c.cells) return std::nullopt;
+    if (placed == c.cells) return std::nullopt;
     // Nothing leaves a loop (a cell has one receiver), so the cells never placed are those of
     // the loops themselves.
     std::size_t first = 0;
@@ -319,13 +315,10 @@ Breach riversFollowTheFlow(Check& c) {
     const float threshold = hydrologyRiverThreshold(c.world);
     // The orders computeHydrology would give these receivers, flows and lakes (the receivers
     // lent to the routing and given back).
-    hydro::FlowRouting routing{.receiver = std::move(s.receiver),
-                               .order = std::move(c.order),
-                               .width = static_cast<std::int32_t>(c.width)};
+    hydro::FlowRouting routing{.receiver = std::move(s.receiver), .width = static_cast<std::int32_t>(c.width)};
     const std::vector<std::uint8_t> expected =
         hydrologyRiverOrders(routing, s.accumulation, s.lakeSurface, threshold);
     s.receiver = std::move(routing.receiver);
-    c.order = std::move(routing.order);
     const auto [found, want] = std::mismatch(s.strahler.begin(), s.strahler.end(), expected.begin());
     if (found == s.strahler.end()) return std::nullopt;
     const auto i = std::size_t(found - s.strahler.begin());

@@ -24,10 +24,10 @@ struct StageRuleBreach {
     std::string where;  ///< the first place it does not, with the values found
 };
 
-/// Bytes per hydrology cell the check holds beside the stage while it runs: a topological
-/// order of the cells (4), the count of each cell's donors (1), the river mask, the Strahler
-/// orders recomputed and their donor counts (1 each).
-inline constexpr std::uint64_t kStageCheckBytesPerCell = 8;
+/// Bytes per hydrology cell the check holds beside the stage while it runs, at most: the count
+/// of each cell's donors (1, while it looks for loops), the river mask, the Strahler orders
+/// recomputed, and their walks' donor masks and counts (1 each).
+inline constexpr std::uint64_t kStageCheckBytesPerCell = 5;
 
 /// The first rule `stage` (arrays of the sizes its header gave, for `world`) breaks, or
 /// nullopt when it is a stage computeHydrology could have made for `world`. Time linear in the

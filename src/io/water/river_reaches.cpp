@@ -33,7 +33,7 @@ void forEachRiverReach(
         else if (row(cell) == s.gridHeight - 1) p.row = double(s.mapHeight) - 0.5;
         return p;
     };
-    const hydro::FlowRouting routing{.receiver = s.receiver, .order = {}};
+    const hydro::FlowRouting routing{.receiver = s.receiver};
     std::vector<MapCellPoint> points;
     for (const hydro::RiverPolyline& reach :
          hydro::riverPolylines(routing, river, s.strahler, s.accumulation)) {
