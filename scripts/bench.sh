@@ -109,9 +109,9 @@ fi
 # 1c, the rows against FastNoise2 with noise_version 4 (float lanes, 32-bit hash: version 3's
 # simplex, version 4's Perlin), which a config selects (the runs above measure the default's
 # version), and warped Perlin (issue 30's "within 3x flat Perlin") and simplex, fastest of 5;
-# 1d, planets and tileable maps within 3x flat Perlin with noise_version 5 (version 4's 3D and
-# 4D noise in float lanes, tileable value and Perlin tiling by their 2D lattice, and the flat
-# Perlin beside them too), fastest of 3.
+# 1d, planets and tileable maps within 3x flat Perlin with noise_version 6 (version 4's 3D
+# noise in float lanes, tileable value and Perlin tiling by their 2D lattice (version 5) and
+# simplex by its triangular one (version 6), and the flat Perlin beside them too), fastest of 3.
 if [ $# -eq 0 ]; then
   targets=(best)
   ! $avx512 || targets+=(AVX2)
@@ -126,8 +126,8 @@ if [ $# -eq 0 ]; then
     echo "== 1c. noise_version 4 against FastNoise2, target $target =="
     noise_run "$target" 4 5 '^(rows/(perlin|simplex)/fbm8/threads:[12]|rows/(perlin|simplex)-warped|fastnoise2)'
     echo
-    echo "== 1d. planets and tileable maps, noise_version 5, target $target =="
-    noise_run "$target" 5 3 '^surface/.*/threads:[12]/'
+    echo "== 1d. planets and tileable maps, noise_version 6, target $target =="
+    noise_run "$target" 6 3 '^surface/.*/threads:[12]/'
   done
 fi
 

@@ -68,7 +68,7 @@ std::vector<MapConfig> surfaces() {
 }
 
 /// The stack with every layer at `version` (version 5 tiles value and Perlin layers by their
-/// lattice on a torus, beside the torus's 4D simplex).
+/// lattice on a torus, beside the torus's 4D simplex; version 6 tiles simplex too).
 LayerStackParams atVersion(LayerStackParams params, NoiseVersion version) {
     params.base.version = version;
     for (StackedLayer& layer : params.layers) layer.noise.version = version;
@@ -77,7 +77,7 @@ LayerStackParams atVersion(LayerStackParams params, NoiseVersion version) {
 
 TEST(LayerStackTest, RowsEqualTheReferenceBitForBit) {
     for (const MapConfig& map : surfaces())
-        for (const NoiseVersion version : {NoiseVersion::V1, NoiseVersion::V5})
+        for (const NoiseVersion version : {NoiseVersion::V1, NoiseVersion::V5, NoiseVersion::V6})
         for (const LayerStackParams& stackParams : stacks()) {
             const LayerStackParams params = atVersion(stackParams, version);
             // Value noise has no 4D form before version 5's tiling.

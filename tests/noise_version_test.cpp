@@ -1,5 +1,5 @@
 // noise_version: every older version reproduces the maps main made before the next one
-// existed, bit for bit. data/noise_v1_hashes.txt to data/noise_v4_hashes.txt hold FNV-1a 64
+// existed, bit for bit. data/noise_v1_hashes.txt to data/noise_v6_hashes.txt hold FNV-1a 64
 // hashes of the height and moisture values of several configs, computed at the commit before
 // the next version (data/README.md says how); these tests load the same configs with that
 // noise_version and compare.
@@ -9,6 +9,7 @@
 #include <bit>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <numeric>
@@ -61,11 +62,19 @@ std::vector<VersionCase> tilingCases() {
              {"height.noise=\"perlin\"", "height.warp.amplitude=900", "height.layers=[{\"noise\": \"value\"}]"}}};
 }
 
+/// The case only version 6 has: the tileable preset (simplex) warped, whose moved points the
+/// tiling simplex samples at the reference (version 5's warped torus points ran in lanes).
+std::vector<VersionCase> simplexTilingCases() {
+    return {{"tileable-simplex-warped", "tileable", {"height.warp.amplitude=900"}}};
+}
+
 /// The cases data/noise_v<version>_hashes.txt holds.
 std::vector<VersionCase> casesOf(int version) {
     std::vector<VersionCase> all = versionCases();
     if (version >= 5)
         for (const VersionCase& c : tilingCases()) all.push_back(c);
+    if (version >= 6)
+        for (const VersionCase& c : simplexTilingCases()) all.push_back(c);
     return all;
 }
 
@@ -212,6 +221,27 @@ TEST(NoiseVersionTest, VersionFiveChangesTileableValueAndPerlinLayersOnly) {
     // which version 4 refuses on a wrapping map).
     const VersionCase perlin = tilingCases()[0];
     EXPECT_NE(mapHash(load(perlin, {"noise_version=5"})), mapHash(load(perlin, {"noise_version=4"})));
+}
+
+// Version 6's maps pinned when its tiling simplex rows were first built and tested on every
+// SIMD target. TERRAGRID_PRINT_NOISE_HASHES=1 prints its table (data/README.md).
+TEST(NoiseVersionTest, VersionSixReproducesTheStoredMaps) {
+    if (std::getenv("TERRAGRID_PRINT_NOISE_HASHES"))
+        for (const VersionCase& c : casesOf(6))
+            std::printf("%s %s\n", c.name.c_str(), mapHash(load(c, {"noise_version=6"})).c_str());
+    expectStoredMaps(6);
+}
+
+// Version 6 changes tileable maps' simplex layers with the lattice hash (they tile by their
+// own lattice), and only those: every other case keeps version 5's bits, the tileable maps of
+// Perlin and value layers included.
+TEST(NoiseVersionTest, VersionSixChangesTileableSimplexLayersOnly) {
+    const auto stored = storedHashes(5);
+    for (const VersionCase& c : casesOf(5)) {
+        const bool changes = c.name == "tileable" ||
+                             c.name == "tileable-perlin-warped";  // its moisture is simplex
+        EXPECT_EQ(mapHash(load(c, {"noise_version=6"})) != stored.at(c.name), changes) << c.name;
+    }
 }
 
 // Every file that records the seed and config hash records the noise version too: GeoTIFF

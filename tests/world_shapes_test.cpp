@@ -141,16 +141,21 @@ TEST(SurfaceTest, SpherePointsLieOnTheSphereAndMeetAtTheDateline) {
                   2 * radius * std::sin(std::numbers::pi / 64));
 }
 
-TEST(WrapTest, LastColumnAndRowContinueIntoTheFirstAsSmoothlyAsTheInterior) {
-    for (const char* noise : {"perlin", "simplex"}) {
-        const MapCollector map = heightsOf(wrapConfig({std::string("height.noise=") + noise}));
-        for (const MapCollector& m : {map, transposed(map)}) {
-            const SeamJumps jumps = columnSeam(m);
-            EXPECT_LE(jumps.maxSeam, jumps.maxInterior) << noise;
-            EXPECT_LT(jumps.meanSeam, 1.5 * jumps.meanInterior) << noise;
-            EXPECT_GT(jumps.meanInterior, 0.5) << noise << ": the map must not be flat";
-        }
+// The wrap config with `overrides` joins across its left and right edges and across its top and
+// bottom no worse than its neighbouring columns and rows do, and is not flat (its mean jump
+// between neighbours above `leastJump` metres).
+void expectSeamless(const std::vector<std::string>& overrides, double leastJump) {
+    const MapCollector map = heightsOf(wrapConfig(overrides));
+    for (const MapCollector& m : {map, transposed(map)}) {
+        const SeamJumps jumps = columnSeam(m);
+        EXPECT_LE(jumps.maxSeam, jumps.maxInterior) << overrides[0];
+        EXPECT_LT(jumps.meanSeam, 1.5 * jumps.meanInterior) << overrides[0];
+        EXPECT_GT(jumps.meanInterior, leastJump) << overrides[0] << ": the map must not be flat";
     }
+}
+
+TEST(WrapTest, LastColumnAndRowContinueIntoTheFirstAsSmoothlyAsTheInterior) {
+    for (const char* noise : {"perlin", "simplex"}) expectSeamless({std::string("height.noise=") + noise}, 0.5);
 }
 
 // Version 5: value and Perlin layers tile by their own lattice (value noise, which has no 4D
@@ -163,13 +168,21 @@ TEST(WrapTest, VersionFiveLatticeTilingContinuesAcrossTheEdges) {
         {"height.noise=\"perlin\"", "height.layers=[{\"noise\": \"simplex\", \"weight\": 0.5}]"}};
     for (std::vector<std::string> overrides : cases) {
         overrides.push_back("noise_version=5");
-        const MapCollector map = heightsOf(wrapConfig(overrides));
-        for (const MapCollector& m : {map, transposed(map)}) {
-            const SeamJumps jumps = columnSeam(m);
-            EXPECT_LE(jumps.maxSeam, jumps.maxInterior) << overrides[0];
-            EXPECT_LT(jumps.meanSeam, 1.5 * jumps.meanInterior) << overrides[0];
-            EXPECT_GT(jumps.meanInterior, 0.5) << overrides[0] << ": the map must not be flat";
-        }
+        expectSeamless(overrides, 0.5);
+    }
+}
+
+// Version 6: simplex layers tile by their own triangular lattice too (the default wrap config's
+// layers are simplex), warped or not, beside Perlin layers.
+TEST(WrapTest, VersionSixSimplexTilingContinuesAcrossTheEdges) {
+    const std::vector<std::vector<std::string>> cases{
+        {},
+        {"height.warp.amplitude=300"},
+        {"height.layers=[{\"noise\": \"perlin\", \"weight\": 0.5}]"},
+        {"height.octaves=1", "height.frequency=0.0001"}};  // one coarse octave: a few edges across
+    for (std::vector<std::string> overrides : cases) {
+        overrides.push_back("noise_version=6");
+        expectSeamless(overrides, 0.05);
     }
 }
 
@@ -200,7 +213,8 @@ TEST(WorldShapeTest, WindowsOfWrappingMapsPlanetsAndIslandsHoldTheFullMapsCells)
     // The falloff too is a function of the cell's place in the full map.
     const LoadedConfig island = wrapConfig({"map.wrap=false", "height.falloff.shape=radial"});
     const LoadedConfig tiling = wrapConfig({"noise_version=5", "height.noise=\"perlin\""});
-    for (const LoadedConfig& config : {wrapConfig(), planetConfig(), island, tiling}) {
+    const LoadedConfig simplexTiling = wrapConfig({"noise_version=6"});
+    for (const LoadedConfig& config : {wrapConfig(), planetConfig(), island, tiling, simplexTiling}) {
         const MapCollector full = heightsOf(config);
         const CellWindow window{37, 21, 90, 50};
         const MapCollector piece = heightsOf(windowConfig(config, window));
@@ -216,7 +230,8 @@ TEST(WorldShapeTest, WindowsOfWrappingMapsPlanetsAndIslandsHoldTheFullMapsCells)
 TEST(WorldShapeTest, BitIdenticalForEveryThreadCountAndTileSize) {
     for (const LoadedConfig& base :
          {wrapConfig({"height.warp.amplitude=300"}), planetConfig(),
-          wrapConfig({"noise_version=5", "height.noise=\"value\"", "height.warp.amplitude=300"})}) {
+          wrapConfig({"noise_version=5", "height.noise=\"value\"", "height.warp.amplitude=300"}),
+          wrapConfig({"noise_version=6"}), wrapConfig({"noise_version=6", "height.warp.amplitude=300"})}) {
         const MapCollector reference = heightsOf(base, 1);
         for (const std::int64_t tile : {7, 256}) {
             Config config = base;

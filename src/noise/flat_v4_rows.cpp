@@ -240,17 +240,10 @@ struct TiledAxis {
 };
 
 HWY_INLINE TiledAxis tiledAxis(V u, std::int64_t cells, std::uint32_t hashAxis) {
-    const D d;
     const point_lanes::DHI dhi;
     const point_lanes::DHU dhu;
     const V cell = point_lanes::floorOf(u);
-    const V n = hn::Set(d, static_cast<double>(cells));
-    // cell - n floor(cell / n), exact (integers below 2^53): the quotient's rounding can leave it
-    // a period out, which the corrections bring back into [0, n).
-    V r = hn::NegMulAdd(point_lanes::floorOf(hn::Mul(cell, hn::Set(d, 1.0 / static_cast<double>(cells)))), n, cell);
-    r = hn::IfThenElse(hn::Lt(r, hn::Zero(d)), hn::Add(r, n), r);
-    r = hn::IfThenElse(hn::Ge(r, n), hn::Sub(r, n), r);
-    const auto index = hn::DemoteTo(dhi, r);
+    const auto index = hn::DemoteTo(dhi, point_lanes::reducedBy(cell, static_cast<double>(cells)).remainder);
     const auto last = hn::RebindMask(dhu, hn::Eq(index, hn::Set(dhi, static_cast<std::int32_t>(cells - 1))));
     const auto wrap = static_cast<std::uint32_t>(1 - cells);  // low(0) - low(cells - 1), mod 2^32
     return {hn::DemoteTo(DH(), hn::Sub(u, cell)), hn::BitCast(dhu, index),

@@ -77,12 +77,7 @@ void evaluateRow(const Row& row);
 /// vectors' splits combined into one float vector for the cell; a vector with an index beyond
 /// curved_v4::kIndexBound takes flat_v4::noise per lane for that octave. A tiling layer's
 /// indices are wrapped per lane (flat_v4::wrapped), always within the bound.
-/// A tiling layer's octave as the points read it beside rows::PointOctave (whose frequency is
-/// the one along x).
-struct TilingOctave {
-    double frequencyY;
-    Cells cells;
-};
+using TilingOctave = rows::TilingOctave;
 
 struct Points {
     NoiseKind noise;

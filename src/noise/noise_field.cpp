@@ -60,9 +60,19 @@ NoiseParams warpParams(const NoiseParams& layer) {
 /// number, at least 1 (a coarser octave than the map still repeats once across it) and at most
 /// 2^30 (the lanes hold wrapped indices in 32 bits; a map of 2^20 cells then has 1024 lattice
 /// cells to a map cell, detail no cell shows).
-std::int64_t cellsAcross(double frequency, double period) noexcept {
-    constexpr double kMost = 1073741824.0;
-    return static_cast<std::int64_t>(std::clamp(std::round(frequency * period), 1.0, kMost));
+std::int64_t cellsAcross(double frequency, double period, double most = 1073741824.0) noexcept {
+    return static_cast<std::int64_t>(std::clamp(std::round(frequency * period), 1.0, most));
+}
+
+/// A tiling octave's cells across the period {width, height} at `frequency`. Value and Perlin:
+/// unit cells each way. Version 6's simplex (simplexTilingV6): its lattice has edges of
+/// sqrt(2/3) (simplexNoiseV3's at that frequency) and repeats every two rows, sqrt 2 high, so
+/// n edges across and m row pairs down, m at most 2^29 (2m rows within 2^30).
+flat_v4::Cells tilingCells(const NoiseParams& params, double frequency) noexcept {
+    if (params.noise != NoiseKind::Simplex)
+        return {cellsAcross(frequency, params.period[0]), cellsAcross(frequency, params.period[1])};
+    return {cellsAcross(frequency * std::sqrt(1.5), params.period[0]),
+            cellsAcross(frequency * std::sqrt(0.5), params.period[1], 536870912.0)};
 }
 
 // GenericLattice's grid displacement in lattice cells, added to the octave's coordinates.
@@ -110,7 +120,8 @@ bool hasDimensions(NoiseKind kind, int dimensions) noexcept {
 }
 
 bool tilesByLattice(const NoiseParams& params) noexcept {
-    return params.version >= NoiseVersion::V5 && flat_v4::usesFlatV4(params);
+    return (params.version >= NoiseVersion::V5 && flat_v4::usesFlatV4(params)) ||
+           (params.version >= NoiseVersion::V6 && lattice::usesSimplexV3(params));
 }
 
 NoiseField::NoiseField(const NoiseParams& params, std::uint64_t mapSeed)
@@ -137,7 +148,7 @@ NoiseField::NoiseField(const NoiseParams& params, std::uint64_t mapSeed)
         if (m_tiles) {
             // Whole cells across the map each way, so the lattice repeats with the map.
             Octave& t = m_octave[o];
-            t.cells = {cellsAcross(frequency, params.period[0]), cellsAcross(frequency, params.period[1])};
+            t.cells = tilingCells(params, frequency);
             t.frequency = static_cast<double>(t.cells[0]) / params.period[0];
             t.frequencyY = static_cast<double>(t.cells[1]) / params.period[1];
         }
@@ -272,7 +283,8 @@ double NoiseField::unwarpedFloat(const NoisePoint& p) const noexcept {
         if (p.dimensions > 2) {
             n = curved_v4::noise(m_params.noise, m_params.fade, u, p.dimensions, octave.hash);
         } else if (m_params.noise == NoiseKind::Simplex) {
-            n = simplexNoiseV3(u[0], u[1], octave.hash);
+            n = m_tiles ? simplexTilingV6(u[0], u[1], octave.hash, octave.cells)
+                        : simplexNoiseV3(u[0], u[1], octave.hash);
         } else {
             n = flat_v4::noise(m_params.noise, m_params.fade, u[0], u[1], octave.hash, octave.cells);
         }

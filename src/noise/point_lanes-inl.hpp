@@ -110,6 +110,24 @@ HWY_INLINE V floorOf(V x) {
 #endif
 }
 
+// An integer x (below 2^53) as quotient q and remainder x - q period in [0, period), exact: the
+// quotient's floor by the reciprocal can be one off, which the corrections take back.
+struct Reduced {
+    V quotient, remainder;
+};
+
+HWY_INLINE Reduced reducedBy(V x, double period) {
+    const D d;
+    const V n = hn::Set(d, period);
+    V q = floorOf(hn::Mul(x, hn::Set(d, 1.0 / period)));
+    V r = hn::NegMulAdd(q, n, x);
+    const auto under = hn::Lt(r, hn::Zero(d));
+    q = hn::IfThenElse(under, hn::Sub(q, hn::Set(d, 1.0)), q);
+    r = hn::IfThenElse(under, hn::Add(r, n), r);
+    const auto over = hn::Ge(r, n);
+    return {hn::IfThenElse(over, hn::Add(q, hn::Set(d, 1.0)), q), hn::IfThenElse(over, hn::Sub(r, n), r)};
+}
+
 HWY_INLINE SplitLanes split(V x) {
     const V cell = floorOf(x);
     return {toIndex(cell), hn::Sub(x, cell)};

@@ -81,6 +81,7 @@ struct OctaveRows {
     std::vector<std::uint32_t> lowA, lowB;
     std::vector<std::uint32_t> hashAB;  // (lowA kHashX + lowB kHashY) hashScale (the hash's column part)
     std::vector<std::uint32_t> run;     // columns from this one on with its (lowA, lowB)
+    std::vector<std::int32_t> cellA;    // version 6 tiling simplex: a's index reduced into [0, n)
     std::int64_t minA = 0, maxA = 0, minB = 0, maxB = 0;  // their indices' range
     // The last row's hash key and the high halves it was mixed from: the rows of a map share
     // them (they change at +-2^31 cells), and mixing it per row and octave was a fifth of the
@@ -115,13 +116,21 @@ struct NoiseRows::State {
     std::vector<double> movedX, movedY;
     std::vector<rows::PointOctave> pointOctaves;
     std::vector<std::vector<std::int64_t>> perms;  // per octave, the permutation as int64
-    // Version 3 simplex: the row's float sum (rowSimplexV3), 64 floats over for alignment.
+    // Versions 3 and 6 simplex: the row's float sum, 64 floats over for alignment.
     std::vector<float> simplexSums;
     // Version 4 value and Perlin (flat_v4_rows.hpp): the rows' plan, or the point kernel's
     // keys per octave.
     std::unique_ptr<flat_v4::RowPlan> flatV4;
     std::vector<std::uint32_t> flatV4Keys;
     std::vector<flat_v4::TilingOctave> tiling;  // a tiling layer's octaves (NoiseField::tiles)
+    bool simplexTiling = false;  // version 6 tiling simplex: float lanes (rowSimplexTiling)
+
+    /// simplexSums for a row, aligned to 256 bytes, enough for any vector's aligned loads.
+    float* alignedSums() {
+        simplexSums.resize(values.size() + 64);
+        const auto address = reinterpret_cast<std::uintptr_t>(simplexSums.data());
+        return simplexSums.data() + ((256 - address % 256) % 256) / sizeof(float);
+    }
 };
 
 namespace {
@@ -256,6 +265,23 @@ void planSimplexV2(OctaveRows& o, std::uint32_t hashScale, bool withRuns) {
     }
 }
 
+// Version 6 tiling simplex (simplexTilingV6): per column the split of the lattice coordinate u
+// (a), its index reduced into [0, cells), and that index's part of the hash input times
+// simplex_v3::kGradientMix1.
+void planSimplexTiling(OctaveRows& o, std::int64_t cells) {
+    const std::size_t padded = o.coordinate.size();
+    o.fracA.resize(padded);
+    o.cellA.resize(padded);
+    o.hashAB.resize(padded);
+    std::vector<std::int64_t> a(padded);
+    split_lanes::splitScaled(o.coordinate.data(), 1.0, padded, a.data(), o.fracA.data());
+    for (std::size_t c = 0; c < padded; ++c) {
+        const std::int64_t i = simplex_v3::tilingCorner(a[c], 0, {cells, 1}).i;
+        o.cellA[c] = static_cast<std::int32_t>(i);
+        o.hashAB[c] = HashParts::low(i) * HashParts::kHashX * simplex_v3::kGradientMix1;
+    }
+}
+
 // Whether every index from lo + shift to hi + shift + 2 (the carry and the far corner) has
 // the same high half, so one key32 serves the row: both ends do, and the range is shorter
 // than 2^31. (Unsigned: wraps instead of overflowing.)
@@ -346,6 +372,7 @@ NoiseRows::NoiseRows(const NoiseField& field, const double* xs, std::size_t n)
                         {}, {}, {}, {}, {}, {}}) {
     const NoiseParams& params = field.params();
     const bool flatV4 = flat_v4::usesFlatV4(params);
+    m_state->simplexTiling = m_state->simplexV3 && field.tiles();
     if (!field.m_warp.empty()) {
         // The warp fields have no warp of their own, so their rows are SIMD rows.
         for (std::size_t axis = 0; axis < 2; ++axis)
@@ -401,7 +428,8 @@ NoiseRows::NoiseRows(const NoiseField& field, const double* xs, std::size_t n)
         for (std::size_t c = 0; c < n; ++c)
             lattice[c] = (xs[c] * octave.frequency + params.offsetX) + octave.shiftX;
         planColumns(o, octave.hash, lattice.data(), n, separableKind);
-        if (m_state->simplexV3) planSimplexV2(o, simplex_v3::kGradientMix1, false);
+        if (m_state->simplexTiling) planSimplexTiling(o, octave.cells[0]);
+        else if (m_state->simplexV3) planSimplexV2(o, simplex_v3::kGradientMix1, false);
         else if (m_state->simplexV2) planSimplexV2(o, 1, true);
         if (separableKind) {
             o.fade.resize(o.fx.size());
@@ -469,17 +497,51 @@ bool NoiseRows::rowSimplexV3(double y, double* out) {
             return false;
     }
     const FractalKind summed = lattice::summedFractal(params.fractal);
-    st.simplexSums.resize(st.values.size() + 64);
-    // Aligned to 256 bytes, enough for any vector's aligned loads.
-    const auto address = reinterpret_cast<std::uintptr_t>(st.simplexSums.data());
-    float* sums = st.simplexSums.data() + ((256 - address % 256) % 256) / sizeof(float);
     double* values = paddedRow(st.values, st.n, out);
     rows::evaluateSimplexV3Row({octaves.data(), field.m_octaves, summed,
                                 simplex_v3::normaliseScale(summed, field.m_amplitudeSum),
-                                st.values.size(), sums, values});
+                                st.values.size(), st.alignedSums(), values});
     if (values != out) std::copy_n(values, st.n, out);
     addStripes(params, st.columns.data(), st.n, out);
     return true;
+}
+
+// Version 6 tiling simplex: every octave's row parts (rows_kernels.hpp SimplexTilingOctave),
+// then one pass of float lanes over the columns. Every row has one: the indices are reduced
+// into the period, so no row crosses a change of the hash key.
+void NoiseRows::rowSimplexTiling(double y, double* out) {
+    State& st = *m_state;
+    const NoiseField& field = st.field;
+    const NoiseParams& params = field.params();
+    std::array<rows::SimplexTilingOctave, kMaxOctaves> octaves;
+    for (int i = 0; i < field.m_octaves; ++i) {
+        const NoiseField::Octave& octave = field.m_octave[i];
+        const OctaveRows& o = st.octaves[static_cast<std::size_t>(i)];
+        // simplexTilingV6's split, its operations as NoiseField::latticeCoordinates'.
+        const double v = (y * octave.frequencyY + params.offsetY) + octave.shiftY;
+        const lattice::FloatCoord row = lattice::splitFloat(v);
+        const lattice::FloatCoord skewedY = lattice::splitFloat(2.0 * v);
+        const std::uint32_t key = HashParts::key32(octave.hash, 0, 0);
+        rows::SimplexTilingOctave& t = octaves[static_cast<std::size_t>(i)];
+        t = {o.fracA.data(), o.cellA.data(), o.hashAB.data(), row.frac, skewedY.frac,
+             static_cast<std::int32_t>(octave.cells[0]), 0, 0, 0, 0, octave.amplitude};
+        // The row's part of each lattice row's corners: j and j + 1.
+        const auto part = [&](std::int64_t j, std::int32_t& index, std::uint32_t& hash) {
+            const simplex_v3::TilingCorner c = simplex_v3::tilingCorner(row.index, j, octave.cells);
+            index = static_cast<std::int32_t>(c.i);
+            hash = (HashParts::low(c.i) * HashParts::kHashX + HashParts::low(c.j) * HashParts::kHashY + key) *
+                   simplex_v3::kGradientMix1;
+        };
+        part(skewedY.index, t.indexBottom, t.hashBottom);
+        part(skewedY.index + 1, t.indexTop, t.hashTop);
+    }
+    const FractalKind summed = lattice::summedFractal(params.fractal);
+    double* values = paddedRow(st.values, st.n, out);
+    rows::evaluateSimplexTilingRow({octaves.data(), field.m_octaves, summed,
+                                    simplex_v3::normaliseScale(summed, field.m_amplitudeSum), st.values.size(),
+                                    st.alignedSums(), values});
+    if (values != out) std::copy_n(values, st.n, out);
+    addStripes(params, st.columns.data(), st.n, out);
 }
 
 void NoiseRows::row(double y, double* out) {
@@ -501,7 +563,7 @@ void NoiseRows::row(double y, double* out) {
             rows::evaluateSimplexV3Points(
                 {st.pointOctaves.data(), field.m_octaves, summed, floatScale, params.offsetX,
                  params.offsetY, st.movedX.data(), st.movedY.data(), st.values.size(),
-                 values});
+                 values, st.tiling.empty() ? nullptr : st.tiling.data()});
         } else {
             rows::evaluatePoints({params.noise, st.simplexV2, summed, params.hash, params.fade,
                                   params.proximity, params.cellularReturn,
@@ -562,6 +624,10 @@ void NoiseRows::row(double y, double* out) {
             return;
         }
         for (std::size_t c = 0; c < st.n; ++c) out[c] = field.sample(st.columns[c], y);
+        return;
+    }
+    if (st.simplexTiling) {
+        rowSimplexTiling(y, out);
         return;
     }
     if (st.simplexV3) {

@@ -7,6 +7,7 @@
 
 #include "terragrid/noise/noise.hpp"
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 
@@ -117,12 +118,14 @@ struct SimplexV2Octave {
 };
 void addSimplexV2Octave(const SimplexV2Octave& octave);
 
-/// A whole row of a version 3 simplex layer (NoiseField::unwarpedFloat): per vector of
-/// float lanes every octave's simplexNoiseV3 (from the octave's split as for version 2; its
-/// `sum` is not used, its amplitude is read as float), its term summed with a fused
-/// multiply-add, then normalised, into out[0, columns) as doubles. simplex_v3_rows.cpp.
-struct SimplexV3Row {
-    const SimplexV2Octave* octave;
+/// A whole row of a simplex layer summed in float (NoiseField::unwarpedFloat): per vector of
+/// float lanes every octave's noise, its term summed with a fused multiply-add, then
+/// normalised, into out[0, columns) as doubles. simplex_v3_rows.cpp. Version 3's octaves
+/// (SimplexV3Row: simplexNoiseV3 from the octave's split as for version 2; its `sum` is not
+/// used, its amplitude is read as float) or version 6's tiling ones (SimplexTilingRow).
+template <class Octave>
+struct SimplexFloatRow {
+    const Octave* octave;
     int octaves;
     FractalKind fractal;  ///< the summed fractal: none, fbm, turbulence or ridged
     float scale;          ///< simplex_v3::normaliseScale
@@ -130,10 +133,39 @@ struct SimplexV3Row {
     float* sums;          ///< columns floats, aligned to the vector size (the octaves' sum)
     double* out;
 };
+using SimplexV3Row = SimplexFloatRow<SimplexV2Octave>;
 void evaluateSimplexV3Row(const SimplexV3Row& row);
 
+/// One octave of a version 6 tiling simplex layer (simplexTilingV6) on one row. The skewed x is
+/// split per column (the split of u) and per row (of v); the skewed y, the split of 2v, is the
+/// row's alone. Per column: the fraction, the index reduced into [0, cells), and that index
+/// times kHashX kGradientMix1. Per row: its lattice row j and the next, each with the row's
+/// part of x's index (the split of v's, less m per period j stepped over, reduced into
+/// [0, cells)) and of the hash input (that part times kHashX, plus j's representative times
+/// kHashY and the key, all times kGradientMix1).
+struct SimplexTilingOctave {
+    const float* frac;            ///< per column
+    const std::int32_t* index;    ///< per column, in [0, cells)
+    const std::uint32_t* hash;    ///< per column
+    float fracRow, fracY;         ///< the row's part of x's fraction, and y's fraction
+    std::int32_t cells;           ///< n, at most 2^30
+    std::int32_t indexBottom, indexTop;   ///< in [0, cells): lattice rows j and j + 1
+    std::uint32_t hashBottom, hashTop;
+    double amplitude;
+};
+
+using SimplexTilingRow = SimplexFloatRow<SimplexTilingOctave>;
+void evaluateSimplexTilingRow(const SimplexTilingRow& row);
+
+/// A tiling layer's octave as the point kernels read it beside PointOctave (whose frequency is
+/// the one along x): its frequency down the map and its cells (NoiseField::Octave's).
+struct TilingOctave {
+    double frequencyY;
+    std::array<std::int64_t, 2> cells;
+};
+
 /// NoiseField::unwarpedFloat at `count` points (xs[i], ys[i]) each its own (a warped
-/// version 3 simplex layer's moved points) into out: per vector of double lanes, each octave's
+/// version 3 or 6 simplex layer's moved points) into out: per vector of double lanes, each octave's
 /// point split as simplexNoiseV3 splits it, its cell in float lanes as many, the terms summed
 /// in float. simplex_v3_rows.cpp.
 struct SimplexV3Points {
@@ -146,6 +178,9 @@ struct SimplexV3Points {
     const double* ys;
     std::size_t count;  ///< a multiple of kRowPadding
     double* out;
+    /// Per octave where the layer tiles by its lattice (version 6): simplexTilingV6 at the
+    /// points; else null.
+    const TilingOctave* tiling = nullptr;
 };
 void evaluateSimplexV3Points(const SimplexV3Points& points);
 

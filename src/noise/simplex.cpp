@@ -152,25 +152,53 @@ double simplexNoiseV2(double x, double y, const LatticeHash& h) noexcept {
     return static_cast<double>(std::clamp(kScale2f * n, -1.0f, 1.0f));
 }
 
-float simplexNoiseV3(double x, double y, const LatticeHash& h) noexcept {
-    // The rows (simplex_v3_rows.cpp) perform the same float operations in the same order.
+namespace {
+
+// simplexNoiseV3's steps after the skewed cell, from the cell's fractions and its corners' hash
+// inputs (given the triangle).
+template <class Hashes>
+float simplexV3FromCell(float fx, float fy, Hashes&& hashesOf) noexcept {
     using simplex_v3::falloff;
     using simplex_v3::gradientDot;
     using simplex_v3::gradientIndex;
-    const auto [sx, sy] = floatCell(x, y);
-    const float s = sx.frac + sy.frac;
-    const float x0 = std::fma(-kG2f, s, sx.frac);
-    const float y0 = std::fma(-kG2f, s, sy.frac);
+    const float s = fx + fy;
+    const float x0 = std::fma(-kG2f, s, fx);
+    const float y0 = std::fma(-kG2f, s, fy);
     const bool lower = x0 > y0;
     const float x1 = x0 + (lower ? simplex_v3::kG2Minus1f : kG2f);
     const float y1 = y0 + (lower ? kG2f : simplex_v3::kG2Minus1f);
     const float x2 = x0 + kCorner2f;
     const float y2 = y0 + kCorner2f;
-    const CornerHashes c = cornerHashes(h, sx.index, sy.index, lower);
+    const CornerHashes c = hashesOf(lower);
     const float n0 = falloff(x0, y0) * gradientDot(gradientIndex(c.first), x0, y0);
     const float n1 = std::fma(falloff(x1, y1), gradientDot(gradientIndex(c.middle), x1, y1), n0);
     const float n = std::fma(falloff(x2, y2), gradientDot(gradientIndex(c.far), x2, y2), n1);
     return kScale2f * n;
+}
+
+}  // namespace
+
+float simplexNoiseV3(double x, double y, const LatticeHash& h) noexcept {
+    // The rows (simplex_v3_rows.cpp) perform the same float operations in the same order.
+    const auto [sx, sy] = floatCell(x, y);
+    return simplexV3FromCell(sx.frac, sy.frac, [&](bool lower) { return cornerHashes(h, sx.index, sy.index, lower); });
+}
+
+float simplexTilingV6(double u, double v, const LatticeHash& h, std::array<std::int64_t, 2> cells) noexcept {
+    // The rows (simplex_v3_rows.cpp, tiling) perform the same float operations in the same order.
+    using Parts = detail::LatticeHashParts;
+    const lattice::FloatCoord sx = lattice::sumOf(lattice::splitFloat(u), lattice::splitFloat(v));
+    const lattice::FloatCoord sy = lattice::splitFloat(2.0 * v);
+    const std::uint32_t key = Parts::key32(h, 0, 0);
+    // Each corner's representative, hashed as simplexNoiseV3 hashes a corner near the origin.
+    const auto hash = [&](std::int64_t i, std::int64_t j) {
+        const simplex_v3::TilingCorner c = simplex_v3::tilingCorner(i, j, cells);
+        return Parts::low(c.i) * Parts::kHashX + Parts::low(c.j) * Parts::kHashY + key;
+    };
+    return simplexV3FromCell(sx.frac, sy.frac, [&](bool lower) {
+        return CornerHashes{hash(sx.index, sy.index), hash(sx.index + (lower ? 1 : 0), sy.index + (lower ? 0 : 1)),
+                            hash(sx.index + 1, sy.index + 1)};
+    });
 }
 
 double simplexNoise(double x, double y, double z, const LatticeHash& h) noexcept {

@@ -8,6 +8,7 @@
 // clamp are written as x86's maxps / minps compute them (`a > b ? a : b`, `a < b ? a : b`), which
 // is what Highway's Max and Min do, so signed zeros agree too.
 
+#include <array>
 #include <cmath>
 #include <cstdint>
 
@@ -53,6 +54,22 @@ inline float falloff(float x, float y) noexcept {
 /// The dot product of gradient g with the offset (x, y): fma(gx, x, gy y).
 inline float gradientDot(std::uint32_t g, float x, float y) noexcept {
     return std::fma(kGradX[g], x, kGradY[g] * y);
+}
+
+/// A tiling corner (simplexTilingV6): lattice point (i, j) less whole periods (m, 2m) until j
+/// is in [0, 2m), then (n, 0) until i is in [0, n), for cells {n, m}. The rows reduce a row's
+/// part of i this way too, and add the column's part in lanes.
+struct TilingCorner {
+    std::int64_t i, j;
+};
+
+inline TilingCorner tilingCorner(std::int64_t i, std::int64_t j, std::array<std::int64_t, 2> cells) noexcept {
+    const std::int64_t rows = 2 * cells[1];
+    std::int64_t k = j / rows;
+    if (k * rows > j) --k;  // floor
+    std::int64_t wi = (i - k * cells[1]) % cells[0];
+    if (wi < 0) wi += cells[0];
+    return {wi, j - k * rows};
 }
 
 /// The octave's term of the fractal sum, in float (lattice::octaveTerm's).

@@ -1,6 +1,8 @@
 // Version 3 simplex rows (rows::evaluateSimplexV3Row: each octave over the row's columns in
 // float lanes, summed into a row of floats) and points (rows::evaluateSimplexV3Points: a warped
-// layer's moved points), written once with Google Highway for each x86-64
+// layer's moved points), and version 6's tiling simplex rows and points (simplexTilingV6: the
+// same cell arithmetic, the corners' indices reduced into the map's period), written once with
+// Google Highway for each x86-64
 // target and dispatched at run time. Each lane performs NoiseField::unwarpedFloat's float
 // operations and fused multiply-adds in its order (simplex_v3.hpp, simplex.cpp), so every
 // target gives the scalar reference's bits. Its own translation unit: rows_kernels.cpp is the
@@ -206,7 +208,7 @@ HWY_INLINE void cornerNoise(const CornerOffsets<N>& o, const Hashes& hashes, VF 
 
 // simplexNoiseV3 of N vectors of columns from c on.
 template <std::size_t N>
-TERRAGRID_INLINE_UNLESS_EMULATED void simplexV3(const OctaveLanes& o, std::size_t c, VF (&n)[N]) {
+TERRAGRID_INLINE_UNLESS_EMULATED void octaveNoise(const OctaveLanes& o, std::size_t c, VF (&n)[N]) {
     const DF df;
     const DU32 du;
     const std::size_t step = hn::Lanes(df);
@@ -231,7 +233,89 @@ TERRAGRID_INLINE_UNLESS_EMULATED void simplexV3(const OctaveLanes& o, std::size_
     cornerNoise(offsets, SteppedHashes<N>{offsets, h}, n);
 }
 
-// The vectors of columns simplexV3 interleaves (fractal_lanes::kInterleaved). Measured on a Zen 4
+// Version 6's tiling rows (simplexTilingV6): the skewed y is the row's, the skewed x the sum
+// of the column's part and the row's as above; each corner's x index is reduced into
+// [0, cells) in 32-bit lanes (the column's and the row's parts are, so their sum and carry
+// exceed `cells` at most once, and the next corner's index only where this one is the last),
+// and its hash input moves by cells kMixedX with it.
+
+using DI32 = hn::RebindToSigned<DF>;
+using VI32 = hn::Vec<DI32>;
+
+struct TilingLanes {
+    const float* frac;
+    const std::int32_t* index;
+    const std::uint32_t* hash;
+    VF fracRow, fracY;
+    VI32 last;  // cells - 1
+    VI32 indexBottom, indexTop;
+    VU32 hashBottom, hashTop, wrap;  // wrap: cells kMixedX
+    bool nextRow;  // the top row's parts are the bottom's, a row step on
+};
+
+TilingLanes lanesOf(const rows::SimplexTilingOctave& o) {
+    const DF df;
+    const DI32 di;
+    const DU32 du;
+    return {o.frac, o.index, o.hash, hn::Set(df, o.fracRow), hn::Set(df, o.fracY), hn::Set(di, o.cells - 1),
+            hn::Set(di, o.indexBottom), hn::Set(di, o.indexTop), hn::Set(du, o.hashBottom), hn::Set(du, o.hashTop),
+            hn::Set(du, std::uint32_t(o.cells) * kMixedX),
+            o.indexTop == o.indexBottom && o.hashTop == o.hashBottom + kMixedY};
+}
+
+// One lattice row's corner (i, j) and (i + 1, j) hash inputs times kGradientMix1, from the
+// column's index and hash part, the carry (-1 where the skewed x carried) and the row's parts.
+struct RowCorners {
+    VU32 here, next;
+};
+
+HWY_INLINE RowCorners rowCorners(VI32 last, VU32 wrap, VI32 column, VU32 columnHash, VI32 carry, VI32 rowIndex,
+                                 VU32 rowHash) {
+    const DI32 di;
+    const DU32 du;
+    const VI32 sum = hn::Sub(hn::Add(column, rowIndex), carry);  // in [0, 2 cells)
+    const auto over = hn::Gt(sum, last);
+    const VI32 index = hn::IfThenElse(over, hn::Sub(sum, hn::Add(last, hn::Set(di, 1))), sum);
+    VU32 here = hn::Add(hn::Add(columnHash, rowHash), hn::And(hn::BitCast(du, carry), hn::Set(du, kMixedX)));
+    here = hn::IfThenElse(hn::RebindMask(du, over), hn::Sub(here, wrap), here);
+    const VU32 next = hn::Add(here, hn::Set(du, kMixedX));
+    return {here, hn::IfThenElse(hn::RebindMask(du, hn::Eq(index, last)), hn::Sub(next, wrap), next)};
+}
+
+// simplexTilingV6 of N vectors of columns from c on.
+template <std::size_t N>
+TERRAGRID_INLINE_UNLESS_EMULATED void octaveNoise(const TilingLanes& o, std::size_t c, VF (&n)[N]) {
+    const DF df;
+    const DI32 di;
+    const DU32 du;
+    const std::size_t step = hn::Lanes(df);
+    SkewedLanes sx[N];
+    VF fx[N], fy[N];
+    for (std::size_t k = 0; k < N; ++k) {
+        sx[k] = skewedSum(hn::LoadU(df, o.frac + c + k * step), o.fracRow);
+        fx[k] = sx[k].frac;
+        fy[k] = o.fracY;
+    }
+    const CornerOffsets<N> offsets = cornerOffsets(fx, fy);
+    VU32 h[3][N];
+    for (std::size_t k = 0; k < N; ++k) {
+        const VI32 column = hn::LoadU(di, o.index + c + k * step);
+        const VU32 columnHash = hn::LoadU(du, o.hash + c + k * step);
+        const VI32 carry = hn::VecFromMask(di, hn::RebindMask(di, sx[k].carry));
+        const RowCorners bottom = rowCorners(o.last, o.wrap, column, columnHash, carry, o.indexBottom, o.hashBottom);
+        // Lattice row j + 1 is row j's neighbour but where it is a period's first: then its
+        // corners' indices are row j's (their hashes a row step on).
+        const RowCorners top = o.nextRow ? RowCorners{hn::Add(bottom.here, hn::Set(du, kMixedY)),
+                                                      hn::Add(bottom.next, hn::Set(du, kMixedY))}
+                                         : rowCorners(o.last, o.wrap, column, columnHash, carry, o.indexTop, o.hashTop);
+        h[0][k] = bottom.here;
+        h[1][k] = hn::IfThenElse(hn::RebindMask(du, offsets.lower[k]), bottom.next, top.here);
+        h[2][k] = top.next;
+    }
+    cornerNoise(offsets, GivenHashes<N>{h}, n);
+}
+
+// The vectors of columns octaveNoise interleaves (fractal_lanes::kInterleaved). Measured on a Zen 4
 // core (fBm8 rows, terragrid_noise_bench): one vector at a time is 7 % slower than two or four
 // on AVX-512 and 16 % slower than four on AVX2, where two fall between; eight spill registers
 // (8.3 ns against 6.7 on AVX-512).
@@ -243,9 +327,9 @@ using fractal_lanes::kInterleaved;
 // The octaves are added in the reference's order, so the bits are those of summing each
 // point's octaves in turn. `first` is a run-time flag: as a template parameter its two copies
 // of the interleaved kernel made the AVX-512 rows 10 % slower (GCC 12).
-template <FractalKind kKind>
-HWY_INLINE void addOctave(const rows::SimplexV2Octave& octave, bool first, float* sums, std::size_t columns) {
-    const OctaveLanes o = lanesOf(octave);
+template <FractalKind kKind, class Octave>
+HWY_INLINE void addOctave(const Octave& octave, bool first, float* sums, std::size_t columns) {
+    const auto o = lanesOf(octave);
     const DF df;
     const std::size_t step = hn::Lanes(df);
     const VF amplitude = hn::Set(df, static_cast<float>(octave.amplitude));
@@ -256,18 +340,20 @@ HWY_INLINE void addOctave(const rows::SimplexV2Octave& octave, bool first, float
     std::size_t c = 0;
     for (; c + kInterleaved * step <= columns; c += kInterleaved * step) {
         VF n[kInterleaved];
-        simplexV3(o, c, n);
+        octaveNoise(o, c, n);
         for (std::size_t k = 0; k < kInterleaved; ++k) add(c + k * step, n[k]);
     }
     for (; c < columns; c += step) {
         VF n[1];
-        simplexV3(o, c, n);
+        octaveNoise(o, c, n);
         add(c, n[0]);
     }
 }
 
-template <FractalKind kKind>
-void rowOf(const rows::SimplexV3Row& row) {
+// Every octave of a row (SimplexV3Row or SimplexTilingRow), then the sum normalised and
+// widened into row.out.
+template <FractalKind kKind, class Row>
+void rowOf(const Row& row) {
     const DF df;
     const hn::ScalableTag<double> d;
     const hn::Rebind<float, decltype(d)> dHalf;  // as many floats as doubles
@@ -375,6 +461,86 @@ TERRAGRID_INLINE_UNLESS_EMULATED void simplexV3PointsInBound(std::uint32_t mixed
     cornerNoise(offsets, SteppedHashes<N>{offsets, h}, n);
 }
 
+// Version 6's tiling points (simplexTilingV6 at moved points): per double vector the parts of
+// each lane's indices reduced into the period in double lanes (exact: integers below 2^53) as
+// the rows' planning does per column and per row, then the corners in 32-bit lanes as the
+// rows' (rowCorners), with the row's parts per lane.
+struct TilingParts {
+    VF fracU, fracV, fracY;
+    VI32 column, rowBottom, rowTop, jBottom, jTop;
+};
+
+HWY_INLINE TilingParts tilingParts(const rows::TilingOctave& t, const V (&u)[kHalves], const V (&v)[kHalves]) {
+    const D d;
+    const point_lanes::DHI dhi;
+    const double n = static_cast<double>(t.cells[0]);
+    const double m = static_cast<double>(t.cells[1]);
+    point_lanes::VH fu[kHalves], fv[kHalves], fy[kHalves];
+    hn::Vec<point_lanes::DHI> column[kHalves], rowB[kHalves], rowT[kHalves], jB[kHalves], jT[kHalves];
+    for (std::size_t h = 0; h < kHalves; ++h) {
+        const V cu = point_lanes::floorOf(u[h]);
+        const V cv = point_lanes::floorOf(v[h]);
+        const V twice = hn::Add(v[h], v[h]);  // 2v, exactly
+        const V j = point_lanes::floorOf(twice);
+        fu[h] = hn::DemoteTo(point_lanes::DH(), hn::Sub(u[h], cu));
+        fv[h] = hn::DemoteTo(point_lanes::DH(), hn::Sub(v[h], cv));
+        fy[h] = hn::DemoteTo(point_lanes::DH(), hn::Sub(twice, j));
+        // simplex_v3::tilingCorner of the row's parts: j less k periods of 2m rows, and v's
+        // index less k m, reduced by n; the next row j + 1 the first of the next period where j
+        // is a period's last.
+        const point_lanes::Reduced pairs = point_lanes::reducedBy(j, 2.0 * m);
+        const V rowBottom = point_lanes::reducedBy(hn::NegMulAdd(pairs.quotient, hn::Set(d, m), cv), n).remainder;
+        const auto lastRow = hn::Eq(pairs.remainder, hn::Set(d, 2.0 * m - 1.0));
+        const V shifted = hn::Sub(rowBottom, hn::Set(d, static_cast<double>(t.cells[1] % t.cells[0])));
+        const V rowTop = hn::IfThenElse(hn::Lt(shifted, hn::Zero(d)), hn::Add(shifted, hn::Set(d, n)), shifted);
+        column[h] = hn::DemoteTo(dhi, point_lanes::reducedBy(cu, n).remainder);
+        rowB[h] = hn::DemoteTo(dhi, rowBottom);
+        rowT[h] = hn::DemoteTo(dhi, hn::IfThenElse(lastRow, rowTop, rowBottom));
+        jB[h] = hn::DemoteTo(dhi, pairs.remainder);
+        jT[h] = hn::DemoteTo(dhi, hn::IfThenElse(lastRow, hn::Zero(d), hn::Add(pairs.remainder, hn::Set(d, 1.0))));
+    }
+    const auto whole = [](const auto (&halves)[kHalves]) { return combined(halves[0], halves[kHalves - 1]); };
+    return {whole(fu), whole(fv), whole(fy), whole(column), whole(rowB), whole(rowT), whole(jB), whole(jT)};
+}
+
+template <std::size_t N>
+TERRAGRID_INLINE_UNLESS_EMULATED void simplexTilingPoints(std::uint32_t mixedKey, const rows::TilingOctave& t,
+                                                          const V (&u)[N][kHalves], const V (&v)[N][kHalves],
+                                                          VF (&n)[N]) {
+    const DI32 di;
+    const DU32 du;
+    TilingParts parts[N];
+    SkewedLanes sx[N];
+    VF fx[N], fy[N];
+    for (std::size_t k = 0; k < N; ++k) {
+        parts[k] = tilingParts(t, u[k], v[k]);
+        sx[k] = skewedSum(parts[k].fracU, parts[k].fracV);
+        fx[k] = sx[k].frac;
+        fy[k] = parts[k].fracY;
+    }
+    const CornerOffsets<N> offsets = cornerOffsets(fx, fy);
+    const VI32 last = hn::Set(di, static_cast<std::int32_t>(t.cells[0] - 1));
+    const VU32 wrap = hn::Set(du, static_cast<std::uint32_t>(t.cells[0]) * kMixedX);
+    const auto rowHash = [&](VI32 index, VI32 j) {
+        return hn::Add(hn::Add(hn::Mul(hn::BitCast(du, index), hn::Set(du, kMixedX)),
+                               hn::Mul(hn::BitCast(du, j), hn::Set(du, kMixedY))),
+                       hn::Set(du, mixedKey));
+    };
+    VU32 h[3][N];
+    for (std::size_t k = 0; k < N; ++k) {
+        const TilingParts& p = parts[k];
+        const VI32 carry = hn::VecFromMask(di, hn::RebindMask(di, sx[k].carry));
+        const VU32 columnHash = hn::Mul(hn::BitCast(du, p.column), hn::Set(du, kMixedX));
+        const RowCorners bottom =
+            rowCorners(last, wrap, p.column, columnHash, carry, p.rowBottom, rowHash(p.rowBottom, p.jBottom));
+        const RowCorners top = rowCorners(last, wrap, p.column, columnHash, carry, p.rowTop, rowHash(p.rowTop, p.jTop));
+        h[0][k] = bottom.here;
+        h[1][k] = hn::IfThenElse(hn::RebindMask(du, offsets.lower[k]), bottom.next, top.here);
+        h[2][k] = top.next;
+    }
+    cornerNoise(offsets, GivenHashes<N>{h}, n);
+}
+
 // Every octave of the N float vectors of points from c, summed and normalised into p.out.
 template <FractalKind kKind, std::size_t N>
 HWY_INLINE void pointVectors(const rows::SimplexV3Points& p, std::size_t c, const point_lanes::InBound& bound) {
@@ -394,14 +560,16 @@ HWY_INLINE void pointVectors(const rows::SimplexV3Points& p, std::size_t c, cons
     for (int i = 0; i < p.octaves; ++i) {
         const rows::PointOctave& o = p.octave[i];
         const V frequency = hn::Set(d, o.frequency);
+        const V frequencyY = p.tiling ? hn::Set(d, p.tiling[i].frequencyY) : frequency;
         V u[N][kHalves], v[N][kHalves];
         for (std::size_t k = 0; k < N; ++k)
             for (std::size_t h = 0; h < kHalves; ++h) {
                 u[k][h] = point_lanes::latticeCoordinate(x[k][h], frequency, hn::Set(d, p.offsetX), hn::Set(d, o.shiftX));
-                v[k][h] = point_lanes::latticeCoordinate(y[k][h], frequency, hn::Set(d, p.offsetY), hn::Set(d, o.shiftY));
+                v[k][h] = point_lanes::latticeCoordinate(y[k][h], frequencyY, hn::Set(d, p.offsetY), hn::Set(d, o.shiftY));
             }
         VF n[N];
-        if (inBound) simplexV3PointsInBound(o.originKey32 * simplex_v3::kGradientMix1, u, v, n);
+        if (p.tiling) simplexTilingPoints(o.originKey32 * simplex_v3::kGradientMix1, p.tiling[i], u, v, n);
+        else if (inBound) simplexV3PointsInBound(o.originKey32 * simplex_v3::kGradientMix1, u, v, n);
         else simplexV3Points(o.key, u, v, n);
         const VF amplitude = hn::Set(df, static_cast<float>(o.amplitude));
         for (std::size_t k = 0; k < N; ++k)
@@ -434,6 +602,10 @@ void EvaluateSimplexV3Row(const rows::SimplexV3Row& row) {
     fractal_lanes::withFractal(row.fractal, [&](auto k) { rowOf<decltype(k)::value>(row); });
 }
 
+void EvaluateSimplexTilingRow(const rows::SimplexTilingRow& row) {
+    fractal_lanes::withFractal(row.fractal, [&](auto k) { rowOf<decltype(k)::value>(row); });
+}
+
 }  // namespace HWY_NAMESPACE
 }  // namespace terragrid
 HWY_AFTER_NAMESPACE();
@@ -442,6 +614,7 @@ HWY_AFTER_NAMESPACE();
 namespace terragrid::rows {
 
 HWY_EXPORT(EvaluateSimplexV3Row);
+HWY_EXPORT(EvaluateSimplexTilingRow);
 HWY_EXPORT(EvaluateSimplexV3Points);
 
 void evaluateSimplexV3Points(const SimplexV3Points& points) {
@@ -450,6 +623,10 @@ void evaluateSimplexV3Points(const SimplexV3Points& points) {
 
 void evaluateSimplexV3Row(const SimplexV3Row& row) {
     HWY_DYNAMIC_DISPATCH(EvaluateSimplexV3Row)(row);
+}
+
+void evaluateSimplexTilingRow(const SimplexTilingRow& row) {
+    HWY_DYNAMIC_DISPATCH(EvaluateSimplexTilingRow)(row);
 }
 
 }  // namespace terragrid::rows

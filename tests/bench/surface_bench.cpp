@@ -1,5 +1,5 @@
 // Planets and tileable maps through LayerStackRows (CurvedRows per layer; NoiseRows for the
-// layers version 5 tiles by their lattice), and a flat map the same way as the yardstick: one layer of the default height settings, 8-octave fBm, on a
+// layers versions 5 and 6 tile by their lattice), and a flat map the same way as the yardstick: one layer of the default height settings, 8-octave fBm, on a
 // 4096-cell-wide map in 256 x 256 tiles, one LayerStackRows per tile as the generator does.
 
 #include "surface_bench.hpp"
@@ -122,7 +122,8 @@ void printSurfaceSummary(const SummaryReporter& results, std::ostream& out) {
     bool any = false;
     for (const Case& c : kCases) any = any || results.samplesPerSecond(caseName(c, 1)) > 0;
     if (!any) return;
-    out << "== planets (3D) and wrapping maps (4D; value and Perlin on their 2D lattice with noise_version 5): one " << kFbmOctaves
+    out << "== planets (3D) and wrapping maps (4D; value and Perlin on their 2D lattice with noise_version 5, "
+           "simplex with 6): one " << kFbmOctaves
         << "-octave fBm layer through LayerStackRows, " << kGridCells << " cells wide ==\n";
     for (const Case& c : kCases) {
         if (!measured(c)) continue;

@@ -60,8 +60,12 @@ static_assert(kHashKindNames.size() == std::size_t(HashKind::Last) + 1);
 /// fields too (src/noise/flat_v4.hpp), in float the same way with a 32-bit hash. V5: V4, and
 /// on tileable maps value and Perlin layers with the lattice hash tile by their own 2D lattice
 /// instead of sampling a torus in 4D: each octave's frequency is rounded to a whole number of
-/// lattice cells across the map (NoiseParams::period) and the corners' indices wrap there.
-enum class NoiseVersion : std::uint8_t { V1, V2, V3, V4, V5, Last = V5 };
+/// lattice cells across the map (NoiseParams::period) and the corners' indices wrap there. V6:
+/// V5, and on tileable maps simplex layers with the lattice hash tile by their own triangular
+/// lattice too (simplexTilingV6): version 3's simplex noise on a triangular lattice turned to
+/// have an edge along x, fitted to the map with whole numbers of edges along x and of row pairs
+/// (a height of sqrt 3 edges) along y, where the corners' indices wrap.
+enum class NoiseVersion : std::uint8_t { V1, V2, V3, V4, V5, V6, Last = V6 };
 /// The config's number of a version (1, 2, ...).
 inline constexpr int versionNumber(NoiseVersion v) noexcept { return static_cast<int>(v) + 1; }
 
@@ -193,6 +197,15 @@ double simplexNoiseV2(double x, double y, const LatticeHash& h) noexcept;
 /// max(0.5 - x^2 - y^2, 0). Unclamped: within about [-1, 1] (the scale is version 2's); a
 /// layer's sum is clamped once, after normalising.
 float simplexNoiseV3(double x, double y, const LatticeHash& h) noexcept;
+/// Version 6's simplex noise of a tiling layer (`h` HashKind::Lattice) at lattice coordinates
+/// (u, v), repeating every `cells[0]` = n along u and `cells[1]` = m along v. Simplex's skewed
+/// lattice has no rectangular period; its triangles turned by 15 degrees do, one edge along u:
+/// n edges across, and m pairs of rows (sqrt 3 edges high) down. In skewed coordinates those
+/// periods are (n, 0) and (m, 2m), and the point's skewed cell is the split of (u + v, 2v)
+/// (lattice::sumOf(split(u), split(v)), split(2v)). From there on it is simplexNoiseV3 (the
+/// same offsets, gradients and sums, in float), but each corner's indices are reduced to
+/// their representative in [0, n) x [0, 2m) before hashing, so the noise repeats exactly.
+float simplexTilingV6(double u, double v, const LatticeHash& h, std::array<std::int64_t, 2> cells) noexcept;
 double simplexNoise(double x, double y, double z, const LatticeHash& h) noexcept;
 
 /// 4D Perlin and simplex noise, for tileable maps (two circles in 4D). Both use the 32
@@ -277,13 +290,13 @@ struct NoiseParams {
     NoiseVersion version = NoiseVersion::V1;  ///< the config's noise_version
     /// A tileable map's width and height in world units (0: the map does not wrap), set by
     /// LayerStack on a torus. A layer that tilesByLattice() repeats with this period on its own
-    /// 2D lattice (version 5); the others sample the torus's 4D point.
+    /// 2D lattice (versions 5 and 6); the others sample the torus's 4D point.
     std::array<double, 2> period{0.0, 0.0};
 };
 
 /// Whether a layer on a tileable map tiles by its own 2D lattice (version 5 value and Perlin
-/// noise with the lattice hash): sampled at the point's `plane` coordinates, each octave's
-/// frequency rounded to whole cells across the period.
+/// noise with the lattice hash, version 6 simplex with it too): sampled at the point's `plane`
+/// coordinates, each octave's frequency rounded to whole cells across the period.
 bool tilesByLattice(const NoiseParams& params) noexcept;
 
 /// A point a layer is sampled at: world (x, y) on a flat map, a point of a torus in 4D on a
@@ -417,6 +430,7 @@ public:
 private:
     void rowSimplexV2(double y, double* out);
     bool rowSimplexV3(double y, double* out);
+    void rowSimplexTiling(double y, double* out);
 
     struct State;  // the per-column and per-row caches; src/noise/rows.cpp
     std::unique_ptr<State> m_state;
