@@ -262,6 +262,13 @@ void OutputTransaction::commit() {
     };
     try {
         applySteps();
+        // A signal met after the commit point ends the process too, once the commit is done:
+        // its watcher waits for this lock, and the run must not return and exit 0 before it
+        // says which set is in place and dies by the signal.
+        if (stopRequested()) {
+            lock.unlock();
+            awaitTheStop();
+        }
     } catch (const CommitStopped&) {
         // Before the commit point: the older set goes back, and the signal ends the process.
         restore();

@@ -23,7 +23,8 @@
 //
 // A stopping signal (stop_signals.hpp) removes the staging folder and the lock file. A commit
 // it meets checks for it before each step and rolls back; once the journal is removed (the
-// commit point) the commit ends and its files stay. Either way it never leaves a mixed set.
+// commit point) the commit ends, its files stay, and then the signal ends the process (a run
+// never returns past a signal it met). Either way it never leaves a mixed set.
 //
 // For tests only, TERRAGRID_FAULT_INJECT makes one step of a commit fail, kill the process or
 // send it a real SIGTERM: "commit-fail:N" makes step N fail with EIO, "commit-kill:N" sends
