@@ -276,7 +276,7 @@ void planSimplexTiling(OctaveRows& o, std::int64_t cells) {
     std::vector<std::int64_t> a(padded);
     split_lanes::splitScaled(o.coordinate.data(), 1.0, padded, a.data(), o.fracA.data());
     for (std::size_t c = 0; c < padded; ++c) {
-        const std::int64_t i = simplex_v3::tilingCorner(a[c], 0, {cells, 1}).i;
+        const std::int64_t i = flat_v4::wrapped(a[c], cells);
         o.cellA[c] = static_cast<std::int32_t>(i);
         o.hashAB[c] = HashParts::low(i) * HashParts::kHashX * simplex_v3::kGradientMix1;
     }
@@ -529,8 +529,7 @@ void NoiseRows::rowSimplexTiling(double y, double* out) {
         const auto part = [&](std::int64_t j, std::int32_t& index, std::uint32_t& hash) {
             const simplex_v3::TilingCorner c = simplex_v3::tilingCorner(row.index, j, octave.cells);
             index = static_cast<std::int32_t>(c.i);
-            hash = (HashParts::low(c.i) * HashParts::kHashX + HashParts::low(c.j) * HashParts::kHashY + key) *
-                   simplex_v3::kGradientMix1;
+            hash = simplex_v3::tilingHashInput(c, key) * simplex_v3::kGradientMix1;
         };
         part(skewedY.index, t.indexBottom, t.hashBottom);
         part(skewedY.index + 1, t.indexTop, t.hashTop);

@@ -186,14 +186,12 @@ float simplexNoiseV3(double x, double y, const LatticeHash& h) noexcept {
 
 float simplexTilingV6(double u, double v, const LatticeHash& h, std::array<std::int64_t, 2> cells) noexcept {
     // The rows (simplex_v3_rows.cpp, tiling) perform the same float operations in the same order.
-    using Parts = detail::LatticeHashParts;
     const lattice::FloatCoord sx = lattice::sumOf(lattice::splitFloat(u), lattice::splitFloat(v));
     const lattice::FloatCoord sy = lattice::splitFloat(2.0 * v);
-    const std::uint32_t key = Parts::key32(h, 0, 0);
+    const std::uint32_t key = detail::LatticeHashParts::key32(h, 0, 0);
     // Each corner's representative, hashed as simplexNoiseV3 hashes a corner near the origin.
     const auto hash = [&](std::int64_t i, std::int64_t j) {
-        const simplex_v3::TilingCorner c = simplex_v3::tilingCorner(i, j, cells);
-        return Parts::low(c.i) * Parts::kHashX + Parts::low(c.j) * Parts::kHashY + key;
+        return simplex_v3::tilingHashInput(simplex_v3::tilingCorner(i, j, cells), key);
     };
     return simplexV3FromCell(sx.frac, sy.frac, [&](bool lower) {
         return CornerHashes{hash(sx.index, sy.index), hash(sx.index + (lower ? 1 : 0), sy.index + (lower ? 0 : 1)),

@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "terragrid/noise/detail/lattice_hash_parts.hpp"
 #include "terragrid/noise/noise.hpp"
 
 #include "noise/simplex_constants.hpp"
@@ -70,6 +71,14 @@ inline TilingCorner tilingCorner(std::int64_t i, std::int64_t j, std::array<std:
     std::int64_t wi = (i - k * cells[1]) % cells[0];
     if (wi < 0) wi += cells[0];
     return {wi, j - k * rows};
+}
+
+/// A tiling corner's hash input (before gradientIndex): simplexNoiseV3's for a corner near the
+/// origin, whose indices' high halves are 0 and whose key is `key` (LatticeHashParts::key32(h,
+/// 0, 0)). The reference hashes each corner so; the rows each corner row's part of it.
+inline std::uint32_t tilingHashInput(TilingCorner c, std::uint32_t key) noexcept {
+    using Parts = detail::LatticeHashParts;
+    return Parts::low(c.i) * Parts::kHashX + Parts::low(c.j) * Parts::kHashY + key;
 }
 
 /// The octave's term of the fractal sum, in float (lattice::octaveTerm's).
